@@ -1,0 +1,62 @@
+// Plain value types shared by every consumer of a run: CLI printers, CSV/JSON exporters and
+// GUI models. No behaviour beyond small helpers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "spec.h"
+#include "stats.h"
+#include "types.h"
+
+namespace rl {
+
+enum class PointStatus {
+  Ok,         // measured and verified
+  Wrong,      // measured, but the result differs from the host: never shown as a speed-up
+  Failed,     // could not run (CUDA error, out of memory...); see message
+  Skipped,    // not run on this device (e.g. needs sm_80); see message
+};
+std::string_view to_string(PointStatus s);
+std::optional<PointStatus> parse_point_status(std::string_view s);
+
+struct PointResult {
+  PointSpec point;
+  PointStatus status = PointStatus::Ok;
+  std::string message;            // why Wrong/Failed/Skipped
+  unsigned grid = 0;              // blocks of the first kernel
+  Summary first_kernel;           // the first kernel alone (what the seed times); may be empty
+  Summary total;                  // the whole reduction to one value on the device
+  std::vector<double> first_samples_ms, total_samples_ms;
+  // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
+  double first_gbps = 0, total_gbps = 0;
+  double pct_of_theoretical = 0;  // total_gbps / device theoretical, percent; 0 if unknown
+  double pct_of_copy = 0;         // total_gbps / measured copy bandwidth, percent; 0 if unknown
+  std::optional<double> speedup;  // baseline total median / this total median (Ok points only)
+  // The value computed, the host's expected value and, for float32, the error against a
+  // double-precision sum (different summation orders round differently: shown, not hidden).
+  std::string value, expected;
+  double abs_error = 0, rel_error = 0;
+};
+
+struct Session {
+  static constexpr int kSchemaVersion = 1;
+  int schema_version = kSchemaVersion;
+  std::string tool_version;       // ReductionLab version
+  std::string git_commit;         // commit the binary was built from, if known
+  std::string created_utc;        // ISO 8601
+  DeviceInfo device;
+  ExperimentSpec spec;
+  std::vector<PointResult> results;
+  bool cancelled = false;
+};
+
+// Fills speedup for every Ok point from the baseline variant's Ok point with the same
+// workspace, block size, unroll?, size and type. The baseline is matched on everything but the
+// variant and unroll; points without a matching baseline keep no speed-up.
+void compute_speedups(std::vector<PointResult>& results, const std::string& baseline_variant);
+
+}  // namespace rl

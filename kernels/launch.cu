@@ -1,0 +1,55 @@
+// Plans and dispatches launches by kernel family.
+#include "dispatch.cuh"
+#include "ladder_launchers.h"
+
+namespace rl::kernels {
+
+namespace {
+bool is_seed_tree(KernelId k) {
+  return k == KernelId::Neighbored || k == KernelId::NeighboredLess ||
+         k == KernelId::Interleaved || k == KernelId::Unroll;
+}
+bool is_seed_warp(KernelId k) {
+  const int v = static_cast<int>(k);
+  return v >= static_cast<int>(KernelId::UnrollWarpVolatile) &&
+         v <= static_cast<int>(KernelId::CompleteUnrollSync);
+}
+bool is_unroll_factor(int u) { return u == 1 || u == 2 || u == 4 || u == 8 || u == 16; }
+}  // namespace
+
+cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
+  if (plan == nullptr || a.n == 0 || !detail::is_pow2_block(a.block_size)) {
+    return cudaErrorInvalidValue;
+  }
+  if (is_seed_tree(a.kernel) || is_seed_warp(a.kernel)) {
+    if (!is_unroll_factor(a.unroll) || a.workspace == Workspace::Registers) {
+      return cudaErrorInvalidValue;
+    }
+    if (is_seed_warp(a.kernel) && a.block_size < 64) return cudaErrorInvalidValue;
+    if (a.kernel != KernelId::Unroll && is_seed_tree(a.kernel) && a.unroll != 1) {
+      return cudaErrorInvalidValue;
+    }
+    const std::size_t tile = static_cast<std::size_t>(a.block_size) * a.unroll;
+    const std::size_t grid = (a.n + tile - 1) / tile;
+    if (grid > 0x7fffffffu) return cudaErrorInvalidValue;
+    *plan = LaunchPlan{};
+    plan->grid = static_cast<unsigned>(grid);
+    plan->partial_count = grid;
+    plan->input_capacity = grid * tile;
+    return cudaSuccess;
+  }
+  return plan_modern(a, plan);
+}
+
+cudaError_t launch_first(const LaunchArgs& a, const LaunchPlan& p) {
+  if (is_seed_tree(a.kernel)) return launch_seed_tree(a, p);
+  if (is_seed_warp(a.kernel)) return launch_seed_warp(a, p);
+  return launch_modern(a, p);
+}
+
+cudaError_t launch_finish(const LaunchArgs& a, const LaunchPlan& p) {
+  if (!p.needs_finish) return cudaSuccess;
+  return launch_finish_pass(a, p);
+}
+
+}  // namespace rl::kernels

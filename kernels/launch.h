@@ -1,0 +1,102 @@
+// Host-side interface of the kernels library: which kernels exist, how a launch is planned,
+// and one entry point per phase (first kernel, finishing pass). Plain C++ with the CUDA runtime
+// types only, so the engine (compiled by the host compiler) can include it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rl::kernels {
+
+enum class DType { Int32, Float32 };
+
+// Where the block reduces: in place in global memory (the seed's way: the input is overwritten,
+// so the runner restores it before every sample) or in a shared-memory copy (input untouched).
+// Kernels that keep their work in registers ignore it and take Workspace::Registers only.
+enum class Workspace { Global, Shared, Registers };
+
+// Stable kernel ids. Never renumber: saved sessions name variants by string id (engine/catalog),
+// but the instrumented builds and tests index by this enum.
+enum class KernelId : int {
+  // The seed's ladder (kernels/seed_ladder.cu, kernels/seed_warp.cu)
+  Neighbored = 0,               // reduceNeighbored
+  NeighboredLess = 1,           // reduceNeighboredLess
+  Interleaved = 2,              // reduceInterleaved
+  Unroll = 3,                   // reduceUnroll{U}
+  UnrollWarpVolatile = 4,       // reduceUnrollWarp{U}, volatile last warp
+  UnrollWarpSync = 5,           // same, last warp with __syncwarp()
+  CompleteUnrollWarpVolatile = 6,  // reduceCompleteUnrollWarp{U}, blockDim.x if-chain
+  CompleteUnrollWarpSync = 7,
+  CompleteUnrollVolatile = 8,   // reduceCompleteUnroll<iBlockSize>, template block size
+  CompleteUnrollSync = 9,
+  // Past the seed (kernels/modern_*.cu, kernels/cub_reference.cu)
+  WarpShuffle = 20,
+  ReduceAddSync = 21,
+  CgReduce = 22,
+  VectorizedGridStride = 23,
+  SinglePass = 24,
+  CubDeviceReduce = 30,
+  CubBlockReduceRaking = 31,
+  CubBlockReduceWarpReductions = 32,
+};
+
+// Partial-sum type of a data type: int32 partials are 64-bit so no N that fits on a GPU can
+// overflow the total; float32 partials stay float (what every GPU float reduction does).
+template <typename T>
+struct Accum;
+template <>
+struct Accum<int32_t> {
+  using type = long long;
+};
+template <>
+struct Accum<float> {
+  using type = float;
+};
+
+inline std::size_t dtype_size(DType) { return 4; }
+inline std::size_t accum_size(DType t) { return t == DType::Int32 ? 8 : 4; }
+
+// What a launch of (kernel, n, block size, unroll, type) needs. Computed on the host; may query
+// the current device (occupancy), so call it on the thread that owns the device.
+struct LaunchPlan {
+  unsigned grid = 0;                 // blocks of the first kernel
+  std::size_t partial_count = 0;     // Accum entries the first kernel writes (0: single pass)
+  std::size_t input_capacity = 0;    // elements the input buffer must hold (>= n; zero padded)
+  std::size_t scratch_bytes = 0;     // extra device memory (CUB temp storage, counters)
+  bool has_first_kernel = true;      // false: only the whole reduction can be timed (CUB device)
+  bool needs_finish = true;          // false: the first kernel already writes the total
+};
+
+struct LaunchArgs {
+  KernelId kernel = KernelId::Interleaved;
+  DType type = DType::Int32;
+  Workspace workspace = Workspace::Global;
+  int block_size = 256;
+  int unroll = 1;
+  std::size_t n = 0;
+  void* input = nullptr;        // input_capacity elements; overwritten by Workspace::Global
+  void* partials = nullptr;     // partial_count Accum entries
+  void* result = nullptr;       // one Accum entry: the total
+  void* scratch = nullptr;      // scratch_bytes
+  cudaStream_t stream = nullptr;
+};
+
+// Fills a plan. Returns cudaErrorInvalidValue for a combination the kernel does not take
+// (the engine's catalog and spec validation say why before it gets here).
+cudaError_t plan_launch(const LaunchArgs& args, LaunchPlan* plan);
+
+// Launches the first kernel (the one the seed times): input -> partials (or -> result when
+// plan.needs_finish is false). Asynchronous on args.stream.
+cudaError_t launch_first(const LaunchArgs& args, const LaunchPlan& plan);
+
+// Reduces plan.partial_count partials to args.result with the finishing kernel (one block,
+// see finish.cu). No-op when plan.needs_finish is false.
+cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
+
+// Block size and per-thread loop of the finishing kernel, shared with the host model so its
+// total equals the GPU's bit for bit.
+inline constexpr int kFinishBlockSize = 1024;
+
+}  // namespace rl::kernels
