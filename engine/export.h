@@ -17,6 +17,11 @@ std::string session_to_json(const Session& s, int indent = 2);
 // build reads (1)", "results[3].block_size: expected an integer", ...). Never a partial session.
 Session session_from_json(std::string_view text);
 
+// The "spec" object of a session, also the format of `reductionlab-cli run --spec FILE`.
+// Reading throws rl::Error naming the bad field; missing fields keep ExperimentSpec defaults.
+std::string spec_to_json(const ExperimentSpec& spec, int indent = 2);
+ExperimentSpec spec_from_json(std::string_view text);
+
 // One row per point: variant, seed name, workspace, block size, unroll, size, type, status,
 // timings (median/mean/min/max/stddev/samples for first kernel and total), bandwidth, % of
 // roofs, speed-up, value, expected, errors.

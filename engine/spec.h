@@ -62,8 +62,11 @@ std::vector<PointSpec> expand(const ExperimentSpec& spec);
 // flush buffer), for the memory check.
 std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes);
 
-// "2^24", "1000003", "16M" parsing and printing for sizes.
+// Sizes as people type them: "1000003", "2^24", "16M" (2^20 units: K, M, G). Lists are
+// comma-separated and may hold power-of-two ranges: "2^10..2^28" (every power of two between).
+// On failure *error names the bad item, e.g. "size 'abc': expected digits, 2^K or a range".
 bool parse_size(std::string_view text, std::uint64_t* out, std::string* error);
+bool parse_size_list(std::string_view text, std::vector<std::uint64_t>* out, std::string* error);
 std::string format_size(std::uint64_t n);   // "2^24" when a power of two, else digits
 
 }  // namespace rl
