@@ -54,9 +54,9 @@ struct Session {
   bool cancelled = false;
 };
 
-// Fills speedup for every Ok point from the baseline variant's Ok point with the same
-// workspace, block size, unroll?, size and type. The baseline is matched on everything but the
-// variant and unroll; points without a matching baseline keep no speed-up.
+// Fills speedup (baseline total median / point total median) for every Ok point. The baseline
+// point has the same size and type; among several, the one sharing the workspace, then the
+// block size, then the unroll factor. Points with no Ok baseline get no speed-up.
 void compute_speedups(std::vector<PointResult>& results, const std::string& baseline_variant);
 
 }  // namespace rl

@@ -9,10 +9,16 @@
 
 namespace rl::kernels::detail {
 
+// std::type_identity is C++20; device code is C++17.
+template <typename T>
+struct type_tag {
+  using type = T;
+};
+
 template <typename F>
 cudaError_t with_type(DType t, F&& f) {
-  if (t == DType::Int32) return f(std::type_identity<int32_t>{});
-  return f(std::type_identity<float>{});
+  if (t == DType::Int32) return f(type_tag<int32_t>{});
+  return f(type_tag<float>{});
 }
 
 template <typename F>
