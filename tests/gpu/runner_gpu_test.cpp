@@ -1,0 +1,78 @@
+// The runner on the GPU: timings are real and positive, results verify, cancellation keeps
+// finished points, and two runs of the same point agree.
+#include <gtest/gtest.h>
+
+#include "device.h"
+#include "gpu_fixture.h"
+#include "runner.h"
+
+namespace rl {
+namespace {
+
+ExperimentSpec small_ladder() {
+  ExperimentSpec s;
+  s.variants = {"reduceNeighbored", "reduceInterleaved", "reduceUnroll8", "reduceUnrollWarp8",
+                "reduceCompleteUnroll"};
+  s.workspaces = {Workspace::Global, Workspace::Shared};
+  s.block_sizes = {256};
+  s.sizes = {(1u << 20) + 3};
+  s.timing.budget_ms = 20;
+  return s;
+}
+
+std::unique_ptr<Backend> fresh_gpu() {
+  const Discovery d = discover_devices();
+  return make_cuda_backend(d.gpus.front().index);
+}
+
+TEST(RunnerOnGpu, RunsVerifiesAndTimesTheLadder) {
+  RL_REQUIRE_GPU();
+  Runner runner(fresh_gpu());
+  std::size_t results = 0, progress_calls = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { ++results; };
+  cb.on_progress = [&](const Progress& p) {
+    ++progress_calls;
+    EXPECT_LE(p.done, p.total);
+  };
+  const Session s = runner.run(small_ladder(), cb);
+  ASSERT_EQ(s.results.size(), 10u);
+  EXPECT_EQ(results, 10u);
+  EXPECT_GE(progress_calls, 10u);
+  EXPECT_GT(s.device.theoretical_gbps, 0);
+  EXPECT_GT(s.device.measured_copy_gbps, 0);
+  for (const auto& r : s.results) {
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.point.label() << ": " << r.message;
+    EXPECT_GT(r.total.median_ms, 0);
+    EXPECT_GT(r.first_kernel.median_ms, 0);
+    EXPECT_LE(r.first_kernel.median_ms, r.total.median_ms * 1.05);
+    EXPECT_GE(r.total.samples, 5);
+    EXPECT_GT(r.total_gbps, 0);
+    ASSERT_TRUE(r.speedup.has_value()) << r.point.label();
+  }
+}
+
+TEST(RunnerOnGpu, CancelKeepsFinishedPoints) {
+  RL_REQUIRE_GPU();
+  Runner runner(fresh_gpu());
+  std::atomic<bool> cancel{false};
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { cancel = true; };
+  const Session s = runner.run(small_ladder(), cb, &cancel);
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_EQ(s.results.size(), 1u);
+  EXPECT_EQ(s.results[0].status, PointStatus::Ok);
+}
+
+TEST(RunnerOnGpu, DeviceReportsRoofs) {
+  RL_REQUIRE_GPU();
+  const DeviceInfo& d = testing::GpuEnvironment::get().backend->device();
+  EXPECT_GT(d.sm_count, 0);
+  EXPECT_GT(d.l2_bytes, 0u);
+  EXPECT_GT(d.theoretical_gbps, 100);
+  // A copy cannot beat the DRAM roof by much (L2 effects aside at 256 MB).
+  EXPECT_LT(d.measured_copy_gbps, d.theoretical_gbps * 1.1);
+}
+
+}  // namespace
+}  // namespace rl
