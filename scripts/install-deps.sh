@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what ReductionLab needs on Debian 12 from Debian's own packages. The CUDA toolkit
+# (nvcc 13, in /usr/local/cuda) is expected to be there already; this script checks for it.
+# Idempotent: installs only what is missing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ git
+  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libgl-dev
+  nlohmann-json3-dev libcli11-dev
+  googletest libgtest-dev
+  fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all Debian packages present"
+fi
+
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "install-deps: the CUDA toolkit (nvcc) was not found in PATH or /usr/local/cuda;" \
+       "install CUDA 13 from NVIDIA first" >&2
+  exit 1
+fi
