@@ -11,7 +11,9 @@ namespace rl::ladder {
 
 namespace {
 
-bool is_pow2_block(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }
+bool is_pow2_block(int b) {
+  return b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
+}
 
 bool has_last_warp(KernelId k) {
   const int v = static_cast<int>(k);
@@ -99,8 +101,7 @@ BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unrol
     throw Error("unroll " + std::to_string(unroll) + ": " + v.seed_label(v.default_unroll) +
                 " takes " + join(v.unroll_factors));
   if (!v.takes_workspace(w))
-    throw Error("workspace " + std::string(to_string(w)) + ": " + name +
-                " takes global or shared");
+    throw Error("workspace " + std::string(to_string(w)) + ": " + name + " takes global or shared");
 
   BlockPlan plan;
   plan.variant = &v;
@@ -126,7 +127,8 @@ BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unrol
     case KernelId::Neighbored:
     case KernelId::NeighboredLess: {
       const bool less = v.kernel == KernelId::NeighboredLess;
-      for (unsigned s = 1; s < B; s *= 2) plan.steps.push_back(tree_step(s, B / (2 * s), 2 * s, less ? 1 : 2 * s));
+      for (unsigned s = 1; s < B; s *= 2)
+        plan.steps.push_back(tree_step(s, B / (2 * s), 2 * s, less ? 1 : 2 * s));
       break;
     }
     case KernelId::Interleaved:
@@ -148,7 +150,8 @@ BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unrol
       append_if_chain(plan.steps, B, /*keep_false_steps=*/false);
       append_last_warp(plan.steps, v.volatile_last_warp);
       break;
-    default: break;
+    default:
+      break;
   }
   return plan;
 }
@@ -163,7 +166,9 @@ inline std::int32_t add(std::int32_t a, std::int32_t b) {
   // Two's-complement wrap, as the GPU's 32-bit integer add (signed overflow is UB in C++).
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }
-inline float add(float a, float b) { return a + b; }
+inline float add(float a, float b) {
+  return a + b;
+}
 
 template <typename T>
 void load_block_impl(const T* x, std::uint64_t n, std::uint64_t b, const BlockPlan& plan, T* ws) {
@@ -210,7 +215,11 @@ void load_block(const float* x, std::uint64_t n, std::uint64_t b, const BlockPla
                 float* ws) {
   load_block_impl(x, n, b, plan, ws);
 }
-void apply_step(const Step& s, std::int32_t* ws) { apply_step_impl(s, ws); }
-void apply_step(const Step& s, float* ws) { apply_step_impl(s, ws); }
+void apply_step(const Step& s, std::int32_t* ws) {
+  apply_step_impl(s, ws);
+}
+void apply_step(const Step& s, float* ws) {
+  apply_step_impl(s, ws);
+}
 
 }  // namespace rl::ladder

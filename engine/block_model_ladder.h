@@ -17,8 +17,8 @@
 namespace rl::ladder {
 
 enum class StepKind {
-  Load,         // phase 1: ws[tid] = sum of U tile elements (shared workspace, or global with U > 1)
-  Tree,         // a block-wide tree step guarded by a per-thread condition
+  Load,  // phase 1: ws[tid] = sum of U tile elements (shared workspace, or global with U > 1)
+  Tree,  // a block-wide tree step guarded by a per-thread condition
   SkippedTree,  // an if-chain step whose blockDim.x test is false: nobody adds, the barrier runs
   LastWarp,     // a step of the last warp (tid < 32), no __syncthreads()
 };
@@ -30,7 +30,7 @@ struct Step {
   unsigned pairs = 0;     // additions in this step = threads that act
   unsigned tid_step = 1;  // pair k is done by thread k * tid_step
   bool syncthreads_after = false;
-  unsigned syncwarps = 0;  // __syncwarp() calls per acting lane (race-free last warp: 2)
+  unsigned syncwarps = 0;       // __syncwarp() calls per acting lane (race-free last warp: 2)
   unsigned loads_per_pair = 2;  // workspace reads per addition (the __syncwarp form keeps its
                                 // own value in a register after the first step: 1)
   unsigned dst(unsigned k) const { return k * dst_step; }

@@ -1,0 +1,84 @@
+// Step-by-step trace of one block of a reduction variant, from the host block model (the same
+// plan model_reduce runs, block_model_ladder.h) or recorded on a GPU by the instrumented
+// kernels. The source of `reductionlab-cli trace` and of the GUI's block animation.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types.h"
+
+namespace rl {
+
+struct TraceRequest {
+  std::string variant;  // id or seed name ("reduceUnroll8" sets unroll 8)
+  int block_size = 1024;
+  std::optional<int> unroll;  // default: the variant's default
+  Workspace workspace = Workspace::Global;
+  std::uint64_t size = 0;  // 0: one block's tile; else totals cover the whole launch of N elements
+  DType type = DType::Int32;
+  unsigned block_index = 0;
+};
+
+// Per-step counters, for one block. Lanes are threads; a warp is 32 lanes.
+struct StepCounters {
+  std::uint64_t active_lanes = 0;     // lanes that do the step's work
+  std::uint64_t divergent_lanes = 0;  // idle lanes inside warps that have an active lane
+  std::uint64_t idle_warps = 0;       // warps with no active lane that are still resident
+  std::uint64_t exited_warps = 0;     // warps with no work left (past their last barrier)
+  std::uint64_t barriers = 0;         // __syncthreads() after the step (0 or 1 per block)
+  std::uint64_t warp_syncs = 0;       // __syncwarp() executed, counted once per warp
+  std::uint64_t loads = 0;            // element reads (input or workspace), all lanes
+  std::uint64_t stores = 0;           // element writes (workspace or partials), all lanes
+  StepCounters& operator+=(const StepCounters& o);
+};
+
+struct TraceStep {
+  std::string kind;                   // "load", "tree", "skipped", "last_warp", "write_partial"
+  unsigned stride = 0;                // src = dst + stride (tree and last-warp steps)
+  bool barrier = false;               // a __syncthreads() follows the step
+  std::vector<std::uint32_t> masks;   // per warp: bit l set = lane l acts
+  std::vector<std::uint32_t> exited;  // per warp: bit l set = lane l has exited (no work left)
+  std::vector<std::pair<unsigned, unsigned>> ops;  // (dst, src) workspace indices
+  std::vector<unsigned> threads;                   // the thread doing ops[i]
+  std::vector<double> values;  // the workspace after the step (exact for int32 and float32)
+  std::string caption;
+  StepCounters counters;
+};
+
+struct Trace {
+  std::string variant;  // canonical id
+  std::string label;    // the seed's kernel name where there is one ("reduceUnroll8")
+  std::string display_name;
+  int block_size = 0;
+  int unroll = 1;
+  Workspace workspace = Workspace::Global;
+  DType type = DType::Int32;
+  std::uint64_t size = 0;  // N the launch covers (one tile when the request said 0)
+  unsigned block_index = 0;
+  std::uint64_t grid = 0;        // blocks in the launch
+  std::string source = "model";  // "model" or "gpu"
+  std::string source_device;     // the GPU's name when source == "gpu"
+  bool volatile_last_warp = false;
+  std::vector<double> initial_values;  // the block's tile as the kernel starts (elements < B)
+  std::vector<TraceStep> steps;
+  double partial = 0;          // the block's partial sum (ws[0] at the end)
+  StepCounters block_totals;   // the traced block, all steps
+  StepCounters launch_totals;  // every block of the launch
+  unsigned warps() const { return static_cast<unsigned>((block_size + 31) / 32); }
+};
+
+// Throws rl::Error with a clear message for a bad request (unknown variant, bad block size,
+// unroll not taken, block index past the grid, ...).
+Trace make_trace(const TraceRequest& r);
+nlohmann::json to_json(const Trace& t);
+
+// Throws rl::Error with a clear message for a bad request (unknown variant, bad block size, unroll
+// not taken, ...).
+nlohmann::json trace_to_json(const TraceRequest& r);
+
+}  // namespace rl
