@@ -81,7 +81,12 @@ void add_summary_columns(Row& row, const Summary& s) {
     for (int i = 0; i < 7; ++i) row.add(std::string_view());
     return;
   }
-  row.add(s.samples).add(s.median_ms).add(s.mean_ms).add(s.min_ms).add(s.max_ms).add(s.stddev_ms)
+  row.add(s.samples)
+      .add(s.median_ms)
+      .add(s.mean_ms)
+      .add(s.min_ms)
+      .add(s.max_ms)
+      .add(s.stddev_ms)
       .add(s.noise);
 }
 
@@ -109,8 +114,9 @@ std::string summary_csv(const std::vector<PointResult>& results) {
   out += ",message,grid";
   out += summary_header("first_");
   out += summary_header("total_");
-  out += ",first_gbps,total_gbps,pct_of_theoretical,pct_of_copy,speedup,value,expected,"
-         "abs_error,rel_error\n";
+  out +=
+      ",first_gbps,total_gbps,pct_of_theoretical,pct_of_copy,speedup,value,expected,"
+      "abs_error,rel_error\n";
   for (const PointResult& r : results) {
     Row row;
     add_point_columns(row, r);

@@ -194,20 +194,29 @@ DType as_dtype(const Json& v, const std::string& path) {
   fail(path, "unknown type '" + s + "' (expected int32 or float32)");
 }
 
-// Sizes in spec files may be written as people type them ("2^24", "16M") or as numbers.
-std::uint64_t as_size(const Json& v, const std::string& path) {
-  if (!v.is_string()) return as_uint64(v, path);
-  std::uint64_t n = 0;
-  std::string error;
-  if (!parse_size(v.get_ref<const std::string&>(), &n, &error)) fail(path, error);
-  return n;
-}
-
 template <typename T, typename Convert>
 std::vector<T> as_vector(const Json& v, const std::string& path, Convert convert) {
   std::vector<T> out;
   for (std::size_t i = 0; i < expect_array(v, path).size(); ++i)
     out.push_back(convert(v[i], index(path, i)));
+  return out;
+}
+
+// Sizes in spec files may be numbers or text as people type it: "2^24", "16M", and ranges
+// "2^10..2^28" (every power of two between), so one item may give several sizes.
+std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < expect_array(v, path).size(); ++i) {
+    if (!v[i].is_string()) {
+      out.push_back(as_uint64(v[i], index(path, i)));
+      continue;
+    }
+    std::vector<std::uint64_t> sizes;
+    std::string error;
+    if (!parse_size_list(v[i].get_ref<const std::string&>(), &sizes, &error))
+      fail(index(path, i), error);
+    out.insert(out.end(), sizes.begin(), sizes.end());
+  }
   return out;
 }
 
@@ -233,10 +242,22 @@ DeviceInfo read_device(const Json& obj, const std::string& path) {
   auto get = [&](std::string_view key) -> std::pair<const Json&, std::string> {
     return {field(obj, path, key), join(path, key)};
   };
-  auto get_int = [&](std::string_view key) { auto [v, p] = get(key); return as_int(v, p); };
-  auto get_u64 = [&](std::string_view key) { auto [v, p] = get(key); return as_uint64(v, p); };
-  auto get_dbl = [&](std::string_view key) { auto [v, p] = get(key); return as_double(v, p); };
-  auto get_str = [&](std::string_view key) { auto [v, p] = get(key); return as_string(v, p); };
+  auto get_int = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_int(v, p);
+  };
+  auto get_u64 = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_uint64(v, p);
+  };
+  auto get_dbl = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_double(v, p);
+  };
+  auto get_str = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_string(v, p);
+  };
   DeviceInfo d;
   d.backend = get_str("backend");
   if (d.backend != "cuda" && d.backend != "host")
@@ -270,14 +291,22 @@ void read_timing(const Json& obj, const std::string& path, TimingOptions* t) {
   expect_object(obj, path);
   for (const auto& [key, v] : obj.items()) {
     const std::string p = join(path, key);
-    if (key == "noise") t->noise = as_double(v, p);
-    else if (key == "budget_ms") t->budget_ms = as_double(v, p);
-    else if (key == "warmup") t->warmup = as_int(v, p);
-    else if (key == "min_samples") t->min_samples = as_int(v, p);
-    else if (key == "max_samples") t->max_samples = as_int(v, p);
-    else if (key == "cold_l2") t->cold_l2 = as_bool(v, p);
-    else fail(p, "unknown field (known: noise, budget_ms, warmup, min_samples, max_samples, "
-                 "cold_l2)");
+    if (key == "noise")
+      t->noise = as_double(v, p);
+    else if (key == "budget_ms")
+      t->budget_ms = as_double(v, p);
+    else if (key == "warmup")
+      t->warmup = as_int(v, p);
+    else if (key == "min_samples")
+      t->min_samples = as_int(v, p);
+    else if (key == "max_samples")
+      t->max_samples = as_int(v, p);
+    else if (key == "cold_l2")
+      t->cold_l2 = as_bool(v, p);
+    else
+      fail(p,
+           "unknown field (known: noise, budget_ms, warmup, min_samples, max_samples, "
+           "cold_l2)");
   }
 }
 
@@ -288,21 +317,29 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
   ExperimentSpec s;
   for (const auto& [key, v] : obj.items()) {
     const std::string p = join(path, key);
-    if (key == "variants") s.variants = as_vector<std::string>(v, p, resolvable_variant);
-    else if (key == "workspaces") s.workspaces = as_vector<Workspace>(v, p, as_workspace);
-    else if (key == "block_sizes") s.block_sizes = as_vector<int>(v, p, as_int);
-    else if (key == "unroll_factors") s.unroll_factors = as_vector<int>(v, p, as_int);
-    else if (key == "sizes") s.sizes = as_vector<std::uint64_t>(v, p, as_size);
-    else if (key == "types") s.types = as_vector<DType>(v, p, as_dtype);
-    else if (key == "timing") read_timing(v, p, &s.timing);
+    if (key == "variants")
+      s.variants = as_vector<std::string>(v, p, resolvable_variant);
+    else if (key == "workspaces")
+      s.workspaces = as_vector<Workspace>(v, p, as_workspace);
+    else if (key == "block_sizes")
+      s.block_sizes = as_vector<int>(v, p, as_int);
+    else if (key == "unroll_factors")
+      s.unroll_factors = as_vector<int>(v, p, as_int);
+    else if (key == "sizes")
+      s.sizes = read_sizes(v, p);
+    else if (key == "types")
+      s.types = as_vector<DType>(v, p, as_dtype);
+    else if (key == "timing")
+      read_timing(v, p, &s.timing);
     else if (key == "baseline") {
       // Speed-ups match the baseline by id; a seed name ("reduceNeighbored") means its id.
       // An empty baseline means no speed-ups.
       s.baseline = as_string(v, p);
       if (!s.baseline.empty()) s.baseline = resolve_variant(resolvable_variant(v, p))->variant->id;
     } else {
-      fail(p, "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
-              "types, timing, baseline)");
+      fail(p,
+           "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
+           "types, timing, baseline)");
     }
   }
   return s;
