@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds for the lent H200 (sm_90 only) and packs the binaries the GPU session needs into
+# .device/bin.tar.xz (git-ignored), small enough to travel with `run`'s carry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake --build build-gpu -j"$(nproc)"
+rm -rf .device/bin && mkdir -p .device/bin
+for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/gui_tests \
+         build-gpu/cli/reductionlab-cli build-gpu/gui/reductionlab; do
+  [ -x "$f" ] && cp "$f" .device/bin/
+done
+strip --strip-debug .device/bin/* || true
+tar cJf .device/bin.tar.xz -C .device bin
+ls -la .device/bin .device/bin.tar.xz
