@@ -35,6 +35,7 @@ struct StepCounters {
   std::uint64_t loads = 0;            // element reads (input or workspace), all lanes
   std::uint64_t stores = 0;           // element writes (workspace or partials), all lanes
   StepCounters& operator+=(const StepCounters& o);
+  void scale(std::uint64_t k);  // every counter times k (k identical blocks)
 };
 
 struct TraceStep {
