@@ -75,30 +75,33 @@ std::uint64_t load_step_reads(const ladder::BlockPlan& plan, std::uint64_t b, st
   return n > base ? n - base : 0;
 }
 
-// The counters of one step; `exited` says which lanes have no work left (see make_trace).
-StepCounters count_step(const ladder::Step& s, const std::vector<std::uint32_t>& masks,
-                        const std::vector<std::uint32_t>& exited, std::uint64_t load_reads) {
-  StepCounters c;
+// The lane counters of one step from its masks (see StepCounters).
+void count_lanes(const std::vector<std::uint32_t>& masks, const std::vector<std::uint32_t>& exited,
+                 StepCounters& c) {
+  c.active_lanes = c.divergent_lanes = c.idle_warps = c.exited_warps = 0;
   for (std::size_t w = 0; w < masks.size(); ++w) {
     const unsigned active = std::popcount(masks[w]);
     c.active_lanes += active;
-    if (active > 0) {
+    if (active > 0)
       c.divergent_lanes += 32 - active;
-      c.warp_syncs += s.syncwarps;
-    } else if (exited[w] == 0xffffffffu) {
+    else if (exited[w] == 0xffffffffu)
       ++c.exited_warps;
-    } else {
+    else
       ++c.idle_warps;
-    }
   }
+}
+
+// The counters of one step of block b (only the load step's reads depend on the block).
+StepCounters count_step(const ladder::Step& s, const std::vector<std::uint32_t>& masks,
+                        const std::vector<std::uint32_t>& exited, std::uint64_t load_reads) {
+  StepCounters c;
+  count_lanes(masks, exited, c);
+  for (std::uint32_t m : masks)
+    if (m != 0) c.warp_syncs += s.syncwarps;
   c.barriers = s.syncthreads_after ? 1 : 0;
-  if (s.kind == ladder::StepKind::Load) {
-    c.loads = load_reads;
-    c.stores = s.pairs;
-  } else {
-    c.loads = std::uint64_t(s.pairs) * s.loads_per_pair;
-    c.stores = s.pairs;
-  }
+  c.loads =
+      s.kind == ladder::StepKind::Load ? load_reads : std::uint64_t(s.pairs) * s.loads_per_pair;
+  c.stores = s.pairs;
   return c;
 }
 
@@ -126,33 +129,19 @@ void run_trace(const ladder::BlockPlan& plan, const InputData& input, std::uint6
   // The workspace as the tree starts: the tile itself (global, U = 1) or after the load step.
   ladder::load_block(x, n, out.block_index, plan, ws.data());
 
-  // Lanes "exited": after the block's last __syncthreads(), a warp with no acting lane in this
-  // step or any later one has nothing left to do and runs to the end of the kernel.
   std::vector<ladder::Step> steps = plan.steps;
   steps.push_back(write_partial_step());
-  std::size_t last_barrier = 0;  // steps at index >= last_barrier come after the last barrier
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    if (steps[i].syncthreads_after) last_barrier = i + 1;
-  std::vector<std::vector<std::uint32_t>> masks(steps.size());
-  for (std::size_t i = 0; i < steps.size(); ++i) masks[i] = acting_masks(steps[i], W);
-  std::vector<std::uint32_t> works_later(W, 0);  // per warp: acts in this step or later
-
   out.steps.resize(steps.size());
-  for (std::size_t i = steps.size(); i-- > 0;) {
-    for (unsigned w = 0; w < W; ++w) works_later[w] |= masks[i][w];
-    TraceStep& ts = out.steps[i];
-    ts.masks = masks[i];
-    ts.exited.assign(W, 0);
-    if (i >= last_barrier)
-      for (unsigned w = 0; w < W; ++w)
-        if (works_later[w] == 0) ts.exited[w] = 0xffffffffu;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    out.steps[i].masks = acting_masks(steps[i], W);
+    out.steps[i].barrier = steps[i].syncthreads_after;
   }
+  mark_exited_lanes(out.steps);
 
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const ladder::Step& s = steps[i];
     TraceStep& ts = out.steps[i];
     const bool is_partial = i + 1 == steps.size();
-    ts.barrier = s.syncthreads_after;
     ts.stride = s.stride;
     if (is_partial) {
       ts.kind = "write_partial";
@@ -191,7 +180,8 @@ void run_trace(const ladder::BlockPlan& plan, const InputData& input, std::uint6
   auto block_totals = [&](std::uint64_t b) {
     StepCounters c;
     for (std::size_t i = 0; i < steps.size(); ++i)
-      c += count_step(steps[i], masks[i], out.steps[i].exited, load_step_reads(plan, b, n));
+      c += count_step(steps[i], out.steps[i].masks, out.steps[i].exited,
+                      load_step_reads(plan, b, n));
     return c;
   };
   const StepCounters full = block_totals(0), last = block_totals(grid - 1);
@@ -202,6 +192,29 @@ void run_trace(const ladder::BlockPlan& plan, const InputData& input, std::uint6
 }
 
 }  // namespace
+
+// A lane has exited when the block has passed its last __syncthreads() and the lane's warp
+// acts in no step from this one on: nothing holds it, so it runs to the end and retires.
+// Before the last barrier an idle warp is only idle (it must still reach the barriers).
+void mark_exited_lanes(std::vector<TraceStep>& steps) {
+  std::size_t after_last_barrier = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].barrier) after_last_barrier = i + 1;
+  const std::size_t W = steps.empty() ? 0 : steps[0].masks.size();
+  std::vector<std::uint32_t> works_later(W, 0);
+  for (std::size_t i = steps.size(); i-- > 0;) {
+    TraceStep& ts = steps[i];
+    ts.exited.assign(W, 0);
+    for (std::size_t w = 0; w < W; ++w) {
+      works_later[w] |= ts.masks[w];
+      if (i >= after_last_barrier && works_later[w] == 0) ts.exited[w] = 0xffffffffu;
+    }
+  }
+}
+
+void recount_lanes(TraceStep& s) {
+  count_lanes(s.masks, s.exited, s.counters);
+}
 
 Trace make_trace(const TraceRequest& r) {
   const Resolved v = resolve(r);

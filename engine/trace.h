@@ -82,4 +82,23 @@ nlohmann::json to_json(const Trace& t);
 // not taken, ...).
 nlohmann::json trace_to_json(const TraceRequest& r);
 
+// Lane states from the masks and barriers: after the block's last __syncthreads(), a warp that
+// acts in no step from this one on has exited (nothing left to do, no barrier ahead). Sets
+// every step's `exited`; recount_lanes() then refreshes a step's lane counters.
+void mark_exited_lanes(std::vector<TraceStep>& steps);
+void recount_lanes(TraceStep& s);
+
+// The trace of r recorded on CUDA device `device` by the instrumented kernels
+// (kernels/instrumented.h): masks, workspace values and partial as the GPU produced them,
+// source "gpu", source_device the GPU's name; exited lanes are the model's rule applied to the
+// recorded masks plus every lane that never reached the step. Throws rl::Error for a bad
+// request, rl::CudaError when the GPU fails.
+Trace record_trace_on_gpu(const TraceRequest& r, int device);
+
+// Where two traces of the same request differ (acting masks, lanes that did not reach a step
+// although the model says they still had work, values bit for bit, the partial); at most
+// max_messages lines, empty when they agree.
+std::vector<std::string> compare_traces(const Trace& model, const Trace& recorded,
+                                        std::size_t max_messages = 20);
+
 }  // namespace rl
