@@ -1,0 +1,37 @@
+// From sessions to chart descriptions (charts::Chart): the ladder, time / bandwidth / speed-up
+// against unroll factor, block size and size, with roof lines. Plain data in, plain data out;
+// no Qt Charts here.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+#include "charts/chart_data.h"
+#include "results.h"
+
+namespace rl::gui {
+
+// A session to draw; the first is the primary one, the others are overlays (drawn dashed and
+// named by their device).
+struct ShownSession {
+  const Session* session = nullptr;
+  QString label;  // legend prefix when several sessions are shown, e.g. "H200"
+};
+
+struct ChartKind {
+  QString id;     // file name stem: "ladder_speedup"
+  QString group;  // the tab it lives on: "Ladder", "Unroll", "Block size", "Size"
+  QString name;   // "Speed-up along the ladder"
+};
+
+// Every chart the app draws, in display order.
+const std::vector<ChartKind>& chart_kinds();
+
+// Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
+// speed-ups were computed against (rl::compute_speedups).
+charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
+                          const std::string& baseline);
+
+}  // namespace rl::gui

@@ -1,0 +1,99 @@
+#include "chart_export.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryFile>
+
+#include "charts/chart_widget.h"
+#include "session_files.h"
+
+namespace rl::gui {
+
+bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
+                      const QString& dir, QSize size, QStringList* written, QString* error) {
+  QDir folder(dir);
+  if (!folder.exists() && !QDir().mkpath(dir)) {
+    *error = QString("cannot create the folder %1").arg(dir);
+    return false;
+  }
+  if (!QFileInfo(dir).isDir()) {
+    *error = QString("%1 is not a folder").arg(dir);
+    return false;
+  }
+  {
+    // Say "not writable" up front rather than after the first chart was rendered.
+    QTemporaryFile probe(folder.filePath(".reductionlab-write-test-XXXXXX"));
+    if (!probe.open()) {
+      *error = QString("cannot write into %1: %2").arg(dir, probe.errorString());
+      return false;
+    }
+  }
+  for (const ChartKind& kind : chart_kinds()) {
+    const QString path = folder.filePath(kind.id + ".png");
+    if (!charts::write_chart_png(build_chart(kind.id, sessions, baseline), path, size, error))
+      return false;
+    if (written) written->append(path);
+  }
+  return true;
+}
+
+bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
+                           QStringList* written, QString* error) {
+  std::optional<Session> session = read_session_file(session_path, error);
+  if (!session) return false;
+  const std::string baseline =
+      session->spec.baseline.empty() ? "neighbored" : session->spec.baseline;
+  compute_speedups(session->results, baseline);
+  return write_all_charts({ShownSession{&*session, QString()}}, baseline, dir, size, written,
+                          error);
+}
+
+CommandLine parse_command_line(const QStringList& arguments) {
+  CommandLine out;
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "ReductionLab: run the CUDA reduction ladder, watch what each optimisation buys.");
+  parser.addHelpOption();
+  QCommandLineOption open("open", "Open a saved session (JSON).", "SESSION");
+  QCommandLineOption export_charts(
+      "export-charts",
+      "With --open: write every chart as DIR/<chart>.png and exit, without a window.", "DIR");
+  QCommandLineOption size("size", "Size of exported charts in pixels (default 1600x1000).", "WxH");
+  parser.addOption(open);
+  parser.addOption(export_charts);
+  parser.addOption(size);
+  out.help_text = parser.helpText();
+  if (!parser.parse(arguments)) {
+    out.error = parser.errorText();
+    return out;
+  }
+  out.help = parser.isSet("help");
+  out.open = parser.value(open);
+  out.export_dir = parser.value(export_charts);
+  if (!parser.positionalArguments().isEmpty()) {
+    out.error = QString("unexpected argument '%1' (use --open SESSION)")
+                    .arg(parser.positionalArguments().first());
+    return out;
+  }
+  if (parser.isSet(export_charts) && out.open.isEmpty()) {
+    out.error = "--export-charts needs --open SESSION: which session to draw";
+    return out;
+  }
+  if (parser.isSet(size)) {
+    static const QRegularExpression wxh(R"(^(\d{2,5})[xX](\d{2,5})$)");
+    const auto m = wxh.match(parser.value(size));
+    const int w = m.hasMatch() ? m.captured(1).toInt() : 0,
+              h = m.hasMatch() ? m.captured(2).toInt() : 0;
+    if (w < 200 || h < 150 || w > 10000 || h > 10000) {
+      out.error = QString("--size '%1': expected WxH from 200x150 to 10000x10000, e.g. 1600x1000")
+                      .arg(parser.value(size));
+      return out;
+    }
+    out.size = QSize(w, h);
+  }
+  return out;
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,35 @@
+// Writing charts to files: every chart of a set of sessions into a folder (the window's
+// "Export all charts" and `reductionlab --open SESSION --export-charts DIR`), and the command
+// line of the app.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+#include "chart_builders.h"
+
+namespace rl::gui {
+
+// DIR/<chart id>.png for every chart in chart_kinds(); creates DIR. Stops at the first failure.
+bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
+                      const QString& dir, QSize size, QStringList* written, QString* error);
+
+// Opens a session file and writes all its charts (speed-ups against the session's own
+// baseline). The message names the file or folder at fault.
+bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
+                           QStringList* written, QString* error);
+
+struct CommandLine {
+  QString open;            // --open SESSION
+  QString export_dir;      // --export-charts DIR (needs --open)
+  QSize size{1600, 1000};  // --size WxH for exported charts
+  bool help = false;
+  QString help_text;
+  QString error;  // set when the arguments make no sense; exit code 2
+};
+CommandLine parse_command_line(const QStringList& arguments);
+
+}  // namespace rl::gui

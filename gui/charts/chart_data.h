@@ -1,0 +1,72 @@
+// Plain description of a chart: axes, series, points with their spread, tooltips and labels.
+// Everything above the chart layer builds these; only gui/charts/*.cpp turns them into Qt
+// Charts objects, so a move to Qt Graphs stays inside that folder.
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cmath>
+#include <limits>
+
+namespace rl::gui::charts {
+
+enum class AxisScale {
+  Linear,    // from 0 (times and bandwidths are never negative: the bar starts at nothing)
+  Log2,      // powers of two on the axis (sizes, block sizes, unroll factors), labels as given
+  Auto,      // log10 when the positive values span more than a decade and a half, else linear
+  Category,  // bars: one slot per entry of Axis::categories
+};
+
+enum class TickStyle { Plain, PowerOfTwo };  // Log2 labels: "1024" or "2^10"
+
+struct Axis {
+  QString title;
+  AxisScale scale = AxisScale::Linear;
+  TickStyle ticks = TickStyle::Plain;
+  QStringList categories;  // Category axes only
+};
+
+struct Point {
+  double x = 0, y = 0;
+  // Spread of the samples (min and max); NaN when unknown. Drawn as a band around the line.
+  double lo = std::numeric_limits<double>::quiet_NaN();
+  double hi = std::numeric_limits<double>::quiet_NaN();
+  QString tooltip;     // shown on hover: the exact values
+  QString label;       // bars: text drawn above the bar
+  bool wrong = false;  // result differs from the host: drawn as a red marker, never joined
+  bool has_spread() const { return std::isfinite(lo) && std::isfinite(hi); }
+};
+
+enum class SeriesKind {
+  Line,  // points joined in x order, with a min-max band where points have a spread
+  Bars,  // one bar per category (x = category index); all Bars series of a chart share slots
+  Roof,  // a horizontal reference line across the chart (points[0].y), dashed
+};
+
+struct Series {
+  QString name;
+  SeriesKind kind = SeriesKind::Line;
+  QList<Point> points;
+  QColor color;         // invalid: the layer picks from its palette
+  bool dashed = false;  // e.g. the overlaid second session
+};
+
+struct Chart {
+  QString id;  // file name stem when exported: "bandwidth_vs_size"
+  QString title;
+  QString subtitle;  // what the numbers are: device, size, type, which time
+  Axis x, y;
+  QList<Series> series;
+  QStringList warnings;  // drawn in red over the plot: wrong results, missing baselines
+  QString empty_hint;    // shown instead of a plot when there is nothing to draw
+  bool empty() const {
+    for (const auto& s : series)
+      if (s.kind != SeriesKind::Roof && !s.points.isEmpty()) return false;
+    return true;
+  }
+};
+
+}  // namespace rl::gui::charts

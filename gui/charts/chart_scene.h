@@ -1,0 +1,60 @@
+// Internal to the chart layer: turns a charts::Chart into Qt Charts objects on a QChart, keeps
+// the text the library cannot draw (bar labels, warnings, the empty-state hint) placed over the
+// plot, and answers hover with the exact values. Only gui/charts/*.cpp include this.
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+
+#include "charts/chart_data.h"
+
+class QAbstractSeries;
+class QChart;
+class QGraphicsSimpleTextItem;
+class QGraphicsTextItem;
+
+namespace rl::gui::charts {
+
+class ChartScene : public QObject {
+  Q_OBJECT
+ public:
+  // Fills chart (which must be empty and stay alive as long as this object).
+  ChartScene(const Chart& data, QChart* chart, QObject* parent = nullptr);
+  ~ChartScene() override;
+
+  // Updates in place (QXYSeries::replace, new axis ranges) when data has the same series and
+  // axes as the chart shown; returns false when the chart must be rebuilt instead.
+  bool update(const Chart& data);
+
+  const Chart& data() const { return data_; }
+  int drawn_points() const { return drawn_points_; }
+  // The hover text of point `index` of data().series[series]; empty when none.
+  QString tooltip(int series, int index) const;
+
+ signals:
+  // Hover over a point: the text to show (empty: hide).
+  void hover_text(const QString& text);
+
+ private:
+  struct Drawn;  // Qt Charts objects of one data series
+  void build();
+  void fill();  // points, ranges, labels from data_
+  void place_overlays();
+  QString signature(const Chart& c) const;
+  void on_xy_hovered(int series, const QPointF& p, bool state);
+
+  Chart data_;
+  QChart* chart_;
+  QList<Drawn*> drawn_;
+  QAbstractSeries* wrong_series_ = nullptr;
+  QList<QPair<int, int>> wrong_points_;  // (series, point) of each red marker
+  QList<QGraphicsSimpleTextItem*> bar_labels_;
+  QGraphicsTextItem* warnings_ = nullptr;
+  QGraphicsTextItem* empty_hint_ = nullptr;
+  int drawn_points_ = 0;
+  QString signature_;
+};
+
+}  // namespace rl::gui::charts

@@ -1,0 +1,141 @@
+#include "charts/chart_widget.h"
+
+#include <QAction>
+#include <QBuffer>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <memory>
+
+#include "charts/chart_scene.h"
+
+namespace rl::gui::charts {
+
+ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), view_(new QChartView(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view_);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  auto* export_action = new QAction("Export this chart as PNG or SVG...", view_);
+  connect(export_action, &QAction::triggered, this, &ChartWidget::export_requested);
+  view_->addAction(export_action);
+  set_chart(Chart{});
+}
+
+ChartWidget::~ChartWidget() {
+  delete scene_;  // before the view deletes the QChart it refers to
+}
+
+void ChartWidget::set_chart(const Chart& chart) {
+  if (scene_ && scene_->update(chart)) return;
+  auto* qchart = new QChart;
+  auto* next = new ChartScene(chart, qchart);
+  connect(next, &ChartScene::hover_text, this, [](const QString& text) {
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(QCursor::pos(), text);
+  });
+  QChart* old = view_->chart();
+  view_->setChart(qchart);  // the view does not delete the chart it shows no longer
+  delete scene_;
+  delete old;
+  scene_ = next;
+}
+
+const Chart& ChartWidget::chart() const {
+  return scene_->data();
+}
+int ChartWidget::drawn_points() const {
+  return scene_->drawn_points();
+}
+QString ChartWidget::tooltip(int series, int index) const {
+  return scene_->tooltip(series, index);
+}
+QImage ChartWidget::grab_image() const {
+  return view_->grab().toImage();
+}
+
+QImage render_chart(const Chart& data, QSize size) {
+  size = size.expandedTo(QSize(64, 64));
+  const double scale = std::max(1.0, std::min(size.width() / 1300.0, size.height() / 850.0));
+  const QSizeF logical(size.width() / scale, size.height() / scale);
+  QGraphicsScene scene;
+  auto* chart = new QChart;  // owned by the scene
+  scene.addItem(chart);
+  ChartScene built(data, chart);
+  chart->setGeometry(QRectF(QPointF(0, 0), logical));
+  if (chart->layout()) chart->layout()->activate();  // lay out now, not on the next event loop turn
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setRenderHint(QPainter::TextAntialiasing);
+  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), chart->sceneBoundingRect());
+  painter.end();
+  return image;
+}
+
+namespace {
+
+bool commit(QSaveFile& file, const QByteArray& bytes, QString* error) {
+  if (!file.open(QIODevice::WriteOnly)) {
+    *error = QString("cannot write %1: %2").arg(file.fileName(), file.errorString());
+    return false;
+  }
+  if (file.write(bytes) != bytes.size() || !file.commit()) {
+    *error = QString("cannot write %1: %2").arg(file.fileName(), file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool write_chart_png(const Chart& chart, const QString& path, QSize size, QString* error) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (!render_chart(chart, size).save(&buffer, "PNG")) {
+    *error = QString("cannot encode %1 as PNG").arg(path);
+    return false;
+  }
+  QSaveFile file(path);
+  return commit(file, bytes, error);
+}
+
+bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString* error) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QGraphicsScene scene;
+  auto* chart = new QChart;
+  scene.addItem(chart);
+  ChartScene built(data, chart);
+  chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
+  if (chart->layout()) chart->layout()->activate();
+  QSvgGenerator svg;
+  svg.setOutputDevice(&buffer);
+  svg.setSize(size);
+  svg.setViewBox(QRect(QPoint(0, 0), size));
+  svg.setTitle(data.title);
+  svg.setDescription(data.subtitle);
+  QPainter painter(&svg);
+  painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), chart->sceneBoundingRect());
+  painter.end();
+  QSaveFile file(path);
+  return commit(file, bytes, error);
+}
+
+}  // namespace rl::gui::charts

@@ -1,0 +1,53 @@
+// The chart pages: every chart of chart_kinds(), grouped on pages ("Ladder", "Unroll",
+// "Block size", "Size"), rebuilt from the session store. Updates are coalesced (a live run
+// streams points faster than it is worth redrawing) and only charts on screen are redrawn;
+// the others catch up when shown.
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QSet>
+#include <QString>
+
+class QTimer;
+class QWidget;
+
+namespace rl::gui {
+
+namespace charts {
+class ChartWidget;
+}
+class SessionStore;
+
+class ChartsPanel : public QObject {
+  Q_OBJECT
+ public:
+  explicit ChartsPanel(SessionStore* store, QObject* parent = nullptr);
+  ~ChartsPanel() override;
+
+  // (title, page) in display order; the caller puts the pages on screen and owns them then.
+  const QList<QPair<QString, QWidget*>>& pages() const { return pages_; }
+  charts::ChartWidget* chart(const QString& id) const;
+  QStringList ids() const;
+  QString name(const QString& id) const;
+  // The first chart on a page (for "export the current chart").
+  QString first_chart_on(QWidget* page) const;
+
+  void schedule_refresh();  // soon, charts on screen only
+  void refresh_visible();   // now, charts on screen (and mark the rest stale)
+  void refresh_all();       // now, every chart (tests, exports)
+
+ signals:
+  void export_requested(const QString& id);
+
+ private:
+  void refresh(const QString& id);
+  SessionStore* store_;
+  QList<QPair<QString, QWidget*>> pages_;
+  QList<QPair<QString, charts::ChartWidget*>> charts_;
+  QSet<QString> stale_;
+  QTimer* timer_;
+};
+
+}  // namespace rl::gui

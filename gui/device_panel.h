@@ -1,0 +1,37 @@
+// What hardware there is: each GPU's name, compute capability, SMs, L2, memory, theoretical and
+// measured bandwidth; with no GPU, the reason and what still works. Also the device of the
+// session on screen, which may be another machine's (the bundled H200 session).
+#pragma once
+
+#include <QWidget>
+
+#include <optional>
+
+#include "device.h"
+
+class QTextBrowser;
+
+namespace rl::gui {
+
+class DevicePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DevicePanel(QWidget* parent = nullptr);
+  void set_discovery(const Discovery& discovery);
+  // A backend finished setting up (copy bandwidth measured): update that device's row.
+  void update_device(const DeviceInfo& device);
+  void set_session_device(const DeviceInfo* device, const QString& origin);
+  QString text() const;  // plain text of what is shown, for tests
+
+ private:
+  void render();
+  std::optional<Discovery> discovery_;
+  std::optional<DeviceInfo> session_device_;
+  QString session_origin_;
+  QTextBrowser* view_;
+};
+
+// HTML table rows describing a device (shared with the session banner's tooltip).
+QString device_html(const DeviceInfo& d);
+
+}  // namespace rl::gui

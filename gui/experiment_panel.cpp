@@ -1,0 +1,456 @@
+#include "experiment_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "catalog.h"
+#include "form_parsing.h"
+#include "format.h"
+#include "presets.h"
+#include "run_worker.h"
+
+namespace rl::gui {
+
+namespace {
+
+constexpr int kNameRole = Qt::UserRole;
+
+QString variant_tooltip(const VariantInfo& v, const QString& name) {
+  QString html = QString("<b>%1</b><br>id <code>%2</code>")
+                     .arg(QString::fromStdString(v.display_name).toHtmlEscaped(),
+                          QString::fromStdString(v.id));
+  if (!v.seed_name.empty())
+    html += QString(" · the seed's <code>%1</code>")
+                .arg(name.startsWith("reduce") ? name
+                                               : QString::fromStdString(v.seed_name) +
+                                                     (v.seed_name_has_unroll ? "U" : ""));
+  html += "<p>" + QString::fromStdString(v.explanation).toHtmlEscaped() + "</p><ol>";
+  for (const auto& phase : v.phases)
+    html += "<li>" + QString::fromStdString(phase).toHtmlEscaped() + "</li>";
+  html += "</ol>";
+  if (v.min_compute_capability > 75)
+    html += QString("<p>Needs compute capability %1.%2 or newer.</p>")
+                .arg(v.min_compute_capability / 10)
+                .arg(v.min_compute_capability % 10);
+  return html;
+}
+
+void mark(QLineEdit* field, bool bad) {
+  field->setStyleSheet(bad ? "QLineEdit { border: 2px solid #d62728; }" : QString());
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+
+  auto* preset_box = new QGroupBox("Preset: the seed's experiments");
+  auto* preset_layout = new QVBoxLayout(preset_box);
+  presets_ = new QComboBox;
+  presets_->addItem("Choose a preset...");
+  for (const Preset& p : presets()) presets_->addItem(p.name);
+  preset_note_ = new QLabel;
+  preset_note_->setWordWrap(true);
+  preset_note_->setStyleSheet("color: #555;");
+  preset_layout->addWidget(presets_);
+  preset_layout->addWidget(preset_note_);
+  layout->addWidget(preset_box);
+  connect(presets_, &QComboBox::activated, this, [this](int i) {
+    if (i > 0) apply_preset(i - 1);
+  });
+
+  auto* form = new QFormLayout;
+  device_ = new QComboBox;
+  device_->addItem("CPU: host emulation (CPU times)", kHostDevice);
+  device_->setToolTip(
+      "Where the kernels run. The host backend runs every variant's block algorithm "
+      "on the CPU: results are exact, times are CPU times, not GPU times.");
+  form->addRow("Device", device_);
+  layout->addLayout(form);
+
+  layout->addWidget(build_variant_tree(), 1);
+
+  auto* axes = new QFormLayout;
+  auto* ws_row = new QHBoxLayout;
+  ws_global_ = new QCheckBox("global");
+  ws_global_->setToolTip(
+      "In place in global memory, as the seed does (the input is restored before every sample, "
+      "outside the timing)");
+  ws_shared_ = new QCheckBox("shared");
+  ws_shared_->setToolTip("The block copies its tile to shared memory; the input is untouched");
+  ws_registers_ = new QCheckBox("registers");
+  ws_registers_->setToolTip("Kernels past the seed that keep their partial sums in registers");
+  for (auto* w : {ws_global_, ws_shared_, ws_registers_}) ws_row->addWidget(w);
+  ws_row->addStretch();
+  axes->addRow("Workspaces", ws_row);
+  blocks_ = new QLineEdit;
+  blocks_->setPlaceholderText("e.g. 1024 or 64..1024");
+  blocks_->setToolTip(
+      "Threads per block: powers of two from 32 to 1024, comma-separated; A..B for every power of "
+      "two between");
+  axes->addRow("Block sizes", blocks_);
+  unrolls_ = new QLineEdit;
+  unrolls_->setPlaceholderText("blank: each variant's own (the seed's 8)");
+  unrolls_->setToolTip(
+      "Unroll factors U (tiles each block adds before its tree) for the variants that take them: "
+      "1, 2, 4, 8, 16");
+  axes->addRow("Unroll factors", unrolls_);
+  sizes_ = new QLineEdit;
+  sizes_->setPlaceholderText("e.g. 2^24, 1000003 or 2^10..2^28");
+  sizes_->setToolTip(
+      "N, the number of elements: digits, 2^K, 16M (K, M, G are 2^10, 2^20, 2^30), or 2^A..2^B for "
+      "every power of two between");
+  axes->addRow("Sizes N", sizes_);
+  auto* type_row = new QHBoxLayout;
+  int32_ = new QCheckBox("int32");
+  float32_ = new QCheckBox("float32");
+  type_row->addWidget(int32_);
+  type_row->addWidget(float32_);
+  type_row->addStretch();
+  axes->addRow("Types", type_row);
+  noise_ = new QDoubleSpinBox;
+  noise_->setRange(0.1, 50);
+  noise_->setDecimals(1);
+  noise_->setSingleStep(0.5);
+  noise_->setSuffix(" %");
+  noise_->setToolTip(
+      "Sampling a point stops once the relative standard error of the mean is below this...");
+  axes->addRow("Noise threshold", noise_);
+  budget_ = new QSpinBox;
+  budget_->setRange(1, 600000);
+  budget_->setSuffix(" ms");
+  budget_->setToolTip("... or once this much time was spent sampling it");
+  axes->addRow("Time budget per point", budget_);
+  l2_ = new QComboBox;
+  l2_->addItem("cold: L2 flushed before every sample");
+  l2_->addItem("warm: data may still sit in L2");
+  axes->addRow("L2 cache", l2_);
+  layout->addLayout(axes);
+
+  problems_label_ = new QLabel;
+  problems_label_->setWordWrap(true);
+  problems_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  problems_label_->setStyleSheet("color: #b3001b;");
+  layout->addWidget(problems_label_);
+
+  auto* buttons = new QHBoxLayout;
+  run_ = new QPushButton("Run  (Ctrl+R)");
+  cancel_ = new QPushButton("Cancel  (Esc)");
+  cancel_->setEnabled(false);
+  buttons->addWidget(run_, 1);
+  buttons->addWidget(cancel_);
+  layout->addLayout(buttons);
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progress_->setFormat("%v / %m points");
+  layout->addWidget(progress_);
+  progress_label_ = new QLabel("Ready.");
+  progress_label_->setWordWrap(true);
+  progress_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(progress_label_);
+  connect(run_, &QPushButton::clicked, this, &ExperimentPanel::run_requested);
+  connect(cancel_, &QPushButton::clicked, this, &ExperimentPanel::cancel_requested);
+
+  validate_timer_ = new QTimer(this);
+  validate_timer_->setSingleShot(true);
+  validate_timer_->setInterval(120);
+  connect(validate_timer_, &QTimer::timeout, this, &ExperimentPanel::validate_now);
+  for (auto* e : {blocks_, unrolls_, sizes_})
+    connect(e, &QLineEdit::textChanged, this, &ExperimentPanel::schedule_validation);
+  for (auto* c : {ws_global_, ws_shared_, ws_registers_, int32_, float32_})
+    connect(c, &QCheckBox::toggled, this, &ExperimentPanel::schedule_validation);
+  connect(noise_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::schedule_validation);
+  connect(budget_, &QSpinBox::valueChanged, this, &ExperimentPanel::schedule_validation);
+  connect(l2_, &QComboBox::currentIndexChanged, this, &ExperimentPanel::schedule_validation);
+  connect(variants_, &QTreeWidget::itemChanged, this, &ExperimentPanel::schedule_validation);
+  connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+    schedule_validation();
+    emit device_changed(device());
+  });
+  set_spec(ExperimentSpec{});
+}
+
+QWidget* ExperimentPanel::build_variant_tree() {
+  auto* box = new QGroupBox("Variants");
+  auto* layout = new QVBoxLayout(box);
+  variants_ = new QTreeWidget;
+  variants_->setColumnCount(2);
+  variants_->setHeaderLabels({"kernel", "idea"});
+  variants_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  variants_->setUniformRowHeights(true);
+  variants_->setMinimumHeight(220);
+  const std::pair<VariantFamily, QString> families[] = {
+      {VariantFamily::SeedLadder, "The seed's ladder"},
+      {VariantFamily::Modern, "Past the seed"},
+      {VariantFamily::CubReference, "CUB references"}};
+  for (const auto& [family, title] : families) {
+    auto* group = new QTreeWidgetItem(variants_, {title});
+    group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
+    group->setCheckState(0, Qt::Unchecked);
+    QFont bold = group->font(0);
+    bold.setBold(true);
+    group->setFont(0, bold);
+    for (const VariantInfo& v : catalog()) {
+      if (v.family != family) continue;
+      add_variant_item(group, QString::fromStdString(v.id));
+      // The seed's named rungs (reduceUnroll2, 4, 8) as their own entries.
+      if (v.seed_name_has_unroll)
+        for (int u : v.unroll_factors)
+          if (u > 1 && u <= v.seed_unroll)
+            add_variant_item(group, QString::fromStdString(v.seed_label(u)));
+    }
+    if (group->childCount() == 0) delete group;
+  }
+  variants_->expandAll();
+  variant_detail_ = new QLabel("Hover or select a variant to read what it demonstrates.");
+  variant_detail_->setWordWrap(true);
+  variant_detail_->setMinimumHeight(variant_detail_->fontMetrics().height() * 4);
+  variant_detail_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  variant_detail_->setStyleSheet("color: #333;");
+  connect(variants_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+    if (!item || item->data(0, kNameRole).isNull()) return;
+    const auto ref = resolve_variant(item->data(0, kNameRole).toString().toStdString());
+    if (ref) variant_detail_->setText(QString::fromStdString(ref->variant->explanation));
+  });
+  layout->addWidget(variants_, 1);
+  layout->addWidget(variant_detail_);
+  return box;
+}
+
+QTreeWidgetItem* ExperimentPanel::add_variant_item(QTreeWidgetItem* group, const QString& name) {
+  const auto ref = resolve_variant(name.toStdString());
+  if (!ref) return nullptr;
+  const VariantInfo& v = *ref->variant;
+  QString label = name, idea = QString::fromStdString(v.display_name);
+  if (!ref->unroll && !v.seed_name.empty())
+    label = QString::fromStdString(v.seed_name) + (v.seed_name_has_unroll ? "{U}" : "");
+  if (ref->unroll) idea = QString("U=%1: %2").arg(*ref->unroll).arg(idea);
+  if (v.id.ends_with("_sync") && v.seed_name.empty()) label = QString::fromStdString(v.id);
+  auto* item = new QTreeWidgetItem(group, {label, idea});
+  item->setData(0, kNameRole, name);
+  item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+  item->setCheckState(0, Qt::Unchecked);
+  const QString tip = variant_tooltip(v, name);
+  item->setToolTip(0, tip);
+  item->setToolTip(1, tip);
+  if (v.volatile_last_warp) item->setForeground(1, QColor("#8a5a00"));
+  return item;
+}
+
+void ExperimentPanel::set_discovery(const Discovery& discovery) {
+  discovery_ = discovery;
+  const int keep = device();
+  loading_ = true;
+  device_->clear();
+  for (size_t i = 0; i < discovery_.gpus.size(); ++i)
+    device_->addItem(QString::fromStdString(discovery_.gpus[i].label()), int(i));
+  device_->addItem("CPU: host emulation (CPU times)", kHostDevice);
+  loading_ = false;
+  set_device(keep == kHostDevice && !discovery_.gpus.empty() ? 0 : keep);
+  schedule_validation();
+}
+
+int ExperimentPanel::device() const {
+  return device_->currentIndex() < 0 ? kHostDevice : device_->currentData().toInt();
+}
+
+void ExperimentPanel::set_device(int device) {
+  const int i = device_->findData(device);
+  device_->setCurrentIndex(i >= 0 ? i : device_->findData(kHostDevice));
+}
+
+const DeviceInfo* ExperimentPanel::device_info() const {
+  const int d = device();
+  return d >= 0 && d < int(discovery_.gpus.size()) ? &discovery_.gpus[size_t(d)] : nullptr;
+}
+
+QStringList ExperimentPanel::checked_variants() const {
+  QStringList names;
+  for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
+    QTreeWidgetItem* group = variants_->topLevelItem(g);
+    for (int i = 0; i < group->childCount(); ++i)
+      if (group->child(i)->checkState(0) == Qt::Checked)
+        names << group->child(i)->data(0, kNameRole).toString();
+  }
+  return names;
+}
+
+void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
+  loading_ = true;
+  hidden_ = spec;
+  // An entry matches a name that resolves to the same variant and unroll factor: the spec may
+  // say "reduceInterleaved" where the tree lists "interleaved".
+  auto key = [](const QString& name) {
+    const auto ref = resolve_variant(name.toStdString());
+    return ref ? QString::fromStdString(ref->variant->id) + "/" +
+                     QString::number(ref->unroll.value_or(0))
+               : name;
+  };
+  QStringList wanted;
+  for (const auto& v : spec.variants) wanted << QString::fromStdString(v);
+  QStringList wanted_keys;
+  for (const QString& name : wanted) wanted_keys << key(name);
+  for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
+    QTreeWidgetItem* group = variants_->topLevelItem(g);
+    for (int i = 0; i < group->childCount(); ++i) {
+      QTreeWidgetItem* item = group->child(i);
+      const int at = wanted_keys.indexOf(key(item->data(0, kNameRole).toString()));
+      if (at >= 0) wanted.removeAt(at), wanted_keys.removeAt(at);
+      item->setCheckState(0, at >= 0 ? Qt::Checked : Qt::Unchecked);
+    }
+  }
+  // Names the tree does not list yet (e.g. reduceUnroll16) get an entry in their family.
+  for (const QString& name : wanted) {
+    const auto ref = resolve_variant(name.toStdString());
+    if (!ref) continue;  // unknown names are dropped: the saved spec came from another build
+    for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
+      QTreeWidgetItem* group = variants_->topLevelItem(g);
+      bool family = false;
+      for (int i = 0; i < group->childCount() && !family; ++i) {
+        const auto other =
+            resolve_variant(group->child(i)->data(0, kNameRole).toString().toStdString());
+        family = other && other->variant->family == ref->variant->family;
+      }
+      if (!family) continue;
+      if (auto* item = add_variant_item(group, name)) item->setCheckState(0, Qt::Checked);
+      break;
+    }
+  }
+  auto has_ws = [&](Workspace w) {
+    return std::find(spec.workspaces.begin(), spec.workspaces.end(), w) != spec.workspaces.end();
+  };
+  ws_global_->setChecked(has_ws(Workspace::Global));
+  ws_shared_->setChecked(has_ws(Workspace::Shared));
+  ws_registers_->setChecked(has_ws(Workspace::Registers));
+  blocks_->setText(format_int_list(spec.block_sizes));
+  unrolls_->setText(format_int_list(spec.unroll_factors));
+  sizes_->setText(format_size_list(spec.sizes));
+  int32_->setChecked(std::find(spec.types.begin(), spec.types.end(), DType::Int32) !=
+                     spec.types.end());
+  float32_->setChecked(std::find(spec.types.begin(), spec.types.end(), DType::Float32) !=
+                       spec.types.end());
+  noise_->setValue(spec.timing.noise * 100);
+  budget_->setValue(int(spec.timing.budget_ms));
+  l2_->setCurrentIndex(spec.timing.cold_l2 ? 0 : 1);
+  loading_ = false;
+  validate_now();
+}
+
+std::optional<ExperimentSpec> ExperimentPanel::spec() const {
+  ExperimentSpec s = hidden_;
+  s.variants.clear();
+  for (const QString& name : checked_variants()) s.variants.push_back(name.toStdString());
+  s.workspaces.clear();
+  if (ws_global_->isChecked()) s.workspaces.push_back(Workspace::Global);
+  if (ws_shared_->isChecked()) s.workspaces.push_back(Workspace::Shared);
+  if (ws_registers_->isChecked()) s.workspaces.push_back(Workspace::Registers);
+  s.types.clear();
+  if (int32_->isChecked()) s.types.push_back(DType::Int32);
+  if (float32_->isChecked()) s.types.push_back(DType::Float32);
+  s.timing.noise = noise_->value() / 100;
+  s.timing.budget_ms = budget_->value();
+  s.timing.cold_l2 = l2_->currentIndex() == 0;
+  QString error;
+  if (!parse_int_list(blocks_->text(), "block size", &s.block_sizes, &error)) return std::nullopt;
+  if (!parse_int_list(unrolls_->text(), "unroll factor", &s.unroll_factors, &error))
+    return std::nullopt;
+  if (!parse_sizes(sizes_->text(), &s.sizes, &error)) return std::nullopt;
+  return s;
+}
+
+void ExperimentPanel::apply_preset(int index) {
+  if (index < 0 || index >= int(presets().size())) return;
+  const Preset& p = presets()[size_t(index)];
+  set_spec(p.spec);
+  presets_->setCurrentIndex(index + 1);
+  preset_note_->setText(p.description);
+  emit preset_applied(p.spec);
+}
+
+void ExperimentPanel::schedule_validation() {
+  if (!loading_) validate_timer_->start();
+}
+
+void ExperimentPanel::validate_now() {
+  validate_timer_->stop();
+  QStringList problems;
+  ExperimentSpec s = hidden_;
+  auto read = [&](QLineEdit* field, auto parse) {
+    QString error;
+    const bool ok = parse(&error);
+    mark(field, !ok);
+    if (!ok) problems << error;
+  };
+  read(blocks_, [&](QString* e) {
+    return parse_int_list(blocks_->text(), "block size", &s.block_sizes, e);
+  });
+  read(unrolls_, [&](QString* e) {
+    return parse_int_list(unrolls_->text(), "unroll factor", &s.unroll_factors, e);
+  });
+  read(sizes_, [&](QString* e) { return parse_sizes(sizes_->text(), &s.sizes, e); });
+  if (blocks_->text().trimmed().isEmpty()) {
+    problems << "block sizes: enter at least one, e.g. 1024";
+    mark(blocks_, true);
+  }
+  if (checked_variants().isEmpty()) problems << "variants: tick at least one";
+  if (!ws_global_->isChecked() && !ws_shared_->isChecked() && !ws_registers_->isChecked())
+    problems << "workspaces: tick at least one";
+  if (!int32_->isChecked() && !float32_->isChecked())
+    problems << "types: tick int32, float32 or both";
+  if (problems.isEmpty()) {
+    if (auto full = spec()) {
+      for (const std::string& m : rl::validate(*full, device_info()))
+        problems << QString::fromStdString(m);
+    }
+  }
+  problems_ = problems;
+  problems_label_->setText(problems.isEmpty() ? QString()
+                                              : "Cannot run yet:\n• " + problems.join("\n• "));
+  problems_label_->setVisible(!problems.isEmpty());
+  run_->setEnabled(problems.isEmpty() && !running_);
+  emit spec_changed();
+}
+
+void ExperimentPanel::set_running(bool running) {
+  running_ = running;
+  run_->setEnabled(!running && problems_.isEmpty());
+  cancel_->setEnabled(running);
+  if (running) {
+    progress_->setRange(0, 0);  // busy until the first progress report
+    progress_label_->setText("Starting...");
+  }
+}
+
+void ExperimentPanel::show_progress(const Progress& p) {
+  progress_->setRange(0, int(std::max<std::size_t>(p.total, 1)));
+  progress_->setValue(int(p.done));
+  QString text;
+  if (p.done < p.total) text = QString("Now: %1").arg(QString::fromStdString(p.current.label()));
+  text += QString("\nElapsed %1").arg(format_duration_s(p.elapsed_s));
+  if (p.eta_s >= 0 && p.done < p.total)
+    text += QString(" · about %1 left").arg(format_duration_s(p.eta_s));
+  progress_label_->setText(text);
+}
+
+void ExperimentPanel::show_status(const QString& text) {
+  if (progress_->maximum() == 0) progress_->setRange(0, 1);
+  progress_label_->setText(text);
+}
+
+}  // namespace rl::gui

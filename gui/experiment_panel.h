@@ -1,0 +1,95 @@
+// The experiment form: device, variants (with each one's idea and the seed's name), workspaces,
+// block sizes, unroll factors, sizes, types, timing, presets for the seed's experiments. Bad
+// values are refused here, each with its reason (the form's own parsing, then rl::validate for
+// the chosen device), and Run stays disabled until the form is clean.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+#include "device.h"
+#include "runner.h"
+#include "spec.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace rl::gui {
+
+class ExperimentPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ExperimentPanel(QWidget* parent = nullptr);
+
+  void set_discovery(const Discovery& discovery);
+  int device() const;  // kHostDevice or a CUDA ordinal
+  void set_device(int device);
+  const DeviceInfo* device_info() const;  // null for the host (rl::validate's convention)
+
+  void set_spec(const ExperimentSpec& spec);
+  // The form as a spec; nullopt when a field cannot be read.
+  std::optional<ExperimentSpec> spec() const;
+  // Everything wrong with the form now, one message each (empty: ready to run).
+  QStringList problems() const { return problems_; }
+  void apply_preset(int index);
+
+  void set_running(bool running);
+  void show_progress(const Progress& progress);
+  void show_status(const QString& text);  // after a run: "40 points in 12 s", "cancelled"
+
+  // For tests and shortcuts.
+  QPushButton* run_button() const { return run_; }
+  QPushButton* cancel_button() const { return cancel_; }
+  QLineEdit* sizes_field() const { return sizes_; }
+  QLineEdit* blocks_field() const { return blocks_; }
+  QLineEdit* unroll_field() const { return unrolls_; }
+
+ signals:
+  void run_requested();
+  void cancel_requested();
+  void device_changed(int device);
+  void preset_applied(const rl::ExperimentSpec& spec);
+  void spec_changed();
+
+ private:
+  QWidget* build_variant_tree();
+  QTreeWidgetItem* add_variant_item(QTreeWidgetItem* group, const QString& name);
+  void schedule_validation();
+  void validate_now();
+  QStringList checked_variants() const;
+
+  Discovery discovery_;
+  ExperimentSpec hidden_;  // fields the form does not show (warm-up, sample limits, baseline)
+  QComboBox* presets_;
+  QLabel* preset_note_;
+  QComboBox* device_;
+  QTreeWidget* variants_;
+  QLabel* variant_detail_;
+  QCheckBox *ws_global_, *ws_shared_, *ws_registers_;
+  QLineEdit *blocks_, *unrolls_, *sizes_;
+  QCheckBox *int32_, *float32_;
+  QDoubleSpinBox* noise_;
+  QSpinBox* budget_;
+  QComboBox* l2_;
+  QLabel* problems_label_;
+  QPushButton *run_, *cancel_;
+  QProgressBar* progress_;
+  QLabel* progress_label_;
+  QTimer* validate_timer_;
+  QStringList problems_;
+  bool running_ = false;
+  bool loading_ = false;  // set_spec in progress: no validation per field
+};
+
+}  // namespace rl::gui

@@ -1,0 +1,124 @@
+#include "format.h"
+
+#include <QStringList>
+
+#include <cmath>
+
+#include "catalog.h"
+
+namespace rl::gui {
+
+QString format_time_ms(double ms) {
+  if (!std::isfinite(ms)) return "-";
+  if (ms < 1e-3) return QString("%1 ns").arg(ms * 1e6, 0, 'f', 0);
+  if (ms < 1) return QString("%1 µs").arg(ms * 1e3, 0, 'g', 4);
+  if (ms < 1000) return QString("%1 ms").arg(ms, 0, 'g', 4);
+  return QString("%1 s").arg(ms / 1000, 0, 'f', 2);
+}
+
+QString format_gbps(double gbps) {
+  if (!std::isfinite(gbps) || gbps <= 0) return "-";
+  if (gbps >= 1000) return QString("%1 TB/s").arg(gbps / 1000, 0, 'f', 2);
+  return QString("%1 GB/s").arg(gbps, 0, 'g', 4);
+}
+
+QString format_size(std::uint64_t n) {
+  return QString::fromStdString(rl::format_size(n));
+}
+
+QString format_duration_s(double s) {
+  if (!std::isfinite(s) || s < 0) return "?";
+  const long total = std::lround(s);
+  if (total < 60) return QString("%1 s").arg(total);
+  if (total < 3600)
+    return QString("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QChar('0'));
+  return QString("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QChar('0'));
+}
+
+QString variant_label(const std::string& id, int unroll, bool with_unroll) {
+  const VariantInfo* v = find_variant_by_id(id);
+  if (!v)
+    return QString::fromStdString(id) +
+           (with_unroll && unroll > 1 ? QString(" U=%1").arg(unroll) : "");
+  if (!v->seed_name.empty()) {
+    if (!v->seed_name_has_unroll || with_unroll)
+      return QString::fromStdString(v->seed_label(unroll));
+    return QString::fromStdString(v->seed_name);
+  }
+  QString label = QString::fromStdString(id);
+  if (with_unroll && v->unroll_factors.size() > 1) label += QString(" U=%1").arg(unroll);
+  return label;
+}
+
+QString variant_display_name(const std::string& id) {
+  const VariantInfo* v = find_variant_by_id(id);
+  return QString::fromStdString(v ? v->display_name : id);
+}
+
+QString device_short_name(const DeviceInfo& d) {
+  if (d.backend != "cuda") return "CPU (host emulation)";
+  QString name = QString::fromStdString(d.name);
+  if (name.startsWith("NVIDIA ")) name = name.mid(7);
+  return name.isEmpty() ? QString("cuda:%1").arg(d.index) : name;
+}
+
+QString session_origin(const Session& s) {
+  QStringList parts;
+  parts << QString::fromStdString(s.device.label());
+  if (s.device.backend != "cuda") parts << "host emulation: CPU times";
+  if (!s.tool_version.empty()) parts << "ReductionLab " + QString::fromStdString(s.tool_version);
+  if (!s.git_commit.empty()) parts << "commit " + QString::fromStdString(s.git_commit);
+  if (!s.created_utc.empty()) parts << QString::fromStdString(s.created_utc);
+  parts << QString("%1 points%2").arg(s.results.size()).arg(s.cancelled ? " (cancelled)" : "");
+  return parts.join(" · ");
+}
+
+QString point_details(const PointResult& r, const DeviceInfo& device, const std::string& baseline) {
+  const PointSpec& p = r.point;
+  QStringList lines;
+  lines << QString("%1 (%2)").arg(variant_label(p.variant, p.unroll),
+                                  variant_display_name(p.variant));
+  lines << QString("%1 · B=%2 · U=%3 · N=%4 · %5")
+               .arg(QString::fromStdString(std::string(to_string(p.workspace))))
+               .arg(p.block_size == 0 ? QString("auto") : QString::number(p.block_size))
+               .arg(p.unroll)
+               .arg(format_size(p.size))
+               .arg(QString::fromStdString(std::string(to_string(p.type))));
+  lines << "device: " + QString::fromStdString(device.label());
+  if (r.status != PointStatus::Ok) {
+    lines << QString("status: %1%2")
+                 .arg(QString::fromStdString(std::string(to_string(r.status))).toUpper())
+                 .arg(r.message.empty() ? QString() : " - " + QString::fromStdString(r.message));
+  }
+  if (!r.total.empty())
+    lines << QString("whole reduction: median %1 (min %2, max %3; %4 samples, noise %5%)")
+                 .arg(format_time_ms(r.total.median_ms), format_time_ms(r.total.min_ms),
+                      format_time_ms(r.total.max_ms))
+                 .arg(r.total.samples)
+                 .arg(r.total.noise * 100, 0, 'f', 2);
+  if (!r.first_kernel.empty())
+    lines << QString("first kernel alone (the seed's timing): median %1, %2")
+                 .arg(format_time_ms(r.first_kernel.median_ms), format_gbps(r.first_gbps));
+  if (r.total_gbps > 0) {
+    QString bw = "bandwidth: " + format_gbps(r.total_gbps);
+    if (r.pct_of_theoretical > 0)
+      bw += QString(", %1% of theoretical").arg(r.pct_of_theoretical, 0, 'f', 1);
+    if (r.pct_of_copy > 0) bw += QString(", %1% of measured copy").arg(r.pct_of_copy, 0, 'f', 1);
+    lines << bw;
+  }
+  if (r.speedup)
+    lines << QString("speed-up vs %1: ×%2")
+                 .arg(QString::fromStdString(baseline))
+                 .arg(*r.speedup, 0, 'f', 2);
+  if (!r.value.empty())
+    lines << QString("value %1, expected %2")
+                 .arg(QString::fromStdString(r.value), QString::fromStdString(r.expected));
+  if (p.type == DType::Float32 && r.rel_error != 0)
+    lines << QString("float error vs double sum: %1 (relative %2)")
+                 .arg(r.abs_error, 0, 'g', 3)
+                 .arg(r.rel_error, 0, 'g', 3);
+  if (r.status == PointStatus::Wrong) lines << "WRONG RESULT: not shown as a speed-up";
+  return lines.join('\n');
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,102 @@
+// The ReductionLab window: experiment panel on the left; chart pages, the results table, the
+// device panel and the block animation on the right; a banner saying what session is shown
+// and where it came from; the speed-up baseline. Owns the run controller (worker thread).
+#pragma once
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QSize>
+
+#include <optional>
+
+#include "device.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace rl::gui {
+
+class ChartsPanel;
+class DevicePanel;
+class ExperimentPanel;
+class ResultsModel;
+class ResultsTable;
+class RunController;
+class SessionStore;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  struct Options {
+    bool dialogs = true;       // errors in message boxes; tests turn them off (see last_error())
+    bool settings = true;      // read and write QSettings
+    bool discover = true;      // look for GPUs on the worker thread at start
+    bool open_bundled = true;  // open ":/sessions/h200-ladder.json" when it exists
+  };
+  MainWindow();
+  explicit MainWindow(Options options);
+  ~MainWindow() override;
+
+  // Opens a session; on error nothing changes and the error is reported. overlay: add it to
+  // the charts beside the primary session instead of replacing it.
+  bool open_session(const QString& path, bool overlay = false);
+  bool save_session(const QString& path);
+  bool export_summary_csv(const QString& path);
+  bool export_samples_csv(const QString& path);
+  bool export_chart(const QString& id, const QString& path, QSize size);  // .png or .svg
+
+  void run();
+  void cancel();
+
+  ExperimentPanel* experiment() const { return experiment_; }
+  RunController* controller() const { return controller_; }
+  SessionStore* store() const { return store_; }
+  ChartsPanel* charts() const { return charts_; }
+  ResultsModel* results_model() const { return model_; }
+  ResultsTable* results_table() const { return table_; }
+  DevicePanel* device_panel() const { return device_panel_; }
+  QTabWidget* tabs() const { return tabs_; }
+  QString banner_text() const;
+  QString last_error() const { return last_error_; }
+
+ signals:
+  void error_reported(const QString& message);
+  void run_ended();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void build_actions();
+  void connect_run();
+  void connect_store();
+  void update_banner();
+  void update_baselines();
+  void report_error(const QString& title, const QString& message);
+  void restore_settings();
+  void save_settings() const;
+  QString ask_save_path(const QString& title, const QString& filter, const QString& suggested);
+  void export_chart_interactive(const QString& id);
+
+  Options options_;
+  SessionStore* store_;
+  RunController* controller_;
+  ExperimentPanel* experiment_;
+  ChartsPanel* charts_;
+  ResultsModel* model_;
+  ResultsTable* table_;
+  DevicePanel* device_panel_;
+  QTabWidget* tabs_;
+  QLabel* banner_;
+  QComboBox* baseline_;
+  QAction *run_action_, *cancel_action_;
+  std::optional<Discovery> discovery_;
+  std::optional<int> wanted_device_;  // from settings, applied once GPUs are known
+  QString last_error_, last_dir_;
+  QSize export_size_{1600, 1000};
+  QElapsedTimer run_clock_;
+};
+
+}  // namespace rl::gui

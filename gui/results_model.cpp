@@ -1,0 +1,213 @@
+#include "results_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include "format.h"
+
+namespace rl::gui {
+
+namespace {
+
+QString text(std::string_view s) {
+  return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+}  // namespace
+
+ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ResultsModel::set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
+                               const std::string& baseline) {
+  beginResetModel();
+  rows_ = results;
+  device_ = device;
+  baseline_ = baseline;
+  endResetModel();
+}
+
+void ResultsModel::append(const PointResult& result) {
+  const int row = int(rows_.size());
+  beginInsertRows({}, row, row);
+  rows_.push_back(result);
+  endInsertRows();
+}
+
+void ResultsModel::update_speedups(const std::vector<PointResult>& results,
+                                   const std::string& baseline) {
+  baseline_ = baseline;
+  if (results.size() != rows_.size()) {
+    set_results(results, device_, baseline);
+    return;
+  }
+  for (size_t i = 0; i < rows_.size(); ++i) rows_[i].speedup = results[i].speedup;
+  if (!rows_.empty()) emit dataChanged(index(0, Speedup), index(rowCount() - 1, Speedup));
+  emit headerDataChanged(Qt::Horizontal, Speedup, Speedup);
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(rows_.size());
+}
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ResultsModel::raw(const PointResult& r, int column) const {
+  const PointSpec& p = r.point;
+  switch (column) {
+    case Variant:
+      return variant_label(p.variant, p.unroll);
+    case Workspace:
+      return text(to_string(p.workspace));
+    case Block:
+      return p.block_size;
+    case Unroll:
+      return p.unroll;
+    case Size:
+      return qulonglong(p.size);
+    case Type:
+      return text(to_string(p.type));
+    case Status:
+      return text(to_string(r.status));
+    case TotalMedian:
+      return r.total.empty() ? QVariant() : r.total.median_ms;
+    case TotalMin:
+      return r.total.empty() ? QVariant() : r.total.min_ms;
+    case TotalMax:
+      return r.total.empty() ? QVariant() : r.total.max_ms;
+    case FirstMedian:
+      return r.first_kernel.empty() ? QVariant() : r.first_kernel.median_ms;
+    case Samples:
+      return r.total.samples;
+    case Noise:
+      return r.total.empty() ? QVariant() : r.total.noise * 100;
+    case Bandwidth:
+      return r.total_gbps > 0 ? QVariant(r.total_gbps) : QVariant();
+    case PctTheoretical:
+      return r.pct_of_theoretical > 0 ? QVariant(r.pct_of_theoretical) : QVariant();
+    case PctCopy:
+      return r.pct_of_copy > 0 ? QVariant(r.pct_of_copy) : QVariant();
+    case Speedup:
+      return r.speedup ? QVariant(*r.speedup) : QVariant();
+    case Value:
+      return QString::fromStdString(r.value);
+    case Expected:
+      return QString::fromStdString(r.expected);
+    case RelError:
+      return p.type == DType::Float32 ? QVariant(r.rel_error) : QVariant();
+    case Message:
+      return QString::fromStdString(r.message);
+  }
+  return {};
+}
+
+QVariant ResultsModel::display(const PointResult& r, int column) const {
+  const QVariant v = raw(r, column);
+  switch (column) {
+    case Block:
+      return r.point.block_size == 0 ? QString("auto") : v;
+    case Size:
+      return format_size(r.point.size);
+    case Status:
+      return r.status == PointStatus::Ok ? v : v.toString().toUpper();
+    case TotalMedian:
+    case TotalMin:
+    case TotalMax:
+    case FirstMedian:
+      return v.isValid() ? format_time_ms(v.toDouble()) : QString("-");
+    case Noise:
+      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 2) : QString("-");
+    case Bandwidth:
+      return v.isValid() ? format_gbps(v.toDouble()) : QString("-");
+    case PctTheoretical:
+    case PctCopy:
+      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 1) : QString("-");
+    case Speedup:
+      if (r.status == PointStatus::Wrong) return QString("wrong result");
+      return v.isValid() ? QString("×%1").arg(v.toDouble(), 0, 'f', 2) : QString("-");
+    case RelError:
+      return v.isValid() ? QString::number(v.toDouble(), 'g', 3) : QString("-");
+    default:
+      return v;
+  }
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= int(rows_.size())) return {};
+  const PointResult& r = rows_[size_t(index.row())];
+  const int c = index.column();
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(r, c);
+    case SortRole:
+      return raw(r, c);
+    case CopyRole: {
+      // Numbers without units (the header says which): spreadsheets read them as numbers.
+      const QVariant v = raw(r, c);
+      if (c == Speedup && r.status == PointStatus::Wrong) return QString("wrong");
+      return v.isValid() ? v.toString() : QString();
+    }
+    case Qt::ToolTipRole:
+      return point_details(r, device_, baseline_);
+    case Qt::ForegroundRole:
+      if (r.status == PointStatus::Wrong) return QBrush(QColor("#b3001b"));
+      if (r.status != PointStatus::Ok) return QBrush(QColor(120, 120, 120));
+      return {};
+    case Qt::BackgroundRole:
+      if (r.status == PointStatus::Wrong) return QBrush(QColor("#fde0e0"));
+      return {};
+    case Qt::FontRole:
+      if (r.status == PointStatus::Wrong && (c == Status || c == Speedup)) {
+        QFont f;
+        f.setBold(true);
+        return f;
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      if (c == Variant || c == Workspace || c == Type || c == Status || c == Message)
+        return int(Qt::AlignLeft | Qt::AlignVCenter);
+      return int(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  return {};
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal)
+    return QAbstractTableModel::headerData(section, orientation, role);
+  static const char* names[] = {"variant",
+                                "workspace",
+                                "block",
+                                "unroll",
+                                "N",
+                                "type",
+                                "status",
+                                "total median (ms)",
+                                "total min (ms)",
+                                "total max (ms)",
+                                "first kernel median (ms)",
+                                "samples",
+                                "noise (%)",
+                                "GB/s",
+                                "% of theoretical",
+                                "% of copy",
+                                "speed-up",
+                                "value",
+                                "expected",
+                                "rel. error",
+                                "message"};
+  if (section < 0 || section >= ColumnCount) return {};
+  if (role == Qt::DisplayRole || role == CopyRole) {
+    QString name = names[section];
+    if (role == Qt::DisplayRole) name.replace(" (ms)", "");  // cells carry their unit
+    if (section == Speedup) name += " vs " + QString::fromStdString(baseline_);
+    return name;
+  }
+  if (role == Qt::ToolTipRole && section == TotalMedian)
+    return "The whole reduction to one value on the device, median of the samples";
+  if (role == Qt::ToolTipRole && section == FirstMedian)
+    return "The first kernel alone: what the seed's blog times";
+  return {};
+}
+
+}  // namespace rl::gui

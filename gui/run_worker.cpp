@@ -1,0 +1,113 @@
+#include "run_worker.h"
+
+#include <exception>
+
+#include "backend.h"
+#include "error.h"
+#include "runner.h"
+
+namespace rl::gui {
+
+void register_metatypes() {
+  qRegisterMetaType<rl::PointResult>();
+  qRegisterMetaType<rl::Progress>();
+  qRegisterMetaType<rl::Session>();
+  qRegisterMetaType<rl::Discovery>();
+  qRegisterMetaType<rl::DeviceInfo>();
+}
+
+RunWorker::RunWorker() = default;
+RunWorker::~RunWorker() =
+    default;  // on the worker thread: the backend is released where it was made
+
+void RunWorker::discover() {
+  emit discovered(rl::discover_devices());
+}
+
+void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
+                    std::shared_ptr<std::atomic<bool>> cancel) {
+  if (cancel->load()) {  // cancelled (or replaced) before it began
+    Session empty;
+    empty.spec = spec;
+    empty.cancelled = true;
+    emit run_finished(run_id, empty);
+    return;
+  }
+  try {
+    if (!runner_ || runner_device_ != device) {
+      runner_.reset();
+      // Created here, on the worker thread: the CUDA backend calls cudaSetDevice on this thread.
+      runner_ = std::make_unique<rl::Runner>(device == kHostDevice ? rl::make_host_backend()
+                                                                   : rl::make_cuda_backend(device));
+      runner_device_ = device;
+    }
+    emit run_started(run_id, runner_->device());
+    RunCallbacks callbacks;
+    callbacks.on_progress = [&](const Progress& p) { emit progress(run_id, p); };
+    callbacks.on_result = [&](const PointResult& r) { emit point_finished(run_id, r); };
+    Session session = runner_->run(spec, callbacks, cancel.get());
+    emit run_finished(run_id, session);
+  } catch (const std::exception& e) {
+    if (!runner_ || runner_device_ != device) runner_device_ = -2;
+    emit run_failed(run_id, QString::fromStdString(e.what()));
+  }
+}
+
+RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
+  register_metatypes();
+  thread_.setObjectName("reductionlab-runner");
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &RunWorker::discovered, this, &RunController::discovered);
+  connect(worker_, &RunWorker::run_started, this, [this](quint64 id, const rl::DeviceInfo& d) {
+    if (id == current_ && running_) emit started(d);
+  });
+  connect(worker_, &RunWorker::progress, this, [this](quint64 id, const rl::Progress& p) {
+    if (id == current_ && running_) emit progress(p);
+  });
+  connect(worker_, &RunWorker::point_finished, this, [this](quint64 id, const rl::PointResult& r) {
+    if (id == current_ && running_) emit point_finished(r);
+  });
+  connect(worker_, &RunWorker::run_finished, this, [this](quint64 id, const rl::Session& s) {
+    if (id != current_ || !running_) return;
+    running_ = false;
+    emit finished(s);
+  });
+  connect(worker_, &RunWorker::run_failed, this, [this](quint64 id, const QString& message) {
+    if (id != current_ || !running_) return;
+    running_ = false;
+    emit failed(message);
+  });
+  thread_.start();
+}
+
+RunController::~RunController() {
+  if (cancel_) cancel_->store(true);
+  thread_.quit();
+  thread_.wait();
+}
+
+void RunController::discover() {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_] { w->discover(); }, Qt::QueuedConnection);
+}
+
+quint64 RunController::start(const rl::ExperimentSpec& spec, int device) {
+  if (cancel_) cancel_->store(true);  // the previous run, if any, stops and is ignored
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  current_ = ++next_;
+  running_ = true;
+  QMetaObject::invokeMethod(
+      worker_,
+      [w = worker_, id = current_, spec, device, flag = cancel_] {
+        w->run(id, spec, device, flag);
+      },
+      Qt::QueuedConnection);
+  return current_;
+}
+
+void RunController::cancel() {
+  if (running_ && cancel_) cancel_->store(true);
+}
+
+}  // namespace rl::gui

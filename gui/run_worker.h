@@ -1,0 +1,83 @@
+// Runs experiments off the GUI thread. RunWorker lives on a QThread and owns the rl::Runner
+// (and through it the CUDA backend, created on that thread so cudaSetDevice applies there).
+// RunController lives on the GUI thread: it starts and cancels runs and re-emits only the
+// signals of the current run, so a cancelled or replaced run's late results are dropped.
+// Every signal carries whole value structs; the GUI thread never waits on the GPU.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+#include "metatypes.h"
+#include "spec.h"
+
+namespace rl {
+class Runner;
+}
+
+namespace rl::gui {
+
+// Which backend a run uses: a CUDA device ordinal, or the host emulation.
+constexpr int kHostDevice = -1;
+
+class RunWorker : public QObject {
+  Q_OBJECT
+ public:
+  RunWorker();
+  ~RunWorker() override;
+  // Both run on the worker thread (the controller invokes them queued).
+  void discover();
+  void run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
+           std::shared_ptr<std::atomic<bool>> cancel);
+
+ signals:
+  void discovered(const rl::Discovery& discovery);
+  void run_started(quint64 run_id, const rl::DeviceInfo& device);
+  void progress(quint64 run_id, const rl::Progress& progress);
+  void point_finished(quint64 run_id, const rl::PointResult& result);
+  void run_finished(quint64 run_id, const rl::Session& session);
+  void run_failed(quint64 run_id, const QString& message);
+
+ private:
+  std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
+  int runner_device_ = -2;
+};
+
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunController(QObject* parent = nullptr);
+  // Cancels a run in progress and waits for the worker thread to end (a running kernel cannot
+  // be aborted; the runner stops between samples).
+  ~RunController() override;
+
+  void discover();
+  // Starts a run; a run in progress is cancelled and its remaining signals dropped.
+  quint64 start(const rl::ExperimentSpec& spec, int device);
+  // Asks the current run to stop between samples; finished() follows with the points so far.
+  void cancel();
+  bool running() const { return running_; }
+  bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
+  quint64 current_run() const { return current_; }
+
+ signals:
+  void discovered(const rl::Discovery& discovery);
+  void started(const rl::DeviceInfo& device);
+  void progress(const rl::Progress& progress);
+  void point_finished(const rl::PointResult& result);
+  void finished(const rl::Session& session);  // session.cancelled after cancel()
+  void failed(const QString& message);
+
+ private:
+  QThread thread_;
+  RunWorker* worker_;
+  quint64 current_ = 0, next_ = 0;
+  bool running_ = false;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+};
+
+}  // namespace rl::gui

@@ -1,0 +1,91 @@
+#include "session_store.h"
+
+#include <QSet>
+
+#include "format.h"
+
+namespace rl::gui {
+
+SessionStore::SessionStore(QObject* parent) : QObject(parent) {}
+
+std::vector<ShownSession> SessionStore::shown() const {
+  std::vector<ShownSession> out;
+  if (!has_primary_) return out;
+  QSet<QString> used;
+  auto add = [&](const Session& s) {
+    QString label = device_short_name(s.device);
+    for (int n = 2; used.contains(label); ++n)
+      label = QString("%1 (%2)").arg(device_short_name(s.device)).arg(n);
+    used.insert(label);
+    out.push_back({&s, label});
+  };
+  add(primary_);
+  for (const Session& s : overlays_) add(s);
+  return out;
+}
+
+void SessionStore::begin_live(const ExperimentSpec& spec, const DeviceInfo& device) {
+  primary_ = Session{};
+  primary_.spec = spec;
+  primary_.device = device;
+  has_primary_ = true;
+  source_ = "live run";
+  emit reset();
+}
+
+void SessionStore::append_live(const PointResult& result) {
+  primary_.results.push_back(result);
+  recompute(primary_);
+  emit appended(int(primary_.results.size()) - 1);
+  emit speedups_changed();
+}
+
+void SessionStore::finish_live(const Session& session) {
+  const bool same_points = session.results.size() == primary_.results.size();
+  primary_ = session;
+  has_primary_ = true;
+  recompute(primary_);
+  if (same_points) {
+    emit metadata_changed();
+  } else {
+    emit reset();
+  }
+}
+
+void SessionStore::set_primary(Session session, const QString& source) {
+  primary_ = std::move(session);
+  has_primary_ = true;
+  source_ = source;
+  recompute(primary_);
+  emit reset();
+}
+
+void SessionStore::add_overlay(Session session) {
+  recompute(session);
+  overlays_.push_back(std::move(session));
+  emit overlays_changed();
+}
+
+void SessionStore::clear_overlays() {
+  overlays_.clear();
+  emit overlays_changed();
+}
+
+void SessionStore::clear() {
+  primary_ = Session{};
+  has_primary_ = false;
+  source_.clear();
+  overlays_.clear();
+  emit reset();
+  emit overlays_changed();
+}
+
+void SessionStore::set_baseline(const std::string& variant_id) {
+  if (variant_id == baseline_) return;
+  baseline_ = variant_id;
+  recompute(primary_);
+  for (Session& s : overlays_) recompute(s);
+  emit speedups_changed();
+}
+
+}  // namespace rl::gui

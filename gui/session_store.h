@@ -1,0 +1,57 @@
+// The sessions the window shows: the primary one (a live run, an opened file or the bundled
+// H200 session) and overlays (e.g. another GPU) drawn in the same charts. Keeps speed-ups in
+// step with the chosen baseline (rl::compute_speedups) and tells views what changed.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+#include "chart_builders.h"
+#include "results.h"
+
+namespace rl::gui {
+
+class SessionStore : public QObject {
+  Q_OBJECT
+ public:
+  explicit SessionStore(QObject* parent = nullptr);
+
+  bool has_primary() const { return has_primary_; }
+  const Session& primary() const { return primary_; }
+  const QString& primary_source() const { return source_; }  // "live run", a path, "bundled ..."
+  const std::vector<Session>& overlays() const { return overlays_; }
+  const std::string& baseline() const { return baseline_; }
+  // Primary first; labels name the device (with a number when two share a name).
+  std::vector<ShownSession> shown() const;
+
+  // A live run: starts an empty primary session, grows point by point, then takes the
+  // runner's session (its metadata, and its points when they differ from those streamed).
+  void begin_live(const ExperimentSpec& spec, const DeviceInfo& device);
+  void append_live(const PointResult& result);
+  void finish_live(const Session& session);
+
+  void set_primary(Session session, const QString& source);
+  void add_overlay(Session session);
+  void clear_overlays();
+  void clear();
+  void set_baseline(const std::string& variant_id);
+
+ signals:
+  void reset();             // the primary session was replaced: views reload everything
+  void appended(int row);   // primary().results[row] is new
+  void speedups_changed();  // every point's speed-up may have changed
+  void overlays_changed();
+  void metadata_changed();  // device / origin of the primary changed, points did not
+
+ private:
+  void recompute(Session& s) { compute_speedups(s.results, baseline_); }
+  Session primary_;
+  bool has_primary_ = false;
+  QString source_;
+  std::vector<Session> overlays_;
+  std::string baseline_ = "neighbored";
+};
+
+}  // namespace rl::gui

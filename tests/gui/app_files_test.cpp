@@ -1,0 +1,212 @@
+// Files in and out: charts as PNG and SVG, results as CSV, sessions saved and reopened; bad,
+// foreign or truncated sessions give an error and change nothing; the headless chart export
+// of the command line.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "app_sample_session.h"
+#include "app_test_support.h"
+#include "chart_builders.h"
+#include "chart_export.h"
+#include "export.h"
+#include "results_model.h"
+#include "results_table.h"
+#include "session_files.h"
+#include "session_store.h"
+
+using namespace rl::gui;
+
+namespace {
+
+QByteArray read_all(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void write_all(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+// Distinct colours in an image: a blank or text-less render has very few.
+int colour_count(const QImage& image) {
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+  return colours.size();
+}
+
+QString write_sample_session(const QTemporaryDir& dir) {
+  const QString path = dir.filePath("sample.json");
+  write_all(path, QByteArray::fromStdString(rl::session_to_json(test::sample_session())));
+  return path;
+}
+
+}  // namespace
+
+TEST(AppFiles, ExportsPngSvgAndCsvAfterAHostRun) {
+  QTemporaryDir dir;
+  MainWindow w(test::quiet_options());
+  ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
+
+  const QString png = dir.filePath("ladder.png");
+  ASSERT_TRUE(w.export_chart("ladder_speedup", png, QSize(1200, 800)))
+      << w.last_error().toStdString();
+  QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), QSize(1200, 800));
+  EXPECT_GT(colour_count(image), 20);
+
+  const QString big = dir.filePath("size.png");
+  ASSERT_TRUE(w.export_chart("bandwidth_vs_size", big, QSize(3000, 1800)));
+  EXPECT_EQ(QImage(big).size(), QSize(3000, 1800));
+
+  const QString svg = dir.filePath("time.svg");
+  ASSERT_TRUE(w.export_chart("time_vs_size", svg, QSize(1000, 700)));
+  const QByteArray svg_bytes = read_all(svg);
+  EXPECT_TRUE(svg_bytes.startsWith("<?xml")) << svg_bytes.left(60).toStdString();
+  EXPECT_TRUE(svg_bytes.contains("<svg"));
+  EXPECT_GT(svg_bytes.size(), 2000);
+
+  const QString summary = dir.filePath("summary.csv");
+  ASSERT_TRUE(w.export_summary_csv(summary));
+  const QList<QByteArray> rows = read_all(summary).trimmed().split('\n');
+  EXPECT_EQ(rows.size(), 5);  // header + 4 points
+  EXPECT_TRUE(rows[0].contains("variant"));
+  const QString samples = dir.filePath("samples.csv");
+  ASSERT_TRUE(w.export_samples_csv(samples));
+  EXPECT_GT(read_all(samples).trimmed().split('\n').size(), 5);
+
+  // The table copies as TSV: a header and one line per point.
+  const QString tsv = w.results_table()->selection_as_tsv();
+  EXPECT_EQ(tsv.trimmed().split('\n').size(), 5);
+  EXPECT_TRUE(tsv.startsWith("variant\t"));
+
+  // An unwritable place gives an error, not a crash.
+  EXPECT_FALSE(
+      w.export_chart("ladder_speedup", dir.filePath("no/such/dir/x.png"), QSize(800, 600)));
+  EXPECT_FALSE(w.last_error().isEmpty());
+}
+
+TEST(AppFiles, SavedSessionReopensWithTheSamePoints) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("run.json");
+  {
+    MainWindow w(test::quiet_options());
+    ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
+    ASSERT_TRUE(w.save_session(path)) << w.last_error().toStdString();
+  }
+  MainWindow w(test::quiet_options());
+  ASSERT_TRUE(w.open_session(path)) << w.last_error().toStdString();
+  EXPECT_EQ(w.results_model()->rowCount(), 4);
+  EXPECT_EQ(w.store()->primary().device.backend, "host");
+  EXPECT_TRUE(w.banner_text().contains("run.json"));
+  // Overlay a second session: both in the charts.
+  ASSERT_TRUE(w.open_session(write_sample_session(dir), true));
+  EXPECT_EQ(w.store()->overlays().size(), 1u);
+}
+
+TEST(AppFiles, BadSessionsGiveAnErrorAndChangeNothing) {
+  QTemporaryDir dir;
+  MainWindow w(test::quiet_options());
+  const QString good = write_sample_session(dir);
+  ASSERT_TRUE(w.open_session(good));
+  const size_t points = w.store()->primary().results.size();
+  const QByteArray valid = read_all(good);
+
+  const QString empty = dir.filePath("empty.json"), text = dir.filePath("text.json"),
+                truncated = dir.filePath("truncated.json"), foreign = dir.filePath("foreign.json"),
+                newer = dir.filePath("newer.json"), image = dir.filePath("image.json");
+  write_all(empty, "");
+  write_all(text, "hello, this is not a session");
+  write_all(truncated, valid.left(valid.size() / 2));
+  write_all(foreign, R"({"name": "some other program", "items": [1, 2, 3]})");
+  QByteArray future = valid;
+  future.replace("\"schema_version\": 1", "\"schema_version\": 99");
+  write_all(newer, future);
+  QImage(16, 16, QImage::Format_RGB32).save(image, "PNG");
+
+  for (const QString& bad :
+       {dir.filePath("missing.json"), empty, text, truncated, foreign, newer, image}) {
+    for (bool overlay : {false, true}) {
+      EXPECT_FALSE(w.open_session(bad, overlay)) << bad.toStdString();
+      EXPECT_TRUE(w.last_error().contains(QFileInfo(bad).fileName()))
+          << w.last_error().toStdString();
+      EXPECT_EQ(w.store()->primary().results.size(), points);
+      EXPECT_EQ(size_t(w.results_model()->rowCount()), points);
+      EXPECT_TRUE(w.store()->overlays().empty());
+    }
+  }
+  EXPECT_TRUE(w.store()->primary_source().endsWith("sample.json"));
+}
+
+TEST(AppFiles, ExportChartsWritesOnePngPerChart) {
+  QTemporaryDir dir;
+  const QString session = write_sample_session(dir);
+  QStringList written;
+  QString error;
+  ASSERT_TRUE(
+      export_session_charts(session, dir.filePath("charts"), QSize(900, 600), &written, &error))
+      << error.toStdString();
+  EXPECT_EQ(written.size(), int(chart_kinds().size()));
+  for (const ChartKind& k : chart_kinds()) {
+    const QImage image(dir.filePath("charts/" + k.id + ".png"));
+    EXPECT_EQ(image.size(), QSize(900, 600)) << k.id.toStdString();
+  }
+  EXPECT_FALSE(export_session_charts(dir.filePath("missing.json"), dir.filePath("x"),
+                                     QSize(900, 600), &written, &error));
+  EXPECT_TRUE(error.contains("missing.json"));
+  const QString junk = dir.filePath("junk.json");
+  write_all(junk, "{ not json");
+  EXPECT_FALSE(export_session_charts(junk, dir.filePath("x"), QSize(900, 600), &written, &error));
+  EXPECT_TRUE(error.contains("junk.json")) << error.toStdString();
+  // A folder that cannot be made: its parent is a file.
+  EXPECT_FALSE(export_session_charts(session, dir.filePath("sample.json/charts"), QSize(900, 600),
+                                     &written, &error));
+  EXPECT_FALSE(error.isEmpty());
+}
+
+TEST(AppFiles, CommandLineIsParsedWithClearErrors) {
+  CommandLine ok = parse_command_line(
+      {"reductionlab", "--open", "s.json", "--export-charts", "out", "--size", "800x500"});
+  EXPECT_TRUE(ok.error.isEmpty()) << ok.error.toStdString();
+  EXPECT_EQ(ok.open, "s.json");
+  EXPECT_EQ(ok.export_dir, "out");
+  EXPECT_EQ(ok.size, QSize(800, 500));
+  EXPECT_FALSE(parse_command_line({"reductionlab", "--export-charts", "out"}).error.isEmpty());
+  EXPECT_TRUE(parse_command_line({"reductionlab", "--open", "s.json", "--size", "big"})
+                  .error.contains("--size"));
+  EXPECT_FALSE(parse_command_line({"reductionlab", "--bogus"}).error.isEmpty());
+  EXPECT_FALSE(parse_command_line({"reductionlab", "stray"}).error.isEmpty());
+}
+
+// The real executable, when it was built beside the tests.
+TEST(AppFiles, ExecutableExportsChartsAndFailsWithAMessage) {
+  const QString exe = QDir(QCoreApplication::applicationDirPath()).filePath("../gui/reductionlab");
+  if (!QFileInfo::exists(exe)) GTEST_SKIP() << "reductionlab not built at " << exe.toStdString();
+  QTemporaryDir dir;
+  const QString session = write_sample_session(dir);
+  QProcess p;
+  p.start(exe, {"--open", session, "--export-charts", dir.filePath("out"), "--size", "800x500"});
+  ASSERT_TRUE(p.waitForFinished(120000));
+  EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+  EXPECT_EQ(QDir(dir.filePath("out")).entryList({"*.png"}).size(), int(chart_kinds().size()));
+
+  p.start(exe, {"--open", dir.filePath("missing.json"), "--export-charts", dir.filePath("out2")});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  EXPECT_EQ(p.exitCode(), 1);
+  EXPECT_TRUE(p.readAllStandardError().contains("missing.json"));
+
+  p.start(exe, {"--export-charts", dir.filePath("out3")});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  EXPECT_EQ(p.exitCode(), 2);
+  EXPECT_TRUE(p.readAllStandardError().contains("--open"));
+}

@@ -1,0 +1,57 @@
+// Shared helpers of the GUI tests: a window without dialogs, settings, GPU discovery or the
+// bundled session; a tiny host-backend experiment; waiting for a run while the event loop runs.
+#pragma once
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+
+#include "experiment_panel.h"
+#include "main_window.h"
+#include "run_worker.h"
+#include "spec.h"
+
+namespace rl::gui::test {
+
+inline MainWindow::Options quiet_options() {
+  MainWindow::Options o;
+  o.dialogs = false;
+  o.settings = false;
+  o.discover = false;
+  o.open_bundled = false;
+  return o;
+}
+
+// Two variants, sizes 1000 and 4096, a 5 ms budget: a few host-backend points in well under a
+// second.
+inline ExperimentSpec tiny_spec() {
+  ExperimentSpec s;
+  s.variants = {"neighbored", "interleaved"};
+  s.workspaces = {Workspace::Global};
+  s.block_sizes = {256};
+  s.sizes = {1000, 4096};
+  s.types = {DType::Int32};
+  s.timing.budget_ms = 5;
+  s.timing.min_samples = 3;
+  return s;
+}
+
+// Processes events until pred() holds or timeout_ms passes; returns pred().
+template <typename Pred>
+bool wait_until(Pred pred, int timeout_ms) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!pred() && clock.elapsed() < timeout_ms)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  return pred();
+}
+
+inline bool run_and_wait(MainWindow& w, const ExperimentSpec& spec, int timeout_ms = 60000) {
+  w.experiment()->set_device(kHostDevice);
+  w.experiment()->set_spec(spec);
+  w.run();
+  if (!w.controller()->running()) return false;
+  return wait_until([&] { return !w.controller()->running(); }, timeout_ms);
+}
+
+}  // namespace rl::gui::test

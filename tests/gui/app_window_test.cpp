@@ -1,0 +1,124 @@
+// The window builds, shows an empty state (never made-up data) without a session, and the
+// experiment form refuses bad values with their reasons.
+#include <gtest/gtest.h>
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+
+#include <set>
+
+#include "app_test_support.h"
+#include "catalog.h"
+#include "chart_builders.h"
+#include "charts/chart_widget.h"
+#include "charts_panel.h"
+#include "device_panel.h"
+#include "presets.h"
+#include "results_model.h"
+
+using namespace rl::gui;
+
+TEST(AppWindow, BuildsWithEveryPageAndAnEmptyState) {
+  MainWindow w(test::quiet_options());
+  w.show();
+  QStringList titles;
+  for (int i = 0; i < w.tabs()->count(); ++i) titles << w.tabs()->tabText(i);
+  for (const char* t : {"Ladder", "Unroll", "Block size", "Size", "Results", "Device"})
+    EXPECT_TRUE(titles.contains(t)) << t;
+  EXPECT_EQ(w.charts()->ids().size(), int(chart_kinds().size()));
+  w.charts()->refresh_all();
+  for (const QString& id : w.charts()->ids()) {
+    const auto* chart = w.charts()->chart(id);
+    EXPECT_EQ(chart->drawn_points(), 0) << id.toStdString();
+    EXPECT_FALSE(chart->chart().empty_hint.isEmpty()) << id.toStdString();
+  }
+  EXPECT_EQ(w.results_model()->rowCount(), 0);
+  EXPECT_TRUE(w.banner_text().contains("No session yet"));
+}
+
+TEST(AppWindow, FormRefusesBadValuesWithReasons) {
+  MainWindow w(test::quiet_options());
+  ExperimentPanel* form = w.experiment();
+  form->set_device(kHostDevice);
+  form->set_spec(test::tiny_spec());
+  EXPECT_TRUE(form->problems().isEmpty()) << form->problems().join("; ").toStdString();
+  EXPECT_TRUE(form->run_button()->isEnabled());
+
+  form->sizes_field()->setText("2^24, abc");
+  ASSERT_TRUE(test::wait_until([&] { return !form->problems().isEmpty(); }, 2000));
+  EXPECT_TRUE(form->problems().join(" ").contains("abc"))
+      << form->problems().join("; ").toStdString();
+  EXPECT_FALSE(form->run_button()->isEnabled());
+
+  form->sizes_field()->setText("0");
+  ASSERT_TRUE(test::wait_until(
+      [&] { return form->problems().join(" ").contains("N must be at least 1"); }, 2000))
+      << form->problems().join("; ").toStdString();
+
+  form->sizes_field()->setText("4096");
+  form->blocks_field()->setText("100");
+  ASSERT_TRUE(
+      test::wait_until([&] { return form->problems().join(" ").contains("block size 100"); }, 2000))
+      << form->problems().join("; ").toStdString();
+  EXPECT_FALSE(form->run_button()->isEnabled());
+
+  form->blocks_field()->setText("256");
+  form->unroll_field()->setText("3");
+  ASSERT_TRUE(
+      test::wait_until([&] { return form->problems().join(" ").contains("unroll 3"); }, 2000))
+      << form->problems().join("; ").toStdString();
+
+  form->unroll_field()->setText("x2");
+  ASSERT_TRUE(test::wait_until([&] { return form->problems().join(" ").contains("'x2'"); }, 2000));
+
+  form->unroll_field()->clear();
+  ASSERT_TRUE(test::wait_until([&] { return form->problems().isEmpty(); }, 2000))
+      << form->problems().join("; ").toStdString();
+  EXPECT_TRUE(form->run_button()->isEnabled());
+
+  // Run refuses a bad form without starting anything.
+  form->sizes_field()->setText("-5");
+  ASSERT_TRUE(test::wait_until([&] { return !form->problems().isEmpty(); }, 2000));
+  w.run();
+  EXPECT_FALSE(w.controller()->running());
+}
+
+TEST(AppWindow, PresetsAreValidForTheHost) {
+  MainWindow w(test::quiet_options());
+  w.experiment()->set_device(kHostDevice);
+  for (int i = 0; i < int(presets().size()); ++i) {
+    w.experiment()->apply_preset(i);
+    EXPECT_TRUE(w.experiment()->problems().isEmpty())
+        << presets()[size_t(i)].name.toStdString() << ": "
+        << w.experiment()->problems().join("; ").toStdString();
+    const auto spec = w.experiment()->spec();
+    ASSERT_TRUE(spec.has_value());
+    // The form may name a variant by its id where the preset used the seed's name.
+    auto resolved = [](const std::vector<std::string>& names) {
+      std::set<std::pair<std::string, int>> out;
+      for (const auto& n : names) {
+        const auto ref = rl::resolve_variant(n);
+        out.insert({ref ? ref->variant->id : n, ref ? ref->unroll.value_or(0) : -1});
+      }
+      return out;
+    };
+    EXPECT_EQ(resolved(spec->variants), resolved(presets()[size_t(i)].spec.variants));
+    EXPECT_EQ(spec->sizes, presets()[size_t(i)].spec.sizes);
+    EXPECT_EQ(spec->block_sizes, presets()[size_t(i)].spec.block_sizes);
+    EXPECT_EQ(spec->unroll_factors, presets()[size_t(i)].spec.unroll_factors);
+  }
+}
+
+TEST(AppWindow, DevicePanelWithoutGpuSaysWhyAndWhatWorks) {
+  MainWindow w(test::quiet_options());
+  rl::Discovery d;
+  d.host.name = "Test CPU";
+  d.no_gpu_reason = "cudaGetDeviceCount: no CUDA-capable device is detected (cudaErrorNoDevice)";
+  w.device_panel()->set_discovery(d);
+  const QString text = w.device_panel()->text();
+  EXPECT_TRUE(text.contains("cudaErrorNoDevice"));
+  EXPECT_TRUE(text.contains("host backend"));
+  EXPECT_TRUE(text.contains("Inside a block"));
+  EXPECT_TRUE(text.contains("Test CPU"));
+}
