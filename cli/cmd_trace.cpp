@@ -1,0 +1,108 @@
+// `reductionlab-cli trace`: the step-by-step trace of one block of a variant, from the host
+// block model (engine/trace.h), as JSON to a file or to stdout (--json -).
+#include <cstdio>
+#include <memory>
+
+#include "catalog.h"
+#include "cli.h"
+#include "error.h"
+#include "output_files.h"
+#include "parse_args.h"
+#include "trace.h"
+
+namespace rlcli {
+
+namespace {
+
+struct TraceArgs {
+  std::string variant, block_size, unroll, workspace = "global", size, type = "int32", block_index,
+                                           json;
+  bool pretty = false;
+  CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr;
+};
+
+rl::TraceRequest build_request(const TraceArgs& a) {
+  rl::TraceRequest r;
+  const auto ref = rl::resolve_variant(a.variant);
+  if (!ref)
+    throw UsageError("--variant '" + a.variant +
+                     "': unknown variant (run `reductionlab-cli variants` for the list)");
+  r.variant = a.variant;
+  r.block_size = parse_int("--block-size", a.block_size);
+  if (a.o_unroll->count() > 0) {
+    r.unroll = parse_int("--unroll", a.unroll);
+    if (ref->unroll && *ref->unroll != *r.unroll)
+      throw UsageError("--unroll " + a.unroll + ": conflicts with --variant " + a.variant +
+                       " (unroll " + std::to_string(*ref->unroll) + ")");
+  }
+  const auto ws = parse_workspaces("--workspace", a.workspace);
+  if (ws.size() != 1)
+    throw UsageError("--workspace '" + a.workspace +
+                     "': a trace takes one workspace (global or shared)");
+  r.workspace = ws.front();
+  const auto types = parse_types("--type", a.type);
+  if (types.size() != 1)
+    throw UsageError("--type '" + a.type + "': a trace takes one type (int32 or float32)");
+  r.type = types.front();
+  if (a.o_size->count() > 0) r.size = parse_size_arg("--size", a.size);
+  if (a.o_block_index->count() > 0) {
+    const int b = parse_int("--block-index", a.block_index);
+    if (b < 0) throw UsageError("--block-index " + a.block_index + ": must be 0 or more");
+    r.block_index = unsigned(b);
+  }
+  return r;
+}
+
+int write_trace(const TraceArgs& a) {
+  const rl::TraceRequest request = build_request(a);
+  const bool to_stdout = a.json == "-";
+  if (!to_stdout) check_writable("--json", a.json);
+  nlohmann::json trace;
+  try {
+    trace = rl::trace_to_json(request);
+  } catch (const rl::Error& e) {  // the request does not fit the variant (block size, unroll...)
+    throw UsageError(e.what());
+  }
+  const std::string text = trace.dump(a.pretty ? 2 : -1) + "\n";
+  if (to_stdout) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomically(a.json, text);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_trace_command(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      "trace",
+      "Write the step-by-step trace of one block (workspace values, warp masks, barriers, "
+      "counters) as JSON, from the host block model");
+  auto a = std::make_shared<TraceArgs>();
+  sub->add_option("--variant", a->variant, "Variant id or seed kernel name (reduceUnroll8)")
+      ->required();
+  sub->add_option("--block-size", a->block_size, "Threads per block (power of two, 32..1024)")
+      ->required();
+  a->o_unroll = sub->add_option("--unroll", a->unroll, "Unroll factor (default: the variant's)");
+  sub->add_option("--workspace", a->workspace, "global (default, as the seed) or shared");
+  a->o_size = sub->add_option("--size", a->size,
+                              "N: the totals cover the whole launch of N elements (default: one "
+                              "block's tile); 2^24 and 16M are accepted");
+  sub->add_option("--type", a->type, "int32 (default) or float32");
+  a->o_block_index =
+      sub->add_option("--block-index", a->block_index, "Which block to trace (default 0)");
+  sub->add_option("--json", a->json, "Output FILE, or - for stdout")->required();
+  sub->add_flag("--pretty", a->pretty, "Indent the JSON");
+  // Shown in --help instead of CLI11's "TEXT" (values are parsed by parse_args.h).
+  const std::pair<const char*, const char*> value_names[] = {
+      {"--variant", "ID"},    {"--block-size", "B"},
+      {"--unroll", "U"},      {"--workspace", "global|shared"},
+      {"--size", "N"},        {"--type", "int32|float32"},
+      {"--block-index", "I"}, {"--json", "FILE|-"}};
+  for (const auto& [flag, name] : value_names) sub->get_option(flag)->type_name(name);
+  return Command{sub, [a] { return write_trace(*a); }};
+}
+
+}  // namespace rlcli

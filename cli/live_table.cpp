@@ -1,0 +1,170 @@
+#include "live_table.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "catalog.h"
+#include "format.h"
+
+namespace rlcli {
+
+namespace {
+
+std::string seed_label(const rl::PointSpec& p) {
+  const rl::VariantInfo* v = rl::find_variant_by_id(p.variant);
+  return v && !v->seed_name.empty() ? v->seed_label(p.unroll) : "-";
+}
+
+std::size_t terminal_width(int fd) {
+  winsize ws{};
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 100;
+}
+
+std::string gbps_text(double gbps) {
+  return gbps > 0 ? format_fixed(gbps, 1) : "-";
+}
+std::string pct_text(double pct) {
+  return pct > 0 ? format_fixed(pct, 1) + "%" : "-";
+}
+
+std::string format_sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
+}
+
+}  // namespace
+
+LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
+                     const std::string& baseline)
+    : device_(device), baseline_(baseline) {
+  progress_tty_ = isatty(STDERR_FILENO) != 0;
+  color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  for (const rl::PointSpec& p : points) {
+    variant_width_ = std::max(variant_width_, p.variant.size());
+    seed_width_ = std::max(seed_width_, seed_label(p).size());
+    size_width_ = std::max(size_width_, rl::format_size(p.size).size());
+  }
+}
+
+void LiveTable::print_header() {
+  std::printf("device: %s", device_.label().c_str());
+  if (device_.backend == "cuda") {
+    std::printf("  theoretical %s GB/s  measured copy %s GB/s\n",
+                gbps_text(device_.theoretical_gbps).c_str(),
+                gbps_text(device_.measured_copy_gbps).c_str());
+    std::printf(
+        "roof: %%theo = total GB/s / %s GB/s theoretical, %%copy = total GB/s / %s GB/s "
+        "measured copy, in every row\n",
+        gbps_text(device_.theoretical_gbps).c_str(), gbps_text(device_.measured_copy_gbps).c_str());
+  } else {
+    std::printf("  %s\n", device_.name.c_str());
+    std::printf("note: host emulation, times are CPU times; no GPU bandwidth roof\n");
+  }
+  std::printf(
+      "speed-up: against %s at the same size and type; first = first kernel alone (what "
+      "the seed times), total = whole reduction\n",
+      baseline_.empty() ? "(none)" : baseline_.c_str());
+  std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %8s  %6s  %6s  %8s  %s\n",
+              pad_right("variant", variant_width_).c_str(), pad_right("seed", seed_width_).c_str(),
+              "workspace", "B", "U", pad_left("N", size_width_).c_str(), "type", "first", "total",
+              "GB/s", "%theo", "%copy", "speed-up", "status");
+  std::fflush(stdout);
+}
+
+void LiveTable::clear_progress() {
+  if (progress_tty_ && progress_shown_) {
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  }
+  progress_shown_ = false;
+}
+
+void LiveTable::on_progress(const rl::Progress& p) {
+  if (p.done >= p.total) {  // the call after the last point
+    clear_progress();
+    return;
+  }
+  // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
+  std::string line = "[";
+  line += std::to_string(p.done + 1);
+  line += "/";
+  line += std::to_string(p.total);
+  line += "] ";
+  line += p.current.label();
+  line += "  elapsed ";
+  line += format_duration_s(p.elapsed_s);
+  if (p.eta_s >= 0) line += "  ETA " + format_duration_s(p.eta_s);
+  if (progress_tty_) {
+    // Keep it on one terminal line so \r redraws it in place.
+    const std::size_t width = terminal_width(STDERR_FILENO);
+    if (line.size() >= width) line.resize(width - 1);
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    progress_shown_ = true;
+  } else {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::fflush(stderr);
+}
+
+std::string LiveTable::status_text(const rl::PointResult& r) const {
+  const char* red = color_ ? "\033[1;31m" : "";
+  const char* yellow = color_ ? "\033[33m" : "";
+  const char* reset = color_ ? "\033[0m" : "";
+  switch (r.status) {
+    case rl::PointStatus::Ok: {
+      std::string s = "ok";
+      if (r.point.type == rl::DType::Float32 && r.rel_error != 0)
+        s += " (rel. error " + format_sci(r.rel_error) + " vs double)";
+      return s;
+    }
+    case rl::PointStatus::Wrong:
+      return std::string(red) + "WRONG: " + r.message + reset;
+    case rl::PointStatus::Failed:
+      return std::string(red) + "FAILED: " + r.message + reset;
+    case rl::PointStatus::Skipped:
+      return std::string(yellow) + "SKIPPED: " + r.message + reset;
+  }
+  return "?";
+}
+
+void LiveTable::on_result(const rl::PointResult& r) {
+  clear_progress();
+  const rl::PointSpec& p = r.point;
+  const bool measured = r.status == rl::PointStatus::Ok || r.status == rl::PointStatus::Wrong;
+  const std::string first =
+      measured && !r.first_kernel.empty() ? format_ms(r.first_kernel.median_ms) : "-";
+  const std::string total = measured && !r.total.empty() ? format_ms(r.total.median_ms) : "-";
+  const std::string speedup = r.speedup ? format_fixed(*r.speedup, 2) + "x" : "-";
+  std::printf(
+      "%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %8s  %6s  %6s  %8s  %s\n",
+      pad_right(p.variant, variant_width_).c_str(), pad_right(seed_label(p), seed_width_).c_str(),
+      std::string(rl::to_string(p.workspace)).c_str(),
+      p.block_size ? std::to_string(p.block_size).c_str() : "auto", p.unroll,
+      pad_left(rl::format_size(p.size), size_width_).c_str(),
+      std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(),
+      measured ? gbps_text(r.total_gbps).c_str() : "-",
+      measured ? pct_text(r.pct_of_theoretical).c_str() : "-",
+      measured ? pct_text(r.pct_of_copy).c_str() : "-", speedup.c_str(), status_text(r).c_str());
+  std::fflush(stdout);
+}
+
+void LiveTable::print_footer(const rl::Session& s, std::size_t total_points) {
+  clear_progress();
+  std::size_t count[4] = {0, 0, 0, 0};
+  for (const rl::PointResult& r : s.results) ++count[int(r.status)];
+  std::printf("%zu of %zu points: %zu ok", s.results.size(), total_points, count[0]);
+  if (count[1]) std::printf(", %zu WRONG", count[1]);
+  if (count[2]) std::printf(", %zu FAILED", count[2]);
+  if (count[3]) std::printf(", %zu skipped", count[3]);
+  if (s.cancelled) std::printf(" (cancelled: finished points kept)");
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace rlcli

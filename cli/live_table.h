@@ -1,0 +1,39 @@
+// The live table of `reductionlab-cli run`: a header with the device and its bandwidth roofs,
+// one row per finished point on stdout, and a progress line on stderr (redrawn in place on a
+// terminal, plain lines otherwise).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "results.h"
+#include "runner.h"
+
+namespace rlcli {
+
+class LiveTable {
+ public:
+  // points: the run's points (for column widths); baseline: the speed-up baseline's id.
+  LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
+            const std::string& baseline);
+
+  void print_header();
+  void on_progress(const rl::Progress& p);
+  void on_result(const rl::PointResult& r);
+  // The closing summary: counts per status, and whether the run was cancelled.
+  void print_footer(const rl::Session& s, std::size_t total_points);
+
+ private:
+  void clear_progress();
+  std::string status_text(const rl::PointResult& r) const;
+
+  rl::DeviceInfo device_;
+  std::string baseline_;
+  bool progress_tty_ = false;  // stderr is a terminal: redraw the progress line in place
+  bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
+  bool progress_shown_ = false;
+  std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
+};
+
+}  // namespace rlcli

@@ -1,0 +1,129 @@
+#include "run_spec.h"
+
+#include <algorithm>
+
+#include "catalog.h"
+#include "cli.h"
+#include "error.h"
+#include "export.h"
+#include "output_files.h"
+#include "parse_args.h"
+
+namespace rlcli {
+
+namespace {
+
+bool given(const CLI::Option* o) {
+  return o && o->count() > 0;
+}
+
+std::string variant_id(const std::string& name) {
+  const auto ref = rl::resolve_variant(name);
+  return ref ? ref->variant->id : name;
+}
+
+// Speed-ups need the baseline in the run. An explicit --baseline outside the run is an error;
+// otherwise the default (neighbored, the seed's first kernel) falls back to the first variant.
+// The baseline's entries move to the front, so at each size it runs first and every later row
+// already shows its speed-up.
+void settle_baseline(const RunArgs& a, rl::ExperimentSpec& spec) {
+  auto in_run = [&](const std::string& id) {
+    return std::any_of(spec.variants.begin(), spec.variants.end(),
+                       [&](const std::string& n) { return variant_id(n) == id; });
+  };
+  if (given(a.o_baseline)) {
+    spec.baseline = parse_variant_id("--baseline", a.baseline);
+    if (!in_run(spec.baseline))
+      throw UsageError("--baseline " + a.baseline + ": not among the variants run (add " +
+                       spec.baseline + " to --variants)");
+  } else if (!spec.baseline.empty() && !in_run(variant_id(spec.baseline))) {
+    spec.baseline = variant_id(spec.variants.front());
+  }
+  if (spec.baseline.empty()) return;
+  spec.baseline = variant_id(spec.baseline);
+  std::stable_partition(spec.variants.begin(), spec.variants.end(),
+                        [&](const std::string& n) { return variant_id(n) == spec.baseline; });
+}
+
+}  // namespace
+
+std::vector<std::string> default_variants() {
+  std::vector<std::string> out;
+  for (const rl::VariantInfo& v : rl::catalog())
+    if (v.family == rl::VariantFamily::SeedLadder && !v.seed_name.empty()) out.push_back(v.id);
+  return out;
+}
+
+void add_run_options(CLI::App& sub, RunArgs& a) {
+  a.o_device = sub.add_option("--device", a.device,
+                              "cpu or cuda:N (default: cuda:0 when there is a GPU, else cpu)");
+  a.o_variants = sub.add_option(
+      "--variants", a.variants,
+      "Comma list of variant ids or seed kernel names, or all (default: the seed's ladder)");
+  a.o_workspace =
+      sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
+  a.o_block_sizes =
+      sub.add_option("--block-sizes", a.block_sizes, "Comma list, e.g. 256,1024 (default 1024)");
+  a.o_unroll = sub.add_option("--unroll", a.unroll,
+                              "Comma list of unroll factors for variants named without one, e.g. "
+                              "1,2,4,8 (default: each variant's own)");
+  a.o_sizes = sub.add_option("--sizes", a.sizes,
+                             "Comma list: 1000003, 2^24, 16M, 2^10..2^28 (default 2^24)");
+  a.o_type = sub.add_option("--type", a.type, "int32, float32 or both (default int32)");
+  a.o_noise = sub.add_option("--noise", a.noise,
+                             "Stop sampling a point once the relative standard error of the mean "
+                             "is below this (default 0.01)");
+  a.o_budget = sub.add_option("--budget-ms", a.budget_ms,
+                              "... or once this much time was spent sampling it (default 200)");
+  a.o_baseline = sub.add_option("--baseline", a.baseline,
+                                "Variant that speed-ups are measured against (default neighbored "
+                                "when it runs, else the first variant)");
+  a.o_csv = sub.add_option("--csv", a.csv,
+                           "Write the summary CSV to FILE and raw samples to FILE.samples.csv");
+  a.o_json = sub.add_option("--json", a.json, "Write the whole session as JSON to FILE");
+  a.o_spec = sub.add_option("--spec", a.spec_file,
+                            "Read the experiment from a JSON spec FILE; flags override it");
+  sub.add_flag("--warm-l2", a.warm_l2,
+               "Do not flush L2 before each sample (default: cold L2, as nvbench)");
+  // Shown in --help instead of CLI11's "TEXT" (values are parsed by parse_args.h).
+  const std::pair<CLI::Option*, const char*> value_names[] = {{a.o_device, "cpu|cuda:N"},
+                                                              {a.o_variants, "ID,...|all"},
+                                                              {a.o_workspace, "global|shared|both"},
+                                                              {a.o_block_sizes, "B,..."},
+                                                              {a.o_unroll, "U,..."},
+                                                              {a.o_sizes, "N,..."},
+                                                              {a.o_type, "int32|float32|both"},
+                                                              {a.o_noise, "FRACTION"},
+                                                              {a.o_budget, "MS"},
+                                                              {a.o_baseline, "ID"},
+                                                              {a.o_csv, "FILE"},
+                                                              {a.o_json, "FILE"},
+                                                              {a.o_spec, "FILE"}};
+  for (const auto& [option, name] : value_names) option->type_name(name);
+}
+
+rl::ExperimentSpec build_spec(const RunArgs& a) {
+  rl::ExperimentSpec spec;
+  if (given(a.o_spec)) {
+    const std::string text = read_file("--spec", a.spec_file);
+    try {
+      spec = rl::spec_from_json(text);
+    } catch (const rl::Error& e) {
+      throw UsageError("--spec " + a.spec_file + ": " + e.what());
+    }
+  }
+  if (given(a.o_variants)) spec.variants = parse_variant_names("--variants", a.variants);
+  if (spec.variants.empty()) spec.variants = default_variants();
+  if (given(a.o_workspace)) spec.workspaces = parse_workspaces("--workspace", a.workspace);
+  if (given(a.o_block_sizes)) spec.block_sizes = parse_int_list("--block-sizes", a.block_sizes);
+  if (given(a.o_unroll)) spec.unroll_factors = parse_int_list("--unroll", a.unroll);
+  if (given(a.o_sizes)) spec.sizes = parse_sizes_arg("--sizes", a.sizes);
+  if (given(a.o_type)) spec.types = parse_types("--type", a.type);
+  if (given(a.o_noise)) spec.timing.noise = parse_number("--noise", a.noise);
+  if (given(a.o_budget)) spec.timing.budget_ms = parse_number("--budget-ms", a.budget_ms);
+  if (a.warm_l2) spec.timing.cold_l2 = false;
+  settle_baseline(a, spec);
+  return spec;
+}
+
+}  // namespace rlcli

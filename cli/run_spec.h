@@ -1,0 +1,34 @@
+// `reductionlab-cli run`'s flags and how they become an rl::ExperimentSpec: start from --spec
+// FILE (or the defaults: the seed's ladder at N = 2^24, B = 1024, global workspace, int32), then
+// every flag given explicitly overrides its field.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "spec.h"
+
+namespace rlcli {
+
+struct RunArgs {
+  std::string device, variants, workspace, block_sizes, unroll, sizes, type;
+  std::string noise, budget_ms, baseline, csv, json, spec_file;
+  bool warm_l2 = false;
+  // Which flags were given (CLI11 counts them).
+  CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
+              *o_block_sizes = nullptr, *o_unroll = nullptr, *o_sizes = nullptr, *o_type = nullptr,
+              *o_noise = nullptr, *o_budget = nullptr, *o_baseline = nullptr, *o_csv = nullptr,
+              *o_json = nullptr, *o_spec = nullptr;
+};
+
+void add_run_options(CLI::App& sub, RunArgs& args);
+
+// The variants run when none are named: every variant with a seed name (the seed's ladder).
+std::vector<std::string> default_variants();
+
+// Throws UsageError for a bad value or an unreadable --spec file. Validation against the
+// device (rl::validate) happens later, once the device is known.
+rl::ExperimentSpec build_spec(const RunArgs& args);
+
+}  // namespace rlcli

@@ -1,0 +1,52 @@
+// `variants` and `devices`: what scripts read from them.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "catalog.h"
+#include "cli_process.h"
+
+namespace rl::testing {
+namespace {
+
+std::string first_word(const std::string& line) {
+  std::istringstream in(line);
+  std::string w;
+  in >> w;
+  return w;
+}
+
+TEST(CliVariants, ListsEveryCatalogIdFirstInOrder) {
+  const CliResult r = run_cli({"variants"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), catalog().size()) << r.out;
+  for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(first_word(lines[i]), catalog()[i].id);
+}
+
+TEST(CliVariants, SeedNameFollowsTheId) {
+  const CliResult r = run_cli({"variants"});
+  for (const auto& line : lines_of(r.out)) {
+    std::istringstream in(line);
+    std::string id, seed;
+    in >> id >> seed;
+    const VariantInfo* v = find_variant_by_id(id);
+    ASSERT_NE(v, nullptr) << line;
+    if (v->seed_name.empty())
+      EXPECT_EQ(seed, "-") << line;
+    else
+      EXPECT_EQ(seed.rfind(v->seed_name, 0), 0u) << line;  // "reduceUnroll{U}" for unroll
+  }
+}
+
+TEST(CliDevices, PrintsTheGpusOrWhyNoneAndTheHost) {
+  const CliResult r = run_cli({"devices"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.find("cuda:0") != std::string::npos ||
+              r.out.find("no GPU: ") != std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\ncpu "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace rl::testing
