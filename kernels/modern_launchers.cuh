@@ -1,0 +1,39 @@
+// Internal: the launchers of the kernels past the seed, one pair per file, called by
+// modern_dispatch.cu (plan_modern / launch_modern). Each returns cudaErrorInvalidValue for a
+// combination it is not built for (the catalog in engine/catalog_modern.cpp lists what it takes).
+#pragma once
+
+#include <cstddef>
+
+#include "launch.h"
+
+namespace rl::kernels::modern {
+
+// modern_warp.cu: WarpShuffle, ReduceAddSync, CgReduce (one tile of B * U elements per block,
+// block sizes 32..1024, unroll 1, 2, 4, 8, 16).
+bool is_warp_family(KernelId k);
+cudaError_t plan_warp_family(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_warp_family(const LaunchArgs& a, const LaunchPlan& p);
+
+// modern_vectorized.cu: VectorizedGridStride (grid-stride, partials + finishing pass).
+cudaError_t plan_vectorized(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_vectorized(const LaunchArgs& a, const LaunchPlan& p);
+
+// modern_single_pass.cu: SinglePass (grid-stride, last block finishes).
+cudaError_t plan_single_pass(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p);
+
+// cub_reference.cu: CubDeviceReduce, CubBlockReduceRaking, CubBlockReduceWarpReductions.
+bool is_cub(KernelId k);
+cudaError_t plan_cub(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_cub(const LaunchArgs& a, const LaunchPlan& p);
+
+// modern_dispatch.cu: the grid of a grid-stride kernel. Resident blocks = blocks per SM x SMs,
+// where blocks per SM is what cudaOccupancyMaxActiveBlocksPerMultiprocessor allows for
+// `kernel` at `block` threads, or the environment variable RL_BLOCKS_PER_SM (1..64, a tuning
+// knob for sweeps) when set. The grid is the smaller of that and blocks_needed (>= 1): a small
+// input gets only the blocks it can keep busy, so a single-pass tail stays short.
+// cudaErrorInvalidValue when RL_BLOCKS_PER_SM is set to anything but an integer in 1..64.
+cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_needed, unsigned* grid);
+
+}  // namespace rl::kernels::modern

@@ -1,0 +1,110 @@
+// The kernels past the seed on the GPU, through the real CUDA backend: every variant x type x
+// block size x unroll factor at awkward sizes, against the exact host sum (int32 exactly,
+// float32 within a bound derived from N) and, where a host model exists, bit for bit against
+// its partials and total. Two samples per point: the single-pass counter must reset itself.
+//
+// RL_GPU_TEST_MAX_SIZE=N (environment) leaves out larger sizes, for compute-sanitizer runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "block_model.h"
+#include "catalog.h"
+#include "gpu_fixture.h"
+#include "spec.h"
+
+namespace rl {
+namespace {
+
+std::uint64_t max_test_size() {
+  const char* text = std::getenv("RL_GPU_TEST_MAX_SIZE");
+  if (text == nullptr || *text == '\0') return UINT64_MAX;
+  std::uint64_t n = 0;
+  std::string error;
+  return parse_size(text, &n, &error) ? n : UINT64_MAX;
+}
+
+std::vector<PointSpec> modern_points() {
+  const std::uint64_t big = (std::uint64_t(1) << 24) + 7;
+  const std::vector<std::uint64_t> sizes{1, 2, 31, 33, 1000, 1000003, big};
+  const std::uint64_t cap = max_test_size();
+  std::vector<PointSpec> out;
+  for (const auto& v : catalog()) {
+    if (v.family == VariantFamily::SeedLadder) continue;
+    const std::vector<int> blocks = v.block_sizes.empty() ? std::vector<int>{0} : v.block_sizes;
+    for (DType t : v.types)
+      for (int b : blocks)
+        for (int u : v.unroll_factors)
+          for (auto n : sizes) {
+            if (n > cap) continue;
+            // 2^24 + 7: every shape of the grid-stride and CUB device kernels (cheap to check);
+            // for the tiled kernels, whose host model replays every block, B = 128 and 1024.
+            const bool tiled = v.has_block_model || v.kernel == KernelId::CubBlockReduceRaking ||
+                               v.kernel == KernelId::CubBlockReduceWarpReductions;
+            if (n == big && tiled && b != 128 && b != 1024) continue;
+            out.push_back({v.id, Workspace::Registers, b, u, n, t});
+          }
+  }
+  return out;
+}
+
+// Float error bound: n roundings, each at most 2^-24 of a partial sum <= the total, add up like
+// a random walk (4 sigma: 4 sqrt(n)); the fixed-depth trees add a few dozen more.
+double float_tolerance(std::uint64_t n, double exact) {
+  return std::abs(exact) * 0x1p-24 * (4.0 * std::sqrt(double(n)) + 32.0) + 1e-6;
+}
+
+class ModernOnGpu : public ::testing::TestWithParam<PointSpec> {};
+
+TEST_P(ModernOnGpu, SumsExactlyAndMatchesTheModelWhereThereIsOne) {
+  RL_REQUIRE_GPU();
+  const PointSpec& p = GetParam();
+  Backend& gpu = *testing::GpuEnvironment::get().backend;
+  if (const std::string why = gpu.unsupported_reason(p); !why.empty()) GTEST_SKIP() << why;
+  const InputData& in = testing::cached_input(p.size, p.type);
+  gpu.prepare(p, in);
+  gpu.run_sample(false);
+  const ReductionOutput first = gpu.read_output();
+  gpu.run_sample(true);
+  const ReductionOutput got = gpu.read_output();
+  if (p.type == DType::Int32) {
+    EXPECT_EQ(first.total_i64, in.exact_i64()) << "first sample";
+    EXPECT_EQ(got.total_i64, in.exact_i64()) << "second sample";
+  } else {
+    const double exact = in.exact_double();
+    EXPECT_NEAR(got.total_f32, exact, float_tolerance(p.size, exact));
+    // The order of additions is fixed by the plan: two samples give the same bits.
+    EXPECT_EQ(0, std::memcmp(&first.total_f32, &got.total_f32, sizeof(float)))
+        << first.total_f32 << " then " << got.total_f32;
+  }
+  const std::optional<ReductionOutput> want = model_reduce(p, in);
+  const VariantInfo* v = find_variant_by_id(p.variant);
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(want.has_value(), v->has_block_model);
+  if (!want) return;
+  if (p.type == DType::Int32) {
+    EXPECT_EQ(got.partials_i64, want->partials_i64);
+    EXPECT_EQ(got.total_i64, want->total_i64);
+  } else {
+    ASSERT_EQ(got.partials_f32.size(), want->partials_f32.size());
+    EXPECT_EQ(0, std::memcmp(got.partials_f32.data(), want->partials_f32.data(),
+                             got.partials_f32.size() * sizeof(float)))
+        << "partials differ from the host model";
+    EXPECT_EQ(0, std::memcmp(&got.total_f32, &want->total_f32, sizeof(float)))
+        << "GPU " << got.total_f32 << " vs model " << want->total_f32;
+  }
+}
+
+std::string point_name(const ::testing::TestParamInfo<PointSpec>& info) {
+  const PointSpec& p = info.param;
+  return p.variant + "_" + std::string(to_string(p.type)) + "_B" + std::to_string(p.block_size) +
+         "_U" + std::to_string(p.unroll) + "_N" + std::to_string(p.size);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModernPoints, ModernOnGpu, ::testing::ValuesIn(modern_points()),
+                         point_name);
+
+}  // namespace
+}  // namespace rl

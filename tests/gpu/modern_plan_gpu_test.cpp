@@ -1,0 +1,142 @@
+// Launch plans of the kernels past the seed that ask the GPU (occupancy, CUB temp storage), the
+// RL_BLOCKS_PER_SM tuning knob, and the launchers' refusals. kernels/launch.h directly.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cuda_raii.h"
+#include "gpu_fixture.h"
+#include "launch.h"
+
+namespace rl {
+namespace {
+
+using kernels::LaunchArgs;
+using kernels::LaunchPlan;
+
+LaunchArgs args(KernelId k, int block, int unroll, std::size_t n, DType t = DType::Int32) {
+  LaunchArgs a;
+  a.kernel = k;
+  a.type = t;
+  a.workspace = Workspace::Registers;
+  a.block_size = block;
+  a.unroll = unroll;
+  a.n = n;
+  return a;
+}
+
+// Sets or clears RL_BLOCKS_PER_SM for one scope.
+class BlocksPerSm {
+ public:
+  explicit BlocksPerSm(const char* value) {
+    if (value) {
+      setenv("RL_BLOCKS_PER_SM", value, 1);
+    } else {
+      unsetenv("RL_BLOCKS_PER_SM");
+    }
+  }
+  ~BlocksPerSm() { unsetenv("RL_BLOCKS_PER_SM"); }
+};
+
+class ModernPlanOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RL_REQUIRE_GPU();
+    const DeviceInfo& d = testing::GpuEnvironment::get().backend->device();
+    ASSERT_EQ(cudaSetDevice(d.index), cudaSuccess);
+    sm_count_ = d.sm_count;
+    cc_ = d.compute_capability();
+  }
+  int sm_count_ = 0;
+  int cc_ = 0;
+};
+
+TEST_F(ModernPlanOnGpu, GridStrideGridIsTheResidentBlocksForLargeInputs) {
+  BlocksPerSm unset(nullptr);
+  for (KernelId k : {KernelId::VectorizedGridStride, KernelId::SinglePass}) {
+    LaunchPlan plan;
+    ASSERT_EQ(kernels::plan_launch(args(k, 256, 4, std::size_t(1) << 28), &plan), cudaSuccess);
+    EXPECT_EQ(plan.grid % sm_count_, 0u) << "grid " << plan.grid << ", " << sm_count_ << " SMs";
+    EXPECT_GE(plan.grid, unsigned(sm_count_));
+    EXPECT_LE(plan.grid, unsigned(sm_count_) * 2048 / 256);
+    EXPECT_EQ(plan.input_capacity, std::size_t(1) << 28);
+  }
+}
+
+TEST_F(ModernPlanOnGpu, SmallInputsGetOnlyTheBlocksTheyCanKeepBusy) {
+  LaunchPlan plan;
+  // 2^16 ints = 16384 vectors; 256 threads x 4 vectors per block -> 16 blocks.
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 256, 4, 1 << 16), &plan), cudaSuccess);
+  EXPECT_EQ(plan.grid, 16u);
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 1024, 8, 3), &plan), cudaSuccess);
+  EXPECT_EQ(plan.grid, 1u);
+}
+
+TEST_F(ModernPlanOnGpu, SinglePassNeedsNoFinishAndKeepsItsPartialsInScratch) {
+  LaunchPlan plan;
+  ASSERT_EQ(
+      kernels::plan_launch(args(KernelId::SinglePass, 512, 2, 1000003, DType::Float32), &plan),
+      cudaSuccess);
+  EXPECT_TRUE(plan.has_first_kernel);
+  EXPECT_FALSE(plan.needs_finish);
+  EXPECT_EQ(plan.partial_count, 0u);
+  EXPECT_GE(plan.scratch_bytes, sizeof(unsigned) + plan.grid * sizeof(float));
+}
+
+TEST_F(ModernPlanOnGpu, CubDeviceReduceIsTimedWholeWithItsTempStorageInScratch) {
+  LaunchPlan plan;
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::CubDeviceReduce, 0, 1, 1 << 20), &plan),
+            cudaSuccess);
+  EXPECT_FALSE(plan.has_first_kernel);
+  EXPECT_FALSE(plan.needs_finish);
+  EXPECT_GT(plan.scratch_bytes, 0u);
+}
+
+TEST_F(ModernPlanOnGpu, BlocksPerSmKnobSetsTheGridAndRefusesBadValues) {
+  LaunchPlan plan;
+  const auto big = args(KernelId::SinglePass, 256, 4, std::size_t(1) << 28);
+  {
+    BlocksPerSm one("1");
+    ASSERT_EQ(kernels::plan_launch(big, &plan), cudaSuccess);
+    EXPECT_EQ(plan.grid, unsigned(sm_count_));
+  }
+  {
+    BlocksPerSm three("3");
+    ASSERT_EQ(kernels::plan_launch(big, &plan), cudaSuccess);
+    EXPECT_EQ(plan.grid, 3u * sm_count_);
+  }
+  for (const char* bad : {"0", "65", "abc", "2x", "-1"}) {
+    BlocksPerSm knob(bad);
+    EXPECT_EQ(kernels::plan_launch(big, &plan), cudaErrorInvalidValue) << bad;
+  }
+}
+
+TEST_F(ModernPlanOnGpu, ReduceAddSyncIsRefusedBelowComputeCapability80) {
+  LaunchPlan plan;
+  const cudaError_t err = kernels::plan_launch(args(KernelId::ReduceAddSync, 256, 4, 1000), &plan);
+  if (cc_ >= 80) {
+    EXPECT_EQ(err, cudaSuccess);
+  } else {
+    EXPECT_EQ(err, cudaErrorInvalidDeviceFunction);
+  }
+}
+
+TEST_F(ModernPlanOnGpu, VectorKernelsRefuseAnInputThatIsNot16ByteAligned) {
+  DeviceBuffer buf(4096, "misaligned input test");
+  DeviceBuffer partials(4096, "partials");
+  DeviceBuffer result(8, "result");
+  DeviceBuffer scratch(4096, "scratch");
+  for (KernelId k : {KernelId::VectorizedGridStride, KernelId::SinglePass}) {
+    auto a = args(k, 128, 1, 100);
+    LaunchPlan plan;
+    ASSERT_EQ(kernels::plan_launch(a, &plan), cudaSuccess);
+    a.input = static_cast<char*>(buf.get()) + 4;
+    a.partials = partials.get();
+    a.result = result.get();
+    a.scratch = scratch.get();
+    EXPECT_EQ(kernels::launch_first(a, plan), cudaErrorInvalidValue);
+  }
+}
+
+}  // namespace
+}  // namespace rl
