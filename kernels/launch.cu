@@ -18,10 +18,10 @@ bool is_unroll_factor(int u) { return u == 1 || u == 2 || u == 4 || u == 8 || u 
 }  // namespace
 
 cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
-  if (plan == nullptr || a.n == 0 || !detail::is_pow2_block(a.block_size)) {
-    return cudaErrorInvalidValue;
-  }
+  if (plan == nullptr || a.n == 0) return cudaErrorInvalidValue;
   if (is_seed_tree(a.kernel) || is_seed_warp(a.kernel)) {
+    // Kernels past the seed check their own block sizes (CUB DeviceReduce takes 0: its own).
+    if (!detail::is_pow2_block(a.block_size)) return cudaErrorInvalidValue;
     if (!is_unroll_factor(a.unroll) || a.workspace == Workspace::Registers) {
       return cudaErrorInvalidValue;
     }
