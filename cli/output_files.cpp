@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 void check_writable(std::string_view flag, const std::string& path) {
   const std::string where = std::string(flag) + " " + path;
   if (path.empty()) throw UsageError(std::string(flag) + ": empty file name");
+  if (path == "-")
+    throw UsageError(std::string(flag) + " -: the table goes to stdout; give a file name");
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw UsageError(where + ": is a directory, expected a file");
   fs::path dir = fs::path(path).parent_path();

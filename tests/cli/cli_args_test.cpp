@@ -73,6 +73,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"UnwritableCsvDir",
                 {"run", "--device", "cpu", "--csv", "/nonexistent/dir/r.csv"},
                 "does not exist"},
+        BadArgs{"JsonToStdout", {"run", "--device", "cpu", "--json", "-"}, "give a file name"},
         BadArgs{"JsonIsDirectory", {"run", "--device", "cpu", "--json", "/"}, "is a directory"},
         BadArgs{"UnrollNotTaken",
                 {"run", "--device", "cpu", "--variants", "interleaved", "--unroll", "8"},
