@@ -50,6 +50,14 @@ int catalog_index(const std::string& id) {
   return int(cat.size());
 }
 
+// Legends and bar labels drop the seed's common "reduce" prefix ("Unroll8" for reduceUnroll8)
+// so they fit; hover shows the full name.
+QString short_label(const std::string& id, int unroll, bool with_unroll = true) {
+  QString label = variant_label(id, unroll, with_unroll);
+  if (label.startsWith("reduce") && label.size() > 6 && label[6].isUpper()) label = label.mid(6);
+  return label;
+}
+
 QString ws_name(Workspace w) {
   return QString::fromStdString(std::string(to_string(w)));
 }
@@ -201,11 +209,10 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                          : dim == Dim::Block ? "Block-size sweep"
                                              : "Size sweep";
   if (kept.empty()) {
-    c.empty_hint = QString(
-                       "No %1 sweep in this session: this chart needs a variant measured at two or "
-                       "more %2 values with everything else equal.\nTry the preset \"%3\".")
-                       .arg(sweep_word, against + (dim == Dim::Size ? "" : ""))
-                       .arg(preset);
+    const QString values = dim == Dim::Unroll ? "unroll factors" : dim == Dim::Block ? "block sizes" : "sizes";
+    c.empty_hint = QString("No %1 sweep in this session: this chart needs a variant measured at two or "
+                           "more %2 with everything else equal.\nTry the preset \"%3\".")
+                       .arg(sweep_word, values, preset);
     return c;
   }
 
@@ -231,14 +238,14 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   c.y.title = m == Measure::Time ? QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms")
               : m == Measure::Bandwidth
                   ? QString("bandwidth (GB/s)")
-                  : QString("speed-up against %1 (×)").arg(variant_label(baseline, 1, false));
+                  : QString("speed-up (×)");
 
   constexpr int kMaxSeries = 24;
   std::map<std::string, int> colors;
   for (int gi = 0; gi < int(kept.size()) && gi < kMaxSeries; ++gi) {
     const Group& g = kept[gi];
     const PointSpec& p = g.proto;
-    QStringList name{variant_label(p.variant, p.unroll, dim != Dim::Unroll)};
+    QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
     if (vary_ws) name << ws_name(p.workspace);
     if (vary_block) name << QString("B=%1").arg(p.block_size);
     if (vary_size) name << "N=" + format_size(p.size);
@@ -283,7 +290,8 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
   if (!vary_block && dim != Dim::Block) sub << QString("B=%1").arg(kept.front().proto.block_size);
   if (!vary_type) sub << type_name(kept.front().proto.type);
-  sub << (m == Measure::Speedup ? QString("whole reduction, median against median")
+  sub << (m == Measure::Speedup ? QString("whole reduction, median against the median of %1")
+                                      .arg(variant_label(baseline, 1, false))
                                 : QString("whole reduction, median; band: min to max"));
   c.subtitle = sub.join(" · ");
   if (m == Measure::Speedup) {
@@ -355,7 +363,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   std::vector<std::pair<std::string, int>> order;
   for (const auto& [idx, v, u] : rungs) {
     order.push_back({v, u});
-    c.x.categories << variant_label(v, u);
+    c.x.categories << short_label(v, u);
   }
   double max_ms = 0;
   for (const auto& s : ss)

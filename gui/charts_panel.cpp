@@ -16,35 +16,34 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   timer_->setSingleShot(true);
   timer_->setInterval(150);
   connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_visible);
-  QMap<QString, QGridLayout*> grids;
+  // Pages: two charts one above the other (full width, so bar labels and legends fit); three
+  // as two side by side with the third full width below.
+  QMap<QString, QList<charts::ChartWidget*>> groups;
   for (const ChartKind& kind : chart_kinds()) {
-    if (!grids.contains(kind.group)) {
+    if (!groups.contains(kind.group)) {
       auto* page = new QWidget;
       page->setObjectName("charts_page_" + kind.group);
-      auto* grid = new QGridLayout(page);
-      grid->setContentsMargins(4, 4, 4, 4);
-      grid->setSpacing(6);
-      grids[kind.group] = grid;
       pages_.append({kind.group, page});
     }
-    QGridLayout* grid = grids[kind.group];
     auto* widget = new charts::ChartWidget;
     widget->setObjectName("chart_" + kind.id);
     widget->setMinimumSize(360, 260);
-    const int n = grid->count();
-    // Two charts side by side; a third goes below the first.
-    grid->addWidget(widget, n / 2, n % 2);
+    groups[kind.group].append(widget);
     charts_.append({kind.id, widget});
     connect(widget, &charts::ChartWidget::export_requested, this,
             [this, id = kind.id] { emit export_requested(id); });
     stale_.insert(kind.id);
   }
-  // A page with three charts: let the second row's single chart span both columns.
-  for (QGridLayout* grid : grids) {
-    if (grid->count() == 3) {
-      QWidget* third = grid->itemAt(2)->widget();
-      grid->removeWidget(third);
-      grid->addWidget(third, 1, 0, 1, 2);
+  for (auto& [group, page] : pages_) {
+    auto* grid = new QGridLayout(page);
+    grid->setContentsMargins(4, 4, 4, 4);
+    grid->setSpacing(6);
+    const QList<charts::ChartWidget*>& widgets = groups[group];
+    for (int i = 0; i < widgets.size(); ++i) {
+      if (widgets.size() == 3)
+        grid->addWidget(widgets[i], i / 2, i % 2, 1, i == 2 ? 2 : 1);
+      else
+        grid->addWidget(widgets[i], i, 0);
     }
   }
   auto stale_all = [this] {

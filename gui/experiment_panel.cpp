@@ -64,8 +64,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   presets_ = new QComboBox;
   presets_->addItem("Choose a preset...");
   for (const Preset& p : presets()) presets_->addItem(p.name);
+  presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  presets_->setMinimumContentsLength(20);
   preset_note_ = new QLabel;
   preset_note_->setWordWrap(true);
+  preset_note_->hide();
   preset_note_->setStyleSheet("color: #555;");
   preset_layout->addWidget(presets_);
   preset_layout->addWidget(preset_note_);
@@ -77,6 +80,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout;
   device_ = new QComboBox;
   device_->addItem("CPU: host emulation (CPU times)", kHostDevice);
+  device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  device_->setMinimumContentsLength(16);
   device_->setToolTip(
       "Where the kernels run. The host backend runs every variant's block algorithm "
       "on the CPU: results are exact, times are CPU times, not GPU times.");
@@ -105,7 +110,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
       "two between");
   axes->addRow("Block sizes", blocks_);
   unrolls_ = new QLineEdit;
-  unrolls_->setPlaceholderText("blank: each variant's own (the seed's 8)");
+  unrolls_->setPlaceholderText("blank: each variant's own");
   unrolls_->setToolTip(
       "Unroll factors U (tiles each block adds before its tree) for the variants that take them: "
       "1, 2, 4, 8, 16");
@@ -135,10 +140,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   budget_->setRange(1, 600000);
   budget_->setSuffix(" ms");
   budget_->setToolTip("... or once this much time was spent sampling it");
-  axes->addRow("Time budget per point", budget_);
+  axes->addRow("Budget per point", budget_);
   l2_ = new QComboBox;
-  l2_->addItem("cold: L2 flushed before every sample");
-  l2_->addItem("warm: data may still sit in L2");
+  l2_->addItem("cold: flushed before each sample");
+  l2_->addItem("warm: data may sit in L2");
+  l2_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  l2_->setMinimumContentsLength(12);
   axes->addRow("L2 cache", l2_);
   layout->addLayout(axes);
 
@@ -223,11 +230,18 @@ QWidget* ExperimentPanel::build_variant_tree() {
   variant_detail_->setMinimumHeight(variant_detail_->fontMetrics().height() * 4);
   variant_detail_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   variant_detail_->setStyleSheet("color: #333;");
-  connect(variants_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+  auto explain = [this](QTreeWidgetItem* item) {
     if (!item || item->data(0, kNameRole).isNull()) return;
     const auto ref = resolve_variant(item->data(0, kNameRole).toString().toStdString());
-    if (ref) variant_detail_->setText(QString::fromStdString(ref->variant->explanation));
-  });
+    if (!ref) return;
+    QString text = QString::fromStdString(ref->variant->explanation);
+    if (!ref->variant->seed_name.empty())
+      text = QString("<b>%1</b>: %2").arg(QString::fromStdString(ref->variant->seed_label(ref->unroll.value_or(ref->variant->seed_unroll))), text.toHtmlEscaped());
+    variant_detail_->setText(text);
+  };
+  variants_->setMouseTracking(true);
+  connect(variants_, &QTreeWidget::currentItemChanged, this, explain);
+  connect(variants_, &QTreeWidget::itemEntered, this, explain);
   layout->addWidget(variants_, 1);
   layout->addWidget(variant_detail_);
   return box;
@@ -380,6 +394,7 @@ void ExperimentPanel::apply_preset(int index) {
   set_spec(p.spec);
   presets_->setCurrentIndex(index + 1);
   preset_note_->setText(p.description);
+  preset_note_->show();
   emit preset_applied(p.spec);
 }
 

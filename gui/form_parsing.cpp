@@ -85,7 +85,7 @@ QString compress(const std::vector<T>& values, Fmt fmt) {
   for (size_t i = 0; i < values.size();) {
     size_t j = i;
     while (j + 1 < values.size() && is_pow2(values[j]) && values[j + 1] == values[j] * 2) ++j;
-    if (j >= i + 2 && is_pow2(values[i])) {
+    if (j >= i + 4 && is_pow2(values[i])) {  // five or more: 1, 2, 4, 8 reads better listed
       parts << fmt(values[i]) + ".." + fmt(values[j]);
       i = j + 1;
     } else {

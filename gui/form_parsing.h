@@ -16,7 +16,7 @@ bool parse_int_list(const QString& text, const QString& what, std::vector<int>* 
 // rl::parse_size_list with the message prefixed by the field ("sizes: ...").
 bool parse_sizes(const QString& text, std::vector<std::uint64_t>* out, QString* error);
 
-// Lists written back into the form: runs of three or more consecutive powers of two become
+// Lists written back into the form: runs of five or more consecutive powers of two become
 // "2^10..2^28" (sizes) or "64..1024" (ints).
 QString format_int_list(const std::vector<int>& values);
 QString format_size_list(const std::vector<std::uint64_t>& values);

@@ -64,8 +64,8 @@ QString device_short_name(const DeviceInfo& d) {
 
 QString session_origin(const Session& s) {
   QStringList parts;
-  parts << QString::fromStdString(s.device.label());
-  if (s.device.backend != "cuda") parts << "host emulation: CPU times";
+  parts << (s.device.backend == "cuda" ? QString::fromStdString(s.device.label())
+                                        : QString("CPU (host emulation: CPU times, not GPU times)"));
   if (!s.tool_version.empty()) parts << "ReductionLab " + QString::fromStdString(s.tool_version);
   if (!s.git_commit.empty()) parts << "commit " + QString::fromStdString(s.git_commit);
   if (!s.created_utc.empty()) parts << QString::fromStdString(s.created_utc);

@@ -64,8 +64,9 @@ MainWindow::MainWindow(Options options)
   auto* scroll = new QScrollArea;
   scroll->setWidget(experiment_);
   scroll->setWidgetResizable(true);
-  scroll->setMinimumWidth(390);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(experiment_->minimumSizeHint().width() + 24);  // room for the scroll bar
 
   auto* right = new QWidget;
   auto* right_layout = new QVBoxLayout(right);
@@ -92,7 +93,7 @@ MainWindow::MainWindow(Options options)
   split->addWidget(scroll);
   split->addWidget(right);
   split->setStretchFactor(1, 1);
-  split->setSizes({400, 1000});
+  split->setSizes({scroll->minimumWidth(), 1100});
   setCentralWidget(split);
   resize(1500, 950);
 
@@ -279,6 +280,7 @@ void MainWindow::run() {
   cancel_action_->setEnabled(true);
   run_clock_.start();
   controller_->start(*spec, device);
+  update_banner();
   if (options_.settings) save_settings();
 }
 

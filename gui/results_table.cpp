@@ -34,6 +34,11 @@ ResultsTable::ResultsTable(ResultsModel* model, QWidget* parent)
   connect(copy, &QAction::triggered, this, &ResultsTable::copy_selection);
   addAction(copy);
   connect(model, &QAbstractItemModel::modelReset, this, [this] { resizeColumnsToContents(); });
+  // While a run streams rows in, fit the columns to the first ones (later rows rarely differ
+  // much, and fitting a long table on every row would cost more than it shows).
+  connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex&, int first) {
+    if (first < 40) resizeColumnsToContents();
+  });
 }
 
 QString ResultsTable::selection_as_tsv() const {

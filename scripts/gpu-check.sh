@@ -15,18 +15,18 @@ has() { [[ " $steps " == *" $1 "* ]]; }
 ladder="reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,unroll_warp_sync,reduceCompleteUnrollWarp8,complete_unroll_warp_sync,reduceCompleteUnroll,complete_unroll_sync"
 
 if has tests; then
-  timeout 300 $B/gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1; echo "gpu_tests exit $?" >> "$out/gpu_tests.log"
+  timeout 200 $B/gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1; echo "gpu_tests exit $?" >> "$out/gpu_tests.log"
   timeout 60 $B/engine_tests --gtest_brief=1 >> "$out/gpu_tests.log" 2>&1; echo "engine_tests exit $?" >> "$out/gpu_tests.log"
 fi
 if has memcheck; then
   RL_GPU_TEST_MAX_SIZE=1000003 timeout 240 compute-sanitizer --tool memcheck --print-limit 20 \
-    $B/gpu_tests --gtest_brief=1 --gtest_filter='*_N1:*_N33:*_N1000:*_N1000003' > "$out/memcheck.log" 2>&1
+    $B/gpu_tests --gtest_brief=1 --gtest_filter='*_N33:*_N1000:*B1024*_N1000003' > "$out/memcheck.log" 2>&1
   echo "memcheck exit $?" >> "$out/memcheck.log"
 fi
 if has racecheck; then
   for v in unroll_warp_volatile unroll_warp_sync complete_unroll_volatile complete_unroll_sync warp_shuffle single_pass; do
     echo "== $v" >> "$out/racecheck.log"
-    timeout 60 compute-sanitizer --tool racecheck --print-limit 4 $B/gpu_tests --gtest_brief=1 \
+    timeout 40 compute-sanitizer --tool racecheck --print-limit 4 $B/gpu_tests --gtest_brief=1 \
       --gtest_filter="*/${v}_*B256_U*_N1000:*/${v}_*int32_B256_U*_N1000" >> "$out/racecheck.log" 2>&1
     echo "racecheck $v exit $?" >> "$out/racecheck.log"
   done
@@ -35,13 +35,13 @@ if has ladder; then
   $B/reductionlab-cli devices --measure > "$out/devices.txt" 2>&1
   for n in 2^24 2^28; do
     tag="${n/^/p}"
-    $B/reductionlab-cli run --variants "$ladder" --workspace both --block-sizes 1024 --sizes "$n" \
+    timeout 120 $B/reductionlab-cli run --variants "$ladder" --workspace both --block-sizes 1024 --sizes "$n" \
       --json "$out/ladder_$tag.json" > "$out/ladder_$tag.txt" 2>&1
     echo "exit $?" >> "$out/ladder_$tag.txt"
   done
 fi
 if has sweep; then
-  $B/reductionlab-cli run --variants single_pass,vectorized,warp_shuffle,cub_device_reduce \
+  timeout 150 $B/reductionlab-cli run --variants single_pass,vectorized,warp_shuffle,cub_device_reduce \
     --block-sizes 128,256,512,1024 --unroll 1,2,4,8 --sizes 2^16,2^20,2^24,2^28 --baseline cub_device_reduce \
     --json "$out/tune.json" > "$out/tune.txt" 2>&1
   echo "exit $?" >> "$out/tune.txt"

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLegend>
@@ -152,7 +153,7 @@ void ChartScene::build() {
     if (xs == Scale::Category) {
       auto* cat = new QBarCategoryAxis;
       cat->append(data_.x.categories);
-      if (data_.x.categories.size() > 4) cat->setLabelsAngle(-30);
+      if (data_.x.categories.size() > 4) cat->setLabelsAngle(-45);  // -30 still truncates long names
       x = cat;
     } else if (xs == Scale::Log2) {
       auto* cat = new QCategoryAxis;
@@ -220,7 +221,7 @@ void ChartScene::build() {
         auto* band = new QAreaSeries(d->upper, d->lower);
         band->setName(s.name + " (min-max)");
         QColor fill = color;
-        fill.setAlpha(50);
+        fill.setAlpha(28);  // light: bands of several series overlap
         band->setBrush(fill);
         band->setPen(Qt::NoPen);
         attach(band);
@@ -445,6 +446,15 @@ void ChartScene::place_overlays() {
     const QRectF r = item->boundingRect();
     item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
   }
+}
+
+void ChartScene::fit_legend(double width) {
+  const QFontMetricsF metrics(chart_->legend()->font());
+  double needed = 0;
+  for (QLegendMarker* m : chart_->legend()->markers())
+    if (m->isVisible()) needed += metrics.horizontalAdvance(m->label()) + 3 * metrics.height();
+  const Qt::Alignment side = needed > width - 40 ? Qt::AlignRight : Qt::AlignBottom;
+  if (chart_->legend()->alignment() != side) chart_->legend()->setAlignment(side);
 }
 
 QString ChartScene::tooltip(int series, int index) const {

@@ -30,6 +30,9 @@ class ChartScene : public QObject {
 
   const Chart& data() const { return data_; }
   int drawn_points() const { return drawn_points_; }
+  // Legend below the plot when its entries fit in one row of `width` pixels, else on the right
+  // (Qt Charts truncates a bottom legend's names rather than wrapping them).
+  void fit_legend(double width);
   // The hover text of point `index` of data().series[series]; empty when none.
   QString tooltip(int series, int index) const;
 

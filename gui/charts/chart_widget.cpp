@@ -51,6 +51,12 @@ void ChartWidget::set_chart(const Chart& chart) {
   delete scene_;
   delete old;
   scene_ = next;
+  scene_->fit_legend(width());
+}
+
+void ChartWidget::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (scene_) scene_->fit_legend(width());
 }
 
 const Chart& ChartWidget::chart() const {
@@ -74,6 +80,7 @@ QImage render_chart(const Chart& data, QSize size) {
   auto* chart = new QChart;  // owned by the scene
   scene.addItem(chart);
   ChartScene built(data, chart);
+  built.fit_legend(logical.width());
   chart->setGeometry(QRectF(QPointF(0, 0), logical));
   if (chart->layout()) chart->layout()->activate();  // lay out now, not on the next event loop turn
   QImage image(size, QImage::Format_ARGB32_Premultiplied);
@@ -122,6 +129,7 @@ bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString
   auto* chart = new QChart;
   scene.addItem(chart);
   ChartScene built(data, chart);
+  built.fit_legend(size.width());
   chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
   if (chart->layout()) chart->layout()->activate();
   QSvgGenerator svg;

@@ -34,6 +34,9 @@ class ChartWidget : public QWidget {
  signals:
   void export_requested();
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   QChartView* view_;
   ChartScene* scene_ = nullptr;
