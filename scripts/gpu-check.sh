@@ -35,13 +35,13 @@ if has ladder; then
   $B/reductionlab-cli devices --measure > "$out/devices.txt" 2>&1
   for n in 2^24 2^28; do
     tag="${n/^/p}"
-    timeout 120 $B/reductionlab-cli run --variants "$ladder" --workspace both --block-sizes 1024 --sizes "$n" \
+    timeout -s INT 100 $B/reductionlab-cli run --variants "$ladder" --workspace both --block-sizes 1024 --sizes "$n" \
       --json "$out/ladder_$tag.json" > "$out/ladder_$tag.txt" 2>&1
     echo "exit $?" >> "$out/ladder_$tag.txt"
   done
 fi
 if has sweep; then
-  timeout 150 $B/reductionlab-cli run --variants single_pass,vectorized,warp_shuffle,cub_device_reduce \
+  timeout -s INT 130 $B/reductionlab-cli run --variants single_pass,vectorized,warp_shuffle,cub_device_reduce \
     --block-sizes 128,256,512,1024 --unroll 1,2,4,8 --sizes 2^16,2^20,2^24,2^28 --baseline cub_device_reduce \
     --json "$out/tune.json" > "$out/tune.txt" 2>&1
   echo "exit $?" >> "$out/tune.txt"
