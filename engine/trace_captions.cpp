@@ -77,7 +77,8 @@ std::string tree_caption(const ladder::BlockPlan& plan, const ladder::Step& s,
               " ws[tid + " + num(st) + "] into ws[tid]: contiguous threads, contiguous addresses. ";
       break;
   }
-  return head + warp_story(ts, true) + ". __syncthreads().";
+  // The barrier is named in the story when idle warps wait at it.
+  return head + warp_story(ts, true) + (ts.counters.idle_warps > 0 ? "." : ". __syncthreads().");
 }
 
 std::string last_warp_caption(const ladder::BlockPlan& plan, const ladder::Step& s,

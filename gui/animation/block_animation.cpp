@@ -1,0 +1,548 @@
+#include "animation/block_animation.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "animation/block_view.h"
+#include "catalog.h"
+#include "device.h"
+#include "error.h"
+#include "spec.h"
+
+namespace rl::gui {
+
+namespace {
+
+constexpr int kTickMs = 16;               // ~60 frames a second while playing
+constexpr double kTransitionShare = 0.6;  // share of a step spent animating into it
+
+QComboBox* ladder_variant_combo(QWidget* parent) {
+  auto* c = new QComboBox(parent);
+  for (const VariantInfo& v : catalog()) {
+    if (v.family != VariantFamily::SeedLadder) continue;
+    const QString seed =
+        QString::fromStdString(v.seed_name_has_unroll ? v.seed_name + "U" : v.seed_name);
+    const QString text =
+        QString::fromStdString(v.display_name) + (seed.isEmpty() ? "" : "  [" + seed + "]");
+    c->addItem(text, QString::fromStdString(v.id));
+    c->setItemData(c->count() - 1, QString::fromStdString(v.explanation), Qt::ToolTipRole);
+  }
+  return c;
+}
+
+QPushButton* tool_button(const QString& text, const QString& tip, QWidget* parent) {
+  auto* b = new QPushButton(text, parent);
+  b->setToolTip(tip);
+  b->setAutoDefault(false);
+  return b;
+}
+
+}  // namespace
+
+BlockAnimationPanel::BlockAnimationPanel(QWidget* parent) : QWidget(parent) {
+  build_ui();
+  rebuild();
+  start_gpu_discovery();
+}
+
+BlockAnimationPanel::~BlockAnimationPanel() {
+  // Worker threads hold no pointer to this panel past their queued result, but a QThread must
+  // not be destroyed while it runs.
+  for (QThread* t : {discovery_.data(), recorder_.data()})
+    if (t) t->wait();
+}
+
+void BlockAnimationPanel::build_ui() {
+  auto* root = new QVBoxLayout(this);
+
+  // Pickers.
+  auto* picks = new QHBoxLayout;
+  variant_a_ = ladder_variant_combo(this);
+  variant_a_->setObjectName("variant_a");
+  unroll_a_ = new QComboBox(this);
+  block_ = new QComboBox(this);
+  for (int b = 32; b <= 1024; b *= 2) block_->addItem(QString::number(b), b);
+  block_->setCurrentText("64");
+  block_->setObjectName("block_size");
+  workspace_ = new QComboBox(this);
+  workspace_->addItem("global (in place, as the seed)", int(Workspace::Global));
+  workspace_->addItem("shared memory", int(Workspace::Shared));
+  type_ = new QComboBox(this);
+  type_->addItem("int32", int(DType::Int32));
+  type_->addItem("float32", int(DType::Float32));
+  size_ = new QLineEdit(this);
+  size_->setPlaceholderText("one tile");
+  size_->setToolTip("N for the launch totals, e.g. 2^24 or 1000003; empty: one block's tile");
+  size_->setMaximumWidth(110);
+  block_index_ = new QSpinBox(this);
+  block_index_->setRange(0, 0x7fffffff);
+  block_index_->setToolTip("which block of the launch to show (the last one may be a ragged tail)");
+  source_ = new QComboBox(this);
+  source_->addItem("block model (host)");
+  source_->addItem("recorded on the GPU (looking for one...)");
+  source_->setObjectName("source");
+  if (auto* m = qobject_cast<QStandardItemModel*>(source_->model())) m->item(1)->setEnabled(false);
+  picks->addWidget(new QLabel("Variant", this));
+  picks->addWidget(variant_a_, 2);
+  picks->addWidget(new QLabel("U", this));
+  picks->addWidget(unroll_a_);
+  picks->addWidget(new QLabel("Block", this));
+  picks->addWidget(block_);
+  picks->addWidget(workspace_);
+  picks->addWidget(type_);
+  picks->addWidget(new QLabel("N", this));
+  picks->addWidget(size_);
+  picks->addWidget(new QLabel("block #", this));
+  picks->addWidget(block_index_);
+  root->addLayout(picks);
+
+  auto* picks2 = new QHBoxLayout;
+  compare_ = new QCheckBox("Side by side with", this);
+  compare_->setChecked(true);
+  variant_b_ = ladder_variant_combo(this);
+  variant_b_->setObjectName("variant_b");
+  unroll_b_ = new QComboBox(this);
+  variant_a_->setCurrentIndex(variant_a_->findData("neighbored"));
+  variant_b_->setCurrentIndex(variant_b_->findData("interleaved"));
+  fill_unrolls(variant_a_, unroll_a_);
+  fill_unrolls(variant_b_, unroll_b_);
+  picks2->addWidget(compare_);
+  picks2->addWidget(variant_b_, 2);
+  picks2->addWidget(new QLabel("U", this));
+  picks2->addWidget(unroll_b_);
+  picks2->addWidget(new QLabel("Source", this));
+  picks2->addWidget(source_, 1);
+  root->addLayout(picks2);
+
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  status_->setObjectName("status");
+  root->addWidget(status_);
+
+  // Views, side by side, in one scroll area.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  views_ = new QWidget(scroll);
+  auto* row = new QHBoxLayout(views_);
+  row->setContentsMargins(0, 0, 0, 0);
+  view_a_ = new BlockView(views_);
+  view_b_ = new BlockView(views_);
+  row->addWidget(view_a_, 1, Qt::AlignTop);
+  row->addWidget(view_b_, 1, Qt::AlignTop);
+  scroll->setWidget(views_);
+  root->addWidget(scroll, 1);
+
+  // Transport.
+  auto* transport = new QHBoxLayout;
+  first_ = tool_button("|<", "first frame (Home)", this);
+  back_ = tool_button("<", "step back (Left)", this);
+  play_ = tool_button("Play", "play / pause (Space)", this);
+  play_->setObjectName("play");
+  forward_ = tool_button(">", "step forward (Right)", this);
+  last_ = tool_button(">|", "last frame (End)", this);
+  scrub_ = new QSlider(Qt::Horizontal, this);
+  scrub_->setObjectName("scrub");
+  frame_label_ = new QLabel(this);
+  speed_ = new QComboBox(this);
+  for (double s : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) speed_->addItem(QString("%1 steps/s").arg(s), s);
+  speed_->setCurrentIndex(2);
+  loop_ = new QCheckBox("Loop (L)", this);
+  zoom_ = new QSlider(Qt::Horizontal, this);
+  zoom_->setRange(4, 64);
+  zoom_->setValue(20);
+  zoom_->setMaximumWidth(120);
+  zoom_->setToolTip("cell size (+ / -): small shows 1024 threads at once, large shows values");
+  auto* export_frame_btn = tool_button("Export frame...", "current frame as PNG (P)", this);
+  auto* export_seq_btn = tool_button("Export all frames...", "numbered PNG sequence", this);
+  for (QWidget* w : std::initializer_list<QWidget*>{first_, back_, play_, forward_, last_})
+    transport->addWidget(w);
+  transport->addWidget(scrub_, 1);
+  transport->addWidget(frame_label_);
+  transport->addWidget(speed_);
+  transport->addWidget(loop_);
+  transport->addWidget(new QLabel("Zoom", this));
+  transport->addWidget(zoom_);
+  transport->addWidget(export_frame_btn);
+  transport->addWidget(export_seq_btn);
+  root->addLayout(transport);
+
+  timer_ = new QTimer(this);
+  timer_->setInterval(kTickMs);
+  connect(timer_, &QTimer::timeout, this, &BlockAnimationPanel::tick);
+  connect(play_, &QPushButton::clicked, this, [this] { set_playing(!playing()); });
+  connect(back_, &QPushButton::clicked, this, [this] { step(-1); });
+  connect(forward_, &QPushButton::clicked, this, [this] { step(+1); });
+  connect(first_, &QPushButton::clicked, this, [this] { set_frame(0); });
+  connect(last_, &QPushButton::clicked, this, [this] { set_frame(frame_count() - 1); });
+  connect(scrub_, &QSlider::valueChanged, this, [this](int v) {
+    if (v != frame_) set_frame(v);
+  });
+  connect(zoom_, &QSlider::valueChanged, this, [this](int px) {
+    view_a_->set_cell_size(px);
+    view_b_->set_cell_size(px);
+  });
+  connect(export_frame_btn, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
+    QString err;
+    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
+  });
+  connect(export_seq_btn, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export every frame into");
+    QString err;
+    if (dir.isEmpty()) return;
+    const int n = export_sequence(dir, &err);
+    status_->setText(n < 0 ? err : QString("Wrote %1 frames to %2").arg(n).arg(dir));
+  });
+  auto on_pick = [this] {
+    if (!building_) rebuild();
+  };
+  connect(variant_a_, &QComboBox::currentIndexChanged, this, [this, on_pick] {
+    fill_unrolls(variant_a_, unroll_a_);
+    on_pick();
+  });
+  connect(variant_b_, &QComboBox::currentIndexChanged, this, [this, on_pick] {
+    fill_unrolls(variant_b_, unroll_b_);
+    on_pick();
+  });
+  for (QComboBox* c : {unroll_a_, unroll_b_, block_, workspace_, type_, source_})
+    connect(c, &QComboBox::currentIndexChanged, this, on_pick);
+  connect(compare_, &QCheckBox::toggled, this, on_pick);
+  connect(size_, &QLineEdit::editingFinished, this, on_pick);
+  connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
+
+  auto shortcut = [this](const QKeySequence& key, auto fn) {
+    auto* s = new QShortcut(key, this);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, fn);
+  };
+  shortcut(Qt::Key_Space, [this] { set_playing(!playing()); });
+  shortcut(Qt::Key_Right, [this] { step(+1); });
+  shortcut(Qt::Key_Left, [this] { step(-1); });
+  shortcut(Qt::Key_Home, [this] { set_frame(0); });
+  shortcut(Qt::Key_End, [this] { set_frame(frame_count() - 1); });
+  shortcut(Qt::Key_L, [this] { loop_->toggle(); });
+  shortcut(Qt::Key_Plus, [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Equal, [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Minus, [this] { zoom_->setValue(zoom_->value() - 4); });
+  shortcut(Qt::Key_P, [this] {
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
+    QString err;
+    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
+  });
+  setFocusPolicy(Qt::StrongFocus);
+  view_a_->set_cell_size(zoom_->value());
+  view_b_->set_cell_size(zoom_->value());
+}
+
+void BlockAnimationPanel::fill_unrolls(QComboBox* variant, QComboBox* unroll) {
+  const VariantInfo* v = find_variant_by_id(variant->currentData().toString().toStdString());
+  const QSignalBlocker block(unroll);
+  const int keep = unroll->currentData().isValid() ? unroll->currentData().toInt() : -1;
+  unroll->clear();
+  if (!v) return;
+  for (int u : v->unroll_factors) unroll->addItem(QString::number(u), u);
+  const int want = v->takes_unroll(keep) ? keep : v->default_unroll;
+  unroll->setCurrentIndex(unroll->findData(want));
+}
+
+std::optional<TraceRequest> BlockAnimationPanel::request_from(QComboBox* variant, QComboBox* unroll,
+                                                              QString* error) const {
+  TraceRequest r;
+  r.variant = variant->currentData().toString().toStdString();
+  r.block_size = block_->currentData().toInt();
+  if (unroll->currentData().isValid()) r.unroll = unroll->currentData().toInt();
+  r.workspace = static_cast<Workspace>(workspace_->currentData().toInt());
+  r.type = static_cast<DType>(type_->currentData().toInt());
+  r.block_index = static_cast<unsigned>(block_index_->value());
+  const QString n = size_->text().trimmed();
+  if (!n.isEmpty()) {
+    std::string why;
+    if (!parse_size(n.toStdString(), &r.size, &why)) {
+      *error = QString::fromStdString(why);
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+void BlockAnimationPanel::rebuild() {
+  ++generation_;
+  set_playing(false);
+  QString error;
+  const auto ra = request_from(variant_a_, unroll_a_, &error);
+  std::optional<TraceRequest> rb;
+  if (ra && compare_->isChecked()) rb = request_from(variant_b_, unroll_b_, &error);
+  view_b_->setVisible(compare_->isChecked());
+  variant_b_->setEnabled(compare_->isChecked());
+  unroll_b_->setEnabled(compare_->isChecked());
+  std::shared_ptr<const Trace> ta, tb;
+  try {
+    if (ra) ta = std::make_shared<const Trace>(make_trace(*ra));
+    if (rb) tb = std::make_shared<const Trace>(make_trace(*rb));
+  } catch (const Error& e) {
+    error = e.what();
+    ta.reset();
+    tb.reset();
+  }
+  if (!error.isEmpty() || !ta) {
+    status_->setText("<span style='color:#b00000'>" + error.toHtmlEscaped() + "</span>");
+    view_a_->set_trace(nullptr);
+    view_b_->set_trace(nullptr);
+    update_transport();
+    return;
+  }
+  view_a_->set_trace(ta);
+  view_b_->set_trace(tb);
+  status_->setText(
+      QString::fromStdString(ta->label + ": " + find_variant_by_id(ta->variant)->explanation));
+  frame_ = 0;
+  phase_ = 0;
+  show_frame(0, 1.0);
+  if (source_->currentIndex() == 1) record_on_gpu(*ra, rb);
+}
+
+void BlockAnimationPanel::start_gpu_discovery() {
+  QPointer<BlockAnimationPanel> self(this);
+  discovery_ = QThread::create([self] {
+    const Discovery d = discover_devices();  // CUDA calls: never on the GUI thread
+    const int device = d.gpus.empty() ? -1 : d.gpus.front().index;
+    const QString text =
+        d.gpus.empty()
+            ? QString::fromStdString("recorded on the GPU: unavailable (" + d.no_gpu_reason + ")")
+            : QString::fromStdString("recorded on " + d.gpus.front().label());
+    QMetaObject::invokeMethod(qApp, [self, device, text] {
+      if (!self) return;
+      self->gpu_device_ = device;
+      self->source_->setItemText(1, text);
+      if (auto* m = qobject_cast<QStandardItemModel*>(self->source_->model()))
+        m->item(1)->setEnabled(device >= 0);
+    });
+  });
+  connect(discovery_, &QThread::finished, discovery_, &QObject::deleteLater);
+  discovery_->start();
+}
+
+void BlockAnimationPanel::record_on_gpu(const TraceRequest& a, std::optional<TraceRequest> b) {
+  if (gpu_device_ < 0) {
+    status_->setText("No GPU to record on: showing the block model.");
+    return;
+  }
+  if (recorder_) recorder_->wait();
+  status_->setText("Recording the masks on the GPU...");
+  QPointer<BlockAnimationPanel> self(this);
+  const int device = gpu_device_, generation = generation_;
+  recorder_ = QThread::create([self, a, b, device, generation] {
+    std::shared_ptr<const Trace> ta, tb;
+    QString error;
+    try {
+      ta = std::make_shared<const Trace>(record_trace_on_gpu(a, device));
+      if (b) tb = std::make_shared<const Trace>(record_trace_on_gpu(*b, device));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    QMetaObject::invokeMethod(qApp, [self, ta, tb, error, generation] {
+      if (!self || generation != self->generation_) return;
+      if (!error.isEmpty()) {
+        self->status_->setText("GPU recording failed, showing the model: " + error.toHtmlEscaped());
+        return;
+      }
+      self->view_a_->set_trace(ta);
+      if (tb) self->view_b_->set_trace(tb);
+      self->status_->setText("Masks and values recorded on " +
+                             QString::fromStdString(ta->source_device) + ".");
+      self->show_frame(self->frame_, 1.0);
+    });
+  });
+  connect(recorder_, &QThread::finished, recorder_, &QObject::deleteLater);
+  recorder_->start();
+}
+
+bool BlockAnimationPanel::show_variants(const QString& first, const QString& second, int block_size,
+                                        std::optional<int> unroll, Workspace workspace) {
+  building_ = true;
+  // Ids or the seed's names ("reduceUnroll8" also picks unroll 8).
+  auto pick = [&unroll](QComboBox* c, const QString& name) {
+    const std::optional<VariantRef> ref = resolve_variant(name.toStdString());
+    const int i = ref ? c->findData(QString::fromStdString(ref->variant->id)) : -1;
+    if (i >= 0) c->setCurrentIndex(i);
+    if (ref && ref->unroll && !unroll) unroll = ref->unroll;
+    return i >= 0;
+  };
+  bool ok = pick(variant_a_, first);
+  fill_unrolls(variant_a_, unroll_a_);
+  compare_->setChecked(!second.isEmpty());
+  if (!second.isEmpty()) {
+    ok = pick(variant_b_, second) && ok;
+    fill_unrolls(variant_b_, unroll_b_);
+  }
+  const int b = block_->findData(block_size);
+  if (b >= 0) block_->setCurrentIndex(b);
+  ok = b >= 0 && ok;
+  if (unroll) {  // each side takes it where its variant does, else keeps its default
+    for (QComboBox* c : {unroll_a_, unroll_b_})
+      if (const int i = c->findData(*unroll); i >= 0) c->setCurrentIndex(i);
+  }
+  workspace_->setCurrentIndex(workspace_->findData(int(workspace)));
+  building_ = false;
+  rebuild();
+  return ok && view_a_->trace() != nullptr;
+}
+
+bool BlockAnimationPanel::side_by_side() const {
+  return compare_->isChecked() && view_b_->trace();
+}
+
+int BlockAnimationPanel::frame_count() const {
+  return std::max(view_a_->frame_count(), side_by_side() ? view_b_->frame_count() : 0);
+}
+
+void BlockAnimationPanel::show_frame(int f, double progress) {
+  frame_ = std::clamp(f, 0, std::max(0, frame_count() - 1));
+  view_a_->set_frame(frame_, progress);
+  view_b_->set_frame(frame_, progress);
+  update_transport();
+}
+
+void BlockAnimationPanel::set_frame(int f) {
+  phase_ = 0;
+  show_frame(f, 1.0);
+}
+
+void BlockAnimationPanel::step(int delta) {
+  set_playing(false);
+  set_frame(frame_ + delta);
+}
+
+bool BlockAnimationPanel::playing() const {
+  return timer_->isActive();
+}
+
+void BlockAnimationPanel::set_playing(bool on) {
+  if (on == playing()) return;
+  if (on) {
+    if (frame_count() <= 1) return;
+    if (frame_ >= frame_count() - 1) set_frame(0);
+    phase_ = 0;
+    clock_.start();
+    timer_->start();
+  } else {
+    timer_->stop();
+    show_frame(frame_, 1.0);
+  }
+  update_transport();
+}
+
+void BlockAnimationPanel::tick() {
+  const double dt = clock_.restart() / 1000.0;
+  phase_ += dt * speed_->currentData().toDouble();
+  if (phase_ >= 1.0) {
+    phase_ = 0;
+    if (frame_ + 1 < frame_count()) {
+      show_frame(frame_ + 1, 0.0);
+      return;
+    }
+    if (!loop_->isChecked()) {
+      set_playing(false);
+      return;
+    }
+    show_frame(0, 1.0);
+    return;
+  }
+  // Animate the transition into the current frame, then hold it.
+  show_frame(frame_, frame_ == 0 ? 1.0 : std::min(1.0, phase_ / kTransitionShare));
+}
+
+void BlockAnimationPanel::update_transport() {
+  const int n = frame_count();
+  {
+    const QSignalBlocker block(scrub_);
+    scrub_->setRange(0, std::max(0, n - 1));
+    scrub_->setValue(frame_);
+  }
+  frame_label_->setText(QString("%1 / %2").arg(frame_).arg(std::max(0, n - 1)));
+  play_->setText(playing() ? "Pause" : "Play");
+  back_->setEnabled(frame_ > 0);
+  first_->setEnabled(frame_ > 0);
+  forward_->setEnabled(frame_ + 1 < n);
+  last_->setEnabled(frame_ + 1 < n);
+}
+
+QString BlockAnimationPanel::status_text() const {
+  return status_->text();
+}
+
+QImage BlockAnimationPanel::render_frame() const {
+  const bool both = side_by_side();
+  const QSize a = view_a_->size(), b = both ? view_b_->size() : QSize(0, 0);
+  QImage img(a.width() + b.width(), std::max(a.height(), b.height()), QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  view_a_->render(&p, QPoint(0, 0));
+  if (both) view_b_->render(&p, QPoint(a.width(), 0));
+  return img;
+}
+
+bool BlockAnimationPanel::export_frame(const QString& path, QString* error) {
+  if (!view_a_->trace()) {
+    if (error) *error = "Nothing to export: no trace is shown.";
+    return false;
+  }
+  if (!render_frame().save(path, "PNG")) {
+    if (error) *error = "Could not write " + path;
+    return false;
+  }
+  return true;
+}
+
+int BlockAnimationPanel::export_sequence(const QString& directory, QString* error) {
+  if (!view_a_->trace()) {
+    if (error) *error = "Nothing to export: no trace is shown.";
+    return -1;
+  }
+  if (!QDir().mkpath(directory)) {
+    if (error) *error = "Could not create " + directory;
+    return -1;
+  }
+  const bool was_playing = playing();
+  set_playing(false);
+  const int keep = frame_;
+  int written = 0;
+  for (int f = 0; f < frame_count(); ++f) {
+    show_frame(f, 1.0);
+    const QString path =
+        QDir(directory).filePath(QString("frame_%1.png").arg(f, 4, 10, QChar('0')));
+    if (!render_frame().save(path, "PNG")) {
+      if (error) *error = "Could not write " + path;
+      show_frame(keep, 1.0);
+      return -1;
+    }
+    ++written;
+  }
+  show_frame(keep, 1.0);
+  set_playing(was_playing);
+  return written;
+}
+
+}  // namespace rl::gui

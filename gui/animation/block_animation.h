@@ -1,0 +1,91 @@
+// The block animation panel: pickers (variant, block size, unroll, workspace, type, N, block),
+// an optional second variant stepping in lock-step beside the first, transport controls
+// (play, pause, step, scrub, speed, loop, zoom) with keyboard shortcuts, and PNG export of the
+// current frame or of every frame. Traces come from the engine's block model, or are recorded
+// on the GPU by the instrumented kernels on a worker thread (the GUI thread never waits on it).
+#pragma once
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+#include "trace.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QThread;
+class QTimer;
+
+namespace rl::gui {
+
+class BlockView;
+
+class BlockAnimationPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit BlockAnimationPanel(QWidget* parent = nullptr);
+  ~BlockAnimationPanel() override;
+
+  // Programmatic control (tests, presets). Returns false and shows the reason on a bad pick.
+  bool show_variants(const QString& first, const QString& second, int block_size,
+                     std::optional<int> unroll = std::nullopt,
+                     Workspace workspace = Workspace::Global);
+  BlockView* first_view() const { return view_a_; }
+  BlockView* second_view() const { return view_b_; }
+  bool side_by_side() const;
+  int frame() const { return frame_; }
+  int frame_count() const;  // the longer of the two traces
+  void set_frame(int f);
+  void step(int delta);
+  bool playing() const;
+  void set_playing(bool on);
+  QString status_text() const;
+  QImage render_frame() const;  // both views as they are now
+  // Writes the current frame; false with *error on failure.
+  bool export_frame(const QString& path, QString* error = nullptr);
+  // Writes frame_0000.png ... for every frame; returns the number written (-1 on error).
+  int export_sequence(const QString& directory, QString* error = nullptr);
+
+ private:
+  void build_ui();
+  void rebuild();  // traces from the pickers
+  void tick();     // the play timer
+  void show_frame(int f, double progress);
+  void update_transport();
+  void start_gpu_discovery();
+  void record_on_gpu(const TraceRequest& a, std::optional<TraceRequest> b);
+  std::optional<TraceRequest> request_from(QComboBox* variant, QComboBox* unroll,
+                                           QString* error) const;
+  void fill_unrolls(QComboBox* variant, QComboBox* unroll);
+
+  QComboBox *variant_a_ = nullptr, *variant_b_ = nullptr, *unroll_a_ = nullptr,
+            *unroll_b_ = nullptr, *block_ = nullptr, *workspace_ = nullptr, *type_ = nullptr,
+            *speed_ = nullptr, *source_ = nullptr;
+  QLineEdit* size_ = nullptr;
+  QSpinBox* block_index_ = nullptr;
+  QCheckBox *compare_ = nullptr, *loop_ = nullptr;
+  QPushButton *play_ = nullptr, *back_ = nullptr, *forward_ = nullptr, *first_ = nullptr,
+              *last_ = nullptr;
+  QSlider *scrub_ = nullptr, *zoom_ = nullptr;
+  QLabel *frame_label_ = nullptr, *status_ = nullptr;
+  QWidget* views_ = nullptr;
+  BlockView *view_a_ = nullptr, *view_b_ = nullptr;
+  QTimer* timer_ = nullptr;
+  QElapsedTimer clock_;
+  double phase_ = 0;  // position inside the current step, 0..1
+  int frame_ = 0;
+  bool building_ = false;
+  int gpu_device_ = -1;  // first CUDA device, once discovery found one
+  QPointer<QThread> discovery_, recorder_;
+  int generation_ = 0;  // drops GPU results for pickers that have changed since
+};
+
+}  // namespace rl::gui
