@@ -209,9 +209,12 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                          : dim == Dim::Block ? "Block-size sweep"
                                              : "Size sweep";
   if (kept.empty()) {
-    const QString values = dim == Dim::Unroll ? "unroll factors" : dim == Dim::Block ? "block sizes" : "sizes";
-    c.empty_hint = QString("No %1 sweep in this session: this chart needs a variant measured at two or "
-                           "more %2 with everything else equal.\nTry the preset \"%3\".")
+    const QString values = dim == Dim::Unroll  ? "unroll factors"
+                           : dim == Dim::Block ? "block sizes"
+                                               : "sizes";
+    c.empty_hint = QString(
+                       "No %1 sweep in this session: this chart needs a variant measured at two or "
+                       "more %2 with everything else equal.\nTry the preset \"%3\".")
                        .arg(sweep_word, values, preset);
     return c;
   }
@@ -236,9 +239,8 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   const bool micro = max_ms < 1;
   const double unit = micro ? 1000 : 1;
   c.y.title = m == Measure::Time ? QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms")
-              : m == Measure::Bandwidth
-                  ? QString("bandwidth (GB/s)")
-                  : QString("speed-up (×)");
+              : m == Measure::Bandwidth ? QString("bandwidth (GB/s)")
+                                        : QString("speed-up (×)");
 
   constexpr int kMaxSeries = 24;
   std::map<std::string, int> colors;
@@ -363,7 +365,10 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   std::vector<std::pair<std::string, int>> order;
   for (const auto& [idx, v, u] : rungs) {
     order.push_back({v, u});
-    c.x.categories << short_label(v, u);
+    QString label = short_label(v, u);
+    if (c.x.categories.contains(label))
+      label += QString(" U=%1").arg(u);  // the axis merges equal names
+    c.x.categories << label;
   }
   double max_ms = 0;
   for (const auto& s : ss)
@@ -432,6 +437,8 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
                   block ? QString("B=%1").arg(block) : QString("block size picked by the variant"),
                   type_name(DType(type)), "whole reduction, median"};
   if (speedup) sub << "against " + references.join(" / ");
+  // The session holds other sizes, types or block sizes: this is the one with the most steps.
+  if (rungs_at.size() > 1) sub << QString("1 of %1 settings in the session").arg(rungs_at.size());
   c.subtitle = sub.join(" · ");
   if (speedup && !references.isEmpty() && references.front() != variant_label(baseline, 1))
     c.warnings << QString(
@@ -439,12 +446,6 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
                       .arg(variant_label(baseline, 1, false));
   if (wrong > 0)
     c.warnings << QString("%1 wrong result(s) (red): not drawn, never a speed-up").arg(wrong);
-  if (rungs_at.size() > 1)
-    c.warnings << QString("showing N=%1, B=%2, %3 of %4 settings in this session")
-                      .arg(format_size(size))
-                      .arg(block)
-                      .arg(type_name(DType(type)))
-                      .arg(rungs_at.size());
   return c;
 }
 

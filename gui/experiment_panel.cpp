@@ -236,7 +236,10 @@ QWidget* ExperimentPanel::build_variant_tree() {
     if (!ref) return;
     QString text = QString::fromStdString(ref->variant->explanation);
     if (!ref->variant->seed_name.empty())
-      text = QString("<b>%1</b>: %2").arg(QString::fromStdString(ref->variant->seed_label(ref->unroll.value_or(ref->variant->seed_unroll))), text.toHtmlEscaped());
+      text = QString("<b>%1</b>: %2")
+                 .arg(QString::fromStdString(ref->variant->seed_label(
+                          ref->unroll.value_or(ref->variant->seed_unroll))),
+                      text.toHtmlEscaped());
     variant_detail_->setText(text);
   };
   variants_->setMouseTracking(true);

@@ -41,10 +41,15 @@ QString variant_label(const std::string& id, int unroll, bool with_unroll) {
     return QString::fromStdString(id) +
            (with_unroll && unroll > 1 ? QString(" U=%1").arg(unroll) : "");
   if (!v->seed_name.empty()) {
-    if (!v->seed_name_has_unroll || with_unroll)
-      return QString::fromStdString(v->seed_label(unroll));
-    return QString::fromStdString(v->seed_name);
+    if (v->seed_name_has_unroll)
+      return QString::fromStdString(with_unroll ? v->seed_label(unroll) : v->seed_name);
+    // reduceCompleteUnroll is the seed's kernel at its own factor (8); say so at any other.
+    QString label = QString::fromStdString(v->seed_name);
+    if (with_unroll && unroll != v->seed_unroll && v->unroll_factors.size() > 1)
+      label += QString(" U=%1").arg(unroll);
+    return label;
   }
+
   QString label = QString::fromStdString(id);
   if (with_unroll && v->unroll_factors.size() > 1) label += QString(" U=%1").arg(unroll);
   return label;
@@ -65,7 +70,7 @@ QString device_short_name(const DeviceInfo& d) {
 QString session_origin(const Session& s) {
   QStringList parts;
   parts << (s.device.backend == "cuda" ? QString::fromStdString(s.device.label())
-                                        : QString("CPU (host emulation: CPU times, not GPU times)"));
+                                       : QString("CPU (host emulation: CPU times, not GPU times)"));
   if (!s.tool_version.empty()) parts << "ReductionLab " + QString::fromStdString(s.tool_version);
   if (!s.git_commit.empty()) parts << "commit " + QString::fromStdString(s.git_commit);
   if (!s.created_utc.empty()) parts << QString::fromStdString(s.created_utc);

@@ -153,7 +153,8 @@ void ChartScene::build() {
     if (xs == Scale::Category) {
       auto* cat = new QBarCategoryAxis;
       cat->append(data_.x.categories);
-      if (data_.x.categories.size() > 4) cat->setLabelsAngle(-45);  // -30 still truncates long names
+      if (data_.x.categories.size() > 4)
+        cat->setLabelsAngle(-45);  // -30 still truncates long names
       x = cat;
     } else if (xs == Scale::Log2) {
       auto* cat = new QCategoryAxis;
