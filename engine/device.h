@@ -37,6 +37,6 @@ struct Discovery {
 Discovery discover_devices();
 
 // Measures D2D copy bandwidth on the device (a few hundred ms). Throws rl::CudaError.
-double measure_copy_bandwidth_gbps(int device, std::size_t bytes = std::size_t(256) << 20);
+double measure_copy_bandwidth_gbps(int device, std::size_t bytes = std::size_t(1) << 30);
 
 }  // namespace rl

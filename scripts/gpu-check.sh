@@ -4,12 +4,13 @@
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui" (default: all but gui).
 set -uo pipefail
-out="${OUT:-gpu-out}"
-mkdir -p "$out" /tmp/rl
+final="${OUT:-gpu-out}"
+out=/tmp/rl-out   # packed into $final/results.tar.gz at the end (the tool returns few files)
+rm -rf "$out"; mkdir -p "$out" /tmp/rl "$final"
 tar xJf .device/bin.tar.xz -C /tmp/rl
 B=/tmp/rl/bin
 steps="${STEPS:-tests memcheck racecheck ladder sweep ncu}"
-commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+commit="${RL_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}"
 { date -u; echo "commit $commit"; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; } > "$out/env.txt" 2>&1
 has() { [[ " $steps " == *" $1 "* ]]; }
 ladder="reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,unroll_warp_sync,reduceCompleteUnrollWarp8,complete_unroll_warp_sync,reduceCompleteUnroll,complete_unroll_sync"
@@ -54,3 +55,4 @@ if has ncu; then
   echo "ncu exit $?" >> "$out/ncu.txt"
 fi
 ls -la "$out"
+tar czf "$final/results.tar.gz" -C "$out" .
