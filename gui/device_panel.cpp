@@ -1,5 +1,6 @@
 #include "device_panel.h"
 
+#include <QFile>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -104,9 +105,11 @@ void DevicePanel::render() {
         "<li><b>Runs on the host backend</b>: every variant's block algorithm executed on the CPU, "
         "block by block, with the GPU's order of additions. Results are exact; times are CPU "
         "times (labelled <i>host emulation</i>), not GPU times.</li>"
-        "<li><b>Opening saved sessions</b> (File &gt; Open, Ctrl+O), such as the bundled session "
-        "measured on an NVIDIA H200, overlaying a second session, and exporting charts and "
-        "CSV.</li>"
+        "<li><b>Opening saved sessions</b> (File &gt; Open, Ctrl+O)" +
+        QString(QFile::exists(":/sessions/h200-ladder.json")
+                    ? ", such as the bundled session measured on an NVIDIA H200 (shown at start)"
+                    : "") +
+        ", overlaying a second session, and exporting charts and CSV.</li>"
         "<li><b>Inside a block</b>: the step-by-step animation comes from the block model and "
         "needs no GPU.</li>"
         "</ul>";

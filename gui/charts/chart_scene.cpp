@@ -373,7 +373,8 @@ void ChartScene::fill() {
     double lo = std::pow(10.0, std::floor(std::log10(ymin))),
            hi = std::pow(10.0, std::ceil(std::log10(ymax)));
     if (hi <= lo) hi = lo * 10;
-    static_cast<QLogValueAxis*>(ya)->setRange(lo, hi);
+    // A hair wider than the decades, so the end ticks are not lost to rounding.
+    static_cast<QLogValueAxis*>(ya)->setRange(lo * 0.999, hi * 1.001);
   } else {
     auto* lin = static_cast<QValueAxis*>(ya);
     lin->setRange(

@@ -73,7 +73,12 @@ TEST(AppRun, CancelKeepsFinishedPoints) {
   const size_t total = rl::expand(longer_spec()).size();
   w.run();
   ASSERT_TRUE(w.controller()->running());
-  ASSERT_TRUE(test::wait_until([&] { return w.store()->primary().results.size() >= 1; }, 60000));
+  w.show();
+  // The first points reach the table and the chart on screen while the run goes on.
+  ASSERT_TRUE(test::wait_until(
+      [&] { return w.charts()->chart("ladder_speedup")->drawn_points() >= 1; }, 60000));
+  EXPECT_TRUE(w.controller()->running());
+  EXPECT_GE(w.results_model()->rowCount(), 1);
   w.cancel();
   ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 60000));
   const rl::Session& s = w.store()->primary();

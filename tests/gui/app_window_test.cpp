@@ -2,9 +2,11 @@
 // experiment form refuses bad values with their reasons.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTest>
 
 #include <set>
 
@@ -16,6 +18,7 @@
 #include "device_panel.h"
 #include "presets.h"
 #include "results_model.h"
+#include "session_store.h"
 
 using namespace rl::gui;
 
@@ -121,4 +124,59 @@ TEST(AppWindow, DevicePanelWithoutGpuSaysWhyAndWhatWorks) {
   EXPECT_TRUE(text.contains("host backend"));
   EXPECT_TRUE(text.contains("Inside a block"));
   EXPECT_TRUE(text.contains("Test CPU"));
+}
+
+TEST(AppWindow, SettingsRememberTheLastSpec) {
+  MainWindow::Options options = test::quiet_options();
+  options.settings = true;  // test mode: QStandardPaths points at a scratch location
+  rl::ExperimentSpec spec = test::tiny_spec();
+  spec.sizes = {12345, std::uint64_t(1) << 20};
+  spec.block_sizes = {128, 512};
+  {
+    MainWindow w(options);
+    w.experiment()->set_spec(spec);
+    w.close();
+  }
+  MainWindow w(options);
+  const auto restored = w.experiment()->spec();
+  ASSERT_TRUE(restored.has_value());
+  EXPECT_EQ(restored->sizes, spec.sizes);
+  EXPECT_EQ(restored->block_sizes, spec.block_sizes);
+  EXPECT_EQ(restored->variants, spec.variants);
+}
+
+TEST(AppWindow, KeyboardShortcutsRunAndCancel) {
+  MainWindow w(test::quiet_options());
+  w.show();
+  QApplication::setActiveWindow(&w);
+  w.experiment()->set_device(kHostDevice);
+  rl::ExperimentSpec spec = test::tiny_spec();
+  spec.sizes = {1u << 18, 1u << 20};
+  spec.timing.budget_ms = 200;
+  spec.timing.noise = 1e-6;
+  w.experiment()->set_spec(spec);
+  QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
+  ASSERT_TRUE(w.controller()->running()) << "Ctrl+R did not start a run";
+  QTest::keyClick(&w, Qt::Key_Escape);
+  EXPECT_TRUE(w.controller()->cancelling()) << "Esc did not cancel";
+  ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 60000));
+  EXPECT_TRUE(w.store()->primary().cancelled);
+}
+
+TEST(AppWindow, StartsWithTheBundledSessionOrAnHonestEmptyState) {
+  MainWindow::Options options = test::quiet_options();
+  options.open_bundled = true;
+  MainWindow w(options);
+  w.charts()->refresh_all();
+  if (QFile::exists(":/sessions/h200-ladder.json")) {
+    ASSERT_TRUE(w.store()->has_primary()) << w.last_error().toStdString();
+    EXPECT_EQ(w.store()->primary().device.backend, "cuda");
+    EXPECT_TRUE(w.banner_text().contains("Bundled session"));
+    EXPECT_GT(w.charts()->chart("ladder_speedup")->drawn_points(), 0);
+  } else {
+    // Not bundled in this build: nothing is drawn, and the window says what to do.
+    EXPECT_FALSE(w.store()->has_primary());
+    EXPECT_TRUE(w.banner_text().contains("No session yet"));
+    for (const QString& id : w.charts()->ids()) EXPECT_EQ(w.charts()->chart(id)->drawn_points(), 0);
+  }
 }
