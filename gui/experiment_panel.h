@@ -42,6 +42,8 @@ class ExperimentPanel : public QWidget {
   std::optional<ExperimentSpec> spec() const;
   // Everything wrong with the form now, one message each (empty: ready to run).
   QStringList problems() const { return problems_; }
+  // Checks the form now (it does so by itself shortly after every edit).
+  void validate_now();
   void apply_preset(int index);
 
   void set_running(bool running);
@@ -66,7 +68,6 @@ class ExperimentPanel : public QWidget {
   QWidget* build_variant_tree();
   QTreeWidgetItem* add_variant_item(QTreeWidgetItem* group, const QString& name);
   void schedule_validation();
-  void validate_now();
   QStringList checked_variants() const;
 
   Discovery discovery_;

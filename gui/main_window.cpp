@@ -264,6 +264,7 @@ void MainWindow::connect_run() {
 
 void MainWindow::run() {
   if (controller_->running()) return;
+  experiment_->validate_now();  // the form may have changed within the last few milliseconds
   const QStringList problems = experiment_->problems();
   auto spec = experiment_->spec();
   if (!spec || !problems.isEmpty()) {
@@ -274,8 +275,7 @@ void MainWindow::run() {
   const int device = experiment_->device();
   DeviceInfo info = discovery_ ? discovery_->host : DeviceInfo{};
   if (const DeviceInfo* gpu = experiment_->device_info()) info = *gpu;
-  store_->clear_overlays();
-  store_->begin_live(*spec, info);
+  store_->begin_live(*spec, info);  // overlays stay: e.g. a saved H200 session beside this GPU
   experiment_->set_running(true);
   cancel_action_->setEnabled(true);
   run_clock_.start();

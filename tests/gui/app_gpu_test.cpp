@@ -1,0 +1,93 @@
+// The app on a real GPU: a run through the worker thread on cuda:0 (the CUDA backend made on
+// that thread), and, when asked, screenshots of a live sweep. Skipped, saying why, without a GPU.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QTabWidget>
+
+#include "app_test_support.h"
+#include "chart_export.h"
+#include "charts/chart_widget.h"
+#include "charts_panel.h"
+#include "device.h"
+#include "presets.h"
+#include "results_model.h"
+#include "session_store.h"
+
+using namespace rl::gui;
+
+namespace {
+
+// Why there is no usable GPU here, or empty when there is one.
+std::string no_gpu() {
+  static const rl::Discovery d = rl::discover_devices();
+  return d.gpus.empty() ? "no GPU: " + d.no_gpu_reason : std::string();
+}
+
+}  // namespace
+
+TEST(AppGpu, RunOnCudaThroughTheWorkerThread) {
+  if (!no_gpu().empty()) GTEST_SKIP() << no_gpu();
+  MainWindow w(test::quiet_options());
+  w.show();
+  w.experiment()->set_discovery(rl::discover_devices());
+  w.experiment()->set_device(0);
+  rl::ExperimentSpec spec = test::tiny_spec();
+  spec.sizes = {1000, std::uint64_t(1) << 20};
+  w.experiment()->set_spec(spec);
+  w.run();
+  ASSERT_TRUE(w.controller()->running()) << w.experiment()->problems().join("; ").toStdString();
+  ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 120000));
+  EXPECT_TRUE(w.last_error().isEmpty()) << w.last_error().toStdString();
+  const rl::Session& s = w.store()->primary();
+  EXPECT_EQ(s.device.backend, "cuda");
+  EXPECT_GT(s.device.measured_copy_gbps, 0);
+  ASSERT_EQ(s.results.size(), 4u);
+  for (const auto& r : s.results)
+    EXPECT_EQ(r.status, rl::PointStatus::Ok) << r.point.label() << ": " << r.message;
+  w.charts()->refresh_all();
+  EXPECT_EQ(w.charts()->chart("bandwidth_vs_size")->drawn_points(), 4);
+  EXPECT_EQ(w.results_model()->rowCount(), 4);
+}
+
+// RL_GUI_SCREENSHOTS=DIR: the seed's ladder at 2^24 (block 1024) on cuda:0, then the size sweep;
+// the window is saved while the sweep runs and when it is done, with every chart as PNG and the
+// session as JSON.
+TEST(AppGpu, ScreenshotsOfALiveSweep) {
+  const QString dir = qEnvironmentVariable("RL_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
+  if (!no_gpu().empty()) GTEST_SKIP() << no_gpu();
+  QDir().mkpath(dir);
+  MainWindow w(test::quiet_options());
+  w.resize(1600, 1000);
+  w.show();
+  w.experiment()->set_discovery(rl::discover_devices());
+  w.experiment()->set_device(0);
+  auto run = [&](const rl::ExperimentSpec& spec, const QString& name, int live_tab) {
+    w.experiment()->set_spec(spec);
+    w.run();
+    ASSERT_TRUE(w.controller()->running()) << w.experiment()->problems().join("; ").toStdString();
+    w.tabs()->setCurrentIndex(live_tab);
+    const size_t total = rl::expand(spec).size();
+    if (test::wait_until([&] { return w.store()->primary().results.size() >= total / 2; },
+                         300000) &&
+        w.controller()->running()) {
+      w.charts()->refresh_visible();
+      QCoreApplication::processEvents();
+      w.grab().save(QDir(dir).filePath("gpu_" + name + "_live.png"));
+    }
+    ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 600000));
+    ASSERT_TRUE(w.last_error().isEmpty()) << w.last_error().toStdString();
+    w.charts()->refresh_all();
+    w.grab().save(QDir(dir).filePath("gpu_" + name + "_done.png"));
+    const QString session = QDir(dir).filePath("gpu_" + name + ".json");
+    ASSERT_TRUE(w.save_session(session));
+    QStringList written;
+    QString error;
+    ASSERT_TRUE(export_session_charts(session, QDir(dir).filePath("gpu_" + name + "_charts"),
+                                      QSize(1600, 1000), &written, &error))
+        << error.toStdString();
+  };
+  run(presets()[0].spec, "ladder", 0);      // the Ladder page
+  run(presets()[3].spec, "size_sweep", 3);  // the Size page
+}
