@@ -10,7 +10,7 @@
 #include "catalog.h"
 #include "error.h"
 #include "input_data.h"
-#include "trace_captions.h"
+#include "trace_internal.h"
 
 #include <type_traits>
 
@@ -25,12 +25,13 @@ StepCounters& StepCounters::operator+=(const StepCounters& o) {
   warp_syncs += o.warp_syncs;
   loads += o.loads;
   stores += o.stores;
+  shuffles += o.shuffles;
   return *this;
 }
 
 void StepCounters::scale(std::uint64_t k) {
   for (std::uint64_t* f : {&active_lanes, &divergent_lanes, &idle_warps, &exited_warps, &barriers,
-                           &warp_syncs, &loads, &stores})
+                           &warp_syncs, &loads, &stores, &shuffles})
     *f *= k;
 }
 
@@ -51,9 +52,9 @@ Resolved resolve(const TraceRequest& r) {
                 " but unroll " + std::to_string(*r.unroll) + " was asked for");
   if (ref->unroll) out.unroll = *ref->unroll;
   if (r.unroll) out.unroll = *r.unroll;
-  if (!ladder::is_ladder_kernel(out.variant->kernel))
+  if (!ladder::is_ladder_kernel(out.variant->kernel) && !has_warp_family_trace(out.variant->kernel))
     throw Error("no step-by-step trace for " + out.variant->id +
-                " yet: traces cover the seed's ladder (reductionlab-cli variants marks them)");
+                ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce");
   return out;
 }
 
@@ -216,8 +217,28 @@ void recount_lanes(TraceStep& s) {
   count_lanes(s.masks, s.exited, s.counters);
 }
 
-Trace make_trace(const TraceRequest& r) {
-  const Resolved v = resolve(r);
+bool has_trace(const VariantInfo& v) {
+  return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel);
+}
+
+void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
+                        std::uint64_t traced_block_reads) {
+  StepCounters per_block = t.block_totals;
+  per_block.loads -= traced_block_reads;
+  per_block.scale(t.grid);
+  per_block.loads += (t.grid - 1) * full_block_reads + last_block_reads;
+  t.launch_totals = per_block;
+}
+
+Trace make_trace(const TraceRequest& request) {
+  const Resolved v = resolve(request);
+  TraceRequest r = request;
+  // The default workspace (global) means "the variant's own" for one that takes only one.
+  if (r.workspace == Workspace::Global && !v.variant->takes_workspace(r.workspace) &&
+      v.variant->workspaces.size() == 1)
+    r.workspace = v.variant->workspaces.front();
+  if (!ladder::is_ladder_kernel(v.variant->kernel))
+    return make_warp_family_trace(r, *v.variant, v.unroll);
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);
   Trace t;
   t.variant = v.variant->id;

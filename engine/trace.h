@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "catalog.h"
 #include "types.h"
 
 namespace rl {
 
+// workspace: a variant that takes a single workspace (the warp-level kernels: registers) uses
+// it when the request leaves the default (global).
 struct TraceRequest {
   std::string variant;  // id or seed name ("reduceUnroll8" sets unroll 8)
   int block_size = 1024;
@@ -32,6 +35,7 @@ struct StepCounters {
   std::uint64_t exited_warps = 0;     // warps with no work left (past their last barrier)
   std::uint64_t barriers = 0;         // __syncthreads() after the step (0 or 1 per block)
   std::uint64_t warp_syncs = 0;       // __syncwarp() executed, counted once per warp
+  std::uint64_t shuffles = 0;         // lanes exchanging registers (__shfl_*_sync, REDUX)
   std::uint64_t loads = 0;            // element reads (input or workspace), all lanes
   std::uint64_t stores = 0;           // element writes (workspace or partials), all lanes
   StepCounters& operator+=(const StepCounters& o);
@@ -40,13 +44,16 @@ struct StepCounters {
 
 struct TraceStep {
   std::string kind;                   // "load", "tree", "skipped", "last_warp", "write_partial"
+                                      // warp-level kernels: "shuffle", "warp_reduce",
+                                      // "warp_sums", "gather"
   unsigned stride = 0;                // src = dst + stride (tree and last-warp steps)
   bool barrier = false;               // a __syncthreads() follows the step
   std::vector<std::uint32_t> masks;   // per warp: bit l set = lane l acts
   std::vector<std::uint32_t> exited;  // per warp: bit l set = lane l has exited (no work left)
   std::vector<std::pair<unsigned, unsigned>> ops;  // (dst, src) workspace indices
   std::vector<unsigned> threads;                   // the thread doing ops[i]
-  std::vector<double> values;  // the workspace after the step (exact for int32 and float32)
+  std::vector<double> values;  // the workspace after the step (exact for int32 and float32);
+                               // for kernels working in registers, each thread's register
   std::string caption;
   StepCounters counters;
 };
@@ -76,6 +83,8 @@ struct Trace {
 // Throws rl::Error with a clear message for a bad request (unknown variant, bad block size,
 // unroll not taken, block index past the grid, ...).
 Trace make_trace(const TraceRequest& r);
+// Whether make_trace covers a variant (the seed's ladder and the warp-level kernels).
+bool has_trace(const VariantInfo& v);
 nlohmann::json to_json(const Trace& t);
 
 // Throws rl::Error with a clear message for a bad request (unknown variant, bad block size, unroll

@@ -3,7 +3,7 @@
 #include <bit>
 #include <string>
 
-#include "trace_captions.h"
+#include "trace_internal.h"
 
 namespace rl {
 

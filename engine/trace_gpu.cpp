@@ -25,6 +25,10 @@ std::string hex(std::uint32_t v) {
 
 Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   Trace model = make_trace(r);  // validates the request and gives kinds, ops, captions, totals
+  const VariantInfo* variant = find_variant_by_id(model.variant);
+  if (variant->family != VariantFamily::SeedLadder)
+    throw Error("recording on the GPU covers the seed's ladder; " + model.label +
+                " is traced from the block model only");
   const std::string context = "trace of " + model.label + " B=" + std::to_string(model.block_size) +
                               " on cuda:" + std::to_string(device);
   RL_CUDA_CHECK(cudaSetDevice(device), context);
@@ -35,7 +39,7 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   const std::uint64_t needed = std::min<std::uint64_t>(model.size, (model.block_index + 1) * tile);
   const InputData input = make_input(needed, model.type);
   kernels::MaskRecordingRequest req;
-  req.kernel = find_variant_by_id(model.variant)->kernel;
+  req.kernel = variant->kernel;
   req.type = model.type;
   req.workspace = model.workspace;
   req.block_size = model.block_size;

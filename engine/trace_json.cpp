@@ -16,6 +16,7 @@ nlohmann::json counters_json(const StepCounters& c) {
           {"exited_warps", c.exited_warps},
           {"barriers", c.barriers},
           {"warp_syncs", c.warp_syncs},
+          {"shuffles", c.shuffles},
           {"loads", c.loads},
           {"stores", c.stores}};
 }

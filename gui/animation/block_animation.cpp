@@ -39,7 +39,7 @@ constexpr double kTransitionShare = 0.6;  // share of a step spent animating int
 QComboBox* ladder_variant_combo(QWidget* parent) {
   auto* c = new QComboBox(parent);
   for (const VariantInfo& v : catalog()) {
-    if (v.family != VariantFamily::SeedLadder) continue;
+    if (!has_trace(v)) continue;
     const QString seed =
         QString::fromStdString(v.seed_name_has_unroll ? v.seed_name + "U" : v.seed_name);
     const QString text =

@@ -423,24 +423,25 @@ void BlockView::paint_footer(QPainter& p) const {
   const std::pair<QString, StepCounters> rows[] = {{"this step", s ? s->counters : none},
                                                    {"so far", cumulative_[frame_]},
                                                    {launch, t.launch_totals}};
-  const char* heads[] = {"active lanes", "divergent",  "idle warps", "exited warps",
-                         "barriers",     "__syncwarp", "loads",      "stores"};
+  constexpr int kColumns = 9;
+  const char* heads[] = {"active lanes", "divergent", "idle warps", "exited", "barriers",
+                         "syncwarp",     "shuffles",  "loads",      "stores"};
   auto cells = [](const StepCounters& c) {
-    return std::array<std::uint64_t, 8>{c.active_lanes, c.divergent_lanes, c.idle_warps,
-                                        c.exited_warps, c.barriers,        c.warp_syncs,
-                                        c.loads,        c.stores};
+    return std::array<std::uint64_t, kColumns>{c.active_lanes, c.divergent_lanes, c.idle_warps,
+                                               c.exited_warps, c.barriers,        c.warp_syncs,
+                                               c.shuffles,     c.loads,           c.stores};
   };
   int label_w = fm.horizontalAdvance(launch) + 12;
-  std::array<int, 8> col_w{};
-  for (int c = 0; c < 8; ++c) {
+  std::array<int, kColumns> col_w{};
+  for (int c = 0; c < kColumns; ++c) {
     col_w[c] = fm.horizontalAdvance(heads[c]);
     for (const auto& r : rows)
       col_w[c] = std::max(col_w[c], fm.horizontalAdvance(QString::number(cells(r.second)[c])));
-    col_w[c] += 12;
+    col_w[c] += 10;
   }
   p.setPen(QColor(90, 90, 90));
   int x = kMargin + label_w;
-  for (int c = 0; c < 8; ++c) {
+  for (int c = 0; c < kColumns; ++c) {
     p.drawText(QRect(x, y, col_w[c] - 6, fm.height()), Qt::AlignRight, heads[c]);
     x += col_w[c];
   }
@@ -450,7 +451,7 @@ void BlockView::paint_footer(QPainter& p) const {
     p.drawText(QRect(kMargin, y, label_w, fm.height()), Qt::AlignLeft, r.first);
     x = kMargin + label_w;
     const auto v = cells(r.second);
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < kColumns; ++c) {
       p.drawText(QRect(x, y, col_w[c] - 6, fm.height()), Qt::AlignRight, QString::number(v[c]));
       x += col_w[c];
     }

@@ -1,0 +1,29 @@
+// Internal to the trace: captions for ladder steps in the seed's terms (stride, which threads
+// work, why warps diverge or wait), and the traces of the warp-level kernels past the seed.
+#pragma once
+
+#include <string>
+
+#include "block_model_ladder.h"
+#include "catalog.h"
+#include "trace.h"
+
+namespace rl {
+
+// `ts` holds the step's masks and counters already; `is_partial` marks the final
+// write-the-partial step that make_trace appends to the plan.
+std::string trace_caption(const ladder::BlockPlan& plan, const ladder::Step& s, const TraceStep& ts,
+                          bool is_partial, const Trace& t);
+
+// Traces of warp_shuffle, reduce_add_sync and cg_reduce (kernels/modern_warp.cu), whose block
+// works in registers: values are each thread's register. trace_modern.cpp. The request is
+// validated already; throws rl::Error for a variant it does not cover.
+bool has_warp_family_trace(KernelId k);
+Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
+// The per-block counters that do not depend on the block, scaled to the launch, plus each
+// block's own load-step reads (the tail reads fewer). trace.cpp.
+void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
+                        std::uint64_t traced_block_reads);
+
+}  // namespace rl
