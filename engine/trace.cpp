@@ -217,6 +217,15 @@ void recount_lanes(TraceStep& s) {
   count_lanes(s.masks, s.exited, s.counters);
 }
 
+InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, std::uint64_t tile) {
+  constexpr std::uint64_t kMaxElements = std::uint64_t(1) << 28;
+  if (needed > kMaxElements)
+    throw Error("block index " + std::to_string(block_index) +
+                ": tracing it generates the input up to element " + std::to_string(needed) +
+                ", more than 2^28; trace a block below " + std::to_string(kMaxElements / tile));
+  return make_input(needed, type);
+}
+
 bool has_trace(const VariantInfo& v) {
   return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel);
 }
@@ -258,7 +267,7 @@ Trace make_trace(const TraceRequest& request) {
                 " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
   // make_input's element i depends on i only, so the prefix up to the traced tile is enough.
   const std::uint64_t needed = std::min<std::uint64_t>(t.size, (r.block_index + 1) * plan.tile());
-  const InputData input = make_input(needed, r.type);
+  const InputData input = trace_input(needed, r.type, r.block_index, plan.tile());
   if (r.type == DType::Int32)
     run_trace<std::int32_t>(plan, input, t.size, t);
   else

@@ -10,6 +10,7 @@
 #include "input_data.h"
 #include "instrumented.h"
 #include "trace.h"
+#include "trace_internal.h"
 
 namespace rl {
 
@@ -37,7 +38,7 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
 
   const std::uint64_t tile = std::uint64_t(model.block_size) * model.unroll;
   const std::uint64_t needed = std::min<std::uint64_t>(model.size, (model.block_index + 1) * tile);
-  const InputData input = make_input(needed, model.type);
+  const InputData input = trace_input(needed, model.type, model.block_index, tile);
   kernels::MaskRecordingRequest req;
   req.kernel = variant->kernel;
   req.type = model.type;

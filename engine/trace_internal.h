@@ -6,6 +6,7 @@
 
 #include "block_model_ladder.h"
 #include "catalog.h"
+#include "input_data.h"
 #include "trace.h"
 
 namespace rl {
@@ -25,5 +26,10 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
 // block's own load-step reads (the tail reads fewer). trace.cpp.
 void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
                         std::uint64_t traced_block_reads);
+
+// The input of the traced block: make_input's first `needed` elements (element i depends on i
+// only, but make_input has no random access, so it generates the whole prefix). Refuses a
+// prefix over 2^28 elements (1 GiB) with a message naming the block. trace.cpp.
+InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, std::uint64_t tile);
 
 }  // namespace rl

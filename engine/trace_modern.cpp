@@ -232,8 +232,8 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
     throw Error("block index " + std::to_string(r.block_index) +
                 ": the launch of N = " + std::to_string(t.size) + " has " + std::to_string(t.grid) +
                 " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
-  const InputData input =
-      make_input(std::min<std::uint64_t>(t.size, (r.block_index + 1) * tile), r.type);
+  const InputData input = trace_input(std::min<std::uint64_t>(t.size, (r.block_index + 1) * tile),
+                                      r.type, r.block_index, tile);
   if (r.type == DType::Int32)
     build<std::int32_t>(t, op_of(v.kernel), input);
   else

@@ -301,7 +301,7 @@ void BlockAnimationPanel::rebuild() {
   try {
     if (ra) ta = std::make_shared<const Trace>(make_trace(*ra));
     if (rb) tb = std::make_shared<const Trace>(make_trace(*rb));
-  } catch (const Error& e) {
+  } catch (const std::exception& e) {  // rl::Error for a bad pick; bad_alloc if memory runs out
     error = e.what();
     ta.reset();
     tb.reset();

@@ -187,6 +187,13 @@ TEST(TraceLadder, BadRequestsSayWhatIsWrong) {
                   "block index 4"));
 }
 
+TEST(TraceLadder, RefusesBlocksWhoseInputPrefixIsTooLarge) {
+  const std::string msg = error_of({"interleaved", 32, 1, Workspace::Global,
+                                    std::uint64_t(1) << 34, DType::Int32, 1u << 24});
+  EXPECT_NE(msg.find("block index 16777216"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("trace a block below"), std::string::npos) << msg;
+}
+
 TEST(TraceLadder, InputPrefixesAgreeSoOneTileIsEnough) {
   const InputData a = make_input(5000, DType::Float32), b = make_input(1234, DType::Float32);
   for (int i = 0; i < 1234; ++i) ASSERT_EQ(a.f32[i], b.f32[i]);
