@@ -164,6 +164,7 @@ void BlockAnimationPanel::build_ui() {
   scrub_->setObjectName("scrub");
   frame_label_ = new QLabel(this);
   speed_ = new QComboBox(this);
+  speed_->setObjectName("speed");
   for (double s : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) speed_->addItem(QString("%1 steps/s").arg(s), s);
   speed_->setCurrentIndex(2);
   loop_ = new QCheckBox("Loop (L)", this);

@@ -39,20 +39,6 @@ QString source_text(const Trace& t) {
              : QString("block model (host), the same algorithm the GPU runs");
 }
 
-QString counters_text(const StepCounters& c) {
-  return QString(
-             "active lanes %1 · idle lanes in active warps %2 · idle warps %3 · exited warps %4 "
-             "· barriers %5 · __syncwarp %6 · loads %7 · stores %8")
-      .arg(c.active_lanes)
-      .arg(c.divergent_lanes)
-      .arg(c.idle_warps)
-      .arg(c.exited_warps)
-      .arg(c.barriers)
-      .arg(c.warp_syncs)
-      .arg(c.loads)
-      .arg(c.stores);
-}
-
 }  // namespace
 
 BlockView::BlockView(QWidget* parent) : QWidget(parent) {

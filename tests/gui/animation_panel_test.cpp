@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -173,6 +174,32 @@ TEST(AnimationPanel, SavesAScreenshot) {
   panel.set_frame(7);
   QApplication::processEvents();
   EXPECT_TRUE(panel.grab().save("/tmp/animation_shuffle.png"));
+}
+
+}  // namespace
+}  // namespace rl::gui
+
+namespace rl::gui {
+namespace {
+
+TEST(AnimationPanel, PlayAdvancesAndPauseHolds) {
+  BlockAnimationPanel panel;
+  ASSERT_TRUE(panel.show_variants("interleaved", "", 64));
+  auto* speed = panel.findChild<QComboBox*>("speed");
+  ASSERT_NE(speed, nullptr);
+  speed->setCurrentIndex(speed->count() - 1);  // the fastest
+  panel.set_playing(true);
+  ASSERT_TRUE(panel.playing());
+  QElapsedTimer clock;
+  clock.start();
+  while (panel.frame() < 2 && clock.elapsed() < 5000)
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+  EXPECT_GE(panel.frame(), 2);
+  panel.set_playing(false);
+  const int held = panel.frame();
+  clock.restart();
+  while (clock.elapsed() < 300) QApplication::processEvents(QEventLoop::AllEvents, 20);
+  EXPECT_EQ(panel.frame(), held);
 }
 
 }  // namespace
