@@ -6,14 +6,12 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -23,32 +21,11 @@
 #include "format.h"
 #include "presets.h"
 #include "run_worker.h"
+#include "variant_tree.h"
 
 namespace rl::gui {
 
 namespace {
-
-constexpr int kNameRole = Qt::UserRole;
-
-QString variant_tooltip(const VariantInfo& v, const QString& name) {
-  QString html = QString("<b>%1</b><br>id <code>%2</code>")
-                     .arg(QString::fromStdString(v.display_name).toHtmlEscaped(),
-                          QString::fromStdString(v.id));
-  if (!v.seed_name.empty())
-    html += QString(" · the seed's <code>%1</code>")
-                .arg(name.startsWith("reduce") ? name
-                                               : QString::fromStdString(v.seed_name) +
-                                                     (v.seed_name_has_unroll ? "U" : ""));
-  html += "<p>" + QString::fromStdString(v.explanation).toHtmlEscaped() + "</p><ol>";
-  for (const auto& phase : v.phases)
-    html += "<li>" + QString::fromStdString(phase).toHtmlEscaped() + "</li>";
-  html += "</ol>";
-  if (v.min_compute_capability > 75)
-    html += QString("<p>Needs compute capability %1.%2 or newer.</p>")
-                .arg(v.min_compute_capability / 10)
-                .arg(v.min_compute_capability % 10);
-  return html;
-}
 
 void mark(QLineEdit* field, bool bad) {
   field->setStyleSheet(bad ? "QLineEdit { border: 2px solid #d62728; }" : QString());
@@ -88,7 +65,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Device", device_);
   layout->addLayout(form);
 
-  layout->addWidget(build_variant_tree(), 1);
+  variants_ = new VariantTree;
+  layout->addWidget(variants_, 1);
 
   auto* axes = new QFormLayout;
   auto* ws_row = new QHBoxLayout;
@@ -185,89 +163,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   connect(noise_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::schedule_validation);
   connect(budget_, &QSpinBox::valueChanged, this, &ExperimentPanel::schedule_validation);
   connect(l2_, &QComboBox::currentIndexChanged, this, &ExperimentPanel::schedule_validation);
-  connect(variants_, &QTreeWidget::itemChanged, this, &ExperimentPanel::schedule_validation);
+  connect(variants_, &VariantTree::changed, this, &ExperimentPanel::schedule_validation);
   connect(device_, &QComboBox::currentIndexChanged, this, [this] {
     schedule_validation();
     emit device_changed(device());
   });
   set_spec(ExperimentSpec{});
-}
-
-QWidget* ExperimentPanel::build_variant_tree() {
-  auto* box = new QGroupBox("Variants");
-  auto* layout = new QVBoxLayout(box);
-  variants_ = new QTreeWidget;
-  variants_->setColumnCount(2);
-  variants_->setHeaderLabels({"kernel", "idea"});
-  variants_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  variants_->setUniformRowHeights(true);
-  variants_->setMinimumHeight(220);
-  const std::pair<VariantFamily, QString> families[] = {
-      {VariantFamily::SeedLadder, "The seed's ladder"},
-      {VariantFamily::Modern, "Past the seed"},
-      {VariantFamily::CubReference, "CUB references"}};
-  for (const auto& [family, title] : families) {
-    auto* group = new QTreeWidgetItem(variants_, {title});
-    group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
-    group->setCheckState(0, Qt::Unchecked);
-    QFont bold = group->font(0);
-    bold.setBold(true);
-    group->setFont(0, bold);
-    for (const VariantInfo& v : catalog()) {
-      if (v.family != family) continue;
-      add_variant_item(group, QString::fromStdString(v.id));
-      // The seed's named rungs (reduceUnroll2, 4, 8) as their own entries.
-      if (v.seed_name_has_unroll)
-        for (int u : v.unroll_factors)
-          if (u > 1 && u <= v.seed_unroll)
-            add_variant_item(group, QString::fromStdString(v.seed_label(u)));
-    }
-    if (group->childCount() == 0) delete group;
-  }
-  variants_->expandAll();
-  variant_detail_ = new QLabel("Hover or select a variant to read what it demonstrates.");
-  variant_detail_->setWordWrap(true);
-  variant_detail_->setMinimumHeight(variant_detail_->fontMetrics().height() * 4);
-  variant_detail_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  variant_detail_->setStyleSheet("color: #333;");
-  auto explain = [this](QTreeWidgetItem* item) {
-    if (!item || item->data(0, kNameRole).isNull()) return;
-    const auto ref = resolve_variant(item->data(0, kNameRole).toString().toStdString());
-    if (!ref) return;
-    QString text = QString::fromStdString(ref->variant->explanation);
-    if (!ref->variant->seed_name.empty())
-      text = QString("<b>%1</b>: %2")
-                 .arg(QString::fromStdString(ref->variant->seed_label(
-                          ref->unroll.value_or(ref->variant->seed_unroll))),
-                      text.toHtmlEscaped());
-    variant_detail_->setText(text);
-  };
-  variants_->setMouseTracking(true);
-  connect(variants_, &QTreeWidget::currentItemChanged, this, explain);
-  connect(variants_, &QTreeWidget::itemEntered, this, explain);
-  layout->addWidget(variants_, 1);
-  layout->addWidget(variant_detail_);
-  return box;
-}
-
-QTreeWidgetItem* ExperimentPanel::add_variant_item(QTreeWidgetItem* group, const QString& name) {
-  const auto ref = resolve_variant(name.toStdString());
-  if (!ref) return nullptr;
-  const VariantInfo& v = *ref->variant;
-  QString label = name, idea = QString::fromStdString(v.display_name);
-  if (!ref->unroll && !v.seed_name.empty())
-    label = QString::fromStdString(v.seed_name) + (v.seed_name_has_unroll ? "{U}" : "");
-  if (ref->unroll) idea = QString("U=%1: %2").arg(*ref->unroll).arg(idea);
-  if (v.id.ends_with("_sync") && v.seed_name.empty()) label = QString::fromStdString(v.id);
-  auto* item = new QTreeWidgetItem(group, {label, idea});
-  item->setData(0, kNameRole, name);
-  item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
-  item->setCheckState(0, Qt::Unchecked);
-  const QString tip = variant_tooltip(v, name);
-  item->setToolTip(0, tip);
-  item->setToolTip(1, tip);
-  if (v.volatile_last_warp) item->setForeground(1, QColor("#8a5a00"));
-  return item;
 }
 
 void ExperimentPanel::set_discovery(const Discovery& discovery) {
@@ -297,58 +198,10 @@ const DeviceInfo* ExperimentPanel::device_info() const {
   return d >= 0 && d < int(discovery_.gpus.size()) ? &discovery_.gpus[size_t(d)] : nullptr;
 }
 
-QStringList ExperimentPanel::checked_variants() const {
-  QStringList names;
-  for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
-    QTreeWidgetItem* group = variants_->topLevelItem(g);
-    for (int i = 0; i < group->childCount(); ++i)
-      if (group->child(i)->checkState(0) == Qt::Checked)
-        names << group->child(i)->data(0, kNameRole).toString();
-  }
-  return names;
-}
-
 void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
   loading_ = true;
   hidden_ = spec;
-  // An entry matches a name that resolves to the same variant and unroll factor: the spec may
-  // say "reduceInterleaved" where the tree lists "interleaved".
-  auto key = [](const QString& name) {
-    const auto ref = resolve_variant(name.toStdString());
-    return ref ? QString::fromStdString(ref->variant->id) + "/" +
-                     QString::number(ref->unroll.value_or(0))
-               : name;
-  };
-  QStringList wanted;
-  for (const auto& v : spec.variants) wanted << QString::fromStdString(v);
-  QStringList wanted_keys;
-  for (const QString& name : wanted) wanted_keys << key(name);
-  for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
-    QTreeWidgetItem* group = variants_->topLevelItem(g);
-    for (int i = 0; i < group->childCount(); ++i) {
-      QTreeWidgetItem* item = group->child(i);
-      const int at = wanted_keys.indexOf(key(item->data(0, kNameRole).toString()));
-      if (at >= 0) wanted.removeAt(at), wanted_keys.removeAt(at);
-      item->setCheckState(0, at >= 0 ? Qt::Checked : Qt::Unchecked);
-    }
-  }
-  // Names the tree does not list yet (e.g. reduceUnroll16) get an entry in their family.
-  for (const QString& name : wanted) {
-    const auto ref = resolve_variant(name.toStdString());
-    if (!ref) continue;  // unknown names are dropped: the saved spec came from another build
-    for (int g = 0; g < variants_->topLevelItemCount(); ++g) {
-      QTreeWidgetItem* group = variants_->topLevelItem(g);
-      bool family = false;
-      for (int i = 0; i < group->childCount() && !family; ++i) {
-        const auto other =
-            resolve_variant(group->child(i)->data(0, kNameRole).toString().toStdString());
-        family = other && other->variant->family == ref->variant->family;
-      }
-      if (!family) continue;
-      if (auto* item = add_variant_item(group, name)) item->setCheckState(0, Qt::Checked);
-      break;
-    }
-  }
+  variants_->set_checked(spec.variants);
   auto has_ws = [&](Workspace w) {
     return std::find(spec.workspaces.begin(), spec.workspaces.end(), w) != spec.workspaces.end();
   };
@@ -372,7 +225,7 @@ void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
 std::optional<ExperimentSpec> ExperimentPanel::spec() const {
   ExperimentSpec s = hidden_;
   s.variants.clear();
-  for (const QString& name : checked_variants()) s.variants.push_back(name.toStdString());
+  for (const QString& name : variants_->checked()) s.variants.push_back(name.toStdString());
   s.workspaces.clear();
   if (ws_global_->isChecked()) s.workspaces.push_back(Workspace::Global);
   if (ws_shared_->isChecked()) s.workspaces.push_back(Workspace::Shared);
@@ -426,7 +279,7 @@ void ExperimentPanel::validate_now() {
     problems << "block sizes: enter at least one, e.g. 1024";
     mark(blocks_, true);
   }
-  if (checked_variants().isEmpty()) problems << "variants: tick at least one";
+  if (variants_->checked().isEmpty()) problems << "variants: tick at least one";
   if (!ws_global_->isChecked() && !ws_shared_->isChecked() && !ws_registers_->isChecked())
     problems << "workspaces: tick at least one";
   if (!int32_->isChecked() && !float32_->isChecked())

@@ -22,10 +22,10 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTimer;
-class QTreeWidget;
-class QTreeWidgetItem;
 
 namespace rl::gui {
+
+class VariantTree;
 
 class ExperimentPanel : public QWidget {
   Q_OBJECT
@@ -65,18 +65,14 @@ class ExperimentPanel : public QWidget {
   void spec_changed();
 
  private:
-  QWidget* build_variant_tree();
-  QTreeWidgetItem* add_variant_item(QTreeWidgetItem* group, const QString& name);
   void schedule_validation();
-  QStringList checked_variants() const;
 
   Discovery discovery_;
   ExperimentSpec hidden_;  // fields the form does not show (warm-up, sample limits, baseline)
   QComboBox* presets_;
   QLabel* preset_note_;
   QComboBox* device_;
-  QTreeWidget* variants_;
-  QLabel* variant_detail_;
+  VariantTree* variants_;
   QCheckBox *ws_global_, *ws_shared_, *ws_registers_;
   QLineEdit *blocks_, *unrolls_, *sizes_;
   QCheckBox *int32_, *float32_;

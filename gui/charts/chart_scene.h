@@ -11,6 +11,8 @@
 #include "charts/chart_data.h"
 
 class QAbstractSeries;
+class QBarSet;
+class QLineSeries;
 class QChart;
 class QGraphicsSimpleTextItem;
 class QGraphicsTextItem;
@@ -41,7 +43,15 @@ class ChartScene : public QObject {
   void hover_text(const QString& text);
 
  private:
-  struct Drawn;  // Qt Charts objects of one data series
+  // Qt Charts objects of one data series.
+  struct Drawn {
+    SeriesKind kind = SeriesKind::Line;
+    QLineSeries* line = nullptr;
+    QLineSeries* upper = nullptr;  // min-max band edges
+    QLineSeries* lower = nullptr;
+    QBarSet* bar = nullptr;
+    QList<int> shown;  // data point indices, in the order drawn (hover maps back through it)
+  };
   void build();
   void fill();  // points, ranges, labels from data_
   void place_overlays();

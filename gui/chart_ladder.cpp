@@ -1,0 +1,159 @@
+// The ladder: one bar per step (variant and unroll factor, in catalog order) at the setting
+// with the most steps, cumulative speed-up with the step speed-up over it, or the time.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "catalog.h"
+#include "chart_builders_internal.h"
+#include "charts/palette.h"
+#include "format.h"
+
+namespace rl::gui::detail {
+
+using charts::Axis;
+using charts::AxisScale;
+using charts::Chart;
+using charts::Point;
+using charts::Series;
+using charts::SeriesKind;
+
+Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
+                   const std::string& baseline) {
+  Chart c;
+  c.id = id;
+  c.title = speedup ? "The ladder: what each step buys" : "The ladder: time of each kernel";
+  c.x.scale = AxisScale::Category;
+  c.y.scale = AxisScale::Linear;
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+  // The (size, type, block size) with the most rungs in the primary session; ties: larger N.
+  using Setting = std::tuple<std::uint64_t, int, int>;
+  std::map<Setting, std::set<std::pair<int, int>>> rungs_at;
+  for (const PointResult& r : ss.front().session->results) {
+    if (r.status != PointStatus::Ok && r.status != PointStatus::Wrong) continue;
+    rungs_at[{r.point.size, int(r.point.type), r.point.block_size}].insert(
+        {catalog_index(r.point.variant), r.point.unroll});
+  }
+  if (rungs_at.empty()) {
+    c.empty_hint = "No measured points in this session (all failed or were skipped).";
+    return c;
+  }
+  Setting best{};
+  size_t best_count = 0;
+  for (const auto& [setting, rungs] : rungs_at) {
+    // Variants that pick their own block size (recorded as 0) join every block size.
+    size_t count = rungs.size();
+    if (std::get<2>(setting) != 0) {
+      auto it = rungs_at.find({std::get<0>(setting), std::get<1>(setting), 0});
+      if (it != rungs_at.end()) count += it->second.size();
+    }
+    if (count > best_count || (count == best_count && setting > best))
+      best = setting, best_count = count;
+  }
+  const auto [size, type, block] = best;
+  auto in_setting = [&](const PointResult& r) {
+    return r.point.size == size && int(r.point.type) == type &&
+           (r.point.block_size == block || r.point.block_size == 0) &&
+           (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) && !r.total.empty();
+  };
+  // Rungs: every (variant, unroll) in catalog order; bar sets: (session, workspace).
+  std::set<std::tuple<int, std::string, int>> rungs;
+  std::set<std::pair<int, int>> sets;
+  for (int si = 0; si < int(ss.size()); ++si)
+    for (const PointResult& r : ss[si].session->results)
+      if (in_setting(r)) {
+        rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
+        sets.insert({si, int(r.point.workspace)});
+      }
+  std::vector<std::pair<std::string, int>> order;
+  for (const auto& [idx, v, u] : rungs) {
+    order.push_back({v, u});
+    QString label = short_label(v, u);
+    if (c.x.categories.contains(label))
+      label += QString(" U=%1").arg(u);  // the axis merges equal names
+    c.x.categories << label;
+  }
+  double max_ms = 0;
+  for (const auto& s : ss)
+    for (const PointResult& r : s.session->results)
+      if (in_setting(r)) max_ms = std::max(max_ms, r.total.median_ms);
+  const bool micro = max_ms < 1;
+  c.y.title = speedup ? QString("cumulative speed-up (×)")
+                      : QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms");
+  int wrong = 0;
+  QStringList references;
+  for (const auto& [si, ws] : sets) {
+    std::vector<const PointResult*> at(order.size(), nullptr);
+    for (const PointResult& r : ss[si].session->results) {
+      if (!in_setting(r) || int(r.point.workspace) != ws) continue;
+      for (size_t k = 0; k < order.size(); ++k)
+        if (order[k].first == r.point.variant && order[k].second == r.point.unroll) at[k] = &r;
+    }
+    // Speed-ups are against the baseline variant's point in this set, else the first rung.
+    const PointResult* ref = nullptr;
+    for (const PointResult* r : at)
+      if (r && r->status == PointStatus::Ok && r->point.variant == baseline && !ref) ref = r;
+    if (!ref)
+      for (const PointResult* r : at)
+        if (r && r->status == PointStatus::Ok && !ref) ref = r;
+    Series s;
+    s.kind = SeriesKind::Bars;
+    s.name = ws_name(Workspace(ws)) +
+             (Workspace(ws) == Workspace::Global ? " memory (in place, as the seed)" : " memory");
+    if (ss.size() > 1) s.name = ss[si].label + " · " + s.name;
+    s.color = charts::palette_color(int(c.series.size()));
+    if (ref) references << variant_label(ref->point.variant, ref->point.unroll);
+    const PointResult* prev = nullptr;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const PointResult* r = at[k];
+      if (!r) continue;
+      Point pt;
+      pt.x = double(k);
+      pt.tooltip = point_details(*r, ss[si].session->device, baseline);
+      if (r->status == PointStatus::Wrong) {
+        ++wrong;
+        pt.wrong = true;
+        pt.label = "wrong";
+        s.points.append(pt);
+        continue;
+      }
+      const double cum = ref ? ref->total.median_ms / r->total.median_ms : 1;
+      const double step = prev ? prev->total.median_ms / r->total.median_ms : 1;
+      pt.tooltip += QString("\nstep speed-up: ×%1 · cumulative: ×%2")
+                        .arg(step, 0, 'f', 2)
+                        .arg(cum, 0, 'f', 2);
+      if (speedup) {
+        pt.y = cum;
+        pt.label = QString("×%1").arg(cum, 0, 'f', cum < 10 ? 2 : 1);
+        if (prev && sets.size() <= 2) pt.label += QString("\nstep ×%1").arg(step, 0, 'f', 2);
+      } else {
+        pt.y = r->total.median_ms * (micro ? 1000 : 1);
+        pt.label = format_time_ms(r->total.median_ms);
+      }
+      s.points.append(pt);
+      prev = r;
+    }
+    c.series.append(s);
+  }
+  references.removeDuplicates();
+  QStringList sub{device_part(ss), "N=" + format_size(size),
+                  block ? QString("B=%1").arg(block) : QString("block size picked by the variant"),
+                  type_name(DType(type)), "whole reduction, median"};
+  if (speedup) sub << "against " + references.join(" / ");
+  // The session holds other sizes, types or block sizes: this is the one with the most steps.
+  if (rungs_at.size() > 1) sub << QString("1 of %1 settings in the session").arg(rungs_at.size());
+  c.subtitle = sub.join(" · ");
+  if (speedup && !references.isEmpty() && references.front() != variant_label(baseline, 1))
+    c.warnings << QString(
+                      "the baseline %1 is not on this ladder: speed-ups are against its first step")
+                      .arg(variant_label(baseline, 1, false));
+  if (wrong > 0)
+    c.warnings << QString("%1 wrong result(s) (red): not drawn, never a speed-up").arg(wrong);
+  return c;
+}
+
+}  // namespace rl::gui::detail

@@ -1,0 +1,256 @@
+// Time, bandwidth and speed-up against unroll factor, block size and size: one series per
+// variant (and per whatever else differs), min-max bands, roof lines on bandwidth charts.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "catalog.h"
+#include "chart_builders_internal.h"
+#include "charts/palette.h"
+#include "format.h"
+
+namespace rl::gui::detail {
+
+using charts::Axis;
+using charts::AxisScale;
+using charts::Chart;
+using charts::Point;
+using charts::Series;
+using charts::SeriesKind;
+
+namespace {
+
+double x_value(const PointSpec& p, Dim d) {
+  switch (d) {
+    case Dim::Unroll:
+      return p.unroll;
+    case Dim::Block:
+      return p.block_size;
+    case Dim::Size:
+      return double(p.size);
+  }
+  return 0;
+}
+
+struct Group {
+  int session = 0;
+  PointSpec proto;  // the point's fixed dimensions (the swept one is meaningless)
+  std::vector<const PointResult*> points;
+  std::set<double> xs;
+};
+
+auto order_key(const Group& g) {
+  const PointSpec& p = g.proto;
+  return std::make_tuple(catalog_index(p.variant), p.variant, p.unroll, int(p.workspace),
+                         p.block_size, p.size, int(p.type), g.session);
+}
+
+QString roof_names(double gbps) {
+  return format_gbps(gbps);
+}
+
+Series roof(const QString& name, double gbps, const QColor& color) {
+  Series s;
+  s.name = name;
+  s.kind = SeriesKind::Roof;
+  Point p;
+  p.y = gbps;
+  s.points.append(p);
+  s.color = color;
+  s.dashed = true;
+  return s;
+}
+
+void add_roofs(Chart& c, const std::vector<ShownSession>& ss) {
+  for (const auto& s : ss) {
+    const DeviceInfo& d = s.session->device;
+    const QString who = ss.size() > 1 ? s.label + " " : QString();
+    if (d.theoretical_gbps > 0) {
+      c.series.append(roof(who + "theoretical DRAM " + roof_names(d.theoretical_gbps),
+                           d.theoretical_gbps, charts::palette_roof()));
+    }
+    if (d.measured_copy_gbps > 0) {
+      c.series.append(roof(who + "measured copy " + roof_names(d.measured_copy_gbps),
+                           d.measured_copy_gbps, QColor("#006d77")));
+    }
+  }
+}
+
+}  // namespace
+
+Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
+                  const std::string& baseline) {
+  Chart c;
+  c.id = id;
+  const QString what = m == Measure::Time        ? "Time"
+                       : m == Measure::Bandwidth ? "Bandwidth"
+                                                 : "Speed-up";
+  const QString against = dim == Dim::Unroll  ? "unroll factor"
+                          : dim == Dim::Block ? "block size"
+                                              : "size";
+  c.title = what + " against " + against;
+  c.x.scale = AxisScale::Log2;
+  c.x.ticks = dim == Dim::Size ? charts::TickStyle::PowerOfTwo : charts::TickStyle::Plain;
+  c.x.title = dim == Dim::Unroll  ? "unroll factor U (tiles each block adds first)"
+              : dim == Dim::Block ? "block size (threads)"
+                                  : "N (elements)";
+  c.y.scale = AxisScale::Auto;
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+
+  // Group every usable point by all its dimensions but the swept one.
+  std::map<std::string, Group> groups;
+  int failed = 0, wrong = 0, no_baseline = 0;
+  QStringList wrong_names;
+  for (int si = 0; si < int(ss.size()); ++si) {
+    for (const PointResult& r : ss[si].session->results) {
+      if (r.status == PointStatus::Failed || r.status == PointStatus::Skipped) {
+        ++failed;
+        continue;
+      }
+      const PointSpec& p = r.point;
+      if (dim == Dim::Block && p.block_size <= 0) continue;  // the variant picks its own
+      if (r.status == PointStatus::Wrong) {
+        ++wrong;
+        wrong_names << QString("%1 %2 B=%3 N=%4")
+                           .arg(variant_label(p.variant, p.unroll), ws_name(p.workspace))
+                           .arg(p.block_size)
+                           .arg(format_size(p.size));
+        if (m == Measure::Speedup) continue;  // never drawn as a speed-up
+      }
+      if (m == Measure::Speedup && !r.speedup) {
+        ++no_baseline;
+        continue;
+      }
+      if (r.total.empty()) continue;
+      PointSpec key = p;
+      if (dim == Dim::Unroll) key.unroll = 0;
+      if (dim == Dim::Block) key.block_size = 0;
+      if (dim == Dim::Size) key.size = 0;
+      Group& g = groups[std::to_string(si) + "|" + key.label() + "|" + key.variant];
+      g.session = si;
+      g.proto = key;
+      g.points.push_back(&r);
+      g.xs.insert(x_value(p, dim));
+    }
+  }
+  std::vector<Group> kept;
+  for (auto& [k, g] : groups)
+    if (g.xs.size() >= 2) kept.push_back(g);
+  std::sort(kept.begin(), kept.end(),
+            [](const Group& a, const Group& b) { return order_key(a) < order_key(b); });
+
+  const QString sweep_word = dim == Dim::Unroll  ? "unroll"
+                             : dim == Dim::Block ? "block-size"
+                                                 : "size";
+  const QString preset = dim == Dim::Unroll  ? "Unroll 1/2/4/8"
+                         : dim == Dim::Block ? "Block-size sweep"
+                                             : "Size sweep";
+  if (kept.empty()) {
+    const QString values = dim == Dim::Unroll  ? "unroll factors"
+                           : dim == Dim::Block ? "block sizes"
+                                               : "sizes";
+    c.empty_hint = QString(
+                       "No %1 sweep in this session: this chart needs a variant measured at two or "
+                       "more %2 with everything else equal.\nTry the preset \"%3\".")
+                       .arg(sweep_word, values, preset);
+    return c;
+  }
+
+  // Name series by what differs between them.
+  auto differs = [&](auto get) {
+    for (const Group& g : kept)
+      if (get(g) != get(kept.front())) return true;
+    return false;
+  };
+  const bool vary_ws = differs([](const Group& g) { return int(g.proto.workspace); });
+  const bool vary_block =
+      dim != Dim::Block && differs([](const Group& g) { return g.proto.block_size; });
+  const bool vary_size = dim != Dim::Size && differs([](const Group& g) { return g.proto.size; });
+  const bool vary_type = differs([](const Group& g) { return int(g.proto.type); });
+  const bool vary_session = ss.size() > 1;
+
+  // Units: microseconds unless something takes a millisecond or more.
+  double max_ms = 0;
+  for (const Group& g : kept)
+    for (const PointResult* r : g.points) max_ms = std::max(max_ms, r->total.median_ms);
+  const bool micro = max_ms < 1;
+  const double unit = micro ? 1000 : 1;
+  c.y.title = m == Measure::Time ? QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms")
+              : m == Measure::Bandwidth ? QString("bandwidth (GB/s)")
+                                        : QString("speed-up (×)");
+
+  constexpr int kMaxSeries = 24;
+  std::map<std::string, int> colors;
+  for (int gi = 0; gi < int(kept.size()) && gi < kMaxSeries; ++gi) {
+    const Group& g = kept[gi];
+    const PointSpec& p = g.proto;
+    QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
+    if (vary_ws) name << ws_name(p.workspace);
+    if (vary_block) name << QString("B=%1").arg(p.block_size);
+    if (vary_size) name << "N=" + format_size(p.size);
+    if (vary_type) name << type_name(p.type);
+    if (vary_session) name.prepend(ss[g.session].label);
+    const std::string color_key = p.label() + p.variant;
+    if (!colors.count(color_key)) colors[color_key] = int(colors.size());
+    Series s;
+    s.name = name.join(" · ");
+    s.color = charts::palette_color(colors[color_key]);
+    s.dashed = g.session > 0;
+    for (const PointResult* r : g.points) {
+      Point pt;
+      pt.x = x_value(r->point, dim);
+      const double bytes = double(r->point.size) * 4;
+      if (m == Measure::Time) {
+        pt.y = r->total.median_ms * unit;
+        pt.lo = r->total.min_ms * unit;
+        pt.hi = r->total.max_ms * unit;
+      } else if (m == Measure::Bandwidth) {
+        pt.y = r->total_gbps;
+        if (r->total.min_ms > 0 && r->total.max_ms > 0) {
+          pt.lo = bytes / (r->total.max_ms * 1e-3) / 1e9;
+          pt.hi = bytes / (r->total.min_ms * 1e-3) / 1e9;
+        }
+      } else {
+        pt.y = *r->speedup;
+      }
+      pt.wrong = r->status == PointStatus::Wrong;
+      pt.tooltip = point_details(*r, ss[g.session].session->device, baseline);
+      s.points.append(pt);
+    }
+    c.series.append(s);
+  }
+  if (int(kept.size()) > kMaxSeries)
+    c.warnings << QString(
+                      "%1 more series not drawn: narrow the experiment or read the Results table")
+                      .arg(int(kept.size()) - kMaxSeries);
+  if (m == Measure::Bandwidth) add_roofs(c, ss);
+
+  QStringList sub{device_part(ss)};
+  if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
+  if (!vary_block && dim != Dim::Block) sub << QString("B=%1").arg(kept.front().proto.block_size);
+  if (!vary_type) sub << type_name(kept.front().proto.type);
+  sub << (m == Measure::Speedup ? QString("whole reduction, median against the median of %1")
+                                      .arg(variant_label(baseline, 1, false))
+                                : QString("whole reduction, median; band: min to max"));
+  c.subtitle = sub.join(" · ");
+  if (m == Measure::Speedup) {
+    for (const QString& w : wrong_names) c.warnings << "wrong result, no speed-up: " + w;
+    if (no_baseline > 0)
+      c.warnings << QString(
+                        "%1 point(s) have no %2 point to compare with (add it to the experiment)")
+                        .arg(no_baseline)
+                        .arg(variant_label(baseline, 1, false));
+  } else if (wrong > 0) {
+    c.warnings << QString("%1 wrong result(s), marked in red: the value differs from the host's")
+                      .arg(wrong);
+  }
+  if (failed > 0)
+    c.warnings << QString("%1 point(s) failed or were skipped: see the Results table").arg(failed);
+  return c;
+}
+
+}  // namespace rl::gui::detail

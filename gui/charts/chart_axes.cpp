@@ -1,0 +1,56 @@
+#include "charts/chart_axes.h"
+
+#include <QApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rl::gui::charts::detail {
+
+Scale resolve_x(const Chart& c) {
+  switch (c.x.scale) {
+    case AxisScale::Log2:
+      return Scale::Log2;
+    case AxisScale::Category:
+      return Scale::Category;
+    default:
+      return Scale::Linear;
+  }
+}
+
+Scale resolve_y(const Chart& c) {
+  if (c.y.scale == AxisScale::Log2) return Scale::Log2;
+  if (c.y.scale != AxisScale::Auto) return Scale::Linear;
+  double lo = INFINITY, hi = 0;
+  for (const auto& s : c.series)
+    for (const auto& p : s.points) {
+      if (s.kind == SeriesKind::Bars || p.y <= 0 || !std::isfinite(p.y)) continue;
+      lo = std::min(lo, p.y);
+      hi = std::max(hi, p.y);
+    }
+  return hi > 0 && hi / lo >= 30 ? Scale::Log10 : Scale::Linear;
+}
+
+bool usable(double v, Scale s) {
+  return std::isfinite(v) && (s == Scale::Linear || s == Scale::Category || v > 0);
+}
+
+static const char* kSuperscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+
+QString tick_label(int k, TickStyle style) {
+  if (style == TickStyle::Plain && k >= 0 && k < 53)
+    return QString::number(std::ldexp(1.0, k), 'f', 0);
+  QString exp;
+  for (QChar ch : QString::number(k))
+    exp += ch == '-' ? QString("⁻") : QString(kSuperscripts[ch.digitValue()]);
+  return "2" + exp;
+}
+
+QFont scaled_font(double delta_pt, bool bold) {
+  QFont f = QApplication::font();
+  f.setPointSizeF(std::max(6.0, f.pointSizeF() + delta_pt));
+  f.setBold(bold);
+  return f;
+}
+
+}  // namespace rl::gui::charts::detail

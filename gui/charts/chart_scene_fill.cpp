@@ -1,0 +1,202 @@
+// ChartScene's numbers: points into the Qt Charts series (one bulk replace per series), axis
+// ranges and ticks, roof lines across the plot, bar labels, warnings; and the overlay text
+// kept in place when the plot area moves.
+#include <QAreaSeries>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_axes.h"
+#include "charts/chart_scene.h"
+#include "charts/palette.h"
+
+namespace rl::gui::charts {
+
+using namespace detail;
+
+void ChartScene::fill() {
+  drawn_points_ = 0;
+  wrong_points_.clear();
+  qDeleteAll(bar_labels_);
+  bar_labels_.clear();
+  warnings_->setHtml(QString());
+  empty_hint_->setPlainText(data_.empty() ? data_.empty_hint : QString());
+  if (data_.empty()) {
+    place_overlays();
+    return;
+  }
+  const Scale xs = resolve_x(data_), ys = resolve_y(data_);
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  auto grow = [&](double x, double y) {
+    if (std::isfinite(x)) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+    if (std::isfinite(y)) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+  };
+  QList<QPointF> wrong_xy;
+  int dropped = 0;
+  for (int i = 0; i < data_.series.size(); ++i) {
+    const Series& s = data_.series[i];
+    Drawn* d = drawn_[i];
+    d->shown.clear();
+    if (s.kind == SeriesKind::Roof) {
+      if (!s.points.isEmpty() && usable(s.points[0].y, ys)) grow(NAN, s.points[0].y);
+      continue;
+    }
+    for (int k = 0; k < s.points.size(); ++k) {
+      const Point& p = s.points[k];
+      if (!usable(p.x, xs) || !usable(p.y, ys)) {
+        ++dropped;
+        continue;
+      }
+      grow(tx(p.x, xs), p.y);
+      if (s.kind == SeriesKind::Line && p.has_spread() && usable(p.lo, ys))
+        grow(NAN, p.lo), grow(NAN, p.hi);
+      if (p.wrong && s.kind == SeriesKind::Line) {
+        wrong_points_.append({i, k});
+        wrong_xy.append(QPointF(tx(p.x, xs), p.y));
+        continue;
+      }
+      d->shown.append(k);
+    }
+    std::sort(d->shown.begin(), d->shown.end(),
+              [&](int a, int b) { return s.points[a].x < s.points[b].x; });
+    if (s.kind == SeriesKind::Bars) {
+      QList<qreal> values(data_.x.categories.size(), 0.0);
+      for (int k : d->shown)
+        if (int(s.points[k].x) >= 0 && int(s.points[k].x) < values.size() && !s.points[k].wrong)
+          values[int(s.points[k].x)] = s.points[k].y;
+      d->bar->remove(0, d->bar->count());
+      d->bar->append(values);
+      drawn_points_ += d->shown.size();
+      continue;
+    }
+    QList<QPointF> line, upper, lower;
+    for (int k : d->shown) {
+      const Point& p = s.points[k];
+      line.append(QPointF(tx(p.x, xs), p.y));
+      const bool spread = p.has_spread() && usable(p.lo, ys);
+      upper.append(QPointF(tx(p.x, xs), spread ? p.hi : p.y));
+      lower.append(QPointF(tx(p.x, xs), spread ? p.lo : p.y));
+    }
+    d->line->replace(line);  // one bulk update, not a signal per point
+    if (d->upper) d->upper->replace(upper), d->lower->replace(lower);
+    drawn_points_ += line.size();
+  }
+  if (wrong_series_) static_cast<QScatterSeries*>(wrong_series_)->replace(wrong_xy);
+  drawn_points_ += wrong_xy.size();
+  if (!std::isfinite(xmin)) xmin = xs == Scale::Log2 ? 0 : 0, xmax = 1;
+  if (!std::isfinite(ymin)) ymin = ys == Scale::Log10 ? 1 : 0, ymax = 1;
+
+  // x axis range and ticks
+  QAbstractAxis* xa = chart_->axes(Qt::Horizontal).value(0);
+  double x_lo = xmin, x_hi = xmax;
+  if (xs == Scale::Log2) {
+    const int k0 = int(std::floor(xmin + 1e-9)), k1 = int(std::ceil(xmax - 1e-9));
+    x_lo = k0 - 0.3, x_hi = std::max(k1, k0 + 1) + 0.3;
+    if (k1 == k0) x_lo = k0 - 1.3;
+    auto* cat = static_cast<QCategoryAxis*>(xa);
+    for (const QString& l : cat->categoriesLabels()) cat->remove(l);
+    cat->setStartValue(x_lo);
+    const int step = std::max(1, (k1 - k0 + 11) / 12);
+    for (int k = k0; k <= k1; k += step) cat->append(tick_label(k, data_.x.ticks), k);
+    cat->setRange(x_lo, x_hi);
+  } else if (xs == Scale::Linear) {
+    const double pad = xmax > xmin ? (xmax - xmin) * 0.05 : 1;
+    x_lo = xmin - pad, x_hi = xmax + pad;
+    static_cast<QValueAxis*>(xa)->setRange(x_lo, x_hi);
+  } else {
+    x_lo = -0.5, x_hi = data_.x.categories.size() - 0.5;
+  }
+  // y axis
+  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
+  if (ys == Scale::Log10) {
+    double lo = std::pow(10.0, std::floor(std::log10(ymin))),
+           hi = std::pow(10.0, std::ceil(std::log10(ymax)));
+    if (hi <= lo) hi = lo * 10;
+    // A hair wider than the decades, so the end ticks are not lost to rounding.
+    static_cast<QLogValueAxis*>(ya)->setRange(lo * 0.999, hi * 1.001);
+  } else {
+    auto* lin = static_cast<QValueAxis*>(ya);
+    lin->setRange(
+        std::min(0.0, ymin * 1.1),
+        ymax > 0 ? ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1);
+    lin->applyNiceNumbers();
+  }
+  // roof lines span the whole x range
+  for (int i = 0; i < data_.series.size(); ++i) {
+    const Series& s = data_.series[i];
+    if (s.kind != SeriesKind::Roof || s.points.isEmpty()) continue;
+    const double y = s.points[0].y;
+    drawn_[i]->line->replace(usable(y, ys) ? QList<QPointF>{{x_lo, y}, {x_hi, y}}
+                                           : QList<QPointF>{});
+  }
+  // bar labels
+  for (int i = 0; i < data_.series.size(); ++i) {
+    const Series& s = data_.series[i];
+    if (s.kind != SeriesKind::Bars) continue;
+    for (int k : drawn_[i]->shown) {
+      auto* item = new QGraphicsSimpleTextItem(s.points[k].label, chart_);
+      item->setFont(scaled_font(-1.5, s.points[k].wrong));
+      item->setBrush(s.points[k].wrong ? palette_wrong() : QColor(40, 40, 40));
+      item->setZValue(15);
+      item->setData(0, i);
+      item->setData(1, k);
+      bar_labels_.append(item);
+    }
+  }
+  QStringList warnings = data_.warnings;
+  if (dropped > 0 && ys == Scale::Log10)
+    warnings.append(
+        QString("%1 value(s) at or below zero are not drawn on the log scale").arg(dropped));
+  if (warnings.size() > 5) {
+    const int more = warnings.size() - 4;
+    warnings = warnings.mid(0, 4);
+    warnings.append(QString("... and %1 more").arg(more));
+  }
+  if (!warnings.isEmpty()) {
+    QStringList escaped;
+    for (const QString& w : warnings) escaped.append(w.toHtmlEscaped());
+    warnings_->setHtml(escaped.join("<br>"));
+  }
+  place_overlays();
+}
+
+void ChartScene::place_overlays() {
+  const QRectF plot = chart_->plotArea();
+  const QRectF whole = chart_->rect();
+  if (!empty_hint_->toPlainText().isEmpty()) {
+    empty_hint_->setTextWidth(std::min(whole.width() * 0.75, 620.0));
+    const QSizeF sz = empty_hint_->boundingRect().size();
+    empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
+  }
+  warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
+  warnings_->setPos(plot.topLeft() + QPointF(8, 4));
+  int bar_sets = 0;
+  QAbstractSeries* bars = nullptr;
+  for (auto* s : chart_->series())
+    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
+  for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
+  if (!bars) return;
+  const double width = static_cast<QBarSeries*>(bars)->barWidth();
+  for (auto* item : bar_labels_) {
+    const int i = item->data(0).toInt(), k = item->data(1).toInt();
+    int set = 0;
+    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const Point& p = data_.series[i].points[k];
+    const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
+    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
+    const QRectF r = item->boundingRect();
+    item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+  }
+}
+
+}  // namespace rl::gui::charts

@@ -1,0 +1,219 @@
+// The window's menus and everything that reads or writes files: sessions, CSV, charts, and
+// the settings remembered between runs.
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "chart_export.h"
+#include "charts/chart_widget.h"
+#include "charts_panel.h"
+#include "experiment_panel.h"
+#include "export.h"
+#include "export_dialog.h"
+#include "main_window.h"
+#include "presets.h"
+#include "session_files.h"
+#include "session_store.h"
+
+namespace rl::gui {
+
+void MainWindow::build_actions() {
+  QMenu* file = menuBar()->addMenu("&File");
+  auto add = [this](QMenu* menu, const QString& text, QKeySequence key, auto slot) {
+    QAction* a = menu->addAction(text);
+    if (!key.isEmpty()) a->setShortcut(key);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  add(file, "&Open session...", QKeySequence::Open, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Open session", last_dir_,
+                                                      "Sessions (*.json);;All files (*)");
+    if (!path.isEmpty()) open_session(path);
+  });
+  add(file, "O&verlay a second session...", QKeySequence("Ctrl+Shift+O"), [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, "Overlay session (e.g. another GPU)", last_dir_, "Sessions (*.json);;All files (*)");
+    if (!path.isEmpty()) open_session(path, true);
+  });
+  add(file, "Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
+  file->addSeparator();
+  add(file, "&Save session...", QKeySequence::Save, [this] {
+    const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
+    if (!path.isEmpty()) save_session(path);
+  });
+  add(file, "&Export chart...", QKeySequence("Ctrl+E"),
+      [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
+  add(file, "Export all charts as PNG...", QKeySequence("Ctrl+Shift+E"), [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
+    if (dir.isEmpty()) return;
+    QStringList written;
+    QString error;
+    if (write_all_charts(store_->shown(), store_->baseline(), dir, export_size_, &written, &error))
+      statusBar()->showMessage(QString("Wrote %1 charts to %2").arg(written.size()).arg(dir), 8000);
+    else
+      report_error("Export charts", error);
+  });
+  add(file, "Export summary CSV...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Export summary CSV", "CSV (*.csv)", "summary.csv");
+    if (!path.isEmpty()) export_summary_csv(path);
+  });
+  add(file, "Export raw samples CSV...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Export raw samples CSV", "CSV (*.csv)", "samples.csv");
+    if (!path.isEmpty()) export_samples_csv(path);
+  });
+  file->addSeparator();
+  add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
+
+  QMenu* run_menu = menuBar()->addMenu("&Run");
+  run_action_ = add(run_menu, "&Run the experiment", QKeySequence("Ctrl+R"), [this] { run(); });
+  cancel_action_ = add(run_menu, "&Cancel", QKeySequence(Qt::Key_Escape), [this] { cancel(); });
+  cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence("Ctrl+.")});
+  cancel_action_->setEnabled(false);
+  QMenu* presets_menu = run_menu->addMenu("Presets");
+  for (int i = 0; i < int(presets().size()); ++i)
+    add(presets_menu, presets()[size_t(i)].name, QKeySequence(),
+        [this, i] { experiment_->apply_preset(i); });
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  add(help, "About ReductionLab", QKeySequence(), [this] {
+    QMessageBox::about(
+        this, "ReductionLab",
+        "ReductionLab runs the classic ladder of CUDA parallel-reduction kernels and "
+        "modern ones, measures what each optimisation buys, and shows what happens "
+        "inside a block.\n\nFont: DejaVu Sans (bundled; see resources/fonts/LICENSE).");
+  });
+}
+
+bool MainWindow::open_session(const QString& path, bool overlay) {
+  QString error;
+  std::optional<Session> s = read_session_file(path, &error);
+  if (!s) {
+    report_error(overlay ? "Overlay session" : "Open session", error);
+    return false;
+  }
+  last_dir_ = QFileInfo(path).absolutePath();
+  if (overlay) {
+    if (!store_->has_primary()) {
+      store_->set_primary(std::move(*s), path);
+    } else {
+      store_->add_overlay(std::move(*s));
+    }
+  } else {
+    store_->clear_overlays();
+    store_->set_primary(std::move(*s), path);
+  }
+  statusBar()->showMessage(QString("Opened %1").arg(path), 6000);
+  return true;
+}
+
+bool MainWindow::save_session(const QString& path) {
+  QString error;
+  if (!store_->has_primary()) {
+    report_error("Save session", "There is no session to save yet: run an experiment first.");
+    return false;
+  }
+  if (!write_session_file(store_->primary(), path, &error)) {
+    report_error("Save session", error);
+    return false;
+  }
+  statusBar()->showMessage("Saved " + path, 6000);
+  return true;
+}
+
+bool MainWindow::export_summary_csv(const QString& path) {
+  QString error;
+  if (!write_text_file(path, summary_csv(store_->primary().results), &error)) {
+    report_error("Export CSV", error);
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::export_samples_csv(const QString& path) {
+  QString error;
+  if (!write_text_file(path, samples_csv(store_->primary().results), &error)) {
+    report_error("Export CSV", error);
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::export_chart(const QString& id, const QString& path, QSize size) {
+  charts_->refresh_all();
+  charts::ChartWidget* w = charts_->chart(id);
+  if (!w) {
+    report_error("Export chart", "no chart named " + id);
+    return false;
+  }
+  QString error;
+  const bool svg = path.endsWith(".svg", Qt::CaseInsensitive);
+  const bool ok = svg ? charts::write_chart_svg(w->chart(), path, size, &error)
+                      : charts::write_chart_png(w->chart(), path, size, &error);
+  if (!ok) report_error("Export chart", error);
+  return ok;
+}
+
+void MainWindow::export_chart_interactive(const QString& id) {
+  QList<QPair<QString, QString>> list;
+  for (const QString& cid : charts_->ids()) list.append({cid, charts_->name(cid)});
+  const auto choice = ask_chart_export(this, list, id, export_size_);
+  if (!choice) return;
+  export_size_ = choice->size;
+  const QString path =
+      ask_save_path("Export chart", "PNG image (*.png);;SVG drawing (*.svg)", choice->id + ".png");
+  if (!path.isEmpty() && export_chart(choice->id, path, choice->size))
+    statusBar()->showMessage("Wrote " + path, 6000);
+}
+
+QString MainWindow::ask_save_path(const QString& title, const QString& filter,
+                                  const QString& suggested) {
+  const QString path =
+      QFileDialog::getSaveFileName(this, title, QDir(last_dir_).filePath(suggested), filter);
+  if (!path.isEmpty()) last_dir_ = QFileInfo(path).absolutePath();
+  return path;
+}
+
+void MainWindow::restore_settings() {
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  last_dir_ = settings.value("dirs/last", QDir::homePath()).toString();
+  const QString spec = settings.value("experiment/spec").toString();
+  if (!spec.isEmpty()) {
+    try {
+      experiment_->set_spec(spec_from_json(spec.toStdString()));
+    } catch (const std::exception&) {
+      // a spec saved by another version: keep the defaults
+    }
+  }
+  if (settings.contains("experiment/device"))
+    wanted_device_ = settings.value("experiment/device").toInt();
+  if (settings.contains("charts/baseline"))
+    store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
+  const QSize size = settings.value("charts/export_size", export_size_).toSize();
+  if (size.isValid()) export_size_ = size;
+}
+
+void MainWindow::save_settings() const {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("dirs/last", last_dir_);
+  if (auto spec = experiment_->spec()) {
+    try {
+      settings.setValue("experiment/spec", QString::fromStdString(spec_to_json(*spec)));
+    } catch (const std::exception&) {
+    }
+  }
+  settings.setValue("experiment/device", experiment_->device());
+  settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
+  settings.setValue("charts/export_size", export_size_);
+}
+
+}  // namespace rl::gui
