@@ -188,8 +188,8 @@ TEST(TraceLadder, BadRequestsSayWhatIsWrong) {
 }
 
 TEST(TraceLadder, RefusesBlocksWhoseInputPrefixIsTooLarge) {
-  const std::string msg = error_of({"interleaved", 32, 1, Workspace::Global,
-                                    std::uint64_t(1) << 34, DType::Int32, 1u << 24});
+  const std::string msg = error_of(
+      {"interleaved", 32, 1, Workspace::Global, std::uint64_t(1) << 34, DType::Int32, 1u << 24});
   EXPECT_NE(msg.find("block index 16777216"), std::string::npos) << msg;
   EXPECT_NE(msg.find("trace a block below"), std::string::npos) << msg;
 }
