@@ -27,7 +27,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     }
     auto* widget = new charts::ChartWidget;
     widget->setObjectName("chart_" + kind.id);
-    widget->setMinimumSize(360, 260);
+    widget->setMinimumSize(300, 240);
     groups[kind.group].append(widget);
     charts_.append({kind.id, widget});
     connect(widget, &charts::ChartWidget::export_requested, this,

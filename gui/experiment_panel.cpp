@@ -144,6 +144,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1);
   progress_->setValue(0);
   progress_->setFormat("%v / %m points");
+  progress_->setTextVisible(false);  // until a run gives it points to count
   layout->addWidget(progress_);
   progress_label_ = new QLabel("Ready.");
   progress_label_->setWordWrap(true);
@@ -168,7 +169,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     schedule_validation();
     emit device_changed(device());
   });
-  set_spec(ExperimentSpec{});
+  // Until the user (or the saved settings) says otherwise: the seed's own experiment.
+  set_spec(presets().front().spec);
+  presets_->setCurrentIndex(1);
+  preset_note_->setText(presets().front().description);
+  preset_note_->show();
 }
 
 void ExperimentPanel::set_discovery(const Discovery& discovery) {
@@ -304,6 +309,7 @@ void ExperimentPanel::set_running(bool running) {
   cancel_->setEnabled(running);
   if (running) {
     progress_->setRange(0, 0);  // busy until the first progress report
+    progress_->setTextVisible(true);
     progress_label_->setText("Starting...");
   }
 }

@@ -77,7 +77,8 @@ MainWindow::MainWindow(Options options)
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   top->addWidget(banner_, 1);
   top->addWidget(new QLabel("Speed-up against"));
-  baseline_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  baseline_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  baseline_->setMinimumContentsLength(22);
   baseline_->setToolTip("The baseline variant of every speed-up (charts and table)");
   top->addWidget(baseline_);
   right_layout->addLayout(top);
@@ -85,7 +86,14 @@ MainWindow::MainWindow(Options options)
   tabs_->addTab(table_, "Results");
   tabs_->addTab(device_panel_, "Device");
 #if RL_HAVE_ANIMATION_PANEL
-  tabs_->addTab(create_block_animation_panel(tabs_), "Inside a block");
+  {
+    // Scrolls rather than forcing its width on the whole window (its controls are one wide row).
+    auto* animation = new QScrollArea;
+    animation->setWidget(create_block_animation_panel(animation));
+    animation->setWidgetResizable(true);
+    animation->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(animation, "Inside a block");
+  }
 #endif
   right_layout->addWidget(tabs_, 1);
 
