@@ -33,7 +33,9 @@ bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
 // The unroll factors a variant runs at, given the request.
 std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s) {
   if (ref.unroll) return {*ref.unroll};
-  if (s.unroll_factors.empty()) return {ref.variant->default_unroll};
+  // A variant with one factor has no unroll axis (CUB DeviceReduce): it ignores the request.
+  if (s.unroll_factors.empty() || ref.variant->unroll_factors.size() == 1)
+    return {ref.variant->default_unroll};
   std::vector<int> out;
   for (int u : s.unroll_factors)
     if (ref.variant->takes_unroll(u)) out.push_back(u);
