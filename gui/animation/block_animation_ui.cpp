@@ -1,0 +1,256 @@
+// The block animation panel's widgets, signals and keyboard shortcuts (the behaviour is in
+// block_animation.cpp).
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+#include "animation/block_animation.h"
+#include "animation/block_view.h"
+#include "catalog.h"
+#include "device.h"
+#include "error.h"
+#include "spec.h"
+
+namespace rl::gui {
+
+namespace {
+
+constexpr int kTickMs = 16;  // ~60 frames a second while playing
+
+QComboBox* ladder_variant_combo(QWidget* parent) {
+  auto* c = new QComboBox(parent);
+  for (const VariantInfo& v : catalog()) {
+    if (!has_trace(v)) continue;
+    const QString seed =
+        QString::fromStdString(v.seed_name_has_unroll ? v.seed_name + "U" : v.seed_name);
+    const QString text =
+        QString::fromStdString(v.display_name) + (seed.isEmpty() ? "" : "  [" + seed + "]");
+    c->addItem(text, QString::fromStdString(v.id));
+    c->setItemData(c->count() - 1, QString::fromStdString(v.explanation), Qt::ToolTipRole);
+  }
+  return c;
+}
+
+QPushButton* tool_button(const QString& text, const QString& tip, QWidget* parent) {
+  auto* b = new QPushButton(text, parent);
+  b->setToolTip(tip);
+  b->setAutoDefault(false);
+  return b;
+}
+
+}  // namespace
+
+void BlockAnimationPanel::build_ui() {
+  auto* root = new QVBoxLayout(this);
+
+  // Pickers.
+  auto* picks = new QHBoxLayout;
+  variant_a_ = ladder_variant_combo(this);
+  variant_a_->setObjectName("variant_a");
+  unroll_a_ = new QComboBox(this);
+  block_ = new QComboBox(this);
+  for (int b = 32; b <= 1024; b *= 2) block_->addItem(QString::number(b), b);
+  block_->setCurrentText("64");
+  block_->setObjectName("block_size");
+  workspace_ = new QComboBox(this);
+  workspace_->addItem("global (in place, as the seed)", int(Workspace::Global));
+  workspace_->addItem("shared memory", int(Workspace::Shared));
+  type_ = new QComboBox(this);
+  type_->addItem("int32", int(DType::Int32));
+  type_->addItem("float32", int(DType::Float32));
+  size_ = new QLineEdit(this);
+  size_->setPlaceholderText("one tile");
+  size_->setToolTip("N for the launch totals, e.g. 2^24 or 1000003; empty: one block's tile");
+  size_->setMaximumWidth(110);
+  block_index_ = new QSpinBox(this);
+  block_index_->setRange(0, 0x7fffffff);
+  block_index_->setToolTip("which block of the launch to show (the last one may be a ragged tail)");
+  source_ = new QComboBox(this);
+  source_->addItem("block model (host)");
+  source_->addItem("recorded on the GPU (looking for one...)");
+  source_->setObjectName("source");
+  if (auto* m = qobject_cast<QStandardItemModel*>(source_->model())) m->item(1)->setEnabled(false);
+  picks->addWidget(new QLabel("Variant", this));
+  picks->addWidget(variant_a_, 2);
+  picks->addWidget(new QLabel("U", this));
+  picks->addWidget(unroll_a_);
+  picks->addWidget(new QLabel("Block", this));
+  picks->addWidget(block_);
+  picks->addWidget(workspace_);
+  picks->addWidget(type_);
+  picks->addWidget(new QLabel("N", this));
+  picks->addWidget(size_);
+  picks->addWidget(new QLabel("block #", this));
+  picks->addWidget(block_index_);
+  root->addLayout(picks);
+
+  auto* picks2 = new QHBoxLayout;
+  compare_ = new QCheckBox("Side by side with", this);
+  compare_->setChecked(true);
+  variant_b_ = ladder_variant_combo(this);
+  variant_b_->setObjectName("variant_b");
+  unroll_b_ = new QComboBox(this);
+  variant_a_->setCurrentIndex(variant_a_->findData("neighbored"));
+  variant_b_->setCurrentIndex(variant_b_->findData("interleaved"));
+  fill_unrolls(variant_a_, unroll_a_);
+  fill_unrolls(variant_b_, unroll_b_);
+  picks2->addWidget(compare_);
+  picks2->addWidget(variant_b_, 2);
+  picks2->addWidget(new QLabel("U", this));
+  picks2->addWidget(unroll_b_);
+  picks2->addWidget(new QLabel("Source", this));
+  picks2->addWidget(source_, 1);
+  root->addLayout(picks2);
+
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  status_->setObjectName("status");
+  root->addWidget(status_);
+
+  // Views, side by side, in one scroll area.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  views_ = new QWidget(scroll);
+  auto* row = new QHBoxLayout(views_);
+  row->setContentsMargins(0, 0, 0, 0);
+  view_a_ = new BlockView(views_);
+  view_b_ = new BlockView(views_);
+  row->addWidget(view_a_, 1, Qt::AlignTop);
+  row->addWidget(view_b_, 1, Qt::AlignTop);
+  scroll->setWidget(views_);
+  root->addWidget(scroll, 1);
+
+  // Transport.
+  auto* transport = new QHBoxLayout;
+  first_ = tool_button("|<", "first frame (Home)", this);
+  back_ = tool_button("<", "step back (Left)", this);
+  play_ = tool_button("Play", "play / pause (Space)", this);
+  play_->setObjectName("play");
+  forward_ = tool_button(">", "step forward (Right)", this);
+  last_ = tool_button(">|", "last frame (End)", this);
+  scrub_ = new QSlider(Qt::Horizontal, this);
+  scrub_->setObjectName("scrub");
+  frame_label_ = new QLabel(this);
+  speed_ = new QComboBox(this);
+  speed_->setObjectName("speed");
+  for (double s : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) speed_->addItem(QString("%1 steps/s").arg(s), s);
+  speed_->setCurrentIndex(2);
+  loop_ = new QCheckBox("Loop (L)", this);
+  zoom_ = new QSlider(Qt::Horizontal, this);
+  zoom_->setRange(4, 64);
+  zoom_->setValue(20);
+  zoom_->setMaximumWidth(120);
+  zoom_->setToolTip("cell size (+ / -): small shows 1024 threads at once, large shows values");
+  auto* export_frame_btn = tool_button("Export frame...", "current frame as PNG (P)", this);
+  auto* export_seq_btn = tool_button("Export all frames...", "numbered PNG sequence", this);
+  for (QWidget* w : std::initializer_list<QWidget*>{first_, back_, play_, forward_, last_})
+    transport->addWidget(w);
+  transport->addWidget(scrub_, 1);
+  transport->addWidget(frame_label_);
+  transport->addWidget(speed_);
+  transport->addWidget(loop_);
+  transport->addWidget(new QLabel("Zoom", this));
+  transport->addWidget(zoom_);
+  transport->addWidget(export_frame_btn);
+  transport->addWidget(export_seq_btn);
+  root->addLayout(transport);
+
+  timer_ = new QTimer(this);
+  timer_->setInterval(kTickMs);
+  connect(timer_, &QTimer::timeout, this, &BlockAnimationPanel::tick);
+  connect(play_, &QPushButton::clicked, this, [this] { set_playing(!playing()); });
+  connect(back_, &QPushButton::clicked, this, [this] { step(-1); });
+  connect(forward_, &QPushButton::clicked, this, [this] { step(+1); });
+  connect(first_, &QPushButton::clicked, this, [this] { set_frame(0); });
+  connect(last_, &QPushButton::clicked, this, [this] { set_frame(frame_count() - 1); });
+  connect(scrub_, &QSlider::valueChanged, this, [this](int v) {
+    if (v != frame_) set_frame(v);
+  });
+  connect(zoom_, &QSlider::valueChanged, this, [this](int px) {
+    view_a_->set_cell_size(px);
+    view_b_->set_cell_size(px);
+  });
+  connect(export_frame_btn, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
+    QString err;
+    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
+  });
+  connect(export_seq_btn, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export every frame into");
+    QString err;
+    if (dir.isEmpty()) return;
+    const int n = export_sequence(dir, &err);
+    status_->setText(n < 0 ? err : QString("Wrote %1 frames to %2").arg(n).arg(dir));
+  });
+  auto on_pick = [this] {
+    if (!building_) rebuild();
+  };
+  connect(variant_a_, &QComboBox::currentIndexChanged, this, [this, on_pick] {
+    fill_unrolls(variant_a_, unroll_a_);
+    on_pick();
+  });
+  connect(variant_b_, &QComboBox::currentIndexChanged, this, [this, on_pick] {
+    fill_unrolls(variant_b_, unroll_b_);
+    on_pick();
+  });
+  for (QComboBox* c : {unroll_a_, unroll_b_, block_, workspace_, type_, source_})
+    connect(c, &QComboBox::currentIndexChanged, this, on_pick);
+  connect(compare_, &QCheckBox::toggled, this, on_pick);
+  connect(size_, &QLineEdit::editingFinished, this, on_pick);
+  connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
+
+  auto shortcut = [this](const QKeySequence& key, auto fn) {
+    auto* s = new QShortcut(key, this);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, fn);
+  };
+  shortcut(Qt::Key_Space, [this] { set_playing(!playing()); });
+  shortcut(Qt::Key_Right, [this] { step(+1); });
+  shortcut(Qt::Key_Left, [this] { step(-1); });
+  shortcut(Qt::Key_Home, [this] { set_frame(0); });
+  shortcut(Qt::Key_End, [this] { set_frame(frame_count() - 1); });
+  shortcut(Qt::Key_L, [this] { loop_->toggle(); });
+  shortcut(Qt::Key_Plus, [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Equal, [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Minus, [this] { zoom_->setValue(zoom_->value() - 4); });
+  shortcut(Qt::Key_P, [this] {
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
+    QString err;
+    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
+  });
+  setFocusPolicy(Qt::StrongFocus);
+  view_a_->set_cell_size(zoom_->value());
+  view_b_->set_cell_size(zoom_->value());
+}
+
+void BlockAnimationPanel::fill_unrolls(QComboBox* variant, QComboBox* unroll) {
+  const VariantInfo* v = find_variant_by_id(variant->currentData().toString().toStdString());
+  const QSignalBlocker block(unroll);
+  const int keep = unroll->currentData().isValid() ? unroll->currentData().toInt() : -1;
+  unroll->clear();
+  if (!v) return;
+  for (int u : v->unroll_factors) unroll->addItem(QString::number(u), u);
+  const int want = v->takes_unroll(keep) ? keep : v->default_unroll;
+  unroll->setCurrentIndex(unroll->findData(want));
+}
+
+}  // namespace rl::gui
