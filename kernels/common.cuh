@@ -46,11 +46,13 @@ __device__ __forceinline__ T* prepare_workspace(T* __restrict__ input, std::size
                                                 T* __restrict__ smem) {
   T* tile = input + static_cast<std::size_t>(blockIdx.x) * U * blockDim.x;
   if constexpr (W == Workspace::Global) {
+    // With U == 1 nothing was written yet, so no barrier: the seed's reduceNeighbored /
+    // Less / Interleaved start straight with the tree (10 barriers per 1024-thread block).
     if constexpr (U > 1) {
       const T sum = load_pre_reduced<U>(input, n);
       tile[threadIdx.x] = sum;
+      __syncthreads();
     }
-    __syncthreads();
     return tile;
   } else {
     smem[threadIdx.x] = load_pre_reduced<U>(input, n);
