@@ -171,9 +171,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   });
   // Until the user (or the saved settings) says otherwise: the seed's own experiment.
   set_spec(presets().front().spec);
-  presets_->setCurrentIndex(1);
-  preset_note_->setText(presets().front().description);
-  preset_note_->show();
 }
 
 void ExperimentPanel::set_discovery(const Discovery& discovery) {
@@ -206,6 +203,10 @@ const DeviceInfo* ExperimentPanel::device_info() const {
 void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
   loading_ = true;
   hidden_ = spec;
+  const int preset = preset_index_of(spec);
+  presets_->setCurrentIndex(preset + 1);
+  preset_note_->setText(preset >= 0 ? presets()[size_t(preset)].description : QString());
+  preset_note_->setVisible(preset >= 0);
   variants_->set_checked(spec.variants);
   auto has_ws = [&](Workspace w) {
     return std::find(spec.workspaces.begin(), spec.workspaces.end(), w) != spec.workspaces.end();
@@ -252,10 +253,7 @@ std::optional<ExperimentSpec> ExperimentPanel::spec() const {
 void ExperimentPanel::apply_preset(int index) {
   if (index < 0 || index >= int(presets().size())) return;
   const Preset& p = presets()[size_t(index)];
-  set_spec(p.spec);
-  presets_->setCurrentIndex(index + 1);
-  preset_note_->setText(p.description);
-  preset_note_->show();
+  set_spec(p.spec);  // selects it in the preset list and shows its description
   emit preset_applied(p.spec);
 }
 

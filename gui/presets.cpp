@@ -93,4 +93,15 @@ const std::vector<Preset>& presets() {
   return list;
 }
 
+int preset_index_of(const ExperimentSpec& spec) {
+  for (size_t i = 0; i < presets().size(); ++i) {
+    const ExperimentSpec& p = presets()[i].spec;
+    if (p.variants == spec.variants && p.workspaces == spec.workspaces &&
+        p.block_sizes == spec.block_sizes && p.unroll_factors == spec.unroll_factors &&
+        p.sizes == spec.sizes && p.types == spec.types)
+      return int(i);
+  }
+  return -1;
+}
+
 }  // namespace rl::gui

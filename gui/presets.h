@@ -17,5 +17,8 @@ struct Preset {
 };
 
 const std::vector<Preset>& presets();
+// The preset whose experiment `spec` is (same variants, workspaces, block sizes, unroll factors,
+// sizes and types; timing aside), or -1.
+int preset_index_of(const ExperimentSpec& spec);
 
 }  // namespace rl::gui

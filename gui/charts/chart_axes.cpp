@@ -53,4 +53,30 @@ QFont scaled_font(double delta_pt, bool bold) {
   return f;
 }
 
+QString two_line_label(const QString& label) {
+  if (label.size() <= 12) return label.toHtmlEscaped();
+  int best = -1;
+  for (int i = 1; i < label.size(); ++i) {
+    const bool boundary = label[i] == ' ' || (label[i].isUpper() && label[i - 1].isLower());
+    if (boundary &&
+        (best < 0 || std::abs(i - label.size() / 2) < std::abs(best - label.size() / 2)))
+      best = i;
+  }
+  if (best < 0) return label.toHtmlEscaped();
+  return label.left(best).trimmed().toHtmlEscaped() + "<br>" +
+         label.mid(best).trimmed().toHtmlEscaped();
+}
+
+QString subtitle_html(const QString& subtitle) {
+  const QString sep = " · ";
+  if (subtitle.size() <= 70) return subtitle.toHtmlEscaped();
+  int best = -1;
+  for (int i = subtitle.indexOf(sep); i >= 0; i = subtitle.indexOf(sep, i + 1))
+    if (best < 0 || std::abs(i - subtitle.size() / 2) < std::abs(best - subtitle.size() / 2))
+      best = i;
+  if (best < 0) return subtitle.toHtmlEscaped();
+  return subtitle.left(best).toHtmlEscaped() + "<br>" +
+         subtitle.mid(best + sep.size()).toHtmlEscaped();
+}
+
 }  // namespace rl::gui::charts::detail

@@ -23,5 +23,11 @@ inline double tx(double x, Scale s) {
 }
 QString tick_label(int k, TickStyle style);             // 2^k as "1024" or "2¹⁰"
 QFont scaled_font(double delta_pt, bool bold = false);  // the app font, larger or smaller
+// Category labels longer than 12 characters split at the word or camel-case boundary nearest
+// their middle ("CompleteUnroll<br>Warp8"); HTML-escaped.
+QString two_line_label(const QString& label);
+// A subtitle over 70 characters on two lines, split at the " · " nearest its middle (Qt
+// truncates a title that does not fit); HTML-escaped.
+QString subtitle_html(const QString& subtitle);
 
 }  // namespace rl::gui::charts::detail

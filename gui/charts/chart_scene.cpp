@@ -74,7 +74,7 @@ void ChartScene::build() {
           : QString("%1<br><span style=\"font-size:%2pt; font-weight:normal\">%3</span>")
                 .arg(data_.title.toHtmlEscaped())
                 .arg(QApplication::font().pointSizeF() - 0.5)
-                .arg(data_.subtitle.toHtmlEscaped()));
+                .arg(subtitle_html(data_.subtitle)));
   chart_->legend()->setAlignment(Qt::AlignBottom);
   chart_->legend()->setFont(scaled_font(-0.5));
   chart_->legend()->setShowToolTips(true);
@@ -88,9 +88,16 @@ void ChartScene::build() {
     QAbstractAxis* x = nullptr;
     if (xs == Scale::Category) {
       auto* cat = new QBarCategoryAxis;
-      cat->append(data_.x.categories);
-      if (data_.x.categories.size() > 4)
-        cat->setLabelsAngle(-45);  // -30 still truncates long names
+      if (data_.x.categories.size() > 12) {
+        cat->append(data_.x.categories);
+        cat->setLabelsAngle(-45);
+      } else {
+        // Long names on two lines (labels take rich text), upright and whole: Qt truncates
+        // long labels, angled ones too.
+        QStringList labels;
+        for (const QString& c : data_.x.categories) labels << two_line_label(c);
+        cat->append(labels);
+      }
       x = cat;
     } else if (xs == Scale::Log2) {
       auto* cat = new QCategoryAxis;
