@@ -1,32 +1,48 @@
 // reductionlab: the desktop app. `reductionlab [--open SESSION]` opens the window;
 // `reductionlab --open SESSION --export-charts DIR [--size WxH]` writes every chart as PNG and
-// exits (no window, no display needed): 0 on success, 1 when a file cannot be read or written,
-// 2 for bad arguments; the reason goes to stderr.
+// exits (no window, no display needed): 0 on success, 1 when a file cannot be read or written
+// (or, without --export-charts, when there is no display), 2 for bad arguments; the reason goes
+// to stderr.
 #include <QApplication>
 #include <QTextStream>
 
-#include <cstring>
+#include <cstdio>
 
 #include "app_setup.h"
 #include "chart_export.h"
 #include "main_window.h"
 
 int main(int argc, char** argv) {
-  bool headless = false;
-  for (int i = 1; i < argc; ++i)
-    headless = headless || std::strncmp(argv[i], "--export-charts", 15) == 0 ||
-               std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
-  if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+  // Arguments first: a typo gets its message even where no window could open.
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  const rl::gui::CommandLine early = rl::gui::parse_command_line(arguments);
+  if (!early.error.isEmpty()) {
+    std::fprintf(stderr, "reductionlab: %s\n", qPrintable(early.error));
+    return 2;
+  }
+  const bool headless = early.help || !early.export_dir.isEmpty();
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    if (headless) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+#if defined(Q_OS_LINUX)
+    else if (qEnvironmentVariableIsEmpty("DISPLAY") &&
+             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+      // Qt would abort with a core dump; say what to do instead.
+      std::fprintf(stderr,
+                   "reductionlab: no display (DISPLAY and WAYLAND_DISPLAY are unset). Without one, "
+                   "write the charts with --open SESSION --export-charts DIR, run experiments "
+                   "with reductionlab-cli, or set QT_QPA_PLATFORM=offscreen.\n");
+      return 1;
+    }
+#endif
+  }
 
   QApplication app(argc, argv);
   rl::gui::setup_application();
   QTextStream out(stdout), err(stderr);
   const rl::gui::CommandLine cl = rl::gui::parse_command_line(app.arguments());
-  if (!cl.error.isEmpty()) {
-    err << "reductionlab: " << cl.error << "\n";
-    return 2;
-  }
   if (cl.help) {
     out << cl.help_text;
     return 0;

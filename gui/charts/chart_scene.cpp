@@ -193,7 +193,7 @@ void ChartScene::build() {
       wrong->setColor(palette_wrong());
       wrong->setBorderColor(Qt::black);
       wrong->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
-      wrong->setMarkerSize(13);
+      wrong->setMarkerSize(16);  // larger than the line markers it may sit on
       attach(wrong);
       wrong_series_ = wrong;
       connect(wrong, &QXYSeries::hovered, this,
