@@ -2,7 +2,8 @@
 # Runs on the lent GPU machine (see ../shared/device/README.md): unpacks the binaries that
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
-# memcheck racecheck ladder sweep ncu gui" (default: all but gui).
+# memcheck racecheck ladder sweep ncu gui session final" (default: the first six).
+# gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
 out=/tmp/rl-out   # packed into $final/results.tar.gz at the end (the tool returns few files)
@@ -53,6 +54,29 @@ if has ncu; then
     $B/reductionlab-cli run --variants reduceInterleaved,single_pass,cub_device_reduce --sizes 2^24 --block-sizes 256 --unroll 4 \
     --budget-ms 1 --noise 0.5 --json "$out/ncu_run.json" > "$out/ncu.txt" 2>&1
   echo "ncu exit $?" >> "$out/ncu.txt"
+fi
+if has gui; then
+  tar xJf .device-qt/qt-runtime.tar.xz -C /tmp && source /tmp/qt-runtime/env.sh
+  export QT_QPA_PLATFORM=offscreen
+  timeout 120 $B/gui_tests --gtest_brief=1 > "$out/gui_tests.log" 2>&1; echo "gui_tests exit $?" >> "$out/gui_tests.log"
+  mkdir -p "$out/shots"
+  RL_GUI_SCREENSHOTS="$out/shots" timeout 200 $B/gui_tests --gtest_filter='AppGpu.ScreenshotsOfALiveLadder' >> "$out/gui_tests.log" 2>&1
+  echo "live ladder exit $?" >> "$out/gui_tests.log"
+fi
+if has session; then
+  # The session bundled with the app (resources/sessions/h200-ladder.json).
+  timeout -s INT 200 $B/reductionlab-cli run --device cuda:0 --variants "$ladder" --workspace both \
+    --block-sizes 256,512,1024 --sizes 2^20,2^24,2^26 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
+  echo "exit $?" >> "$out/session.txt"
+fi
+if has final; then
+  # Issue 3's recorded run: every variant past the seed and CUB over 2^10..2^28, twice.
+  for run in 1 2; do
+    timeout -s INT 140 $B/reductionlab-cli run --variants ${FINAL_VARIANTS:-single_pass,cub_device_reduce} \
+      --block-sizes ${FINAL_BLOCKS:-256} --unroll ${FINAL_UNROLL:-4} --sizes 2^10..2^28 --baseline cub_device_reduce \
+      --json "$out/final_$run.json" > "$out/final_$run.txt" 2>&1
+    echo "exit $?" >> "$out/final_$run.txt"
+  done
 fi
 ls -la "$out"
 tar czf "$final/results.tar.gz" -C "$out" .
