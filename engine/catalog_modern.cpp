@@ -108,15 +108,23 @@ void add_stream_family(std::vector<VariantInfo>& out) {
   out.push_back(vec);
 
   VariantInfo single = modern(
-      "single_pass", KernelId::SinglePass, "Single pass (vectorized + last block finishes)",
-      "The vectorized grid-stride kernel, but the block that finishes last also adds every "
-      "block's partial: each block stores its partial, __threadfence(), atomicAdd on a counter; "
-      "the block that sees the count reach gridDim.x sums the partials in block order, writes "
-      "the total and resets the counter. One launch: no second kernel, no launch gap.",
-      {kStreamLoad, kShuffleBlockSum,
-       "thread 0 stores the block's partial, __threadfence(), atomicAdd(counter)",
-       "last block: sums all partials (shuffle block sum), writes the total, resets the "
-       "counter to 0"});
+      "single_pass", KernelId::SinglePass, "Single pass (tiles + last block finishes)",
+      "One launch does the whole reduction. Each block reads one contiguous tile of 16-byte "
+      "vectors (U loads in flight per thread) and there are as many blocks as tiles, so the "
+      "hardware scheduler hands the next tile to whichever SM is free: fast SMs take more "
+      "tiles. The block that finishes last adds everything up: for int32 every block adds its "
+      "sum and a count of one to a single 64-bit word with one atomicAdd (count in the high "
+      "bits, sum in the low bits), and the block that sees the count reach gridDim.x holds the "
+      "total; for float32 blocks store partials, fence and count, and the last block adds the "
+      "partials in block order so every run gives the same bits. No second kernel, no launch "
+      "gap.",
+      {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
+       "one block per tile; the n % 4 tail by block 0",
+       kShuffleBlockSum,
+       "int32: thread 0 atomicAdd(word, 2^48 + block sum); float32: thread 0 stores the "
+       "partial, __threadfence(), atomicAdd(counter)",
+       "last block: int32 writes the sum field of the word and resets it to 0; float32 sums the "
+       "partials in block order, writes the total, resets the counter"});
   stream_shape(single);
   out.push_back(single);
 }

@@ -69,5 +69,22 @@ cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_need
   return cudaSuccess;
 }
 
+cudaError_t capped_grid(std::size_t blocks_needed, std::size_t max_blocks, unsigned* grid) {
+  const int per_sm = blocks_per_sm_override();
+  if (per_sm < 0) return cudaErrorInvalidValue;
+  std::size_t g = blocks_needed < max_blocks ? blocks_needed : max_blocks;
+  if (per_sm > 0) {
+    int device = 0, sm_count = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
+    const std::size_t cap = static_cast<std::size_t>(per_sm) * sm_count;
+    if (cap < g) g = cap;
+  }
+  *grid = static_cast<unsigned>(g < 1 ? 1 : g);
+  return cudaSuccess;
+}
+
 }  // namespace modern
 }  // namespace rl::kernels

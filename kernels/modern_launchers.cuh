@@ -36,4 +36,9 @@ cudaError_t launch_cub(const LaunchArgs& a, const LaunchPlan& p);
 // cudaErrorInvalidValue when RL_BLOCKS_PER_SM is set to anything but an integer in 1..64.
 cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_needed, unsigned* grid);
 
+// modern_dispatch.cu: the grid of a tiled kernel that takes one tile per block (single pass):
+// blocks_needed, at most max_blocks; with RL_BLOCKS_PER_SM=K set, at most K x SMs as well (the
+// blocks then walk several tiles each). cudaErrorInvalidValue for a bad RL_BLOCKS_PER_SM.
+cudaError_t capped_grid(std::size_t blocks_needed, std::size_t max_blocks, unsigned* grid);
+
 }  // namespace rl::kernels::modern

@@ -1,16 +1,31 @@
-// SinglePass: the whole reduction in one launch.
-//  phase 1: grid-stride loop of 16-byte loads, U in flight per thread, grid = resident blocks
-//           (modern_stream.cuh), or fewer for a small input;
-//  phase 2: block sum with warp shuffles;
-//  phase 3: thread 0 stores the block's partial, __threadfence(), atomicAdd on a counter;
-//  phase 4: the block that brings the counter to gridDim.x is the last one: it sums every
-//           block's partial the same way, writes the total and resets the counter to 0.
+// SinglePass: the whole reduction in one launch, one tile per block.
+//  phase 1: block b reads tile b: B x U 16-byte vectors, one contiguous chunk of B*U*16 bytes;
+//           thread t issues its U loads (vectors t, t + B, ..., t + (U-1)B of the tile, each
+//           load instruction of the block covers B*16 contiguous bytes) before any addition.
+//           There are as many blocks as tiles (up to 16384, see kMaxInt32Blocks): the hardware
+//           block scheduler hands the next tile to whichever SM frees a slot first, so the SMs
+//           that stream faster take more tiles. A grid-stride split (modern_stream.cuh) gives
+//           every block the same share and waits for the slowest one.
+//  phase 2: block sum with warp shuffles (modern_common.cuh).
+//  phase 3, int32: thread 0 adds (1 << 48) + the block sum to one 64-bit word with a single
+//           atomicAdd: the high 16 bits count the blocks that are done, the low 48 bits hold
+//           their sum. The block whose atomicAdd returns the count gridDim.x - 1 is the last;
+//           the returned word plus its own holds every block's sum: it writes the total and
+//           puts the word back to 0. No partials array, no fence, no second atomic, no second
+//           barrier: the data travels in the atomic that also counts.
+//  phase 3, float32: float addition is not associative, and the total must be the same bits
+//           on every run, so the blocks store partials and count with a fence and an atomic;
+//           the last block sums the partials in block order.
 // The idea: the second launch of a two-pass reduction costs a launch gap and a kernel that
-// mostly waits; letting the last block to finish do that work removes both. Deterministic:
-// the partials are summed in block order, not in arrival order.
+// mostly waits; letting the last block to finish do that work removes both.
 //
-// Scratch (zeroed once by the caller when it is allocated, never again): the counter, then the
-// partials. The last block puts the counter back to 0, so the next launch starts clean.
+// Scratch (zeroed once by the caller when it is allocated, never again): the counting word at
+// offset 0, the float partials at kPartialsOffset. The last block puts the word back to 0, so
+// the next launch on the stream starts clean.
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
 #include "dispatch.cuh"
 #include "modern_launchers.cuh"
 #include "modern_stream.cuh"
@@ -18,35 +33,163 @@
 namespace rl::kernels::modern {
 namespace {
 
-// The partials start here in scratch, past the counter, at an alignment any type accepts.
 constexpr std::size_t kPartialsOffset = 256;
 
-template <typename T, int B, int U>
-__global__ void __launch_bounds__(B)
-    single_pass(const T* __restrict__ x, std::size_t n,
-                typename Accum<T>::type* __restrict__ result,
-                typename Accum<T>::type* block_partials, unsigned* counter) {
+// The int32 counting word: count in bits 48..63, sum in bits 0..47. The sum field holds any
+// total of the input contract (values in [0, 255]) up to 2^40 elements (255 * 2^40 < 2^48),
+// far more than fits on a GPU; the count field holds up to 65535 blocks.
+constexpr int kCountShift = 48;
+constexpr unsigned long long kSumMask = (1ull << kCountShift) - 1;
+constexpr std::size_t kMaxInt32Elements = std::size_t(1) << 40;
+// At most this many blocks (int32); past it, blocks walk several tiles. Every block pays its
+// launch and the round trip of its counting atomic, whose return it waits for before its slot
+// frees. Measured on the H200 at 2^28 int32 (one tile per block, 2026-11-29): 8192 blocks of
+// 128 KB 242.9 us, 16384 of 64 KB 240.9-242.2 us, 32768 of 32 KB 250-251 us, 65536 of 16 KB
+// 260-270 us, 262143 of 2-4 KB 475-520 us (and 5-10% apart from one run to the next).
+constexpr std::size_t kMaxInt32Blocks = 16384;
+// float32: the last block reads every partial; past this many, blocks walk several tiles.
+constexpr std::size_t kMaxFloatBlocks = 4096;
+
+// Load instructions for the tiles (RL_SINGLE_PASS_LOAD, a tuning knob): __ldg is
+// ld.global.nc (read-only path, what CUB uses on sm_90); __ldcs is ld.global.cs (evict first);
+// no_allocate is ld.global.nc.L1::no_allocate (the data skips L1).
+enum LoadMode : int { kLoadLdg = 0, kLoadCs = 1, kLoadNoL1 = 2 };
+
+struct LoadLdg {
+  template <typename V>
+  __device__ __forceinline__ static V get(const V* p) {
+    return __ldg(p);
+  }
+};
+struct LoadCs {
+  template <typename V>
+  __device__ __forceinline__ static V get(const V* p) {
+    return __ldcs(p);
+  }
+};
+struct LoadNoL1 {
+  __device__ __forceinline__ static int4 get(const int4* p) {
+    int4 v;
+    asm("ld.global.nc.L1::no_allocate.v4.s32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p));
+    return v;
+  }
+  __device__ __forceinline__ static float4 get(const float4* p) {
+    float4 v;
+    asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+        : "l"(p));
+    return v;
+  }
+};
+
+// Phase 1. The input is nv = n / 4 vectors in tiles of B * U; block b takes tiles b, b + grid,
+// ... (one tile when the grid is the tile count, the default for int32). The one block whose
+// walk ends on the partial last tile reads it with guarded loads; the n % 4 scalars past the
+// last whole vector go to the first threads of block 0. int32: a tile's 4U values per thread
+// are summed in int32 (<= 32 * 255), then into the 64-bit running sum.
+template <typename T, int B, int U, typename Load>
+__device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __restrict__ x,
+                                                                   std::size_t n) {
   using A = typename Accum<T>::type;
+  using V = typename Vec4<T>::type;
+  constexpr std::size_t kTile = std::size_t(B) * U;
+  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+  const std::size_t nv = n / 4;
+  const std::size_t full_tiles = nv / kTile;
+  A acc = A(0);
+  std::size_t t = blockIdx.x;
+  for (; t < full_tiles; t += gridDim.x) {
+    const V* p = xv + t * kTile + threadIdx.x;
+    V v[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) v[k] = Load::get(p + k * B);
+    T s = lanes_sum(v[0]);
+#pragma unroll
+    for (int k = 1; k < U; ++k) s += lanes_sum(v[k]);
+    acc += s;
+  }
+  if (t == full_tiles) {
+#pragma unroll
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = full_tiles * kTile + threadIdx.x + std::size_t(k) * B;
+      if (i < nv) acc += lanes_sum(Load::get(xv + i));
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x < n % 4) acc += x[nv * 4 + threadIdx.x];
+  return acc;
+}
+
+// Phase 3, int32 (see the top of the file). Thread 0 only.
+__device__ __forceinline__ void finish_counted(long long block_sum, long long* result,
+                                               unsigned long long* word) {
+  const unsigned long long mine =
+      (1ull << kCountShift) + static_cast<unsigned long long>(block_sum);
+  const unsigned long long before = atomicAdd(word, mine);
+  if ((before >> kCountShift) == gridDim.x - 1) {
+    *result = static_cast<long long>((before + mine) & kSumMask);
+    *word = 0;  // every block has counted; the next launch on the stream sees 0
+  }
+}
+
+// Phase 3, float32: partials, release fence, counter; the last block (acquire fence) sums the
+// partials in block order. __ldcg reads L2, where the other SMs' partials are.
+template <int B>
+__device__ __forceinline__ void finish_in_order(float block_sum, float* result, float* partials,
+                                                unsigned* counter) {
   __shared__ bool is_last;
-  const A sum = block_sum_shfl(stream_thread_sum<T, B, U>(x, n), B / kWarp);
   if (threadIdx.x == 0) {
-    block_partials[blockIdx.x] = sum;
-    // Release: the partial reaches device scope before the counter can say it is there.
+    partials[blockIdx.x] = block_sum;
     __threadfence();
     is_last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    // Acquire: every other block fenced its partial before its increment, which we have seen.
     if (is_last) __threadfence();
   }
   __syncthreads();
   if (!is_last) return;
-  // Phase 4. __ldcg reads L2, where the other SMs' partials are; this SM's L1 never held them.
-  A acc = A(0);
-  for (unsigned j = threadIdx.x; j < gridDim.x; j += B) acc += __ldcg(block_partials + j);
+  float acc = 0.0f;
+  for (unsigned j = threadIdx.x; j < gridDim.x; j += B) acc += __ldcg(partials + j);
   acc = block_sum_shfl(acc, B / kWarp);
   if (threadIdx.x == 0) {
     *result = acc;
-    *counter = 0;  // every block has counted; the next launch on the stream sees 0
+    *counter = 0;
   }
+}
+
+template <typename T, int B, int U>
+__global__ void __launch_bounds__(B) single_pass(const T* __restrict__ x, std::size_t n,
+                                                 typename Accum<T>::type* __restrict__ result,
+                                                 char* __restrict__ scratch, int load) {
+  using A = typename Accum<T>::type;
+  A sum;
+  if (load == kLoadCs) {
+    sum = tile_thread_sum<T, B, U, LoadCs>(x, n);
+  } else if (load == kLoadNoL1) {
+    sum = tile_thread_sum<T, B, U, LoadNoL1>(x, n);
+  } else {
+    sum = tile_thread_sum<T, B, U, LoadLdg>(x, n);
+  }
+  sum = block_sum_shfl(sum, B / kWarp);
+  if (gridDim.x == 1) {  // one block holds the total: no counting at all
+    if (threadIdx.x == 0) *result = sum;
+    return;
+  }
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (threadIdx.x == 0)
+      finish_counted(sum, result, reinterpret_cast<unsigned long long*>(scratch));
+  } else {
+    finish_in_order<B>(sum, result, reinterpret_cast<float*>(scratch + kPartialsOffset),
+                       reinterpret_cast<unsigned*>(scratch));
+  }
+}
+
+// RL_SINGLE_PASS_LOAD: ldg (default), cs or no_allocate; -1 for anything else.
+int load_mode() {
+  const char* text = std::getenv("RL_SINGLE_PASS_LOAD");
+  if (text == nullptr || *text == '\0' || std::strcmp(text, "ldg") == 0) return kLoadLdg;
+  if (std::strcmp(text, "cs") == 0) return kLoadCs;
+  if (std::strcmp(text, "no_allocate") == 0) return kLoadNoL1;
+  return -1;
 }
 
 template <typename F>
@@ -64,34 +207,38 @@ cudaError_t with_kernel(const LaunchArgs& a, F&& f) {
 }  // namespace
 
 cudaError_t plan_single_pass(const LaunchArgs& a, LaunchPlan* plan) {
-  if (a.workspace != Workspace::Registers) return cudaErrorInvalidValue;
-  return with_kernel(a, [&](auto kernel, int block, auto) {
+  if (a.workspace != Workspace::Registers || load_mode() < 0) return cudaErrorInvalidValue;
+  const bool is_int = a.type == DType::Int32;
+  if (is_int && a.n > kMaxInt32Elements) return cudaErrorInvalidValue;
+  return with_kernel(a, [&](auto, int block, auto) {
     unsigned grid = 0;
-    const cudaError_t err = resident_grid(reinterpret_cast<const void*>(kernel), block,
-                                          stream_blocks_needed(a.n, block, a.unroll), &grid);
+    const cudaError_t err = capped_grid(stream_blocks_needed(a.n, block, a.unroll),
+                                        is_int ? kMaxInt32Blocks : kMaxFloatBlocks, &grid);
     if (err != cudaSuccess) return err;
     *plan = LaunchPlan{};
     plan->grid = grid;
-    plan->partial_count = 0;  // the block partials live in scratch; nothing to finish
+    plan->partial_count = 0;  // the float partials live in scratch; nothing to finish
     plan->input_capacity = a.n;
-    plan->scratch_bytes = kPartialsOffset + std::size_t(grid) * accum_size(a.type);
+    plan->scratch_bytes = kPartialsOffset + (is_int ? 0 : std::size_t(grid) * sizeof(float));
     plan->needs_finish = false;
     return cudaSuccess;
   });
 }
 
 cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p) {
-  if (!is_vector_aligned(a.input) || p.grid == 0 || a.scratch == nullptr ||
-      p.scratch_bytes < kPartialsOffset + std::size_t(p.grid) * accum_size(a.type)) {
+  const int load = load_mode();
+  const bool is_int = a.type == DType::Int32;
+  if (!is_vector_aligned(a.input) || p.grid == 0 || a.scratch == nullptr || load < 0 ||
+      p.grid > (is_int ? kMaxInt32Blocks : kMaxFloatBlocks) ||
+      p.scratch_bytes < kPartialsOffset + (is_int ? 0 : std::size_t(p.grid) * sizeof(float))) {
     return cudaErrorInvalidValue;
   }
   return with_kernel(a, [&](auto kernel, int block, auto t) {
     using T = typename decltype(t)::type;
     using A = typename Accum<T>::type;
-    char* scratch = static_cast<char*>(a.scratch);
-    kernel<<<p.grid, block, 0, a.stream>>>(
-        static_cast<const T*>(a.input), a.n, static_cast<A*>(a.result),
-        reinterpret_cast<A*>(scratch + kPartialsOffset), reinterpret_cast<unsigned*>(scratch));
+    kernel<<<p.grid, block, 0, a.stream>>>(static_cast<const T*>(a.input), a.n,
+                                           static_cast<A*>(a.result), static_cast<char*>(a.scratch),
+                                           load);
     return cudaGetLastError();
   });
 }

@@ -53,14 +53,51 @@ class ModernPlanOnGpu : public ::testing::Test {
 
 TEST_F(ModernPlanOnGpu, GridStrideGridIsTheResidentBlocksForLargeInputs) {
   BlocksPerSm unset(nullptr);
-  for (KernelId k : {KernelId::VectorizedGridStride, KernelId::SinglePass}) {
-    LaunchPlan plan;
-    ASSERT_EQ(kernels::plan_launch(args(k, 256, 4, std::size_t(1) << 28), &plan), cudaSuccess);
-    EXPECT_EQ(plan.grid % sm_count_, 0u) << "grid " << plan.grid << ", " << sm_count_ << " SMs";
-    EXPECT_GE(plan.grid, unsigned(sm_count_));
-    EXPECT_LE(plan.grid, unsigned(sm_count_) * 2048 / 256);
-    EXPECT_EQ(plan.input_capacity, std::size_t(1) << 28);
+  LaunchPlan plan;
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::VectorizedGridStride, 256, 4, std::size_t(1) << 28),
+                                 &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid % sm_count_, 0u) << "grid " << plan.grid << ", " << sm_count_ << " SMs";
+  EXPECT_GE(plan.grid, unsigned(sm_count_));
+  EXPECT_LE(plan.grid, unsigned(sm_count_) * 2048 / 256);
+  EXPECT_EQ(plan.input_capacity, std::size_t(1) << 28);
+}
+
+TEST_F(ModernPlanOnGpu, SinglePassTakesOneTilePerBlock) {
+  BlocksPerSm unset(nullptr);
+  LaunchPlan plan;
+  // 2^28 ints = 2^26 vectors; tiles of 1024 x 4 vectors -> 2^14 blocks.
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 1024, 4, std::size_t(1) << 28), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 1u << 14);
+  EXPECT_EQ(plan.input_capacity, std::size_t(1) << 28);
+  // int32 takes at most 16384 blocks: 2^19 tiles of 128 vectors -> blocks walk 32 tiles each.
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 128, 1, std::size_t(1) << 28), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 16384u);
+  // float32 keeps at most 4096 partials for the last block to add in order.
+  ASSERT_EQ(kernels::plan_launch(
+                args(KernelId::SinglePass, 128, 1, std::size_t(1) << 28, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 4096u);
+  EXPECT_GE(plan.scratch_bytes, 4096 * sizeof(float));
+  // int32 totals of more than 2^40 values would not fit the 48-bit sum field.
+  EXPECT_EQ(
+      kernels::plan_launch(args(KernelId::SinglePass, 1024, 4, (std::size_t(1) << 40) + 1), &plan),
+      cudaErrorInvalidValue);
+}
+
+TEST_F(ModernPlanOnGpu, SinglePassLoadKnobRefusesUnknownNames) {
+  LaunchPlan plan;
+  for (const char* name : {"ldg", "cs", "no_allocate"}) {
+    setenv("RL_SINGLE_PASS_LOAD", name, 1);
+    EXPECT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 256, 4, 1 << 16), &plan), cudaSuccess)
+        << name;
   }
+  setenv("RL_SINGLE_PASS_LOAD", "ldcs", 1);
+  EXPECT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 256, 4, 1 << 16), &plan),
+            cudaErrorInvalidValue);
+  unsetenv("RL_SINGLE_PASS_LOAD");
 }
 
 TEST_F(ModernPlanOnGpu, SmallInputsGetOnlyTheBlocksTheyCanKeepBusy) {
