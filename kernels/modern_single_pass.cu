@@ -22,8 +22,6 @@
 // Scratch (zeroed once by the caller when it is allocated, never again): the counting word at
 // offset 0, the float partials at kPartialsOffset. The last block puts the word back to 0, so
 // the next launch on the stream starts clean.
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "dispatch.cuh"
@@ -43,53 +41,24 @@ constexpr unsigned long long kSumMask = (1ull << kCountShift) - 1;
 constexpr std::size_t kMaxInt32Elements = std::size_t(1) << 40;
 // At most this many blocks (int32); past it, blocks walk several tiles. Every block pays its
 // launch and the round trip of its counting atomic, whose return it waits for before its slot
-// frees. Measured on the H200 at 2^28 int32 (one tile per block, 2026-11-29): 8192 blocks of
-// 128 KB 242.9 us, 16384 of 64 KB 240.9-242.2 us, 32768 of 32 KB 250-251 us, 65536 of 16 KB
-// 260-270 us, 262143 of 2-4 KB 475-520 us (and 5-10% apart from one run to the next).
+// frees. Measured on the H200 at 2^28 int32 with one tile per block (harness, cold L2,
+// 2026-11-29): 8192 blocks of 128 KB 242.9 us, 16384 of 64 KB 240.9-242.2 us, 32768 of 32 KB
+// 250-251 us, 65536 of 16 KB 260-270 us, 262143 of 2-4 KB 475-520 us (and 5-10% apart from one
+// run to the next). With this cap every (B, U) built reads 2^28 in 241-255 us.
 constexpr std::size_t kMaxInt32Blocks = 16384;
 // float32: the last block reads every partial; past this many, blocks walk several tiles.
 constexpr std::size_t kMaxFloatBlocks = 4096;
-
-// Load instructions for the tiles (RL_SINGLE_PASS_LOAD, a tuning knob): __ldg is
-// ld.global.nc (read-only path, what CUB uses on sm_90); __ldcs is ld.global.cs (evict first);
-// no_allocate is ld.global.nc.L1::no_allocate (the data skips L1).
-enum LoadMode : int { kLoadLdg = 0, kLoadCs = 1, kLoadNoL1 = 2 };
-
-struct LoadLdg {
-  template <typename V>
-  __device__ __forceinline__ static V get(const V* p) {
-    return __ldg(p);
-  }
-};
-struct LoadCs {
-  template <typename V>
-  __device__ __forceinline__ static V get(const V* p) {
-    return __ldcs(p);
-  }
-};
-struct LoadNoL1 {
-  __device__ __forceinline__ static int4 get(const int4* p) {
-    int4 v;
-    asm("ld.global.nc.L1::no_allocate.v4.s32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-        : "l"(p));
-    return v;
-  }
-  __device__ __forceinline__ static float4 get(const float4* p) {
-    float4 v;
-    asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
-        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-        : "l"(p));
-    return v;
-  }
-};
 
 // Phase 1. The input is nv = n / 4 vectors in tiles of B * U; block b takes tiles b, b + grid,
 // ... (one tile when the grid is the tile count, the default for int32). The one block whose
 // walk ends on the partial last tile reads it with guarded loads; the n % 4 scalars past the
 // last whole vector go to the first threads of block 0. int32: a tile's 4U values per thread
 // are summed in int32 (<= 32 * 255), then into the 64-bit running sum.
-template <typename T, int B, int U, typename Load>
+//
+// Loads: __ldg (ld.global.nc, the read-only path; what CUB uses on sm_90). Measured against
+// __ldcs (evict-first) and ld.global.nc.L1::no_allocate with ncu on a clean L2 (2026-11-29):
+// the same within 1% at 2^24..2^28 (e.g. 2^28 B=512 U=4: 230.9, 231.4, 231.0 us).
+template <typename T, int B, int U>
 __device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __restrict__ x,
                                                                    std::size_t n) {
   using A = typename Accum<T>::type;
@@ -104,7 +73,7 @@ __device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __re
     const V* p = xv + t * kTile + threadIdx.x;
     V v[U];
 #pragma unroll
-    for (int k = 0; k < U; ++k) v[k] = Load::get(p + k * B);
+    for (int k = 0; k < U; ++k) v[k] = __ldg(p + k * B);
     T s = lanes_sum(v[0]);
 #pragma unroll
     for (int k = 1; k < U; ++k) s += lanes_sum(v[k]);
@@ -114,7 +83,7 @@ __device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __re
 #pragma unroll
     for (int k = 0; k < U; ++k) {
       const std::size_t i = full_tiles * kTile + threadIdx.x + std::size_t(k) * B;
-      if (i < nv) acc += lanes_sum(Load::get(xv + i));
+      if (i < nv) acc += lanes_sum(__ldg(xv + i));
     }
   }
   if (blockIdx.x == 0 && threadIdx.x < n % 4) acc += x[nv * 4 + threadIdx.x];
@@ -157,18 +126,11 @@ __device__ __forceinline__ void finish_in_order(float block_sum, float* result, 
 }
 
 template <typename T, int B, int U>
-__global__ void __launch_bounds__(B) single_pass(const T* __restrict__ x, std::size_t n,
-                                                 typename Accum<T>::type* __restrict__ result,
-                                                 char* __restrict__ scratch, int load) {
+__global__ void __launch_bounds__(B)
+    single_pass(const T* __restrict__ x, std::size_t n,
+                typename Accum<T>::type* __restrict__ result, char* __restrict__ scratch) {
   using A = typename Accum<T>::type;
-  A sum;
-  if (load == kLoadCs) {
-    sum = tile_thread_sum<T, B, U, LoadCs>(x, n);
-  } else if (load == kLoadNoL1) {
-    sum = tile_thread_sum<T, B, U, LoadNoL1>(x, n);
-  } else {
-    sum = tile_thread_sum<T, B, U, LoadLdg>(x, n);
-  }
+  A sum = tile_thread_sum<T, B, U>(x, n);
   sum = block_sum_shfl(sum, B / kWarp);
   if (gridDim.x == 1) {  // one block holds the total: no counting at all
     if (threadIdx.x == 0) *result = sum;
@@ -181,15 +143,6 @@ __global__ void __launch_bounds__(B) single_pass(const T* __restrict__ x, std::s
     finish_in_order<B>(sum, result, reinterpret_cast<float*>(scratch + kPartialsOffset),
                        reinterpret_cast<unsigned*>(scratch));
   }
-}
-
-// RL_SINGLE_PASS_LOAD: ldg (default), cs or no_allocate; -1 for anything else.
-int load_mode() {
-  const char* text = std::getenv("RL_SINGLE_PASS_LOAD");
-  if (text == nullptr || *text == '\0' || std::strcmp(text, "ldg") == 0) return kLoadLdg;
-  if (std::strcmp(text, "cs") == 0) return kLoadCs;
-  if (std::strcmp(text, "no_allocate") == 0) return kLoadNoL1;
-  return -1;
 }
 
 template <typename F>
@@ -207,7 +160,7 @@ cudaError_t with_kernel(const LaunchArgs& a, F&& f) {
 }  // namespace
 
 cudaError_t plan_single_pass(const LaunchArgs& a, LaunchPlan* plan) {
-  if (a.workspace != Workspace::Registers || load_mode() < 0) return cudaErrorInvalidValue;
+  if (a.workspace != Workspace::Registers) return cudaErrorInvalidValue;
   const bool is_int = a.type == DType::Int32;
   if (is_int && a.n > kMaxInt32Elements) return cudaErrorInvalidValue;
   return with_kernel(a, [&](auto, int block, auto) {
@@ -226,9 +179,8 @@ cudaError_t plan_single_pass(const LaunchArgs& a, LaunchPlan* plan) {
 }
 
 cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p) {
-  const int load = load_mode();
   const bool is_int = a.type == DType::Int32;
-  if (!is_vector_aligned(a.input) || p.grid == 0 || a.scratch == nullptr || load < 0 ||
+  if (!is_vector_aligned(a.input) || p.grid == 0 || a.scratch == nullptr ||
       p.grid > (is_int ? kMaxInt32Blocks : kMaxFloatBlocks) ||
       p.scratch_bytes < kPartialsOffset + (is_int ? 0 : std::size_t(p.grid) * sizeof(float))) {
     return cudaErrorInvalidValue;
@@ -237,8 +189,8 @@ cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p) {
     using T = typename decltype(t)::type;
     using A = typename Accum<T>::type;
     kernel<<<p.grid, block, 0, a.stream>>>(static_cast<const T*>(a.input), a.n,
-                                           static_cast<A*>(a.result), static_cast<char*>(a.scratch),
-                                           load);
+                                           static_cast<A*>(a.result),
+                                           static_cast<char*>(a.scratch));
     return cudaGetLastError();
   });
 }

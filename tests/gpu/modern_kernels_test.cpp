@@ -98,42 +98,32 @@ TEST_P(ModernOnGpu, SumsExactlyAndMatchesTheModelWhereThereIsOne) {
 }
 
 // The single pass with fewer blocks than tiles (RL_BLOCKS_PER_SM=1: one block per SM), so
-// each block walks several tiles and the partial last tile falls to some block other than 0;
-// and with each load instruction of the RL_SINGLE_PASS_LOAD knob.
-TEST(ModernSinglePassOnGpu, SumsExactlyWhenBlocksWalkSeveralTilesAndWithEveryLoad) {
+// each block walks several tiles and the partial last tile falls to some block other than 0.
+TEST(ModernSinglePassOnGpu, SumsExactlyWhenBlocksWalkSeveralTiles) {
   RL_REQUIRE_GPU();
   Backend& gpu = *testing::GpuEnvironment::get().backend;
   const std::uint64_t cap = max_test_size();
-  struct Knobs {
-    const char* blocks_per_sm;
-    const char* load;
-  };
-  for (const Knobs knobs :
-       {Knobs{"1", "ldg"}, Knobs{nullptr, "cs"}, Knobs{nullptr, "no_allocate"}}) {
-    if (knobs.blocks_per_sm) setenv("RL_BLOCKS_PER_SM", knobs.blocks_per_sm, 1);
-    setenv("RL_SINGLE_PASS_LOAD", knobs.load, 1);
-    for (DType t : {DType::Int32, DType::Float32})
-      for (int b : {128, 1024})
-        for (int u : {1, 8})
-          for (std::uint64_t n : {std::uint64_t(1000003), (std::uint64_t(1) << 24) + 7}) {
-            if (n > cap) continue;
-            const PointSpec p{"single_pass", Workspace::Registers, b, u, n, t};
-            SCOPED_TRACE(p.label() + " load=" + knobs.load);
-            const InputData& in = testing::cached_input(n, t);
-            gpu.prepare(p, in);
-            gpu.run_sample(true);
-            gpu.run_sample(true);
-            const ReductionOutput got = gpu.read_output();
-            if (t == DType::Int32) {
-              EXPECT_EQ(got.total_i64, in.exact_i64());
-            } else {
-              const double exact = in.exact_double();
-              EXPECT_NEAR(got.total_f32, exact, float_tolerance(n, exact));
-            }
+  setenv("RL_BLOCKS_PER_SM", "1", 1);
+  for (DType t : {DType::Int32, DType::Float32})
+    for (int b : {128, 1024})
+      for (int u : {1, 8})
+        for (std::uint64_t n : {std::uint64_t(1000003), (std::uint64_t(1) << 24) + 7}) {
+          if (n > cap) continue;
+          const PointSpec p{"single_pass", Workspace::Registers, b, u, n, t};
+          SCOPED_TRACE(p.label());
+          const InputData& in = testing::cached_input(n, t);
+          gpu.prepare(p, in);
+          gpu.run_sample(true);
+          gpu.run_sample(true);
+          const ReductionOutput got = gpu.read_output();
+          if (t == DType::Int32) {
+            EXPECT_EQ(got.total_i64, in.exact_i64());
+          } else {
+            const double exact = in.exact_double();
+            EXPECT_NEAR(got.total_f32, exact, float_tolerance(n, exact));
           }
-    unsetenv("RL_BLOCKS_PER_SM");
-    unsetenv("RL_SINGLE_PASS_LOAD");
-  }
+        }
+  unsetenv("RL_BLOCKS_PER_SM");
 }
 
 std::string point_name(const ::testing::TestParamInfo<PointSpec>& info) {

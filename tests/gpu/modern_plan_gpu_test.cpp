@@ -87,19 +87,6 @@ TEST_F(ModernPlanOnGpu, SinglePassTakesOneTilePerBlock) {
       cudaErrorInvalidValue);
 }
 
-TEST_F(ModernPlanOnGpu, SinglePassLoadKnobRefusesUnknownNames) {
-  LaunchPlan plan;
-  for (const char* name : {"ldg", "cs", "no_allocate"}) {
-    setenv("RL_SINGLE_PASS_LOAD", name, 1);
-    EXPECT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 256, 4, 1 << 16), &plan), cudaSuccess)
-        << name;
-  }
-  setenv("RL_SINGLE_PASS_LOAD", "ldcs", 1);
-  EXPECT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 256, 4, 1 << 16), &plan),
-            cudaErrorInvalidValue);
-  unsetenv("RL_SINGLE_PASS_LOAD");
-}
-
 TEST_F(ModernPlanOnGpu, SmallInputsGetOnlyTheBlocksTheyCanKeepBusy) {
   LaunchPlan plan;
   // 2^16 ints = 16384 vectors; 256 threads x 4 vectors per block -> 16 blocks.
