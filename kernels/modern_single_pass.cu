@@ -44,7 +44,7 @@ constexpr std::size_t kMaxInt32Elements = std::size_t(1) << 40;
 // frees. Measured on the H200 at 2^28 int32 with one tile per block (harness, cold L2,
 // 2026-11-29): 8192 blocks of 128 KB 242.9 us, 16384 of 64 KB 240.9-242.2 us, 32768 of 32 KB
 // 250-251 us, 65536 of 16 KB 260-270 us, 262143 of 2-4 KB 475-520 us (and 5-10% apart from one
-// run to the next). With this cap every (B, U) built reads 2^28 in 241-255 us.
+// run to the next). With this cap every (B, U) built reads 2^28 in 241-257 us (two runs).
 constexpr std::size_t kMaxInt32Blocks = 16384;
 // float32: the last block reads every partial; past this many, blocks walk several tiles.
 constexpr std::size_t kMaxFloatBlocks = 4096;
@@ -57,7 +57,8 @@ constexpr std::size_t kMaxFloatBlocks = 4096;
 //
 // Loads: __ldg (ld.global.nc, the read-only path; what CUB uses on sm_90). Measured against
 // __ldcs (evict-first) and ld.global.nc.L1::no_allocate with ncu on a clean L2 (2026-11-29):
-// the same within 1% at 2^24..2^28 (e.g. 2^28 B=512 U=4: 230.9, 231.4, 231.0 us).
+// within 3% of each other at 2^24..2^28, no consistent winner (2^28 B=512 U=4: 230.9, 231.4,
+// 231.0 us).
 template <typename T, int B, int U>
 __device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __restrict__ x,
                                                                    std::size_t n) {
