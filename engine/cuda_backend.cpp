@@ -30,8 +30,11 @@ class CudaBackend final : public Backend {
     start_ = std::make_unique<Event>();
     mid_ = std::make_unique<Event>();
     stop_ = std::make_unique<Event>();
-    // Flushing: writing a buffer twice the L2's size evicts whatever the last sample left there.
+    // Flushing: reading a buffer twice the L2's size (kernels::flush_l2 says why).
     flush_.allocate(std::max<std::size_t>(info_.l2_bytes * 2, 1 << 20), "L2 flush buffer");
+    RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_->get()),
+                  "zeroing the L2 flush buffer");
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "zeroing the L2 flush buffer");
   }
 
   const DeviceInfo& device() const override { return info_; }
@@ -111,8 +114,7 @@ class CudaBackend final : public Backend {
                                     cudaMemcpyDeviceToDevice, s),
                     "restoring the input, " + ctx_);
     if (cold_l2)
-      RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), ++flush_value_ & 0xff, flush_.bytes(), s),
-                    "flushing L2, " + ctx_);
+      RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
     // A third event costs about a microsecond of its own on an H200 (measured: an empty
     // event pair reads ~1.3 us), so it is recorded only when a finishing pass follows.
     RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), ctx_);
@@ -186,7 +188,6 @@ class CudaBackend final : public Backend {
   DType uploaded_type_ = DType::Int32;
   std::size_t restore_bytes_ = 0;
   bool in_place_ = false;
-  unsigned flush_value_ = 0;
 };
 
 }  // namespace

@@ -95,6 +95,10 @@ cudaError_t launch_first(const LaunchArgs& args, const LaunchPlan& plan);
 // see finish.cu). No-op when plan.needs_finish is false.
 cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
 
+// Leaves L2 cold and clean before a timed sample by reading `buffer` (zero-filled once by the
+// caller, at least twice the L2 size): no input line and no dirty line is left behind.
+cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream);
+
 // Block size and per-thread loop of the finishing kernel, shared with the host model so its
 // total equals the GPU's bit for bit.
 inline constexpr int kFinishBlockSize = 1024;
