@@ -70,12 +70,28 @@ if has session; then
   echo "exit $?" >> "$out/session.txt"
 fi
 if has final; then
-  # Issue 3's recorded run: every variant past the seed and CUB over 2^10..2^28, twice.
+  # Issue 3's recorded run: the single pass in every shape against CUB, 2^16..2^28, twice.
   for run in 1 2; do
-    timeout -s INT 140 $B/reductionlab-cli run --variants ${FINAL_VARIANTS:-single_pass,cub_device_reduce} \
-      --block-sizes ${FINAL_BLOCKS:-256} --unroll ${FINAL_UNROLL:-4} --sizes 2^10..2^28 --baseline cub_device_reduce \
-      --json "$out/final_$run.json" > "$out/final_$run.txt" 2>&1
+    timeout -s INT 150 $B/reductionlab-cli run --variants single_pass,cub_device_reduce \
+      --block-sizes 128,256,512,1024 --unroll 1,2,4,8 --sizes 2^16..2^28 --baseline cub_device_reduce \
+      --noise 0.002 --budget-ms 60 --json "$out/final_$run.json" > "$out/final_$run.txt" 2>&1
     echo "exit $?" >> "$out/final_$run.txt"
+  done
+fi
+if has allsweep; then
+  # Every variant past the seed, CUB, and the seed's best rungs, at their default shapes.
+  timeout -s INT 150 $B/reductionlab-cli run --variants \
+    reduceInterleaved,reduceUnroll8,complete_unroll_sync,warp_shuffle,reduce_add_sync,cg_reduce,vectorized,single_pass,cub_device_reduce,cub_block_reduce_raking,cub_block_reduce_warp_reductions \
+    --block-sizes 1024 --sizes 2^10..2^28 --baseline cub_device_reduce --json "$out/allsweep.json" > "$out/allsweep.txt" 2>&1
+  echo "exit $?" >> "$out/allsweep.txt"
+fi
+if has ncu2; then
+  for cc in all none; do
+    timeout 100 ncu --clock-control none --cache-control $cc --csv --metrics gpu__time_duration.sum \
+      -k 'regex:single_pass|DeviceReduce' $B/reductionlab-cli run --variants single_pass,cub_device_reduce \
+      --block-sizes 256,1024 --unroll 4 --sizes 2^16,2^20,2^24,2^28 --budget-ms 1 --noise 0.5 \
+      --json "$out/ncu_run_$cc.json" > "$out/ncu_$cc.csv" 2> "$out/ncu_$cc.err"
+    echo "ncu $cc exit $?" >> "$out/ncu_$cc.err"
   done
 fi
 ls -la "$out"
