@@ -93,10 +93,18 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
       for (size_t k = 0; k < order.size(); ++k)
         if (order[k].first == r.point.variant && order[k].second == r.point.unroll) at[k] = &r;
     }
-    // Speed-ups are against the baseline variant's point in this set, else the first rung.
+    // Speed-ups are against the baseline variant's point in this set; for a workspace the
+    // baseline does not run in (kernels past the seed keep their work in registers), against
+    // the baseline in the seed's global workspace, so the last bar compares with the first;
+    // else against the first rung.
     const PointResult* ref = nullptr;
     for (const PointResult* r : at)
       if (r && r->status == PointStatus::Ok && r->point.variant == baseline && !ref) ref = r;
+    if (!ref)
+      for (const PointResult& r : ss[si].session->results)
+        if (!ref && in_setting(r) && r.status == PointStatus::Ok && r.point.variant == baseline &&
+            r.point.workspace == Workspace::Global)
+          ref = &r;
     if (!ref)
       for (const PointResult* r : at)
         if (r && r->status == PointStatus::Ok && !ref) ref = r;
