@@ -27,9 +27,12 @@ std::string hex(std::uint32_t v) {
 Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   Trace model = make_trace(r);  // validates the request and gives kinds, ops, captions, totals
   const VariantInfo* variant = find_variant_by_id(model.variant);
-  if (variant->family != VariantFamily::SeedLadder)
-    throw Error("recording on the GPU covers the seed's ladder; " + model.label +
-                " is traced from the block model only");
+  const bool warp_level = has_warp_family_trace(variant->kernel);
+  if (variant->family != VariantFamily::SeedLadder && !warp_level)
+    throw Error(
+        "recording on the GPU covers the seed's ladder and warp_shuffle, "
+        "reduce_add_sync, cg_reduce; " +
+        model.label + " is traced from the block model only");
   const std::string context = "trace of " + model.label + " B=" + std::to_string(model.block_size) +
                               " on cuda:" + std::to_string(device);
   RL_CUDA_CHECK(cudaSetDevice(device), context);
@@ -50,7 +53,8 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   req.blocks = {model.block_index};
   kernels::MaskRecording rec;
   std::string where;
-  const cudaError_t e = kernels::record_ladder_masks(req, &rec, &where);
+  const cudaError_t e = warp_level ? kernels::record_warp_masks(req, &rec, &where)
+                                   : kernels::record_ladder_masks(req, &rec, &where);
   if (e != cudaSuccess) throw CudaError(where, e, context);
   if (rec.steps != model.steps.size())
     throw Error(context + ": the instrumented kernel recorded " + std::to_string(rec.steps) +
@@ -68,7 +72,8 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
       present[s].push_back(rec.present[rec.index(0, s, w)]);
     }
     // Threads that wrote no snapshot (outside the last warp, or every thread in the
-    // write-partial step) left their element as it was.
+    // write-partial step; for the warp-level kernels, warps 1.. in warp 0's steps) left their
+    // element (register) as it was.
     for (unsigned t = 0; t < rec.block_size; ++t)
       if (rec.written[rec.value_index(0, s, t)]) values[t] = rec.values[rec.value_index(0, s, t)];
     ts.values = values;

@@ -32,7 +32,8 @@ inline constexpr unsigned kMaxRecordedSteps = 24;  // load + 10 tree + 6 last wa
 inline constexpr unsigned kMaxRecordedBlocks = 8;
 
 struct MaskRecordingRequest {
-  KernelId kernel = KernelId::Interleaved;  // a seed-ladder kernel (0..9)
+  KernelId kernel = KernelId::Interleaved;  // a seed-ladder kernel (0..9), or for
+                                            // record_warp_masks a warp-level one
   DType type = DType::Int32;
   Workspace workspace = Workspace::Global;
   int block_size = 256;
@@ -67,5 +68,20 @@ struct MaskRecording {
 // cudaErrorInvalidValue with *where explaining a bad request.
 cudaError_t record_ladder_masks(const MaskRecordingRequest& req, MaskRecording* out,
                                 std::string* where);
+
+// The same for the warp-level kernels past the seed (kernels/modern_warp.cu: WarpShuffle,
+// ReduceAddSync, CgReduce; workspace Registers), instrumented_warp.cu. Their block works in
+// registers, so `values` holds each thread's register after the step, in the steps of the
+// model's trace (engine/trace_modern.cpp): load; the warp-level reduction in every warp (five
+// shuffle steps, or one __reduce_add_sync); and for more than one warp: lane 0 stores the warp
+// sums (then __syncthreads()), warp 0 gathers them and reduces them the same way; then thread 0
+// writes the partial. Warps 1.. skip warp 0's steps and record nothing there ("exited").
+// cg::reduce is one library call: its intermediate butterfly steps are recorded from the same
+// butterfly written with tile.shfl_xor (what cg::reduce runs where it does not use REDUX), and
+// the last step of each level records the register cg::reduce itself returned.
+// ReduceAddSync takes int32 only and needs sm_80 or newer: cudaErrorInvalidDeviceFunction
+// with *where saying so on an older device.
+cudaError_t record_warp_masks(const MaskRecordingRequest& req, MaskRecording* out,
+                              std::string* where);
 
 }  // namespace rl::kernels
