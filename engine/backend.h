@@ -32,9 +32,6 @@ struct ReductionOutput {
 struct SampleTimes {
   std::optional<double> first_ms;  // the first kernel alone; none if the variant has no split
   double total_ms = 0;             // the whole reduction
-  // Kernel-only GPU time of the whole reduction (CUPTI timestamps, what ncu reports): none when
-  // CUPTI is unavailable or refused, or on the host.
-  std::optional<double> kernels_ms;
 };
 
 class Backend {

@@ -6,7 +6,6 @@
 #include "backend.h"
 #include "catalog.h"
 #include "cuda_raii.h"
-#include "kernel_timer.h"
 
 namespace rl {
 
@@ -36,10 +35,6 @@ class CudaBackend final : public Backend {
     RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_->get()),
                   "zeroing the L2 flush buffer");
     RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "zeroing the L2 flush buffer");
-    std::string why;
-    timer_ = KernelTimer::create(&why);
-    info_.note = timer_ ? "kernel-only times from CUPTI activity records"
-                        : "no kernel-only times: " + why;
   }
 
   const DeviceInfo& device() const override { return info_; }
@@ -114,7 +109,6 @@ class CudaBackend final : public Backend {
 
   SampleTimes run_sample(bool cold_l2) override {
     cudaStream_t s = stream_->get();
-    if (timer_) timer_->begin();
     if (in_place_)
       RL_CUDA_CHECK(cudaMemcpyAsync(work_.get(), pristine_.get(), restore_bytes_,
                                     cudaMemcpyDeviceToDevice, s),
@@ -140,8 +134,6 @@ class CudaBackend final : public Backend {
     SampleTimes t;
     if (plan_.has_first_kernel) t.first_ms = first;
     t.total_ms = total;
-    // The flush kernel ran before the start event; it is not part of the reduction.
-    if (timer_) t.kernels_ms = timer_->end_ms("read_through");
     return t;
   }
 
@@ -186,8 +178,7 @@ class CudaBackend final : public Backend {
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
-  std::unique_ptr<Event> start_, mid_, stop_;
-  std::unique_ptr<KernelTimer> timer_;  // null where CUPTI is unavailable
+  std::unique_ptr<Event> start_, mid_, stop_;  // created after cudaSetDevice
   DeviceBuffer pristine_, work_, partials_, result_, scratch_, flush_;
   kernels::LaunchArgs args_;
   kernels::LaunchPlan plan_;

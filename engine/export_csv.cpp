@@ -114,7 +114,6 @@ std::string summary_csv(const std::vector<PointResult>& results) {
   out += ",message,grid";
   out += summary_header("first_");
   out += summary_header("total_");
-  out += summary_header("kernels_");
   out +=
       ",first_gbps,total_gbps,pct_of_theoretical,pct_of_copy,speedup,value,expected,"
       "abs_error,rel_error\n";
@@ -124,7 +123,6 @@ std::string summary_csv(const std::vector<PointResult>& results) {
     row.add(r.message).add(r.grid);
     add_summary_columns(row, r.first_kernel);
     add_summary_columns(row, r.total);
-    add_summary_columns(row, r.kernels);
     row.add(r.first_kernel.empty() ? std::nullopt : measured(r, r.first_gbps))
         .add(measured(r, r.total_gbps))
         .add(r.pct_of_theoretical > 0 ? measured(r, r.pct_of_theoretical) : std::nullopt)
@@ -141,7 +139,7 @@ std::string summary_csv(const std::vector<PointResult>& results) {
 
 std::string samples_csv(const std::vector<PointResult>& results) {
   std::string out(kPointHeader);
-  out += ",sample,first_ms,total_ms,kernels_ms\n";
+  out += ",sample,first_ms,total_ms\n";
   for (const PointResult& r : results) {
     const std::size_t n = std::max(r.first_samples_ms.size(), r.total_samples_ms.size());
     for (std::size_t i = 0; i < n; ++i) {
@@ -150,8 +148,6 @@ std::string samples_csv(const std::vector<PointResult>& results) {
       row.add(std::uint64_t(i));
       row.add(i < r.first_samples_ms.size() ? std::optional(r.first_samples_ms[i]) : std::nullopt);
       row.add(i < r.total_samples_ms.size() ? std::optional(r.total_samples_ms[i]) : std::nullopt);
-      row.add(i < r.kernels_samples_ms.size() ? std::optional(r.kernels_samples_ms[i])
-                                              : std::nullopt);
       out += row.str();
     }
   }

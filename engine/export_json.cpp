@@ -96,8 +96,6 @@ Json result_json(const PointResult& r) {
               {"total", summary_json(r.total)},
               {"first_samples_ms", number_array(r.first_samples_ms)},
               {"total_samples_ms", number_array(r.total_samples_ms)},
-              {"kernels", summary_json(r.kernels)},
-              {"kernels_samples_ms", number_array(r.kernels_samples_ms)},
               {"first_gbps", number(r.first_gbps)},
               {"total_gbps", number(r.total_gbps)},
               {"pct_of_theoretical", number(r.pct_of_theoretical)},

@@ -275,10 +275,6 @@ PointResult read_result(const Json& obj, const std::string& path) {
   r.total = read_summary(get("total"), at("total"));
   r.first_samples_ms = as_doubles(get("first_samples_ms"), at("first_samples_ms"));
   r.total_samples_ms = as_doubles(get("total_samples_ms"), at("total_samples_ms"));
-  // Kernel-only times came with schema 1's later writers; older files simply have none.
-  if (obj.contains("kernels")) r.kernels = read_summary(get("kernels"), at("kernels"));
-  if (obj.contains("kernels_samples_ms"))
-    r.kernels_samples_ms = as_doubles(get("kernels_samples_ms"), at("kernels_samples_ms"));
   r.first_gbps = as_double(get("first_gbps"), at("first_gbps"));
   r.total_gbps = as_double(get("total_gbps"), at("total_gbps"));
   r.pct_of_theoretical = as_double(get("pct_of_theoretical"), at("pct_of_theoretical"));

@@ -31,11 +31,6 @@ struct PointResult {
   Summary first_kernel;           // the first kernel alone (what the seed times); may be empty
   Summary total;                  // the whole reduction to one value on the device
   std::vector<double> first_samples_ms, total_samples_ms;
-  // The same samples timed kernel-only (sum of the reduction's kernels' GPU timestamps, from
-  // CUPTI, as ncu's gpu__time_duration): total minus launch and event overhead. Empty where
-  // CUPTI was not available. Bandwidth and speed-ups use `total`.
-  Summary kernels;
-  std::vector<double> kernels_samples_ms;
   // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
   double first_gbps = 0, total_gbps = 0;
   double pct_of_theoretical = 0;  // total_gbps / device theoretical, percent; 0 if unknown

@@ -127,7 +127,6 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
       if (is_cancelled(cancel)) return *cancelled = true, r;
       const SampleTimes s = backend_->run_sample(t.cold_l2);
       if (s.first_ms) r.first_samples_ms.push_back(*s.first_ms);
-      if (s.kernels_ms) r.kernels_samples_ms.push_back(*s.kernels_ms);
       r.total_samples_ms.push_back(s.total_ms);
       const int n = static_cast<int>(r.total_samples_ms.size());
       if (n >= t.max_samples) break;
@@ -138,7 +137,6 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     }
     r.first_kernel = summarize(r.first_samples_ms);
     r.total = summarize(r.total_samples_ms);
-    r.kernels = summarize(r.kernels_samples_ms);
     const ReductionOutput out = backend_->read_output();
     verify_point(p, input, out, backend_->is_gpu(), &r);
     const double bytes = double(p.size) * double(kernels::dtype_size(p.type));

@@ -101,9 +101,6 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
                       format_time_ms(r.total.max_ms))
                  .arg(r.total.samples)
                  .arg(r.total.noise * 100, 0, 'f', 2);
-  if (!r.kernels.empty())
-    lines << QString("kernel-only GPU time (CUPTI, as ncu): median %1")
-                 .arg(format_time_ms(r.kernels.median_ms));
   if (!r.first_kernel.empty())
     lines << QString("first kernel alone (the seed's timing): median %1, %2")
                  .arg(format_time_ms(r.first_kernel.median_ms), format_gbps(r.first_gbps));

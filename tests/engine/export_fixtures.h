@@ -71,11 +71,9 @@ inline Session make_full_session() {
   ok.grid = 2048;
   ok.first_kernel = make_summary(0.123456789012345, 40);
   ok.total = make_summary(0.2, 40);
-  ok.kernels = make_summary(0.18, 40);
   for (int i = 0; i < 40; ++i) {
     ok.first_samples_ms.push_back(0.1 + i / 3.0);
     ok.total_samples_ms.push_back(0.2 + i / 7.0);
-    ok.kernels_samples_ms.push_back(0.18 + i / 11.0);
   }
   ok.first_gbps = 543.21;
   ok.total_gbps = 335.5;

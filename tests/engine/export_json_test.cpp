@@ -82,8 +82,6 @@ void expect_same(const PointResult& a, const PointResult& b, const std::string& 
   expect_same(a.total, b.total, what + ".total");
   expect_same(a.first_samples_ms, b.first_samples_ms, what + ".first_samples_ms");
   expect_same(a.total_samples_ms, b.total_samples_ms, what + ".total_samples_ms");
-  expect_same(a.kernels, b.kernels, what + ".kernels");
-  expect_same(a.kernels_samples_ms, b.kernels_samples_ms, what + ".kernels_samples_ms");
   expect_same(a.first_gbps, b.first_gbps, what + ".first_gbps");
   expect_same(a.total_gbps, b.total_gbps, what + ".total_gbps");
   expect_same(a.pct_of_theoretical, b.pct_of_theoretical, what + ".pct_of_theoretical");
@@ -149,22 +147,13 @@ TEST(ExportJson, DefaultSessionRoundTrips) {
   expect_same(Session{}, session_from_json(session_to_json(Session{})));
 }
 
-TEST(ExportJson, KernelTimesAreOptionalOnRead) {
-  Json doc = valid_doc();
-  doc["results"][0].erase("kernels");
-  doc["results"][0].erase("kernels_samples_ms");
-  const Session s = session_from_json(doc.dump());
-  EXPECT_TRUE(s.results[0].kernels.empty());
-  EXPECT_TRUE(s.results[0].kernels_samples_ms.empty());
-}
-
 TEST(ExportJson, DocumentShape) {
   const Json doc = valid_doc();
   EXPECT_EQ(doc.begin().key(), "schema_version");
   EXPECT_EQ(doc["schema_version"], 1);
   const Json& r = doc["results"][0];
   for (const char* key : {"variant", "workspace", "block_size", "unroll", "size", "type", "correct",
-                          "status", "first_kernel", "total", "kernels", "speedup"})
+                          "status", "first_kernel", "total", "speedup"})
     EXPECT_TRUE(r.contains(key)) << key;
   EXPECT_EQ(r["seed_name"], "reduceUnroll8");
   EXPECT_EQ(r["correct"], true);

@@ -76,27 +76,3 @@ TEST(RunnerOnGpu, DeviceReportsRoofs) {
 
 }  // namespace
 }  // namespace rl
-
-namespace rl {
-namespace {
-
-// Kernel-only times come from CUPTI where it is loadable: never more than the event-timed
-// whole reduction, and close to it for a long kernel.
-TEST(RunnerOnGpu, KernelOnlyTimesWhereCuptiIsAvailable) {
-  RL_REQUIRE_GPU();
-  Runner runner(fresh_gpu());
-  ExperimentSpec s;
-  s.variants = {"reduceUnroll8"};
-  s.sizes = {std::uint64_t(1) << 26};
-  s.timing.budget_ms = 20;
-  const Session session = runner.run(s, {});
-  ASSERT_EQ(session.results.size(), 1u);
-  const PointResult& r = session.results[0];
-  if (r.kernels.empty()) GTEST_SKIP() << "no kernel-only times: " << session.device.note;
-  EXPECT_GT(r.kernels.median_ms, 0);
-  EXPECT_LE(r.kernels.median_ms, r.total.median_ms);
-  EXPECT_GT(r.kernels.median_ms, 0.9 * r.total.median_ms);
-}
-
-}  // namespace
-}  // namespace rl
