@@ -40,20 +40,7 @@ __global__ void __launch_bounds__(B)
 // Block sizes the CUB block kernels are built for (B is a template parameter of BlockReduce).
 template <typename F>
 cudaError_t with_cub_block(int b, F&& f) {
-  switch (b) {
-    case 64:
-      return f(std::integral_constant<int, 64>{});
-    case 128:
-      return f(std::integral_constant<int, 128>{});
-    case 256:
-      return f(std::integral_constant<int, 256>{});
-    case 512:
-      return f(std::integral_constant<int, 512>{});
-    case 1024:
-      return f(std::integral_constant<int, 1024>{});
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return detail::with_pow2<64, 1024>(b, std::forward<F>(f));
 }
 
 template <cub::BlockReduceAlgorithm Algo>

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "launch.h"
 
@@ -24,39 +25,42 @@ cudaError_t with_type(DType t, F&& f) {
 template <typename F>
 cudaError_t with_workspace(Workspace w, F&& f) {
   switch (w) {
-    case Workspace::Global: return f(std::integral_constant<Workspace, Workspace::Global>{});
-    case Workspace::Shared: return f(std::integral_constant<Workspace, Workspace::Shared>{});
-    default: return cudaErrorInvalidValue;
+    case Workspace::Global:
+      return f(std::integral_constant<Workspace, Workspace::Global>{});
+    case Workspace::Shared:
+      return f(std::integral_constant<Workspace, Workspace::Shared>{});
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+// Dispatches a runtime power of two in [Min, Max] to f(std::integral_constant<int, v>), or
+// returns cudaErrorInvalidValue: the one place that turns block sizes, unroll factors and vector
+// counts into template arguments.
+template <int Min, int Max, typename F>
+cudaError_t with_pow2(int v, F&& f) {
+  if constexpr (Min > Max) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (v == Min) return f(std::integral_constant<int, Min>{});
+    return with_pow2<Min * 2, Max>(v, std::forward<F>(f));
   }
 }
 
 // Unroll factors every ladder kernel is built for: 1 and the seed's 2, 4, 8, plus 16.
 template <typename F>
 cudaError_t with_unroll(int u, F&& f) {
-  switch (u) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    case 16: return f(std::integral_constant<int, 16>{});
-    default: return cudaErrorInvalidValue;
-  }
+  return with_pow2<1, 16>(u, std::forward<F>(f));
 }
 
 // Block sizes for kernels that take the block size as a template parameter.
 template <typename F>
 cudaError_t with_block_size(int b, F&& f) {
-  switch (b) {
-    case 32: return f(std::integral_constant<int, 32>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 512: return f(std::integral_constant<int, 512>{});
-    case 1024: return f(std::integral_constant<int, 1024>{});
-    default: return cudaErrorInvalidValue;
-  }
+  return with_pow2<32, 1024>(b, std::forward<F>(f));
 }
 
-inline bool is_pow2_block(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }
+inline bool is_pow2_block(int b) {
+  return b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
+}
 
 }  // namespace rl::kernels::detail

@@ -216,13 +216,7 @@ std::string check_request(const MaskRecordingRequest& r) {
   if (r.unroll != 1 && r.unroll != 2 && r.unroll != 4 && r.unroll != 8 && r.unroll != 16)
     return "unroll must be 1, 2, 4, 8 or 16";
   if (r.workspace == Workspace::Registers) return "the ladder reduces in global or shared memory";
-  if (r.n == 0) return "n must be at least 1";
-  if (r.host_input == nullptr) return "no input";
-  if (r.blocks.empty() || r.blocks.size() > kMaxRecordedBlocks) return "record 1 to 8 blocks";
-  const std::size_t tile = std::size_t(r.block_size) * r.unroll;
-  for (unsigned b : r.blocks)
-    if (std::size_t(b) * tile >= r.n) return "block " + std::to_string(b) + " is past the launch";
-  return {};
+  return instrumented::check_input_and_blocks(r);
 }
 
 }  // namespace

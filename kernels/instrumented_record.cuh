@@ -91,6 +91,18 @@ struct Allocator {
   }
 };
 
+// The checks every recording request shares, whatever the kernel family: input present, 1 to
+// kMaxRecordedBlocks blocks, each inside the launch. Empty when fine.
+inline std::string check_input_and_blocks(const MaskRecordingRequest& r) {
+  if (r.n == 0) return "n must be at least 1";
+  if (r.host_input == nullptr) return "no input";
+  if (r.blocks.empty() || r.blocks.size() > kMaxRecordedBlocks) return "record 1 to 8 blocks";
+  const std::size_t tile = std::size_t(r.block_size) * r.unroll;
+  for (unsigned b : r.blocks)
+    if (std::size_t(b) * tile >= r.n) return "block " + std::to_string(b) + " is past the launch";
+  return {};
+}
+
 // Copies the request's input to a zeroed device buffer of grid * B * U elements (grid =
 // max(blocks) + 1), runs launch(grid, input, partials, buffers) -> cudaError_t, and copies the
 // records back. The request is checked already.

@@ -145,13 +145,7 @@ std::string check_request(const MaskRecordingRequest& r) {
   if (r.workspace != Workspace::Registers) return "the warp-level kernels work in registers";
   if (r.kernel == KernelId::ReduceAddSync && r.type != DType::Int32)
     return "reduce_add_sync takes int32 only (REDUX has no float form)";
-  if (r.n == 0) return "n must be at least 1";
-  if (r.host_input == nullptr) return "no input";
-  if (r.blocks.empty() || r.blocks.size() > kMaxRecordedBlocks) return "record 1 to 8 blocks";
-  const std::size_t tile = std::size_t(r.block_size) * r.unroll;
-  for (unsigned b : r.blocks)
-    if (std::size_t(b) * tile >= r.n) return "block " + std::to_string(b) + " is past the launch";
-  return {};
+  return instrumented::check_input_and_blocks(r);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "dispatch.cuh"
 #include "launch.h"
 #include "modern_common.cuh"
 #include "modern_launchers.cuh"
@@ -67,34 +68,12 @@ inline std::size_t stream_blocks_needed(std::size_t n, int block, int vectors) {
 // Block sizes and vectors per iteration the grid-stride kernels are built for.
 template <typename F>
 cudaError_t with_stream_block(int b, F&& f) {
-  switch (b) {
-    case 128:
-      return f(std::integral_constant<int, 128>{});
-    case 256:
-      return f(std::integral_constant<int, 256>{});
-    case 512:
-      return f(std::integral_constant<int, 512>{});
-    case 1024:
-      return f(std::integral_constant<int, 1024>{});
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return detail::with_pow2<128, 1024>(b, std::forward<F>(f));
 }
 
 template <typename F>
 cudaError_t with_stream_vectors(int u, F&& f) {
-  switch (u) {
-    case 1:
-      return f(std::integral_constant<int, 1>{});
-    case 2:
-      return f(std::integral_constant<int, 2>{});
-    case 4:
-      return f(std::integral_constant<int, 4>{});
-    case 8:
-      return f(std::integral_constant<int, 8>{});
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return detail::with_pow2<1, 8>(u, std::forward<F>(f));
 }
 
 // cudaMalloc returns 256-byte aligned memory; anything else would fault on a 16-byte load.

@@ -11,23 +11,14 @@
 #include "catalog.h"
 #include "device.h"
 #include "error.h"
+#include "gpu_fixture.h"
 #include "trace.h"
 
 namespace rl {
 namespace {
 
-std::string no_gpu_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no usable GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(e);
-  }
-  return count == 0 ? "no usable GPU: cudaGetDeviceCount found 0 devices" : "";
-}
-
 TEST(MasksLadderGpu, RecordedMasksAndValuesEqualTheModel) {
-  if (const std::string why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  RL_REQUIRE_GPU();
   int compared = 0;
   std::string device_name;
   for (const VariantInfo& v : catalog()) {
@@ -63,7 +54,7 @@ TEST(MasksLadderGpu, RecordedMasksAndValuesEqualTheModel) {
 }
 
 TEST(MasksLadderGpu, BadRequestsAreRefusedBeforeTheGpu) {
-  if (const std::string why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  RL_REQUIRE_GPU();
   EXPECT_THROW(record_trace_on_gpu({"unroll_warp_sync", 32, 8}, 0), Error);
   EXPECT_THROW(
       record_trace_on_gpu({"interleaved", 256, 1, Workspace::Global, 100, DType::Int32, 5}, 0),

@@ -11,20 +11,11 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "gpu_fixture.h"
 #include "trace.h"
 
 namespace rl {
 namespace {
-
-std::string no_gpu_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no usable GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(e);
-  }
-  return count == 0 ? "no usable GPU: cudaGetDeviceCount found 0 devices" : "";
-}
 
 // Device 0's compute capability as major * 10 + minor (0 if it cannot be read).
 int compute_capability() {
@@ -69,7 +60,7 @@ int compare_variant(const std::string& id, std::string* device_name) {
 }
 
 TEST(MasksWarpGpu, ShuffleAndCgReduceRecordedMasksAndRegistersEqualTheModel) {
-  if (const std::string why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  RL_REQUIRE_GPU();
   std::string device_name;
   const int compared =
       compare_variant("warp_shuffle", &device_name) + compare_variant("cg_reduce", &device_name);
@@ -80,7 +71,7 @@ TEST(MasksWarpGpu, ShuffleAndCgReduceRecordedMasksAndRegistersEqualTheModel) {
 }
 
 TEST(MasksWarpGpu, ReduceAddSyncRecordedMasksAndRegistersEqualTheModel) {
-  if (const std::string why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  RL_REQUIRE_GPU();
   if (const int cc = compute_capability(); cc < 80)
     GTEST_SKIP() << "reduce_add_sync needs sm_80 or newer (__reduce_add_sync); device 0 is sm_"
                  << cc;
@@ -92,7 +83,7 @@ TEST(MasksWarpGpu, ReduceAddSyncRecordedMasksAndRegistersEqualTheModel) {
 }
 
 TEST(MasksWarpGpu, BadRequestsAreRefusedBeforeTheGpu) {
-  if (const std::string why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  RL_REQUIRE_GPU();
   // Float has no REDUX form; the block index is past the launch; vectorized has no trace.
   EXPECT_THROW(
       record_trace_on_gpu({"reduce_add_sync", 256, 1, Workspace::Registers, 0, DType::Float32}, 0),
