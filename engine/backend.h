@@ -32,6 +32,9 @@ struct ReductionOutput {
 struct SampleTimes {
   std::optional<double> first_ms;  // the first kernel alone; none if the variant has no split
   double total_ms = 0;             // the whole reduction
+  // How many timestamp-to-timestamp spans total_ms is made of: 1, or 2 when a middle event
+  // splits off the first kernel. Each span carries the timestamps' own cost once.
+  int spans = 1;
 };
 
 class Backend {
@@ -47,6 +50,9 @@ class Backend {
   virtual unsigned grid() const = 0;
   // One timed run of the prepared point (restoring an in-place input first, outside the timing).
   virtual SampleTimes run_sample(bool cold_l2) = 0;
+  // One empty timestamp pair taken exactly as a sample's are (after the same L2 flush when
+  // cold): what the timestamps themselves cost, ms. None where nothing is timed on a device.
+  virtual std::optional<double> timestamp_floor_sample(bool /*cold_l2*/) { return std::nullopt; }
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;
   virtual void release() = 0;

@@ -116,7 +116,9 @@ std::string summary_csv(const std::vector<PointResult>& results) {
   out += summary_header("total_");
   out +=
       ",first_gbps,total_gbps,pct_of_theoretical,pct_of_copy,speedup,value,expected,"
-      "abs_error,rel_error\n";
+      "abs_error,rel_error";
+  out += summary_header("gpu_");
+  out += ",timestamp_floor_median_ms,event_spans\n";
   for (const PointResult& r : results) {
     Row row;
     add_point_columns(row, r);
@@ -132,6 +134,12 @@ std::string summary_csv(const std::vector<PointResult>& results) {
         .add(r.expected)
         .add(measured(r, r.abs_error))
         .add(measured(r, r.rel_error));
+    add_summary_columns(row, r.gpu_time);
+    row.add(r.timestamp_floor.empty() ? std::nullopt : std::optional(r.timestamp_floor.median_ms));
+    if (r.event_spans)
+      row.add(r.event_spans);
+    else
+      row.add(std::string_view());
     out += row.str();
   }
   return out;
@@ -139,15 +147,17 @@ std::string summary_csv(const std::vector<PointResult>& results) {
 
 std::string samples_csv(const std::vector<PointResult>& results) {
   std::string out(kPointHeader);
-  out += ",sample,first_ms,total_ms\n";
+  out += ",sample,first_ms,total_ms,timestamp_floor_ms\n";
   for (const PointResult& r : results) {
-    const std::size_t n = std::max(r.first_samples_ms.size(), r.total_samples_ms.size());
+    const std::size_t n = std::max(
+        {r.first_samples_ms.size(), r.total_samples_ms.size(), r.floor_samples_ms.size()});
     for (std::size_t i = 0; i < n; ++i) {
       Row row;
       add_point_columns(row, r);
       row.add(std::uint64_t(i));
       row.add(i < r.first_samples_ms.size() ? std::optional(r.first_samples_ms[i]) : std::nullopt);
       row.add(i < r.total_samples_ms.size() ? std::optional(r.total_samples_ms[i]) : std::nullopt);
+      row.add(i < r.floor_samples_ms.size() ? std::optional(r.floor_samples_ms[i]) : std::nullopt);
       out += row.str();
     }
   }

@@ -275,6 +275,14 @@ PointResult read_result(const Json& obj, const std::string& path) {
   r.total = read_summary(get("total"), at("total"));
   r.first_samples_ms = as_doubles(get("first_samples_ms"), at("first_samples_ms"));
   r.total_samples_ms = as_doubles(get("total_samples_ms"), at("total_samples_ms"));
+  // The timestamp floor and GPU time came later in schema 1: sessions without them still open.
+  if (obj.contains("timestamp_floor")) {
+    r.timestamp_floor = read_summary(get("timestamp_floor"), at("timestamp_floor"));
+    r.floor_samples_ms = as_doubles(get("floor_samples_ms"), at("floor_samples_ms"));
+    r.event_spans = as_int(get("event_spans"), at("event_spans"));
+    if (r.event_spans < 0 || r.event_spans > 2) fail(at("event_spans"), "expected 0, 1 or 2");
+    r.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
+  }
   r.first_gbps = as_double(get("first_gbps"), at("first_gbps"));
   r.total_gbps = as_double(get("total_gbps"), at("total_gbps"));
   r.pct_of_theoretical = as_double(get("pct_of_theoretical"), at("pct_of_theoretical"));

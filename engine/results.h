@@ -31,6 +31,15 @@ struct PointResult {
   Summary first_kernel;           // the first kernel alone (what the seed times); may be empty
   Summary total;                  // the whole reduction to one value on the device
   std::vector<double> first_samples_ms, total_samples_ms;
+  // What the timestamps themselves cost: an empty event pair after the same L2 flush, one
+  // after every timed sample. Empty where nothing was timed on a GPU (host backend).
+  Summary timestamp_floor;
+  std::vector<double> floor_samples_ms;
+  int event_spans = 0;            // spans per sample (1, or 2 with a middle event); 0: none
+  // The whole reduction's time on the GPU with the timestamps taken out: every total sample
+  // minus event_spans x the floor's median. What ncu's gpu__time_duration counts (summed over
+  // the kernels), measured here without a profiler; docs/benchmarks.md gives how close.
+  Summary gpu_time;
   // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
   double first_gbps = 0, total_gbps = 0;
   double pct_of_theoretical = 0;  // total_gbps / device theoretical, percent; 0 if unknown

@@ -128,6 +128,9 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
       const SampleTimes s = backend_->run_sample(t.cold_l2);
       if (s.first_ms) r.first_samples_ms.push_back(*s.first_ms);
       r.total_samples_ms.push_back(s.total_ms);
+      r.event_spans = s.spans;
+      if (const auto floor = backend_->timestamp_floor_sample(t.cold_l2))
+        r.floor_samples_ms.push_back(*floor);
       const int n = static_cast<int>(r.total_samples_ms.size());
       if (n >= t.max_samples) break;
       if (n >= t.min_samples) {
@@ -137,6 +140,9 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     }
     r.first_kernel = summarize(r.first_samples_ms);
     r.total = summarize(r.total_samples_ms);
+    r.timestamp_floor = summarize(r.floor_samples_ms);
+    r.gpu_time = gpu_time_of(r.total_samples_ms, r.timestamp_floor, r.event_spans);
+    if (r.timestamp_floor.empty()) r.event_spans = 0;
     const ReductionOutput out = backend_->read_output();
     verify_point(p, input, out, backend_->is_gpu(), &r);
     const double bytes = double(p.size) * double(kernels::dtype_size(p.type));

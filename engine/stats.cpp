@@ -28,4 +28,12 @@ Summary summarize(const std::vector<double>& samples_ms) {
   return s;
 }
 
+Summary gpu_time_of(const std::vector<double>& total_samples_ms, const Summary& floor, int spans) {
+  if (floor.empty() || spans <= 0) return {};
+  std::vector<double> v;
+  v.reserve(total_samples_ms.size());
+  for (double t : total_samples_ms) v.push_back(t - spans * floor.median_ms);
+  return summarize(v);
+}
+
 }  // namespace rl

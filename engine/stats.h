@@ -16,4 +16,8 @@ struct Summary {
 
 Summary summarize(const std::vector<double>& samples_ms);
 
+// The samples with the timestamps taken out: each minus spans x the floor's median. Empty when
+// there is no floor (nothing timed on a GPU) or no samples.
+Summary gpu_time_of(const std::vector<double>& total_samples_ms, const Summary& floor, int spans);
+
 }  // namespace rl

@@ -101,6 +101,10 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
                       format_time_ms(r.total.max_ms))
                  .arg(r.total.samples)
                  .arg(r.total.noise * 100, 0, 'f', 2);
+  if (!r.gpu_time.empty())
+    lines << QString("GPU time (timestamps taken out): median %1; an empty event pair reads %2")
+                 .arg(format_time_ms(r.gpu_time.median_ms),
+                      format_time_ms(r.timestamp_floor.median_ms));
   if (!r.first_kernel.empty())
     lines << QString("first kernel alone (the seed's timing): median %1, %2")
                  .arg(format_time_ms(r.first_kernel.median_ms), format_gbps(r.first_gbps));

@@ -78,6 +78,8 @@ QVariant ResultsModel::raw(const PointResult& r, int column) const {
       return r.total.empty() ? QVariant() : r.total.max_ms;
     case FirstMedian:
       return r.first_kernel.empty() ? QVariant() : r.first_kernel.median_ms;
+    case GpuMedian:
+      return r.gpu_time.empty() ? QVariant() : r.gpu_time.median_ms;
     case Samples:
       return r.total.samples;
     case Noise:
@@ -115,6 +117,7 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case TotalMin:
     case TotalMax:
     case FirstMedian:
+    case GpuMedian:
       return v.isValid() ? format_time_ms(v.toDouble()) : QString("-");
     case Noise:
       return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 2) : QString("-");
@@ -186,6 +189,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                                 "total min (ms)",
                                 "total max (ms)",
                                 "first kernel median (ms)",
+                                "GPU time median (ms)",
                                 "samples",
                                 "noise (%)",
                                 "GB/s",
@@ -207,6 +211,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return "The whole reduction to one value on the device, median of the samples";
   if (role == Qt::ToolTipRole && section == FirstMedian)
     return "The first kernel alone: what the seed's blog times";
+  if (role == Qt::ToolTipRole && section == GpuMedian)
+    return "The whole reduction with the timestamps' own cost (an empty event pair, measured\n"
+           "after every sample) taken out: the kernels' time, as ncu's gpu__time_duration counts it";
   return {};
 }
 

@@ -29,6 +29,7 @@ class ResultsModel : public QAbstractTableModel {
     TotalMin,
     TotalMax,
     FirstMedian,
+    GpuMedian,
     Samples,
     Noise,
     Bandwidth,

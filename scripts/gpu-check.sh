@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine (see ../shared/device/README.md): unpacks the binaries that
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
-# memcheck racecheck ladder sweep ncu gui session final" (default: the first six).
+# memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3" (default: the first six).
 # gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -93,6 +93,19 @@ if has ncu2; then
       --json "$out/ncu_run_$cc.json" > "$out/ncu_$cc.csv" 2> "$out/ncu_$cc.err"
     echo "ncu $cc exit $?" >> "$out/ncu_$cc.err"
   done
+fi
+if has ncu3; then
+  # Target 4 of issue 3: the harness (events, and GPU time with the timestamps taken out) against
+  # ncu's gpu__time_duration, every size 2^16..2^28. Harness first, unprofiled; then ncu.
+  pts=(--variants single_pass,vectorized,cub_device_reduce --block-sizes 256,512,1024 --unroll 4 --sizes 2^16..2^28)
+  timeout -s INT 150 $B/reductionlab-cli run "${pts[@]}" --noise 0.002 --budget-ms 60 \
+    --json "$out/ncu3_harness.json" > "$out/ncu3_harness.txt" 2>&1
+  echo "exit $?" >> "$out/ncu3_harness.txt"
+  timeout 250 ncu --clock-control none --csv --metrics gpu__time_duration.sum \
+    -k 'regex:single_pass|DeviceReduce|vectorized_grid_stride|finish_partials' \
+    $B/reductionlab-cli run "${pts[@]}" --budget-ms 1 --noise 0.5 \
+    --json "$out/ncu3_profiled.json" > "$out/ncu3.csv" 2> "$out/ncu3.err"
+  echo "ncu exit $?" >> "$out/ncu3.err"
 fi
 ls -la "$out"
 tar czf "$final/results.tar.gz" -C "$out" .

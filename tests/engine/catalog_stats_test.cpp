@@ -59,6 +59,19 @@ TEST(Stats, Summary) {
   EXPECT_DOUBLE_EQ(summarize({7}).median_ms, 7);
 }
 
+TEST(Stats, GpuTimeTakesOneFloorPerSpanOut) {
+  const Summary floor = summarize({0.0013, 0.0012, 0.0014});  // median 1.3 us
+  const Summary one = gpu_time_of({0.010, 0.012, 0.011}, floor, 1);
+  EXPECT_EQ(one.samples, 3);
+  EXPECT_DOUBLE_EQ(one.median_ms, 0.011 - 0.0013);
+  EXPECT_DOUBLE_EQ(one.min_ms, 0.010 - 0.0013);
+  const Summary two = gpu_time_of({0.010, 0.012, 0.011}, floor, 2);
+  EXPECT_DOUBLE_EQ(two.median_ms, 0.011 - 2 * 0.0013);
+  EXPECT_TRUE(gpu_time_of({0.010}, Summary{}, 1).empty());  // no floor: nothing timed on a GPU
+  EXPECT_TRUE(gpu_time_of({0.010}, floor, 0).empty());
+  EXPECT_TRUE(gpu_time_of({}, floor, 1).empty());
+}
+
 TEST(Speedups, AgainstMatchingBaselinePoint) {
   std::vector<PointResult> rs(3);
   rs[0].point = {"neighbored", Workspace::Global, 1024, 1, 1 << 24, DType::Int32};

@@ -116,6 +116,11 @@ TEST(ExportCsv, SummaryValues) {
   EXPECT_EQ(std::strtod(ok.at("first_median_ms").c_str(), nullptr), 0.123456789012345);
   EXPECT_EQ(std::strtod(ok.at("first_mean_ms").c_str(), nullptr),
             s.results[0].first_kernel.mean_ms);
+  EXPECT_EQ(std::strtod(ok.at("gpu_median_ms").c_str(), nullptr),
+            s.results[0].gpu_time.median_ms);
+  EXPECT_EQ(std::strtod(ok.at("timestamp_floor_median_ms").c_str(), nullptr),
+            s.results[0].timestamp_floor.median_ms);
+  EXPECT_EQ(ok.at("event_spans"), "2");
 
   const auto& wrong = rows[1];
   EXPECT_EQ(wrong.at("seed_name"), "reduceInterleaved");
@@ -129,6 +134,8 @@ TEST(ExportCsv, SummaryValues) {
   EXPECT_EQ(failed.at("total_median_ms"), "");  // never measured: empty, not 0
   EXPECT_EQ(failed.at("total_gbps"), "");
   EXPECT_EQ(failed.at("pct_of_theoretical"), "");
+  EXPECT_EQ(failed.at("gpu_median_ms"), "");
+  EXPECT_EQ(failed.at("event_spans"), "");
 }
 
 TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
@@ -155,6 +162,8 @@ TEST(ExportCsv, SamplesOneRowPerSample) {
               s.results[0].first_samples_ms[i]);
     EXPECT_EQ(std::strtod(rows[i].at("total_ms").c_str(), nullptr),
               s.results[0].total_samples_ms[i]);
+    EXPECT_EQ(std::strtod(rows[i].at("timestamp_floor_ms").c_str(), nullptr),
+              s.results[0].floor_samples_ms[i]);
   }
   EXPECT_EQ(rows[40].at("variant"), "interleaved");
   EXPECT_EQ(rows[40].at("status"), "wrong");

@@ -74,7 +74,11 @@ inline Session make_full_session() {
   for (int i = 0; i < 40; ++i) {
     ok.first_samples_ms.push_back(0.1 + i / 3.0);
     ok.total_samples_ms.push_back(0.2 + i / 7.0);
+    ok.floor_samples_ms.push_back(0.00128 + (i % 3) * 0.000032);
   }
+  ok.timestamp_floor = summarize(ok.floor_samples_ms);
+  ok.event_spans = 2;
+  ok.gpu_time = gpu_time_of(ok.total_samples_ms, ok.timestamp_floor, ok.event_spans);
   ok.first_gbps = 543.21;
   ok.total_gbps = 335.5;
   ok.pct_of_theoretical = 6.95;

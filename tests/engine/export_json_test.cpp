@@ -82,6 +82,10 @@ void expect_same(const PointResult& a, const PointResult& b, const std::string& 
   expect_same(a.total, b.total, what + ".total");
   expect_same(a.first_samples_ms, b.first_samples_ms, what + ".first_samples_ms");
   expect_same(a.total_samples_ms, b.total_samples_ms, what + ".total_samples_ms");
+  expect_same(a.timestamp_floor, b.timestamp_floor, what + ".timestamp_floor");
+  expect_same(a.floor_samples_ms, b.floor_samples_ms, what + ".floor_samples_ms");
+  EXPECT_EQ(a.event_spans, b.event_spans) << what;
+  expect_same(a.gpu_time, b.gpu_time, what + ".gpu_time");
   expect_same(a.first_gbps, b.first_gbps, what + ".first_gbps");
   expect_same(a.total_gbps, b.total_gbps, what + ".total_gbps");
   expect_same(a.pct_of_theoretical, b.pct_of_theoretical, what + ".pct_of_theoretical");
@@ -236,6 +240,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadField{"/results/0/total_samples_ms", Json(1.0),
                  "results[0].total_samples_ms: expected an array"},
         BadField{"/results/1/message", Json(3), "results[1].message: expected a string"},
+        BadField{"/results/0/event_spans", Json(3), "results[0].event_spans: expected 0, 1 or 2"},
+        BadField{"/results/0/gpu_time", std::nullopt, "results[0].gpu_time: missing"},
+        BadField{"/results/0/floor_samples_ms/0", Json("1 us"),
+                 "results[0].floor_samples_ms[0]: expected a number"},
         BadField{"/results/1", Json(7), "results[1]: expected an object"},
         BadField{"/results", Json::object(), "results: expected an array"},
         BadField{"/device/l2_bytes", Json("60 MB"), "device.l2_bytes: expected an integer"},
@@ -256,6 +264,17 @@ TEST(ExportJson, SpeedupNullMeansNone) {
   Json doc = valid_doc();
   doc["results"][0]["speedup"] = nullptr;
   EXPECT_FALSE(session_from_json(doc.dump()).results[0].speedup.has_value());
+}
+
+TEST(ExportJson, SessionsFromBeforeTheTimestampFloorStillOpen) {
+  Json doc = valid_doc();
+  for (Json& r : doc["results"])
+    for (const char* key : {"timestamp_floor", "floor_samples_ms", "event_spans", "gpu_time"})
+      r.erase(key);
+  const Session s = session_from_json(doc.dump());
+  EXPECT_TRUE(s.results[0].gpu_time.empty());
+  EXPECT_EQ(s.results[0].event_spans, 0);
+  EXPECT_FALSE(s.results[0].total.empty());
 }
 
 TEST(ExportJson, UnknownExtraFieldsInSessionAreIgnored) {

@@ -49,6 +49,31 @@ TEST(RunnerOnGpu, RunsVerifiesAndTimesTheLadder) {
     EXPECT_GE(r.total.samples, 5);
     EXPECT_GT(r.total_gbps, 0);
     ASSERT_TRUE(r.speedup.has_value()) << r.point.label();
+    // A timestamp floor after every sample; two spans (first kernel | finishing pass).
+    EXPECT_EQ(r.timestamp_floor.samples, r.total.samples);
+    EXPECT_GT(r.timestamp_floor.median_ms, 0);
+    EXPECT_EQ(r.event_spans, 2);
+    EXPECT_GT(r.gpu_time.median_ms, 0);
+    EXPECT_NEAR(r.gpu_time.median_ms, r.total.median_ms - 2 * r.timestamp_floor.median_ms, 1e-9);
+  }
+}
+
+TEST(RunnerOnGpu, OneKernelReductionsTakeOneFloorOut) {
+  RL_REQUIRE_GPU();
+  Runner runner(fresh_gpu());
+  ExperimentSpec s;
+  s.variants = {"single_pass", "cub_device_reduce"};
+  s.sizes = {1u << 20};
+  s.timing.budget_ms = 10;
+  const Session session = runner.run(s, {});
+  ASSERT_EQ(session.results.size(), 2u);
+  for (const auto& r : session.results) {
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.point.label() << ": " << r.message;
+    EXPECT_EQ(r.event_spans, 1) << r.point.label();
+    // An empty event pair costs something, and less than a whole reduction.
+    EXPECT_GT(r.timestamp_floor.median_ms, 0) << r.point.label();
+    EXPECT_LT(r.timestamp_floor.median_ms, r.total.median_ms) << r.point.label();
+    EXPECT_NEAR(r.gpu_time.median_ms, r.total.median_ms - r.timestamp_floor.median_ms, 1e-9);
   }
 }
 
