@@ -174,7 +174,10 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
     errors.push_back("budget " + std::to_string(t.budget_ms) + " ms: must be above 0 and at most 600000");
   if (t.warmup < 0 || t.warmup > 1000) errors.push_back("warm-up runs: must be 0..1000");
   if (t.min_samples < 1 || t.max_samples < t.min_samples)
-    errors.push_back("samples: need 1 <= min samples <= max samples");
+    errors.push_back("samples: need 1 <= min samples (" + std::to_string(t.min_samples) +
+                     ") <= max samples (" + std::to_string(t.max_samples) + ")");
+  else if (t.max_samples > 1000000)
+    errors.push_back("max samples " + std::to_string(t.max_samples) + ": at most 1000000");
   if (!s.baseline.empty() && !resolve_variant(s.baseline))
     errors.push_back("baseline '" + s.baseline + "': unknown variant");
   return errors;
