@@ -103,7 +103,7 @@ if has ncu3; then
   echo "exit $?" >> "$out/ncu3_harness.txt"
   timeout 250 ncu --clock-control none --csv --metrics gpu__time_duration.sum \
     -k 'regex:single_pass|DeviceReduce|vectorized_grid_stride|finish_partials' \
-    $B/reductionlab-cli run "${pts[@]}" --budget-ms 1 --noise 0.5 \
+    $B/reductionlab-cli run "${pts[@]}" --min-samples 25 --max-samples 25 \
     --json "$out/ncu3_profiled.json" > "$out/ncu3.csv" 2> "$out/ncu3.err"
   echo "ncu exit $?" >> "$out/ncu3.err"
 fi
