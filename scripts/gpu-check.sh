@@ -74,7 +74,7 @@ if has final; then
   for run in 1 2; do
     timeout -s INT 150 $B/reductionlab-cli run --variants single_pass,cub_device_reduce \
       --block-sizes 128,256,512,1024 --unroll 1,2,4,8 --sizes 2^16..2^28 --baseline cub_device_reduce \
-      --noise 0.002 --budget-ms 60 --json "$out/final_$run.json" > "$out/final_$run.txt" 2>&1
+      --noise 0.002 --budget-ms 60 --min-samples ${FINAL_MIN_SAMPLES:-5} --json "$out/final_$run.json" > "$out/final_$run.txt" 2>&1
     echo "exit $?" >> "$out/final_$run.txt"
   done
 fi
