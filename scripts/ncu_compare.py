@@ -10,49 +10,63 @@ Each point launches 2 warm-ups, then one launch per sample (in order); CUB Devic
 every variant with a finishing pass are two kernels per launch (summed). Warm-ups are left out
 of the ncu median. The L2 flush kernel (read_through) must be left out by ncu's -k filter."""
 import csv
+import gzip
 import json
 import statistics
 import sys
 
 UNIT = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
+WARMUPS = 2
 
 
-def main(csv_path, session_path, harness_path):
+def open_text(path):
+    """Opens PATH, or PATH.gz compressed (docs/data keeps the large files gzipped)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def pairs(csv_path, session_path, harness_path):
+    """Yields (harness point, ncu median us, events median us, GPU time median us or None)."""
     harness_points = {(r["variant"], r["block_size"], r["unroll"], r["size"], r["type"]): r
-                      for r in json.load(open(harness_path))["results"]}
+                      for r in json.load(open_text(harness_path))["results"]}
     rows, hdr = [], None
-    for r in csv.reader(open(csv_path)):
+    for r in csv.reader(open_text(csv_path)):
         if r and r[0] == "ID":
             hdr = r
         elif hdr and len(r) == len(hdr):
             rows.append(dict(zip(hdr, r)))
-    session = json.load(open(session_path))
     i = 0
-    print("| variant | B | U | N | ncu us | events us | events - ncu | GPU time us | GPU time - ncu |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in session["results"]:
+    for r in json.load(open_text(session_path))["results"]:
         kernels = 2 if r["variant"] == "cub_device_reduce" or r.get("event_spans") == 2 else 1
         times = []
-        for launch in range(2 + r["total"]["samples"]):
+        for launch in range(WARMUPS + r["total"]["samples"]):
             t = 0.0
             for _ in range(kernels):
                 row = rows[i]
                 i += 1
                 t += float(row["Metric Value"].replace(",", "")) * UNIT[row["Metric Unit"]]
-            if launch >= 2:
+            if launch >= WARMUPS:
                 times.append(t)
-        key = (r["variant"], r["block_size"], r["unroll"], r["size"], r["type"])
-        if key not in harness_points:
+        h = harness_points.get((r["variant"], r["block_size"], r["unroll"], r["size"], r["type"]))
+        if h is None:
             continue
-        h = harness_points[key]
-        ncu, events = statistics.median(times), h["total"]["median_ms"] * 1000
         gpu = h.get("gpu_time", {}).get("median_ms", 0) * 1000
-        gpu_cols = f"{gpu:.2f} | {100 * (gpu - ncu) / ncu:+.1f}%" if gpu > 0 else "- | -"
-        n = r["size"]
-        print(f"| {r['variant']} | {r['block_size'] or 'auto'} | {r['unroll']} | 2^{n.bit_length() - 1} | "
-              f"{ncu:.2f} | {events:.2f} | {100 * (events - ncu) / ncu:+.1f}% | {gpu_cols} |")
+        yield h, statistics.median(times), h["total"]["median_ms"] * 1000, gpu if gpu > 0 else None
     if i != len(rows):
         print(f"warning: {len(rows) - i} ncu rows left unpaired", file=sys.stderr)
+
+
+def size_name(n):
+    e = n.bit_length() - 1
+    return f"2^{e}" if n == 1 << e else str(n)
+
+
+def main(csv_path, session_path, harness_path):
+    print("| variant | B | U | N | ncu us | events us | events - ncu | GPU time us | GPU time - ncu |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for h, ncu, events, gpu in pairs(csv_path, session_path, harness_path):
+        gpu_cols = f"{gpu:.2f} | {100 * (gpu - ncu) / ncu:+.1f}%" if gpu else "- | -"
+        print(f"| {h['variant']} | {h['block_size'] or 'auto'} | {h['unroll']} | {size_name(h['size'])} | "
+              f"{ncu:.2f} | {events:.2f} | {100 * (events - ncu) / ncu:+.1f}% | {gpu_cols} |")
 
 
 if __name__ == "__main__":
