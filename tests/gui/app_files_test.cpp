@@ -214,3 +214,25 @@ TEST(AppFiles, ExecutableExportsChartsAndFailsWithAMessage) {
   EXPECT_EQ(p.exitCode(), 2);
   EXPECT_TRUE(p.readAllStandardError().contains("--open"));
 }
+
+TEST(AppFiles, TableShowsTheGpuTimeWhereTheSessionHasIt) {
+  rl::Session s = test::sample_session();
+  rl::PointResult& r = s.results[0];  // 4 ms whole reduction, two spans, 1.25 us floor
+  r.floor_samples_ms.assign(10, 0.00125);
+  r.timestamp_floor = rl::summarize(r.floor_samples_ms);
+  r.event_spans = 2;
+  r.gpu_time = rl::gpu_time_of(r.total_samples_ms, r.timestamp_floor, r.event_spans);
+  ResultsModel model;
+  model.set_results(s.results, s.device, "neighbored");
+  EXPECT_EQ(model.headerData(ResultsModel::GpuMedian, Qt::Horizontal, Qt::DisplayRole).toString(),
+            "GPU time median");
+  EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), ResultsModel::SortRole).toDouble(),
+            4.0 - 0.0025);
+  EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), Qt::DisplayRole).toString(), "3.998 ms");
+  EXPECT_TRUE(model.data(model.index(0, 0), Qt::ToolTipRole)
+                  .toString()
+                  .contains("GPU time (timestamps taken out): median 3.998 ms; an empty event "
+                            "pair reads 1.25 µs"));
+  // A session without the floor (older files, host runs) shows a dash, not a zero.
+  EXPECT_EQ(model.data(model.index(1, ResultsModel::GpuMedian), Qt::DisplayRole).toString(), "-");
+}
