@@ -64,10 +64,16 @@ if has gui; then
   echo "live ladder exit $?" >> "$out/gui_tests.log"
 fi
 if has session; then
-  # The session bundled with the app (resources/sessions/h200-ladder.json).
-  timeout -s INT 200 $B/reductionlab-cli run --device cuda:0 --variants "$ladder" --workspace both \
-    --block-sizes 256,512,1024 --sizes 2^20,2^24,2^26 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
+  # The session bundled with the app (resources/sessions/h200-ladder.json; its README has the command).
+  timeout -s INT 200 $B/reductionlab-cli run --device cuda:0 \
+    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cub_device_reduce \
+    --workspace both --block-sizes 1024 --sizes 2^16,2^20,2^24,2^28 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
   echo "exit $?" >> "$out/session.txt"
+fi
+if has memcheck_runner; then
+  timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $B/gpu_tests --gtest_brief=1 \
+    --gtest_filter='RunnerOnGpu.*' > "$out/memcheck_runner.log" 2>&1
+  echo "memcheck exit $?" >> "$out/memcheck_runner.log"
 fi
 if has final; then
   # Issue 3's recorded run: the single pass in every shape against CUB, 2^16..2^28, twice.
