@@ -117,7 +117,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
         ++wrong;
         wrong_names << QString("%1 %2 B=%3 N=%4")
                            .arg(variant_label(p.variant, p.unroll), ws_name(p.workspace))
-                           .arg(p.block_size)
+                           .arg(block_size_text(p.block_size))
                            .arg(format_size(p.size));
         if (m == Measure::Speedup) continue;  // never drawn as a speed-up
       }
@@ -190,7 +190,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
     const PointSpec& p = g.proto;
     QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
     if (vary_ws) name << ws_name(p.workspace);
-    if (vary_block) name << QString("B=%1").arg(p.block_size);
+    if (vary_block) name << "B=" + block_size_text(p.block_size);
     if (vary_size) name << "N=" + format_size(p.size);
     if (vary_type) name << type_name(p.type);
     if (vary_session) name.prepend(ss[g.session].label);
@@ -231,7 +231,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
 
   QStringList sub{device_part(ss)};
   if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
-  if (!vary_block && dim != Dim::Block) sub << QString("B=%1").arg(kept.front().proto.block_size);
+  if (!vary_block && dim != Dim::Block) sub << "B=" + block_size_text(kept.front().proto.block_size);
   if (!vary_type) sub << type_name(kept.front().proto.type);
   sub << (m == Measure::Speedup ? QString("whole reduction, median against the median of %1")
                                       .arg(variant_label(baseline, 1, false))

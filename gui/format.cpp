@@ -16,6 +16,10 @@ QString format_time_ms(double ms) {
   return QString("%1 s").arg(ms / 1000, 0, 'f', 2);
 }
 
+QString block_size_text(int block_size) {
+  return block_size > 0 ? QString::number(block_size) : QString("auto");
+}
+
 QString format_gbps(double gbps) {
   if (!std::isfinite(gbps) || gbps <= 0) return "-";
   if (gbps >= 1000) return QString("%1 TB/s").arg(gbps / 1000, 0, 'f', 2);
@@ -85,7 +89,7 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
                                   variant_display_name(p.variant));
   lines << QString("%1 · B=%2 · U=%3 · N=%4 · %5")
                .arg(QString::fromStdString(std::string(to_string(p.workspace))))
-               .arg(p.block_size == 0 ? QString("auto") : QString::number(p.block_size))
+               .arg(block_size_text(p.block_size))
                .arg(p.unroll)
                .arg(format_size(p.size))
                .arg(QString::fromStdString(std::string(to_string(p.type))));

@@ -1,6 +1,7 @@
 #include "charts/chart_axes.h"
 
 #include <QApplication>
+#include <QTextDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -53,18 +54,35 @@ QFont scaled_font(double delta_pt, bool bold) {
   return f;
 }
 
-QString two_line_label(const QString& label) {
-  if (label.size() <= 12) return label.toHtmlEscaped();
-  int best = -1;
-  for (int i = 1; i < label.size(); ++i) {
-    const bool boundary = label[i] == ' ' || (label[i].isUpper() && label[i - 1].isLower());
-    if (boundary &&
-        (best < 0 || std::abs(i - label.size() / 2) < std::abs(best - label.size() / 2)))
-      best = i;
+QString wrapped_label(const QString& label, const QFont& font, double width) {
+  // Measured as Qt Charts measures a label: a text document with a 0.5 px margin.
+  QTextDocument doc;
+  doc.setDefaultFont(font);
+  doc.setDocumentMargin(0.5);
+  auto px = [&doc](const QString& text) {
+    doc.setPlainText(text.trimmed());
+    return doc.size().width();
+  };
+  QStringList words;  // "complete_", "Unroll", "Warp8 ", "U=4"
+  int start = 0;
+  for (int i = 1; i < label.size(); ++i)
+    if (label[i - 1] == ' ' || label[i - 1] == '_' ||
+        (label[i].isUpper() && label[i - 1].isLower())) {
+      words << label.mid(start, i - start);
+      start = i;
+    }
+  words << label.mid(start);
+  QStringList lines;
+  for (const QString& w : words) {
+    if (px(w) > width) return {};
+    if (!lines.isEmpty() && px(lines.last() + w) <= width)
+      lines.last() += w;
+    else
+      lines << w;
   }
-  if (best < 0) return label.toHtmlEscaped();
-  return label.left(best).trimmed().toHtmlEscaped() + "<br>" +
-         label.mid(best).trimmed().toHtmlEscaped();
+  if (lines.size() > 3) return {};
+  for (QString& l : lines) l = l.toHtmlEscaped();
+  return lines.join("<br>");
 }
 
 QString subtitle_html(const QString& subtitle) {

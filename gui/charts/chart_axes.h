@@ -23,9 +23,11 @@ inline double tx(double x, Scale s) {
 }
 QString tick_label(int k, TickStyle style);             // 2^k as "1024" or "2¹⁰"
 QFont scaled_font(double delta_pt, bool bold = false);  // the app font, larger or smaller
-// Category labels longer than 12 characters split at the word or camel-case boundary nearest
-// their middle ("CompleteUnroll<br>Warp8"); HTML-escaped.
-QString two_line_label(const QString& label);
+// A category name wrapped into lines at most `width` pixels wide in `font`, broken after a space
+// or '_' and before a camel-case capital ("Complete<br>Unroll<br>Warp8"), HTML-escaped. Empty
+// when one word alone is wider or it takes more than 3 lines: the caller turns the labels then.
+// Never drops a character, so distinct names stay distinct.
+QString wrapped_label(const QString& label, const QFont& font, double width);
 // A subtitle over 70 characters on two lines, split at the " · " nearest its middle (Qt
 // truncates a title that does not fit); HTML-escaped.
 QString subtitle_html(const QString& subtitle);

@@ -87,17 +87,12 @@ void ChartScene::build() {
     const Scale xs = resolve_x(data_), ys = resolve_y(data_);
     QAbstractAxis* x = nullptr;
     if (xs == Scale::Category) {
+      // Labels are rich text; fit_categories() wraps or turns them once the plot's width is
+      // known.
       auto* cat = new QBarCategoryAxis;
-      if (data_.x.categories.size() > 12) {
-        cat->append(data_.x.categories);
-        cat->setLabelsAngle(-45);
-      } else {
-        // Long names on two lines (labels take rich text), upright and whole: Qt truncates
-        // long labels, angled ones too.
-        QStringList labels;
-        for (const QString& c : data_.x.categories) labels << two_line_label(c);
-        cat->append(labels);
-      }
+      QStringList labels;
+      for (const QString& c : data_.x.categories) labels << c.toHtmlEscaped();
+      cat->append(labels);
       x = cat;
     } else if (xs == Scale::Log2) {
       auto* cat = new QCategoryAxis;
@@ -219,10 +214,23 @@ bool ChartScene::update(const Chart& data) {
 }
 
 void ChartScene::fit_legend(double width) {
+  // A bottom legend gives every entry the same share of the width and cuts longer labels to
+  // "Unroll · global · N=2...", so it must hold as many of the widest entry as there are.
+  // Entries are counted from the series, not the legend's markers: a chart not yet shown in a
+  // view (exports) has no markers yet. Min-max bands have none (hidden in build()).
+  QStringList entries;
+  for (QAbstractSeries* s : chart_->series()) {
+    if (s->type() == QAbstractSeries::SeriesTypeArea) continue;
+    if (auto* bars = qobject_cast<QAbstractBarSeries*>(s))
+      for (QBarSet* set : bars->barSets()) entries << set->label();
+    else
+      entries << s->name();
+  }
   const QFontMetricsF metrics(chart_->legend()->font());
-  double needed = 0;
-  for (QLegendMarker* m : chart_->legend()->markers())
-    if (m->isVisible()) needed += metrics.horizontalAdvance(m->label()) + 3 * metrics.height();
+  double widest = 0;
+  for (const QString& e : entries)
+    widest = std::max(widest, metrics.horizontalAdvance(e) + 3 * metrics.height());
+  const double needed = widest * entries.size();
   const Qt::Alignment side = needed > width - 40 ? Qt::AlignRight : Qt::AlignBottom;
   if (chart_->legend()->alignment() != side) chart_->legend()->setAlignment(side);
 }

@@ -55,6 +55,7 @@ class ChartScene : public QObject {
   void build();
   void fill();  // points, ranges, labels from data_
   void place_overlays();
+  void fit_categories(double axis_width);  // category labels: wrapped to a slot, or turned
   QString signature(const Chart& c) const;
   void on_xy_hovered(int series, const QPointF& p, bool state);
 
@@ -67,6 +68,10 @@ class ChartScene : public QObject {
   QGraphicsTextItem* warnings_ = nullptr;
   QGraphicsTextItem* empty_hint_ = nullptr;
   int drawn_points_ = 0;
+  double value_top_ = 1;      // top of the value axis as fill() sets it, before nice numbers
+  double applied_top_ = -1;   // the top place_overlays() last set, to make room for bar labels
+  double fitted_width_ = -1;  // plot width the labels were last fitted to
+  bool bar_labels_turned_ = false;  // bar labels drawn turned by -90 degrees
   QString signature_;
 };
 

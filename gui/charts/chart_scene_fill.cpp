@@ -2,6 +2,7 @@
 // ranges and ticks, roof lines across the plot, bar labels, warnings; and the overlay text
 // kept in place when the plot area moves.
 #include <QAreaSeries>
+#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
@@ -26,6 +27,7 @@ using namespace detail;
 
 void ChartScene::fill() {
   drawn_points_ = 0;
+  fitted_width_ = -1;  // place_overlays() fits the labels afresh to the new numbers
   wrong_points_.clear();
   qDeleteAll(bar_labels_);
   bar_labels_.clear();
@@ -126,9 +128,11 @@ void ChartScene::fill() {
     static_cast<QLogValueAxis*>(ya)->setRange(lo * 0.999, hi * 1.001);
   } else {
     auto* lin = static_cast<QValueAxis*>(ya);
-    lin->setRange(
-        std::min(0.0, ymin * 1.1),
-        ymax > 0 ? ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1);
+    value_top_ =
+        ymax > 0 ? ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1;
+    applied_top_ = -1;     // place_overlays() may raise it for the bar labels
+    lin->setTickCount(5);  // nice numbers change the tick count: start from the same each time
+    lin->setRange(std::min(0.0, ymin * 1.1), value_top_);
     lin->applyNiceNumbers();
   }
   // roof lines span the whole x range
@@ -180,13 +184,54 @@ void ChartScene::place_overlays() {
   }
   warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
   warnings_->setPos(plot.topLeft() + QPointF(8, 4));
+  // The fits below (category labels wrapped or turned, bar labels upright or turned) are redone
+  // only when the plot's width moved by more than 20 px since the last. Smaller moves come from
+  // the fits themselves: room for bar labels changes the value axis's tick labels, hence the
+  // plot's width, and refitting on them could flip labels to and fro, each flip a new layout.
+  // So each fit assumes a plot 20 px narrower than now.
+  const bool refit = plot.width() > 20 && std::abs(plot.width() - fitted_width_) > 20;
+  if (refit) {
+    fitted_width_ = plot.width();
+    // A bottom axis spans the plot and the value axis on its left.
+    fit_categories(plot.right() - chart_->rect().left() - chart_->margins().left() - 20);
+  }
   int bar_sets = 0;
   QAbstractSeries* bars = nullptr;
   for (auto* s : chart_->series())
     if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
   for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
-  if (!bars) return;
+  if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
   const double width = static_cast<QBarSeries*>(bars)->barWidth();
+  if (refit) {
+    // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
+    // bars): then all of them stand upright on their bar, turned by -90 degrees.
+    const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
+    double widest = 0;
+    for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
+    bar_labels_turned_ = widest > bar_px - 2;
+  }
+  const bool turned = bar_labels_turned_;
+  auto extent = [&](QGraphicsSimpleTextItem* item) {  // height above the bar
+    return turned ? item->boundingRect().width() : item->boundingRect().height();
+  };
+  // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
+  // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
+  // new range does not trigger layouts without end.
+  if (auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0))) {
+    double top = value_top_;
+    for (auto* item : bar_labels_) {
+      const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
+      const double share = (extent(item) + 6) / plot.height();  // of the plot's height
+      if (!p.wrong && p.y > 0 && share < 0.6)
+        top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
+    }
+    if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
+      applied_top_ = top;
+      ya->setTickCount(5);
+      ya->setRange(ya->min(), top);
+      ya->applyNiceNumbers();
+    }
+  }
   for (auto* item : bar_labels_) {
     const int i = item->data(0).toInt(), k = item->data(1).toInt();
     int set = 0;
@@ -195,7 +240,47 @@ void ChartScene::place_overlays() {
     const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
     const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
     const QRectF r = item->boundingRect();
-    item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+    // Turned about its top-left corner, the text runs up from there, r.height() wide.
+    item->setRotation(turned ? -90 : 0);
+    if (turned)
+      item->setPos(at.x() - r.height() / 2, at.y() - 3);
+    else
+      item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+  }
+}
+
+void ChartScene::fit_categories(double axis_width) {
+  auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
+  const int n = data_.x.categories.size();
+  if (!cat || n == 0) return;
+  // Qt Charts cuts a label wider than its slot to "Complete...", so "CompleteUnroll" and
+  // "CompleteUnrollWarp8" would read the same. Upright names wrapped to the slot's width read
+  // best and take little height (two charts share a page); if a word is wider than the slot, in
+  // a point smaller font; else whole names turned by -90 degrees. Qt gives a label the axis's
+  // width over n + 2 (its count of grid lines), less 2 x 4 px of padding.
+  const QFont fonts[] = {scaled_font(-1), scaled_font(-2)};
+  const double room = axis_width / (n + 2) - 8;
+  int fit = 2;  // upright in fonts[0] or fonts[1], or 2: turned
+  QStringList labels;
+  for (int f = 0; f < 2 && fit == 2; ++f) {
+    labels.clear();
+    for (const QString& c : data_.x.categories) {
+      const QString lines = wrapped_label(c, fonts[f], room);
+      if (lines.isEmpty()) break;
+      labels << (lines.contains("<br>") ? "<center>" + lines + "</center>" : lines);
+    }
+    if (labels.size() == n) fit = f;
+  }
+  if (fit == 2) {
+    labels.clear();
+    for (const QString& c : data_.x.categories) labels << c.toHtmlEscaped();
+  }
+  const QFont& font = fonts[fit == 1 ? 1 : 0];
+  if (cat->labelsFont() != font) cat->setLabelsFont(font);
+  if (cat->labelsAngle() != (fit == 2 ? -90 : 0)) cat->setLabelsAngle(fit == 2 ? -90 : 0);
+  if (cat->categories() != labels) {
+    cat->clear();
+    cat->append(labels);
   }
 }
 

@@ -72,6 +72,16 @@ QImage ChartWidget::grab_image() const {
   return view_->grab().toImage();
 }
 
+namespace {
+
+// Lays the chart out now, not on the next event loop turn; again while ChartScene's fitting to
+// the plot (category labels wrapped or turned, room for bar labels) asks for another layout.
+void lay_out(QChart* chart) {
+  for (int round = 0; round < 4 && chart->layout(); ++round) chart->layout()->activate();
+}
+
+}  // namespace
+
 QImage render_chart(const Chart& data, QSize size) {
   size = size.expandedTo(QSize(64, 64));
   const double scale = std::max(1.0, std::min(size.width() / 1300.0, size.height() / 850.0));
@@ -82,7 +92,7 @@ QImage render_chart(const Chart& data, QSize size) {
   ChartScene built(data, chart);
   built.fit_legend(logical.width());
   chart->setGeometry(QRectF(QPointF(0, 0), logical));
-  if (chart->layout()) chart->layout()->activate();  // lay out now, not on the next event loop turn
+  lay_out(chart);
   QImage image(size, QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
   QPainter painter(&image);
@@ -131,7 +141,7 @@ bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString
   ChartScene built(data, chart);
   built.fit_legend(size.width());
   chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
-  if (chart->layout()) chart->layout()->activate();
+  lay_out(chart);
   QSvgGenerator svg;
   svg.setOutputDevice(&buffer);
   svg.setSize(size);
