@@ -77,8 +77,8 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                               "... or once this much time was spent sampling it (default 200)");
   a.o_min_samples = sub.add_option("--min-samples", a.min_samples,
                                    "Take at least this many samples of every point (default 5)");
-  a.o_max_samples = sub.add_option("--max-samples", a.max_samples,
-                                   "... and at most this many (default 1000)");
+  a.o_max_samples =
+      sub.add_option("--max-samples", a.max_samples, "... and at most this many (default 1000)");
   a.o_baseline = sub.add_option("--baseline", a.baseline,
                                 "Variant that speed-ups are measured against (default neighbored "
                                 "when it runs, else the first variant)");
@@ -127,10 +127,8 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
   if (given(a.o_type)) spec.types = parse_types("--type", a.type);
   if (given(a.o_noise)) spec.timing.noise = parse_number("--noise", a.noise);
   if (given(a.o_budget)) spec.timing.budget_ms = parse_number("--budget-ms", a.budget_ms);
-  if (given(a.o_min_samples))
-    spec.timing.min_samples = parse_int("--min-samples", a.min_samples);
-  if (given(a.o_max_samples))
-    spec.timing.max_samples = parse_int("--max-samples", a.max_samples);
+  if (given(a.o_min_samples)) spec.timing.min_samples = parse_int("--min-samples", a.min_samples);
+  if (given(a.o_max_samples)) spec.timing.max_samples = parse_int("--max-samples", a.max_samples);
   // One flag raising the floor past the default ceiling (or the reverse) means the other too.
   if (given(a.o_min_samples) && !given(a.o_max_samples))
     spec.timing.max_samples = std::max(spec.timing.max_samples, spec.timing.min_samples);

@@ -19,8 +19,8 @@ struct RunArgs {
   CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
               *o_block_sizes = nullptr, *o_unroll = nullptr, *o_sizes = nullptr, *o_type = nullptr,
               *o_noise = nullptr, *o_budget = nullptr, *o_min_samples = nullptr,
-              *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr,
-              *o_json = nullptr, *o_spec = nullptr;
+              *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
+              *o_spec = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

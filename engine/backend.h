@@ -22,7 +22,7 @@ struct ReductionOutput {
   std::vector<float> partials_f32;
   std::int64_t total_i64 = 0;
   float total_f32 = 0;
-  bool has_partials = true;   // false for variants that never write partials (CUB, single pass)
+  bool has_partials = true;  // false for variants that never write partials (CUB, single pass)
   std::size_t partial_count() const {
     return type == DType::Int32 ? partials_i64.size() : partials_f32.size();
   }

@@ -117,8 +117,8 @@ std::vector<VariantInfo> build_catalog() {
       "pre-reduce: thread tid sums U tiles (tail read as 0)",
       "tree: if-chain on blockDim.x (>=1024: +512, >=512: +256, >=256: +128, >=128: +64), "
       "__syncthreads() after each",
-      "last warp: strides 32..1 without __syncthreads()",
-      "thread 0 writes the block's partial sum", "finish: one block sums the partials"};
+      "last warp: strides 32..1 without __syncthreads()", "thread 0 writes the block's partial sum",
+      "finish: one block sums the partials"};
   add_warp_pair(out, "complete_unroll_warp", KernelId::CompleteUnrollWarpVolatile,
                 KernelId::CompleteUnrollWarpSync, "reduceCompleteUnrollWarp",
                 "Completely unrolled (blockDim.x if-chain)",
@@ -142,9 +142,9 @@ bool VariantInfo::takes_workspace(Workspace w) const {
   return std::find(workspaces.begin(), workspaces.end(), w) != workspaces.end();
 }
 bool VariantInfo::takes_block_size(int b) const {
-  return block_sizes.empty() ? b == 0
-                             : std::find(block_sizes.begin(), block_sizes.end(), b) !=
-                                   block_sizes.end();
+  return block_sizes.empty()
+             ? b == 0
+             : std::find(block_sizes.begin(), block_sizes.end(), b) != block_sizes.end();
 }
 bool VariantInfo::takes_unroll(int u) const {
   return std::find(unroll_factors.begin(), unroll_factors.end(), u) != unroll_factors.end();
@@ -192,9 +192,12 @@ std::optional<VariantRef> resolve_variant(std::string_view name) {
 
 std::string_view to_string(VariantFamily f) {
   switch (f) {
-    case VariantFamily::SeedLadder: return "seed ladder";
-    case VariantFamily::Modern: return "past the seed";
-    case VariantFamily::CubReference: return "CUB reference";
+    case VariantFamily::SeedLadder:
+      return "seed ladder";
+    case VariantFamily::Modern:
+      return "past the seed";
+    case VariantFamily::CubReference:
+      return "CUB reference";
   }
   return "?";
 }

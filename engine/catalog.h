@@ -15,21 +15,21 @@ namespace rl {
 enum class VariantFamily { SeedLadder, Modern, CubReference };
 
 struct VariantInfo {
-  std::string id;                 // stable, used in files and on the command line
+  std::string id;  // stable, used in files and on the command line
   KernelId kernel;
-  std::string seed_name;          // the seed's kernel name ("reduceInterleaved"); "" if none
+  std::string seed_name;              // the seed's kernel name ("reduceInterleaved"); "" if none
   bool seed_name_has_unroll = false;  // "reduceUnroll" + U, e.g. reduceUnroll8
   std::string display_name;
   VariantFamily family = VariantFamily::SeedLadder;
-  std::string explanation;        // the idea it demonstrates, 1-3 sentences
+  std::string explanation;  // the idea it demonstrates, 1-3 sentences
   std::vector<std::string> phases;
   std::vector<Workspace> workspaces;
-  std::vector<int> block_sizes;   // empty: the variant picks its own (recorded as 0)
+  std::vector<int> block_sizes;  // empty: the variant picks its own (recorded as 0)
   std::vector<int> unroll_factors;
   int default_unroll = 1;
-  int seed_unroll = 1;            // the factor the seed used (8 for reduceUnrollWarp8)
+  int seed_unroll = 1;              // the factor the seed used (8 for reduceUnrollWarp8)
   bool volatile_last_warp = false;  // relies on warp lock-step; racecheck reports it
-  bool has_block_model = true;    // host backend reproduces its partials bit for bit
+  bool has_block_model = true;      // host backend reproduces its partials bit for bit
   int min_compute_capability = 75;  // e.g. 80 for __reduce_add_sync
   std::vector<DType> types{DType::Int32, DType::Float32};
 

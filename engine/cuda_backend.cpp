@@ -68,8 +68,8 @@ class CudaBackend final : public Backend {
     const std::size_t elem = kernels::dtype_size(p.type);
     const std::size_t in_bytes = plan_.input_capacity * elem;
     // Upload only when the data changed: points come ordered by size and type.
-    const bool same_data = uploaded_data_ == input.data() && uploaded_n_ == p.size && uploaded_type_ == p.type &&
-                           pristine_.bytes() >= in_bytes;
+    const bool same_data = uploaded_data_ == input.data() && uploaded_n_ == p.size &&
+                           uploaded_type_ == p.type && pristine_.bytes() >= in_bytes;
     if (!same_data) {
       if (pristine_.bytes() < in_bytes) {
         pristine_.reset();
@@ -88,15 +88,18 @@ class CudaBackend final : public Backend {
                                   in_bytes - p.size * elem, stream_->get()),
                   "zeroing the padding, " + ctx_);
     in_place_ = p.workspace == Workspace::Global;
-    if (in_place_ && work_.bytes() < in_bytes) work_.allocate(in_bytes, "in-place work copy for " + ctx_);
+    if (in_place_ && work_.bytes() < in_bytes)
+      work_.allocate(in_bytes, "in-place work copy for " + ctx_);
     args_.input = in_place_ ? work_.get() : pristine_.get();
     restore_bytes_ = in_bytes;
 
     const std::size_t accum = kernels::accum_size(p.type);
     if (partials_.bytes() < std::max<std::size_t>(plan_.partial_count, 1) * accum)
-      partials_.allocate(std::max<std::size_t>(plan_.partial_count, 1) * accum, "partials for " + ctx_);
+      partials_.allocate(std::max<std::size_t>(plan_.partial_count, 1) * accum,
+                         "partials for " + ctx_);
     if (!result_.get()) result_.allocate(8, "result");
-    if (scratch_.bytes() < plan_.scratch_bytes) scratch_.allocate(plan_.scratch_bytes, "scratch for " + ctx_);
+    if (scratch_.bytes() < plan_.scratch_bytes)
+      scratch_.allocate(plan_.scratch_bytes, "scratch for " + ctx_);
     if (plan_.scratch_bytes)
       RL_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, plan_.scratch_bytes, stream_->get()), ctx_);
     args_.partials = partials_.get();
@@ -148,7 +151,8 @@ class CudaBackend final : public Backend {
     RL_CUDA_CHECK(cudaEventRecord(stop_->get(), s), "timestamp floor, " + ctx_);
     RL_CUDA_CHECK(cudaEventSynchronize(stop_->get()), "timestamp floor, " + ctx_);
     float ms = 0;
-    RL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_->get(), stop_->get()), "timestamp floor, " + ctx_);
+    RL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_->get(), stop_->get()),
+                  "timestamp floor, " + ctx_);
     return double(ms);
   }
 

@@ -11,9 +11,9 @@
 #include "error.h"
 
 // Throws rl::CudaError("call text", code, context) when the call fails.
-#define RL_CUDA_CHECK(call, context)                                  \
-  do {                                                                \
-    const cudaError_t rl_err_ = (call);                               \
+#define RL_CUDA_CHECK(call, context)                                              \
+  do {                                                                            \
+    const cudaError_t rl_err_ = (call);                                           \
     if (rl_err_ != cudaSuccess) throw ::rl::CudaError(#call, rl_err_, (context)); \
   } while (0)
 
@@ -26,7 +26,8 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       reset();

@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <vector>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "cuda_raii.h"
 
@@ -27,7 +27,8 @@ std::string host_cpu_name() {
 }
 
 std::string error_text(const char* call, cudaError_t e) {
-  return std::string(call) + " returned " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+  return std::string(call) + " returned " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+         ")";
 }
 
 DeviceInfo query_gpu(int i) {
@@ -66,15 +67,18 @@ Discovery discover_devices() {
   out.host.backend = "host";
   out.host.name = host_cpu_name();
   out.host.max_threads_per_block = 1024;
-  out.host.total_memory = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
-  out.host.note = "host emulation: every block runs on the CPU with the GPU's algorithm; times are CPU times";
+  out.host.total_memory =
+      std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+  out.host.note =
+      "host emulation: every block runs on the CPU with the GPU's algorithm; times are CPU times";
 
   int count = 0;  // left unwritten by some failures
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     if (e == cudaErrorInsufficientDriver)
-      out.no_gpu_reason = "no NVIDIA driver (or one too old for CUDA 13): " + error_text("cudaGetDeviceCount", e);
+      out.no_gpu_reason =
+          "no NVIDIA driver (or one too old for CUDA 13): " + error_text("cudaGetDeviceCount", e);
     else if (e == cudaErrorNoDevice)
       out.no_gpu_reason = "the NVIDIA driver found no GPU: " + error_text("cudaGetDeviceCount", e);
     else
@@ -112,7 +116,8 @@ double measure_copy_bandwidth_gbps(int device, std::size_t bytes) {
   std::vector<float> times;
   for (int i = 0; i < 12; ++i) {
     RL_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()), ctx);
-    RL_CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()), ctx);
+    RL_CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+                  ctx);
     RL_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()), ctx);
     RL_CUDA_CHECK(cudaEventSynchronize(stop.get()), ctx);
     float ms = 0;

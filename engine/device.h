@@ -9,28 +9,28 @@
 namespace rl {
 
 struct DeviceInfo {
-  std::string backend = "host";   // "cuda" or "host"
-  int index = -1;                  // CUDA ordinal; -1 for the host
-  std::string name;                // "NVIDIA H200" or the host CPU's model name
+  std::string backend = "host";  // "cuda" or "host"
+  int index = -1;                // CUDA ordinal; -1 for the host
+  std::string name;              // "NVIDIA H200" or the host CPU's model name
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   std::size_t l2_bytes = 0;
   std::size_t total_memory = 0, free_memory = 0;
   int max_threads_per_block = 1024;
   int memory_clock_khz = 0, memory_bus_bits = 0;
-  double theoretical_gbps = 0;     // 2 * clock * bus / 8; 0 when unknown
-  double measured_copy_gbps = 0;   // cudaMemcpyAsync D2D read+write bytes / time; 0 if not measured
+  double theoretical_gbps = 0;    // 2 * clock * bus / 8; 0 when unknown
+  double measured_copy_gbps = 0;  // cudaMemcpyAsync D2D read+write bytes / time; 0 if not measured
   int driver_version = 0, runtime_version = 0;
-  std::string note;                // for the host: why no GPU is used
+  std::string note;  // for the host: why no GPU is used
 
-  std::string label() const;       // "cuda:0 NVIDIA H200 (sm_90)" / "cpu (host emulation)"
+  std::string label() const;  // "cuda:0 NVIDIA H200 (sm_90)" / "cpu (host emulation)"
   int compute_capability() const { return cc_major * 10 + cc_minor; }
 };
 
 struct Discovery {
   std::vector<DeviceInfo> gpus;
-  DeviceInfo host;                 // always present
-  std::string no_gpu_reason;       // set when gpus is empty: which call said what
+  DeviceInfo host;            // always present
+  std::string no_gpu_reason;  // set when gpus is empty: which call said what
 };
 
 // Never throws: no driver or no GPU becomes Discovery::no_gpu_reason.

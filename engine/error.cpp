@@ -7,7 +7,8 @@ namespace rl {
 namespace {
 std::string describe(const std::string& call, int code, const std::string& context) {
   const auto err = static_cast<cudaError_t>(code);
-  std::string msg = call + " failed: " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) + ")";
+  std::string msg =
+      call + " failed: " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) + ")";
   if (!context.empty()) msg += " [" + context + "]";
   return msg;
 }

@@ -12,7 +12,8 @@ class Error : public std::runtime_error {
 };
 
 // A CUDA runtime call failed. what() reads e.g.
-// "cudaMalloc(input, 1073741824 bytes) failed: out of memory (cudaErrorMemoryAllocation) [variant interleaved, N=268435456]".
+// "cudaMalloc(input, 1073741824 bytes) failed: out of memory (cudaErrorMemoryAllocation) [variant
+// interleaved, N=268435456]".
 class CudaError : public Error {
  public:
   CudaError(const std::string& call, int code, const std::string& context);

@@ -149,8 +149,8 @@ std::string samples_csv(const std::vector<PointResult>& results) {
   std::string out(kPointHeader);
   out += ",sample,first_ms,total_ms,timestamp_floor_ms\n";
   for (const PointResult& r : results) {
-    const std::size_t n = std::max(
-        {r.first_samples_ms.size(), r.total_samples_ms.size(), r.floor_samples_ms.size()});
+    const std::size_t n =
+        std::max({r.first_samples_ms.size(), r.total_samples_ms.size(), r.floor_samples_ms.size()});
     for (std::size_t i = 0; i < n; ++i) {
       Row row;
       add_point_columns(row, r);

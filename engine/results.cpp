@@ -9,16 +9,21 @@ namespace rl {
 
 std::string_view to_string(PointStatus s) {
   switch (s) {
-    case PointStatus::Ok: return "ok";
-    case PointStatus::Wrong: return "wrong";
-    case PointStatus::Failed: return "failed";
-    case PointStatus::Skipped: return "skipped";
+    case PointStatus::Ok:
+      return "ok";
+    case PointStatus::Wrong:
+      return "wrong";
+    case PointStatus::Failed:
+      return "failed";
+    case PointStatus::Skipped:
+      return "skipped";
   }
   return "?";
 }
 
 std::optional<PointStatus> parse_point_status(std::string_view s) {
-  for (PointStatus v : {PointStatus::Ok, PointStatus::Wrong, PointStatus::Failed, PointStatus::Skipped})
+  for (PointStatus v :
+       {PointStatus::Ok, PointStatus::Wrong, PointStatus::Failed, PointStatus::Skipped})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -26,8 +31,8 @@ std::optional<PointStatus> parse_point_status(std::string_view s) {
 // The baseline point for p: same size and type; among those, prefer the same workspace, then
 // the same block size, then the same unroll factor (so a ladder at one block size compares
 // like with like, and a registers-only kernel still finds the baseline's global run).
-static const PointResult* find_baseline(const std::vector<PointResult>& results,
-                                        const PointSpec& p, const std::string& baseline) {
+static const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
+                                        const std::string& baseline) {
   const PointResult* best = nullptr;
   int best_score = -1;
   for (const auto& r : results) {
@@ -35,8 +40,8 @@ static const PointResult* find_baseline(const std::vector<PointResult>& results,
     if (r.status != PointStatus::Ok || q.variant != baseline || q.size != p.size ||
         q.type != p.type)
       continue;
-    const int score = (q.workspace == p.workspace ? 4 : 0) + (q.block_size == p.block_size ? 2 : 0) +
-                      (q.unroll == p.unroll ? 1 : 0);
+    const int score = (q.workspace == p.workspace ? 4 : 0) +
+                      (q.block_size == p.block_size ? 2 : 0) + (q.unroll == p.unroll ? 1 : 0);
     if (score > best_score) {
       best = &r;
       best_score = score;

@@ -15,10 +15,10 @@
 namespace rl {
 
 enum class PointStatus {
-  Ok,         // measured and verified
-  Wrong,      // measured, but the result differs from the host: never shown as a speed-up
-  Failed,     // could not run (CUDA error, out of memory...); see message
-  Skipped,    // not run on this device (e.g. needs sm_80); see message
+  Ok,       // measured and verified
+  Wrong,    // measured, but the result differs from the host: never shown as a speed-up
+  Failed,   // could not run (CUDA error, out of memory...); see message
+  Skipped,  // not run on this device (e.g. needs sm_80); see message
 };
 std::string_view to_string(PointStatus s);
 std::optional<PointStatus> parse_point_status(std::string_view s);
@@ -26,16 +26,16 @@ std::optional<PointStatus> parse_point_status(std::string_view s);
 struct PointResult {
   PointSpec point;
   PointStatus status = PointStatus::Ok;
-  std::string message;            // why Wrong/Failed/Skipped
-  unsigned grid = 0;              // blocks of the first kernel
-  Summary first_kernel;           // the first kernel alone (what the seed times); may be empty
-  Summary total;                  // the whole reduction to one value on the device
+  std::string message;   // why Wrong/Failed/Skipped
+  unsigned grid = 0;     // blocks of the first kernel
+  Summary first_kernel;  // the first kernel alone (what the seed times); may be empty
+  Summary total;         // the whole reduction to one value on the device
   std::vector<double> first_samples_ms, total_samples_ms;
   // What the timestamps themselves cost: an empty event pair after the same L2 flush, one
   // after every timed sample. Empty where nothing was timed on a GPU (host backend).
   Summary timestamp_floor;
   std::vector<double> floor_samples_ms;
-  int event_spans = 0;            // spans per sample (1, or 2 with a middle event); 0: none
+  int event_spans = 0;  // spans per sample (1, or 2 with a middle event); 0: none
   // The whole reduction's time on the GPU with the timestamps taken out: every total sample
   // minus event_spans x the floor's median. What ncu's gpu__time_duration counts (summed over
   // the kernels), measured here without a profiler; docs/benchmarks.md gives how close.
@@ -54,9 +54,9 @@ struct PointResult {
 struct Session {
   static constexpr int kSchemaVersion = 1;
   int schema_version = kSchemaVersion;
-  std::string tool_version;       // ReductionLab version
-  std::string git_commit;         // commit the binary was built from, if known
-  std::string created_utc;        // ISO 8601
+  std::string tool_version;  // ReductionLab version
+  std::string git_commit;    // commit the binary was built from, if known
+  std::string created_utc;   // ISO 8601
   DeviceInfo device;
   ExperimentSpec spec;
   std::vector<PointResult> results;

@@ -35,7 +35,9 @@ std::string utc_now() {
   return buf;
 }
 
-bool is_cancelled(const std::atomic<bool>* c) { return c && c->load(std::memory_order_relaxed); }
+bool is_cancelled(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
 }  // namespace
 
 // Keeps the input of the current (size, type): points are ordered so that it changes rarely.
@@ -55,8 +57,12 @@ struct Runner::InputCache {
 Runner::Runner(std::unique_ptr<Backend> backend)
     : backend_(std::move(backend)), inputs_(std::make_unique<InputCache>()) {}
 Runner::~Runner() = default;
-const DeviceInfo& Runner::device() const { return backend_->device(); }
-Backend& Runner::backend() { return *backend_; }
+const DeviceInfo& Runner::device() const {
+  return backend_->device();
+}
+Backend& Runner::backend() {
+  return *backend_;
+}
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
                     const std::atomic<bool>* cancel) {
@@ -147,7 +153,8 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     verify_point(p, input, out, backend_->is_gpu(), &r);
     const double bytes = double(p.size) * double(kernels::dtype_size(p.type));
     if (r.total.median_ms > 0) r.total_gbps = bytes / (r.total.median_ms * 1e-3) / 1e9;
-    if (r.first_kernel.median_ms > 0) r.first_gbps = bytes / (r.first_kernel.median_ms * 1e-3) / 1e9;
+    if (r.first_kernel.median_ms > 0)
+      r.first_gbps = bytes / (r.first_kernel.median_ms * 1e-3) / 1e9;
     const DeviceInfo& d = backend_->device();
     if (d.theoretical_gbps > 0) r.pct_of_theoretical = 100.0 * r.total_gbps / d.theoretical_gbps;
     if (d.measured_copy_gbps > 0) r.pct_of_copy = 100.0 * r.total_gbps / d.measured_copy_gbps;

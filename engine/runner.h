@@ -15,9 +15,9 @@ namespace rl {
 
 struct Progress {
   std::size_t done = 0, total = 0;
-  PointSpec current;          // the point now running
+  PointSpec current;  // the point now running
   double elapsed_s = 0;
-  double eta_s = -1;          // estimate of the time left; -1 until one point finished
+  double eta_s = -1;  // estimate of the time left; -1 until one point finished
 };
 
 struct RunCallbacks {

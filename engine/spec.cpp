@@ -28,7 +28,9 @@ std::string gigabytes(std::uint64_t bytes) {
   return buf;
 }
 
-bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
+bool is_pow2(std::uint64_t x) {
+  return x && !(x & (x - 1));
+}
 
 // The unroll factors a variant runs at, given the request.
 std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s) {
@@ -113,10 +115,12 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
   if (s.block_sizes.empty()) errors.push_back("block sizes: none selected");
   if (s.sizes.empty()) errors.push_back("sizes: none selected");
   if (s.types.empty()) errors.push_back("types: none selected");
-  const int max_block = device && device->max_threads_per_block > 0 ? device->max_threads_per_block : 1024;
+  const int max_block =
+      device && device->max_threads_per_block > 0 ? device->max_threads_per_block : 1024;
   for (int b : s.block_sizes) {
     if (b < 32 || b > 1024 || !is_pow2(std::uint64_t(b)))
-      errors.push_back("block size " + std::to_string(b) + ": must be a power of two from 32 to 1024");
+      errors.push_back("block size " + std::to_string(b) +
+                       ": must be a power of two from 32 to 1024");
     else if (b > max_block)
       errors.push_back("block size " + std::to_string(b) + ": above this device's limit of " +
                        std::to_string(max_block) + " threads per block");
@@ -133,8 +137,8 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
     for (const auto& r : refs) {
       const VariantInfo& v = *r.variant;
       if (unrolls_for(r, s).empty())
-        errors.push_back("variant " + v.id + ": takes unroll factors " + join_ints(v.unroll_factors) +
-                         "; none of those requested");
+        errors.push_back("variant " + v.id + ": takes unroll factors " +
+                         join_ints(v.unroll_factors) + "; none of those requested");
       if (blocks_for(v, s).empty())
         errors.push_back("variant " + v.id + ": takes block sizes " + join_ints(v.block_sizes) +
                          "; none of those requested");
@@ -171,7 +175,8 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
   if (!(t.noise > 0 && t.noise < 1))
     errors.push_back("noise " + std::to_string(t.noise) + ": must be between 0 and 1 (0.01 = 1%)");
   if (!(t.budget_ms > 0 && t.budget_ms <= 600000))
-    errors.push_back("budget " + std::to_string(t.budget_ms) + " ms: must be above 0 and at most 600000");
+    errors.push_back("budget " + std::to_string(t.budget_ms) +
+                     " ms: must be above 0 and at most 600000");
   if (t.warmup < 0 || t.warmup > 1000) errors.push_back("warm-up runs: must be 0..1000");
   if (t.min_samples < 1 || t.max_samples < t.min_samples)
     errors.push_back("samples: need 1 <= min samples (" + std::to_string(t.min_samples) +
@@ -220,7 +225,8 @@ bool parse_size(std::string_view text, std::uint64_t* out, std::string* error) {
   if (t.size() > 2 && t.substr(0, 2) == "2^") {
     int k = -1;
     auto [p, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), k);
-    if (ec != std::errc() || p != t.data() + t.size()) return fail("expected 2^K with K a whole number");
+    if (ec != std::errc() || p != t.data() + t.size())
+      return fail("expected 2^K with K a whole number");
     if (k < 0 || k > 40) return fail("exponent must be 0..40");
     value = std::uint64_t(1) << k;
   } else {
@@ -251,15 +257,17 @@ bool parse_size_list(std::string_view text, std::vector<std::uint64_t>* out, std
   }
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item =
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const std::size_t dots = item.find("..");
     if (dots != std::string_view::npos) {
       std::uint64_t a = 0, b = 0;
-      if (!parse_size(item.substr(0, dots), &a, error) || !parse_size(item.substr(dots + 2), &b, error))
+      if (!parse_size(item.substr(0, dots), &a, error) ||
+          !parse_size(item.substr(dots + 2), &b, error))
         return false;
       if (!is_pow2(a) || !is_pow2(b) || a > b) {
-        if (error) *error = "size range '" + std::string(item) + "': ends must be powers of two, low..high";
+        if (error)
+          *error = "size range '" + std::string(item) + "': ends must be powers of two, low..high";
         return false;
       }
       for (std::uint64_t v = a; v <= b; v *= 2) sizes.push_back(v);

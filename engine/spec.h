@@ -13,19 +13,19 @@ namespace rl {
 struct DeviceInfo;
 
 struct TimingOptions {
-  double noise = 0.01;        // stop when the relative standard error of the mean is below this
-  double budget_ms = 200;     // ... or when this much wall time was spent sampling a point
-  int warmup = 2;             // untimed runs before sampling
+  double noise = 0.01;     // stop when the relative standard error of the mean is below this
+  double budget_ms = 200;  // ... or when this much wall time was spent sampling a point
+  int warmup = 2;          // untimed runs before sampling
   int min_samples = 5;
   int max_samples = 1000;
-  bool cold_l2 = true;        // flush L2 before every sample (as nvbench's cold measurement)
+  bool cold_l2 = true;  // flush L2 before every sample (as nvbench's cold measurement)
 };
 
 struct ExperimentSpec {
-  std::vector<std::string> variants;    // ids or seed names (resolved when expanded)
+  std::vector<std::string> variants;  // ids or seed names (resolved when expanded)
   std::vector<Workspace> workspaces{Workspace::Global};
   std::vector<int> block_sizes{1024};
-  std::vector<int> unroll_factors;      // empty: each variant's default (the seed's factor)
+  std::vector<int> unroll_factors;  // empty: each variant's default (the seed's factor)
   std::vector<std::uint64_t> sizes{std::uint64_t(1) << 24};
   std::vector<DType> types{DType::Int32};
   TimingOptions timing;
@@ -34,9 +34,9 @@ struct ExperimentSpec {
 
 // One point of an experiment: everything that decides what runs.
 struct PointSpec {
-  std::string variant;        // canonical id
+  std::string variant;  // canonical id
   Workspace workspace = Workspace::Global;
-  int block_size = 0;         // 0: the variant picks (CUB DeviceReduce)
+  int block_size = 0;  // 0: the variant picks (CUB DeviceReduce)
   int unroll = 1;
   std::uint64_t size = 0;
   DType type = DType::Int32;
@@ -67,6 +67,6 @@ std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes);
 // On failure *error names the bad item, e.g. "size 'abc': expected digits, 2^K or a range".
 bool parse_size(std::string_view text, std::uint64_t* out, std::string* error);
 bool parse_size_list(std::string_view text, std::vector<std::uint64_t>* out, std::string* error);
-std::string format_size(std::uint64_t n);   // "2^24" when a power of two, else digits
+std::string format_size(std::uint64_t n);  // "2^24" when a power of two, else digits
 
 }  // namespace rl

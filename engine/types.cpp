@@ -2,13 +2,18 @@
 
 namespace rl {
 
-std::string_view to_string(DType t) { return t == DType::Int32 ? "int32" : "float32"; }
+std::string_view to_string(DType t) {
+  return t == DType::Int32 ? "int32" : "float32";
+}
 
 std::string_view to_string(Workspace w) {
   switch (w) {
-    case Workspace::Global: return "global";
-    case Workspace::Shared: return "shared";
-    case Workspace::Registers: return "registers";
+    case Workspace::Global:
+      return "global";
+    case Workspace::Shared:
+      return "shared";
+    case Workspace::Registers:
+      return "registers";
   }
   return "?";
 }

@@ -14,8 +14,8 @@ using kernels::DType;
 using kernels::KernelId;
 using kernels::Workspace;
 
-std::string_view to_string(DType t);          // "int32", "float32"
-std::string_view to_string(Workspace w);      // "global", "shared", "registers"
+std::string_view to_string(DType t);      // "int32", "float32"
+std::string_view to_string(Workspace w);  // "global", "shared", "registers"
 std::optional<DType> parse_dtype(std::string_view s);
 std::optional<Workspace> parse_workspace(std::string_view s);
 

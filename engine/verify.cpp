@@ -81,7 +81,8 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
         got = fmt_float(out.partials_f32[i]);
         want = fmt_float(model->partials_f32[i]);
       }
-      mark_wrong(r, "block " + std::to_string(i) + "'s partial " + got + " differs from the host model's " + want);
+      mark_wrong(r, "block " + std::to_string(i) + "'s partial " + got +
+                        " differs from the host model's " + want);
     }
   }
 }

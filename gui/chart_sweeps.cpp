@@ -231,7 +231,8 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
 
   QStringList sub{device_part(ss)};
   if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
-  if (!vary_block && dim != Dim::Block) sub << "B=" + block_size_text(kept.front().proto.block_size);
+  if (!vary_block && dim != Dim::Block)
+    sub << "B=" + block_size_text(kept.front().proto.block_size);
   if (!vary_type) sub << type_name(kept.front().proto.type);
   sub << (m == Measure::Speedup ? QString("whole reduction, median against the median of %1")
                                       .arg(variant_label(baseline, 1, false))

@@ -8,9 +8,9 @@
 
 namespace rl::gui {
 
-QString format_time_ms(double ms);          // "812 ns", "12.3 µs", "1.234 ms", "2.50 s"
-QString format_gbps(double gbps);           // "545 GB/s", "4.81 TB/s"
-QString format_size(std::uint64_t n);       // "2^24" or the digits, as rl::format_size
+QString format_time_ms(double ms);     // "812 ns", "12.3 µs", "1.234 ms", "2.50 s"
+QString format_gbps(double gbps);      // "545 GB/s", "4.81 TB/s"
+QString format_size(std::uint64_t n);  // "2^24" or the digits, as rl::format_size
 // A block size for people: "1024", or "auto" where the variant picks its own (0).
 QString block_size_text(int block_size);
 QString format_duration_s(double seconds);  // "45 s", "3 min 20 s", "1 h 05 min"

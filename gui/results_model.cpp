@@ -213,7 +213,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return "The first kernel alone: what the seed's blog times";
   if (role == Qt::ToolTipRole && section == GpuMedian)
     return "The whole reduction with the timestamps' own cost (an empty event pair, measured\n"
-           "after every sample) taken out: the kernels' time, as ncu's gpu__time_duration counts it";
+           "after every sample) taken out: the kernels' time, as ncu's gpu__time_duration counts "
+           "it";
   return {};
 }
 

@@ -5,8 +5,8 @@
 #include "launch.h"
 
 namespace rl::kernels {
-cudaError_t launch_seed_tree(const LaunchArgs& a, const LaunchPlan& p);  // seed_ladder.cu
-cudaError_t launch_seed_warp(const LaunchArgs& a, const LaunchPlan& p);  // seed_warp.cu
+cudaError_t launch_seed_tree(const LaunchArgs& a, const LaunchPlan& p);    // seed_ladder.cu
+cudaError_t launch_seed_warp(const LaunchArgs& a, const LaunchPlan& p);    // seed_warp.cu
 cudaError_t launch_finish_pass(const LaunchArgs& a, const LaunchPlan& p);  // finish.cu
 }  // namespace rl::kernels
 

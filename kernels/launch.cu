@@ -6,15 +6,17 @@ namespace rl::kernels {
 
 namespace {
 bool is_seed_tree(KernelId k) {
-  return k == KernelId::Neighbored || k == KernelId::NeighboredLess ||
-         k == KernelId::Interleaved || k == KernelId::Unroll;
+  return k == KernelId::Neighbored || k == KernelId::NeighboredLess || k == KernelId::Interleaved ||
+         k == KernelId::Unroll;
 }
 bool is_seed_warp(KernelId k) {
   const int v = static_cast<int>(k);
   return v >= static_cast<int>(KernelId::UnrollWarpVolatile) &&
          v <= static_cast<int>(KernelId::CompleteUnrollSync);
 }
-bool is_unroll_factor(int u) { return u == 1 || u == 2 || u == 4 || u == 8 || u == 16; }
+bool is_unroll_factor(int u) {
+  return u == 1 || u == 2 || u == 4 || u == 8 || u == 16;
+}
 }  // namespace
 
 cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {

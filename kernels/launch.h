@@ -21,15 +21,15 @@ enum class Workspace { Global, Shared, Registers };
 // but the instrumented builds and tests index by this enum.
 enum class KernelId : int {
   // The seed's ladder (kernels/seed_ladder.cu, kernels/seed_warp.cu)
-  Neighbored = 0,               // reduceNeighbored
-  NeighboredLess = 1,           // reduceNeighboredLess
-  Interleaved = 2,              // reduceInterleaved
-  Unroll = 3,                   // reduceUnroll{U}
-  UnrollWarpVolatile = 4,       // reduceUnrollWarp{U}, volatile last warp
-  UnrollWarpSync = 5,           // same, last warp with __syncwarp()
+  Neighbored = 0,                  // reduceNeighbored
+  NeighboredLess = 1,              // reduceNeighboredLess
+  Interleaved = 2,                 // reduceInterleaved
+  Unroll = 3,                      // reduceUnroll{U}
+  UnrollWarpVolatile = 4,          // reduceUnrollWarp{U}, volatile last warp
+  UnrollWarpSync = 5,              // same, last warp with __syncwarp()
   CompleteUnrollWarpVolatile = 6,  // reduceCompleteUnrollWarp{U}, blockDim.x if-chain
   CompleteUnrollWarpSync = 7,
-  CompleteUnrollVolatile = 8,   // reduceCompleteUnroll<iBlockSize>, template block size
+  CompleteUnrollVolatile = 8,  // reduceCompleteUnroll<iBlockSize>, template block size
   CompleteUnrollSync = 9,
   // Past the seed (kernels/modern_*.cu, kernels/cub_reference.cu)
   WarpShuffle = 20,
@@ -55,18 +55,22 @@ struct Accum<float> {
   using type = float;
 };
 
-inline std::size_t dtype_size(DType) { return 4; }
-inline std::size_t accum_size(DType t) { return t == DType::Int32 ? 8 : 4; }
+inline std::size_t dtype_size(DType) {
+  return 4;
+}
+inline std::size_t accum_size(DType t) {
+  return t == DType::Int32 ? 8 : 4;
+}
 
 // What a launch of (kernel, n, block size, unroll, type) needs. Computed on the host; may query
 // the current device (occupancy), so call it on the thread that owns the device.
 struct LaunchPlan {
-  unsigned grid = 0;                 // blocks of the first kernel
-  std::size_t partial_count = 0;     // Accum entries the first kernel writes (0: single pass)
-  std::size_t input_capacity = 0;    // elements the input buffer must hold (>= n; zero padded)
-  std::size_t scratch_bytes = 0;     // extra device memory (CUB temp storage, counters)
-  bool has_first_kernel = true;      // false: only the whole reduction can be timed (CUB device)
-  bool needs_finish = true;          // false: the first kernel already writes the total
+  unsigned grid = 0;               // blocks of the first kernel
+  std::size_t partial_count = 0;   // Accum entries the first kernel writes (0: single pass)
+  std::size_t input_capacity = 0;  // elements the input buffer must hold (>= n; zero padded)
+  std::size_t scratch_bytes = 0;   // extra device memory (CUB temp storage, counters)
+  bool has_first_kernel = true;    // false: only the whole reduction can be timed (CUB device)
+  bool needs_finish = true;        // false: the first kernel already writes the total
 };
 
 struct LaunchArgs {
@@ -76,10 +80,10 @@ struct LaunchArgs {
   int block_size = 256;
   int unroll = 1;
   std::size_t n = 0;
-  void* input = nullptr;        // input_capacity elements; overwritten by Workspace::Global
-  void* partials = nullptr;     // partial_count Accum entries
-  void* result = nullptr;       // one Accum entry: the total
-  void* scratch = nullptr;      // scratch_bytes
+  void* input = nullptr;     // input_capacity elements; overwritten by Workspace::Global
+  void* partials = nullptr;  // partial_count Accum entries
+  void* result = nullptr;    // one Accum entry: the total
+  void* scratch = nullptr;   // scratch_bytes
   cudaStream_t stream = nullptr;
 };
 

@@ -27,8 +27,7 @@ __global__ void reduce_neighbored(T* input, std::size_t n, typename Accum<T>::ty
 // Idea: pack the working threads into the first warps so whole warps go idle instead of
 // diverging; idle warps still wait at every barrier.
 template <typename T, Workspace W>
-__global__ void reduce_neighbored_less(T* input, std::size_t n,
-                                       typename Accum<T>::type* partials) {
+__global__ void reduce_neighbored_less(T* input, std::size_t n, typename Accum<T>::type* partials) {
   T* ws = prepare_workspace<1, W>(input, n, detail::dynamic_smem<T>());
   const unsigned tid = threadIdx.x;
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
@@ -88,7 +87,8 @@ cudaError_t launch_seed_tree(const LaunchArgs& a, const LaunchPlan& p) {
                 <<<p.grid, a.block_size, smem, a.stream>>>(in, a.n, out);
             return cudaGetLastError();
           });
-        default: return cudaErrorInvalidValue;
+        default:
+          return cudaErrorInvalidValue;
       }
     });
   });

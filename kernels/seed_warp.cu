@@ -131,10 +131,12 @@ cudaError_t launch_seed_warp(const LaunchArgs& a, const LaunchPlan& p) {
         constexpr int U = decltype(u)::value;
         switch (a.kernel) {
           case KernelId::UnrollWarpVolatile:
-            reduce_unroll_warp<T, W, U, true><<<p.grid, a.block_size, smem, a.stream>>>(in, a.n, out);
+            reduce_unroll_warp<T, W, U, true>
+                <<<p.grid, a.block_size, smem, a.stream>>>(in, a.n, out);
             return cudaGetLastError();
           case KernelId::UnrollWarpSync:
-            reduce_unroll_warp<T, W, U, false><<<p.grid, a.block_size, smem, a.stream>>>(in, a.n, out);
+            reduce_unroll_warp<T, W, U, false>
+                <<<p.grid, a.block_size, smem, a.stream>>>(in, a.n, out);
             return cudaGetLastError();
           case KernelId::CompleteUnrollWarpVolatile:
             reduce_complete_unroll_warp<T, W, U, true>
@@ -161,7 +163,8 @@ cudaError_t launch_seed_warp(const LaunchArgs& a, const LaunchPlan& p) {
                 return cudaGetLastError();
               }
             });
-          default: return cudaErrorInvalidValue;
+          default:
+            return cudaErrorInvalidValue;
         }
       });
     });

@@ -20,13 +20,13 @@
 
 #include "launch.h"
 using namespace rl::kernels;
-#define CK(x)                                                    \
-  do {                                                           \
-    cudaError_t err_ = (x);                                         \
-    if (err_) {                                                  \
-      printf("%s: %s\n", #x, cudaGetErrorString(err_));           \
-      std::exit(1);                                              \
-    }                                                            \
+#define CK(x)                                           \
+  do {                                                  \
+    cudaError_t err_ = (x);                             \
+    if (err_) {                                         \
+      printf("%s: %s\n", #x, cudaGetErrorString(err_)); \
+      std::exit(1);                                     \
+    }                                                   \
   } while (0)
 static double med(std::vector<float> v) {
   if (v.empty()) return 0;
@@ -57,11 +57,12 @@ int main() {
   void* flush;
   CK(cudaMalloc(&flush, fb));
   CK(cudaMemset(flush, 0, fb));
-  const Config configs[] = {{"single_pass", KernelId::SinglePass, Workspace::Registers, 512, 4},
-                            {"single_pass", KernelId::SinglePass, Workspace::Registers, 1024, 4},
-                            {"cub_device_reduce", KernelId::CubDeviceReduce, Workspace::Registers, 0, 1},
-                            {"vectorized", KernelId::VectorizedGridStride, Workspace::Registers, 256, 4},
-                            {"reduceInterleaved", KernelId::Interleaved, Workspace::Shared, 256, 1}};
+  const Config configs[] = {
+      {"single_pass", KernelId::SinglePass, Workspace::Registers, 512, 4},
+      {"single_pass", KernelId::SinglePass, Workspace::Registers, 1024, 4},
+      {"cub_device_reduce", KernelId::CubDeviceReduce, Workspace::Registers, 0, 1},
+      {"vectorized", KernelId::VectorizedGridStride, Workspace::Registers, 256, 4},
+      {"reduceInterleaved", KernelId::Interleaved, Workspace::Shared, 256, 1}};
   printf("config B U N kernels | one s1 s2 floor tail | one-floor s1+s2-2floor\n");
   for (const Config& c : configs) {
     for (int lg : {16, 18, 20, 22, 24, 26, 28}) {
@@ -115,8 +116,8 @@ int main() {
       }
       const int kernels = c.k == KernelId::CubDeviceReduce || p.needs_finish ? 2 : 1;
       const double f = med(floor);
-      printf("%s %d %d 2^%d %d | %.3f %.3f %.3f %.3f %.3f | %.3f %.3f\n", c.name, c.b, c.u, lg, kernels,
-             med(one), med(s1), med(s2), f, med(tail), med(one) - f,
+      printf("%s %d %d 2^%d %d | %.3f %.3f %.3f %.3f %.3f | %.3f %.3f\n", c.name, c.b, c.u, lg,
+             kernels, med(one), med(s1), med(s2), f, med(tail), med(one) - f,
              p.needs_finish ? med(s1) + med(s2) - 2 * f : 0.0);
       fflush(stdout);
       cudaFree(a.input);

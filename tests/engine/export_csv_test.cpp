@@ -116,8 +116,7 @@ TEST(ExportCsv, SummaryValues) {
   EXPECT_EQ(std::strtod(ok.at("first_median_ms").c_str(), nullptr), 0.123456789012345);
   EXPECT_EQ(std::strtod(ok.at("first_mean_ms").c_str(), nullptr),
             s.results[0].first_kernel.mean_ms);
-  EXPECT_EQ(std::strtod(ok.at("gpu_median_ms").c_str(), nullptr),
-            s.results[0].gpu_time.median_ms);
+  EXPECT_EQ(std::strtod(ok.at("gpu_median_ms").c_str(), nullptr), s.results[0].gpu_time.median_ms);
   EXPECT_EQ(std::strtod(ok.at("timestamp_floor_median_ms").c_str(), nullptr),
             s.results[0].timestamp_floor.median_ms);
   EXPECT_EQ(ok.at("event_spans"), "2");

@@ -23,8 +23,10 @@ ExperimentSpec ladder_spec() {
 
 TEST(SpecValidation, AcceptsTheSeedLadder) {
   ExperimentSpec s;
-  s.variants = {"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved", "reduceUnroll2",
-                "reduceUnroll4", "reduceUnroll8", "reduceUnrollWarp8", "reduceCompleteUnrollWarp8",
+  s.variants = {"reduceNeighbored",    "reduceNeighboredLess",
+                "reduceInterleaved",   "reduceUnroll2",
+                "reduceUnroll4",       "reduceUnroll8",
+                "reduceUnrollWarp8",   "reduceCompleteUnrollWarp8",
                 "reduceCompleteUnroll"};
   EXPECT_TRUE(validate(s, nullptr).empty());
   EXPECT_EQ(expand(s).size(), 9u);

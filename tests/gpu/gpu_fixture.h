@@ -49,8 +49,8 @@ inline const InputData& cached_input(std::uint64_t n, DType t) {
 
 }  // namespace rl::testing
 
-#define RL_REQUIRE_GPU()                                                      \
-  do {                                                                        \
-    auto& rl_env_ = ::rl::testing::GpuEnvironment::get();                     \
-    if (!rl_env_.backend) GTEST_SKIP() << rl_env_.skip_reason;                \
+#define RL_REQUIRE_GPU()                                       \
+  do {                                                         \
+    auto& rl_env_ = ::rl::testing::GpuEnvironment::get();      \
+    if (!rl_env_.backend) GTEST_SKIP() << rl_env_.skip_reason; \
   } while (0)

@@ -228,7 +228,8 @@ TEST(AppFiles, TableShowsTheGpuTimeWhereTheSessionHasIt) {
             "GPU time median");
   EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), ResultsModel::SortRole).toDouble(),
             4.0 - 0.0025);
-  EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), Qt::DisplayRole).toString(), "3.998 ms");
+  EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), Qt::DisplayRole).toString(),
+            "3.998 ms");
   EXPECT_TRUE(model.data(model.index(0, 0), Qt::ToolTipRole)
                   .toString()
                   .contains("GPU time (timestamps taken out): median 3.998 ms; an empty event "
