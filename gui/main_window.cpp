@@ -221,6 +221,9 @@ void MainWindow::run() {
   cancel_action_->setEnabled(true);
   run_clock_.start();
   controller_->start(*spec, device);
+  // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
+  statusBar()->showMessage(
+      QString("Running on %1; Esc cancels.").arg(QString::fromStdString(info.label())));
   update_banner();
   if (options_.settings) save_settings();
 }
