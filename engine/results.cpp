@@ -28,11 +28,8 @@ std::optional<PointStatus> parse_point_status(std::string_view s) {
   return std::nullopt;
 }
 
-// The baseline point for p: same size and type; among those, prefer the same workspace, then
-// the same block size, then the same unroll factor (so a ladder at one block size compares
-// like with like, and a registers-only kernel still finds the baseline's global run).
-static const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
-                                        const std::string& baseline) {
+const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
+                                 const std::string& baseline) {
   const PointResult* best = nullptr;
   int best_score = -1;
   for (const auto& r : results) {

@@ -68,4 +68,11 @@ struct Session {
 // block size, then the unroll factor. Points with no Ok baseline get no speed-up.
 void compute_speedups(std::vector<PointResult>& results, const std::string& baseline_variant);
 
+// The baseline point for p (baseline: a variant id): an Ok point of that variant with the same
+// size and type; among those, the same workspace, then block size, then unroll factor (so a
+// ladder at one block size compares like with like, and a registers-only kernel still finds the
+// baseline's global run). nullptr when there is none. Times are not looked at.
+const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
+                                 const std::string& baseline);
+
 }  // namespace rl

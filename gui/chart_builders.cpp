@@ -61,7 +61,7 @@ bool has_results(const std::vector<ShownSession>& ss) {
   return false;
 }
 
-// "H200 · whole reduction" style subtitle pieces shared by every chart.
+// The device part of every chart's subtitle: "H200", "H200 vs A100".
 QString device_part(const std::vector<ShownSession>& ss) {
   QStringList names;
   for (const auto& s : ss) {
@@ -75,28 +75,30 @@ QString device_part(const std::vector<ShownSession>& ss) {
 }  // namespace detail
 
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss,
-                          const std::string& baseline) {
+                          const std::string& baseline, TimeBasis basis) {
   Chart c;
   if (id == "ladder_speedup")
-    c = detail::ladder_chart(id, ss, true, baseline);
+    c = detail::ladder_chart(id, ss, true, baseline, basis);
   else if (id == "ladder_time")
-    c = detail::ladder_chart(id, ss, false, baseline);
+    c = detail::ladder_chart(id, ss, false, baseline, basis);
   else if (id == "time_vs_unroll")
-    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Time, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_unroll")
-    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Bandwidth, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Bandwidth, baseline,
+                            basis);
   else if (id == "speedup_vs_unroll")
-    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Speedup, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Speedup, baseline, basis);
   else if (id == "time_vs_block")
-    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Time, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_block")
-    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Bandwidth, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Bandwidth, baseline,
+                            basis);
   else if (id == "speedup_vs_block")
-    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Speedup, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Speedup, baseline, basis);
   else if (id == "bandwidth_vs_size")
-    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Bandwidth, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Bandwidth, baseline, basis);
   else if (id == "time_vs_size")
-    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Time, baseline);
+    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Time, baseline, basis);
   c.id = id;
   return c;
 }

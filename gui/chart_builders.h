@@ -10,6 +10,7 @@
 
 #include "charts/chart_data.h"
 #include "results.h"
+#include "time_basis.h"
 
 namespace rl::gui {
 
@@ -30,8 +31,9 @@ struct ChartKind {
 const std::vector<ChartKind>& chart_kinds();
 
 // Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
-// speed-ups were computed against (rl::compute_speedups).
+// speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn
+// from (speed-ups on another basis than Whole are computed here from that time).
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
-                          const std::string& baseline);
+                          const std::string& baseline, TimeBasis basis = TimeBasis::Whole);
 
 }  // namespace rl::gui

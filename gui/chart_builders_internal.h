@@ -26,8 +26,8 @@ QString device_part(const std::vector<ShownSession>& ss);
 enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };
 charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim,
-                          Measure m, const std::string& baseline);
+                          Measure m, const std::string& baseline, TimeBasis basis);
 charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
-                           const std::string& baseline);
+                           const std::string& baseline, TimeBasis basis);
 
 }  // namespace rl::gui::detail

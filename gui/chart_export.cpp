@@ -12,7 +12,8 @@
 namespace rl::gui {
 
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
-                      const QString& dir, QSize size, QStringList* written, QString* error) {
+                      TimeBasis basis, const QString& dir, QSize size, QStringList* written,
+                      QString* error) {
   QDir folder(dir);
   if (!folder.exists() && !QDir().mkpath(dir)) {
     *error = QString("cannot create the folder %1").arg(dir);
@@ -32,7 +33,8 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
   }
   for (const ChartKind& kind : chart_kinds()) {
     const QString path = folder.filePath(kind.id + ".png");
-    if (!charts::write_chart_png(build_chart(kind.id, sessions, baseline), path, size, error))
+    if (!charts::write_chart_png(build_chart(kind.id, sessions, baseline, basis), path, size,
+                                 error))
       return false;
     if (written) written->append(path);
   }
@@ -40,13 +42,13 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
 }
 
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
-                           QStringList* written, QString* error) {
+                           QStringList* written, QString* error, TimeBasis basis) {
   std::optional<Session> session = read_session_file(session_path, error);
   if (!session) return false;
   const std::string baseline =
       session->spec.baseline.empty() ? "neighbored" : session->spec.baseline;
   compute_speedups(session->results, baseline);
-  return write_all_charts({ShownSession{&*session, QString()}}, baseline, dir, size, written,
+  return write_all_charts({ShownSession{&*session, QString()}}, baseline, basis, dir, size, written,
                           error);
 }
 
@@ -63,7 +65,13 @@ CommandLine parse_command_line(const QStringList& arguments) {
   QCommandLineOption size("size", "Size of exported charts in pixels (default 1600x1000).", "WxH");
   parser.addOption(open);
   parser.addOption(export_charts);
+  QCommandLineOption time("time",
+                          "Which time the charts draw: whole (the whole reduction, default), "
+                          "gpu (GPU time, the timestamps taken out) or first (the first kernel "
+                          "alone, the seed's timing).",
+                          "whole|gpu|first");
   parser.addOption(size);
+  parser.addOption(time);
   out.help_text = parser.helpText();
   if (!parser.parse(arguments)) {
     out.error = parser.errorText();
@@ -92,6 +100,14 @@ CommandLine parse_command_line(const QStringList& arguments) {
       return out;
     }
     out.size = QSize(w, h);
+  }
+  if (parser.isSet(time)) {
+    const auto basis = parse_time_basis(parser.value(time));
+    if (!basis) {
+      out.error = QString("--time '%1': expected whole, gpu or first").arg(parser.value(time));
+      return out;
+    }
+    out.time_basis = *basis;
   }
   return out;
 }

@@ -7,25 +7,32 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 #include "chart_builders.h"
 
 namespace rl::gui {
 
-// DIR/<chart id>.png for every chart in chart_kinds(); creates DIR. Stops at the first failure.
+// DIR/<chart id>.png for every chart in chart_kinds(), drawn from the chosen time; creates DIR.
+// Stops at the first failure.
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
-                      const QString& dir, QSize size, QStringList* written, QString* error);
+                      TimeBasis basis, const QString& dir, QSize size, QStringList* written,
+                      QString* error);
 
 // Opens a session file and writes all its charts (speed-ups against the session's own
 // baseline). The message names the file or folder at fault.
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
-                           QStringList* written, QString* error);
+                           QStringList* written, QString* error,
+                           TimeBasis basis = TimeBasis::Whole);
 
 struct CommandLine {
   QString open;            // --open SESSION
   QString export_dir;      // --export-charts DIR (needs --open)
   QSize size{1600, 1000};  // --size WxH for exported charts
+  // --time whole|gpu|first: the time the charts draw (exported, or in the window over the one
+  // remembered from last time)
+  std::optional<TimeBasis> time_basis;
   bool help = false;
   QString help_text;
   QString error;  // set when the arguments make no sense; exit code 2

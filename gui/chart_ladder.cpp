@@ -20,7 +20,7 @@ using charts::Series;
 using charts::SeriesKind;
 
 Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
-                   const std::string& baseline) {
+                   const std::string& baseline, TimeBasis basis) {
   Chart c;
   c.id = id;
   c.title = speedup ? "The ladder: what each step buys" : "The ladder: time of each kernel";
@@ -55,20 +55,32 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
       best = setting, best_count = count;
   }
   const auto [size, type, block] = best;
-  auto in_setting = [&](const PointResult& r) {
+  auto at_setting = [&](const PointResult& r) {
     return r.point.size == size && int(r.point.type) == type &&
            (r.point.block_size == block || r.point.block_size == 0) &&
-           (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) && !r.total.empty();
+           (r.status == PointStatus::Ok || r.status == PointStatus::Wrong);
   };
+  // The chosen time of a point; the ladder leaves out points without it.
+  auto ms = [&](const PointResult& r) { return basis_time(r, basis)->median_ms; };
+  auto in_setting = [&](const PointResult& r) { return at_setting(r) && basis_time(r, basis); };
   // Rungs: every (variant, unroll) in catalog order; bar sets: (session, workspace).
   std::set<std::tuple<int, std::string, int>> rungs;
   std::set<std::pair<int, int>> sets;
+  BasisNotes notes(basis);
+  bool baseline_lacks = false;  // the baseline is on the ladder, but not in the chosen time
   for (int si = 0; si < int(ss.size()); ++si)
     for (const PointResult& r : ss[si].session->results)
-      if (in_setting(r)) {
+      if (at_setting(r) && notes.time_of(r)) {
         rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
         sets.insert({si, int(r.point.workspace)});
+      } else if (at_setting(r) && r.point.variant == baseline) {
+        baseline_lacks = true;
       }
+  if (rungs.empty()) {
+    c.warnings = notes.warnings();
+    c.empty_hint = c.warnings.join("\n") + "\nChoose another Time (top of the window, or --time).";
+    return c;
+  }
   std::vector<std::pair<std::string, int>> order;
   for (const auto& [idx, v, u] : rungs) {
     order.push_back({v, u});
@@ -80,10 +92,10 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   double max_ms = 0;
   for (const auto& s : ss)
     for (const PointResult& r : s.session->results)
-      if (in_setting(r)) max_ms = std::max(max_ms, r.total.median_ms);
+      if (in_setting(r)) max_ms = std::max(max_ms, ms(r));
   const bool micro = max_ms < 1;
-  c.y.title = speedup ? QString("cumulative speed-up (×)")
-                      : QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms");
+  c.y.title =
+      speedup ? QString("cumulative speed-up (×)") : time_axis_title(basis, micro ? "µs" : "ms");
   int wrong = 0;
   QStringList references;
   for (const auto& [si, ws] : sets) {
@@ -122,6 +134,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
       Point pt;
       pt.x = double(k);
       pt.tooltip = point_details(*r, ss[si].session->device, baseline);
+      if (basis != TimeBasis::Whole) pt.tooltip += "\n" + charted_details(*r, basis);
       if (r->status == PointStatus::Wrong) {
         ++wrong;
         pt.wrong = true;
@@ -129,8 +142,8 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
         s.points.append(pt);
         continue;
       }
-      const double cum = ref ? ref->total.median_ms / r->total.median_ms : 1;
-      const double step = prev ? prev->total.median_ms / r->total.median_ms : 1;
+      const double cum = ref ? ms(*ref) / ms(*r) : 1;
+      const double step = prev ? ms(*prev) / ms(*r) : 1;
       pt.tooltip += QString("\nstep speed-up: ×%1 · cumulative: ×%2")
                         .arg(step, 0, 'f', 2)
                         .arg(cum, 0, 'f', 2);
@@ -139,8 +152,8 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
         pt.label = QString("×%1").arg(cum, 0, 'f', cum < 10 ? 2 : 1);
         if (prev && sets.size() <= 2) pt.label += QString("\nstep ×%1").arg(step, 0, 'f', 2);
       } else {
-        pt.y = r->total.median_ms * (micro ? 1000 : 1);
-        pt.label = format_time_ms(r->total.median_ms);
+        pt.y = ms(*r) * (micro ? 1000 : 1);
+        pt.label = format_time_ms(ms(*r));
       }
       s.points.append(pt);
       prev = r;
@@ -150,15 +163,20 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   references.removeDuplicates();
   QStringList sub{device_part(ss), "N=" + format_size(size),
                   block ? QString("B=%1").arg(block) : QString("block size picked by the variant"),
-                  type_name(DType(type)), "whole reduction, median"};
+                  type_name(DType(type)), time_basis_name(basis) + ", median"};
   if (speedup) sub << "against " + references.join(" / ");
   // The session holds other sizes, types or block sizes: this is the one with the most steps.
   if (rungs_at.size() > 1) sub << QString("1 of %1 settings in the session").arg(rungs_at.size());
   c.subtitle = sub.join(" · ");
   if (speedup && !references.isEmpty() && references.front() != variant_label(baseline, 1))
-    c.warnings << QString(
-                      "the baseline %1 is not on this ladder: speed-ups are against its first step")
-                      .arg(variant_label(baseline, 1, false));
+    c.warnings << (baseline_lacks
+                       ? QString("the baseline %1 has no %2: speed-ups are against the "
+                                 "ladder's first step")
+                             .arg(variant_label(baseline, 1, false), time_basis_name(basis))
+                       : QString("the baseline %1 is not on this ladder: speed-ups are "
+                                 "against its first step")
+                             .arg(variant_label(baseline, 1, false)));
+  c.warnings << notes.warnings();
   if (wrong > 0)
     c.warnings << QString("%1 wrong result(s) (red): not drawn, never a speed-up").arg(wrong);
   return c;

@@ -2,6 +2,7 @@
 // variant (and per whatever else differs), min-max bands, roof lines on bandwidth charts.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -37,7 +38,9 @@ struct Group {
   int session = 0;
   PointSpec proto;  // the point's fixed dimensions (the swept one is meaningless)
   std::vector<const PointResult*> points;
+  std::vector<std::optional<double>> speedups;  // with points, on the chosen time
   std::set<double> xs;
+  std::set<double> all_xs;  // with the points left out for want of the time
 };
 
 auto order_key(const Group& g) {
@@ -80,7 +83,7 @@ void add_roofs(Chart& c, const std::vector<ShownSession>& ss) {
 }  // namespace
 
 Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
-                  const std::string& baseline) {
+                  const std::string& baseline, TimeBasis basis) {
   Chart c;
   c.id = id;
   const QString what = m == Measure::Time        ? "Time"
@@ -103,10 +106,15 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
 
   // Group every usable point by all its dimensions but the swept one.
   std::map<std::string, Group> groups;
-  int failed = 0, wrong = 0, no_baseline = 0;
+  int failed = 0, wrong = 0, no_baseline = 0, baseline_lacks = 0;
   QStringList wrong_names;
+  BasisNotes notes(basis);
   for (int si = 0; si < int(ss.size()); ++si) {
-    for (const PointResult& r : ss[si].session->results) {
+    const std::vector<PointResult>& results = ss[si].session->results;
+    const BasisSpeedups sp =
+        m == Measure::Speedup ? basis_speedups(results, baseline, basis) : BasisSpeedups{};
+    for (size_t i = 0; i < results.size(); ++i) {
+      const PointResult& r = results[i];
       if (r.status == PointStatus::Failed || r.status == PointStatus::Skipped) {
         ++failed;
         continue;
@@ -121,11 +129,6 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                            .arg(format_size(p.size));
         if (m == Measure::Speedup) continue;  // never drawn as a speed-up
       }
-      if (m == Measure::Speedup && !r.speedup) {
-        ++no_baseline;
-        continue;
-      }
-      if (r.total.empty()) continue;
       PointSpec key = p;
       if (dim == Dim::Unroll) key.unroll = 0;
       if (dim == Dim::Block) key.block_size = 0;
@@ -133,7 +136,14 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
       Group& g = groups[std::to_string(si) + "|" + key.label() + "|" + key.variant];
       g.session = si;
       g.proto = key;
+      g.all_xs.insert(x_value(p, dim));
+      if (!notes.time_of(r)) continue;  // counted, said in the warnings
+      if (m == Measure::Speedup && !sp.value[i]) {
+        ++(sp.baseline_lacks_time[i] ? baseline_lacks : no_baseline);
+        continue;
+      }
       g.points.push_back(&r);
+      g.speedups.push_back(m == Measure::Speedup ? sp.value[i] : std::nullopt);
       g.xs.insert(x_value(p, dim));
     }
   }
@@ -149,6 +159,20 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   const QString preset = dim == Dim::Unroll  ? "Unroll 1/2/4/8"
                          : dim == Dim::Block ? "Block-size sweep"
                                              : "Size sweep";
+  // What the chosen time leaves out; said over the chart, or instead of it when that is all.
+  QStringList basis_warnings = notes.warnings();
+  if (baseline_lacks > 0)
+    basis_warnings << QString("%1 point(s) get no speed-up: their %2 point has no %3")
+                          .arg(baseline_lacks)
+                          .arg(variant_label(baseline, 1, false), time_basis_name(basis));
+  if (kept.empty() && !basis_warnings.isEmpty() &&
+      std::any_of(groups.begin(), groups.end(),
+                  [](const auto& g) { return g.second.all_xs.size() >= 2; })) {
+    // A sweep is there, but not in the chosen time: say that, not "no sweep".
+    c.warnings = basis_warnings;
+    c.empty_hint = c.warnings.join("\n") + "\nChoose another Time (top of the window, or --time).";
+    return c;
+  }
   if (kept.empty()) {
     const QString values = dim == Dim::Unroll  ? "unroll factors"
                            : dim == Dim::Block ? "block sizes"
@@ -176,12 +200,14 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   // Units: microseconds unless something takes a millisecond or more.
   double max_ms = 0;
   for (const Group& g : kept)
-    for (const PointResult* r : g.points) max_ms = std::max(max_ms, r->total.median_ms);
+    for (const PointResult* r : g.points)
+      max_ms = std::max(max_ms, basis_time(*r, basis)->median_ms);
   const bool micro = max_ms < 1;
   const double unit = micro ? 1000 : 1;
-  c.y.title = m == Measure::Time ? QString("time, whole reduction (%1)").arg(micro ? "µs" : "ms")
-              : m == Measure::Bandwidth ? QString("bandwidth (GB/s)")
-                                        : QString("speed-up (×)");
+  const QString on = basis == TimeBasis::Whole ? QString() : ", " + time_basis_name(basis);
+  c.y.title = m == Measure::Time        ? time_axis_title(basis, micro ? "µs" : "ms")
+              : m == Measure::Bandwidth ? QString("bandwidth%1 (GB/s)").arg(on)
+                                        : QString("speed-up%1 (×)").arg(on);
 
   constexpr int kMaxSeries = 24;
   std::map<std::string, int> colors;
@@ -200,25 +226,34 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
     s.name = name.join(" · ");
     s.color = charts::palette_color(colors[color_key]);
     s.dashed = g.session > 0;
-    for (const PointResult* r : g.points) {
+    for (size_t k = 0; k < g.points.size(); ++k) {
+      const PointResult* r = g.points[k];
+      const Summary& t = *basis_time(*r, basis);
       Point pt;
       pt.x = x_value(r->point, dim);
-      const double bytes = double(r->point.size) * 4;
+      const double bytes = double(r->point.size) * double(kernels::dtype_size(r->point.type));
       if (m == Measure::Time) {
-        pt.y = r->total.median_ms * unit;
-        pt.lo = r->total.min_ms * unit;
-        pt.hi = r->total.max_ms * unit;
+        pt.y = t.median_ms * unit;
+        pt.lo = t.min_ms * unit;
+        pt.hi = t.max_ms * unit;
       } else if (m == Measure::Bandwidth) {
-        pt.y = r->total_gbps;
-        if (r->total.min_ms > 0 && r->total.max_ms > 0) {
-          pt.lo = bytes / (r->total.max_ms * 1e-3) / 1e9;
-          pt.hi = bytes / (r->total.min_ms * 1e-3) / 1e9;
+        pt.y = basis_gbps(*r, basis);
+        if (t.min_ms > 0 && t.max_ms > 0) {
+          pt.lo = bytes / (t.max_ms * 1e-3) / 1e9;
+          pt.hi = bytes / (t.min_ms * 1e-3) / 1e9;
         }
       } else {
-        pt.y = *r->speedup;
+        pt.y = *g.speedups[k];
       }
       pt.wrong = r->status == PointStatus::Wrong;
       pt.tooltip = point_details(*r, ss[g.session].session->device, baseline);
+      if (basis != TimeBasis::Whole) {
+        pt.tooltip += "\n" + charted_details(*r, basis);
+        if (m == Measure::Speedup)
+          pt.tooltip += QString("\nspeed-up on %1 vs %2: ×%3")
+                            .arg(time_basis_name(basis), QString::fromStdString(baseline))
+                            .arg(pt.y, 0, 'f', 2);
+      }
       s.points.append(pt);
     }
     c.series.append(s);
@@ -234,9 +269,10 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   if (!vary_block && dim != Dim::Block)
     sub << "B=" + block_size_text(kept.front().proto.block_size);
   if (!vary_type) sub << type_name(kept.front().proto.type);
-  sub << (m == Measure::Speedup ? QString("whole reduction, median against the median of %1")
-                                      .arg(variant_label(baseline, 1, false))
-                                : QString("whole reduction, median; band: min to max"));
+  sub << (m == Measure::Speedup
+              ? QString("%1, median against the median of %2")
+                    .arg(time_basis_name(basis), variant_label(baseline, 1, false))
+              : time_basis_name(basis) + ", median; band: min to max");
   c.subtitle = sub.join(" · ");
   if (m == Measure::Speedup) {
     for (const QString& w : wrong_names) c.warnings << "wrong result, no speed-up: " + w;
@@ -249,6 +285,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
     c.warnings << QString("%1 wrong result(s), marked in red: the value differs from the host's")
                       .arg(wrong);
   }
+  c.warnings << basis_warnings;
   if (failed > 0)
     c.warnings << QString("%1 point(s) failed or were skipped: see the Results table").arg(failed);
   return c;

@@ -55,6 +55,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   connect(store_, &SessionStore::speedups_changed, this, stale_all);
   connect(store_, &SessionStore::overlays_changed, this, stale_all);
   connect(store_, &SessionStore::metadata_changed, this, stale_all);
+  connect(store_, &SessionStore::time_basis_changed, this, stale_all);
   refresh_all();
 }
 
@@ -92,7 +93,7 @@ void ChartsPanel::schedule_refresh() {
 }
 
 void ChartsPanel::refresh(const QString& id) {
-  chart(id)->set_chart(build_chart(id, store_->shown(), store_->baseline()));
+  chart(id)->set_chart(build_chart(id, store_->shown(), store_->baseline(), store_->time_basis()));
   stale_.remove(id);
 }
 

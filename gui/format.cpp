@@ -120,7 +120,7 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
     lines << bw;
   }
   if (r.speedup)
-    lines << QString("speed-up vs %1: ×%2")
+    lines << QString("speed-up (whole reduction) vs %1: ×%2")
                  .arg(QString::fromStdString(baseline))
                  .arg(*r.speedup, 0, 'f', 2);
   if (!r.value.empty())

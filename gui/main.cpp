@@ -1,5 +1,6 @@
 // reductionlab: the desktop app. `reductionlab [--open SESSION]` opens the window;
-// `reductionlab --open SESSION --export-charts DIR [--size WxH]` writes every chart as PNG and
+// `reductionlab --open SESSION --export-charts DIR [--size WxH] [--time whole|gpu|first]` writes
+// every chart as PNG (drawn from the whole reduction, the GPU time or the first kernel) and
 // exits (no window, no display needed): 0 on success, 1 when a file cannot be read or written
 // (or, without --export-charts, when there is no display), 2 for bad arguments; the reason goes
 // to stderr.
@@ -11,6 +12,7 @@
 #include "app_setup.h"
 #include "chart_export.h"
 #include "main_window.h"
+#include "session_store.h"
 
 int main(int argc, char** argv) {
   // Arguments first: a typo gets its message even where no window could open.
@@ -50,7 +52,8 @@ int main(int argc, char** argv) {
   if (!cl.export_dir.isEmpty()) {
     QStringList written;
     QString error;
-    if (!rl::gui::export_session_charts(cl.open, cl.export_dir, cl.size, &written, &error)) {
+    if (!rl::gui::export_session_charts(cl.open, cl.export_dir, cl.size, &written, &error,
+                                        cl.time_basis.value_or(rl::gui::TimeBasis::Whole))) {
       err << "reductionlab: " << error << "\n";
       return 1;
     }
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   rl::gui::MainWindow window;
+  if (cl.time_basis) window.store()->set_time_basis(*cl.time_basis);
   window.show();
   if (!cl.open.isEmpty()) window.open_session(cl.open);
   return app.exec();

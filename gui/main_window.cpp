@@ -35,6 +35,7 @@
 #include "run_worker.h"
 #include "session_files.h"
 #include "session_store.h"
+#include "time_basis.h"
 
 #if RL_HAVE_ANIMATION_PANEL
 #include "animation/animation_panel.h"
@@ -59,7 +60,8 @@ MainWindow::MainWindow(Options options)
       device_panel_(new DevicePanel),
       tabs_(new QTabWidget),
       banner_(new QLabel),
-      baseline_(new QComboBox) {
+      baseline_(new QComboBox),
+      time_basis_(new QComboBox) {
   setWindowTitle("ReductionLab");
   auto* scroll = new QScrollArea;
   scroll->setWidget(experiment_);
@@ -81,6 +83,12 @@ MainWindow::MainWindow(Options options)
   baseline_->setMinimumContentsLength(22);
   baseline_->setToolTip("The baseline variant of every speed-up (charts and table)");
   top->addWidget(baseline_);
+  top->addWidget(new QLabel("Time"));
+  for (TimeBasis b : time_bases()) time_basis_->addItem(time_basis_choice(b), time_basis_key(b));
+  time_basis_->setToolTip(
+      "The time every chart draws (times, bandwidths, speed-ups); points without it are left out "
+      "and counted. The Results table shows all three.");
+  top->addWidget(time_basis_);
   right_layout->addLayout(top);
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");
@@ -112,6 +120,12 @@ MainWindow::MainWindow(Options options)
   connect(charts_, &ChartsPanel::export_requested, this, &MainWindow::export_chart_interactive);
   connect(baseline_, &QComboBox::activated, this,
           [this] { store_->set_baseline(baseline_->currentData().toString().toStdString()); });
+  connect(time_basis_, &QComboBox::activated, this, [this] {
+    store_->set_time_basis(parse_time_basis(time_basis_->currentData().toString()).value());
+  });
+  connect(store_, &SessionStore::time_basis_changed, this, [this] {
+    time_basis_->setCurrentIndex(time_basis_->findData(time_basis_key(store_->time_basis())));
+  });
   connect(experiment_, &ExperimentPanel::preset_applied, this, [this](const ExperimentSpec& spec) {
     if (!spec.baseline.empty()) store_->set_baseline(spec.baseline);
     update_baselines();

@@ -1,6 +1,7 @@
 // The ReductionLab window: experiment panel on the left; chart pages, the results table, the
 // device panel and the block animation on the right; a banner saying what session is shown
-// and where it came from; the speed-up baseline. Owns the run controller (worker thread).
+// and where it came from; the speed-up baseline and the time the charts draw. Owns the run
+// controller (worker thread).
 #pragma once
 
 #include <QElapsedTimer>
@@ -58,6 +59,7 @@ class MainWindow : public QMainWindow {
   ResultsTable* results_table() const { return table_; }
   DevicePanel* device_panel() const { return device_panel_; }
   QTabWidget* tabs() const { return tabs_; }
+  QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
   QString last_error() const { return last_error_; }
 
@@ -90,7 +92,7 @@ class MainWindow : public QMainWindow {
   DevicePanel* device_panel_;
   QTabWidget* tabs_;
   QLabel* banner_;
-  QComboBox* baseline_;
+  QComboBox *baseline_, *time_basis_;
   QAction *run_action_, *cancel_action_;
   std::optional<Discovery> discovery_;
   std::optional<int> wanted_device_;  // from settings, applied once GPUs are known

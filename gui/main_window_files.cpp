@@ -20,6 +20,7 @@
 #include "presets.h"
 #include "session_files.h"
 #include "session_store.h"
+#include "time_basis.h"
 
 namespace rl::gui {
 
@@ -54,7 +55,8 @@ void MainWindow::build_actions() {
     if (dir.isEmpty()) return;
     QStringList written;
     QString error;
-    if (write_all_charts(store_->shown(), store_->baseline(), dir, export_size_, &written, &error))
+    if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir,
+                         export_size_, &written, &error))
       statusBar()->showMessage(QString("Wrote %1 charts to %2").arg(written.size()).arg(dir), 8000);
     else
       report_error("Export charts", error);
@@ -196,6 +198,9 @@ void MainWindow::restore_settings() {
     wanted_device_ = settings.value("experiment/device").toInt();
   if (settings.contains("charts/baseline"))
     store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
+  // An unknown key (a later version's basis) keeps the whole reduction.
+  if (auto basis = parse_time_basis(settings.value("charts/time_basis").toString()))
+    store_->set_time_basis(*basis);
   const QSize size = settings.value("charts/export_size", export_size_).toSize();
   if (size.isValid()) export_size_ = size;
 }
@@ -213,6 +218,7 @@ void MainWindow::save_settings() const {
   }
   settings.setValue("experiment/device", experiment_->device());
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
+  settings.setValue("charts/time_basis", time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);
 }
 

@@ -88,4 +88,10 @@ void SessionStore::set_baseline(const std::string& variant_id) {
   emit speedups_changed();
 }
 
+void SessionStore::set_time_basis(TimeBasis basis) {
+  if (basis == time_basis_) return;
+  time_basis_ = basis;
+  emit time_basis_changed();
+}
+
 }  // namespace rl::gui

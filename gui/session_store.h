@@ -1,6 +1,7 @@
 // The sessions the window shows: the primary one (a live run, an opened file or the bundled
 // H200 session) and overlays (e.g. another GPU) drawn in the same charts. Keeps speed-ups in
-// step with the chosen baseline (rl::compute_speedups) and tells views what changed.
+// step with the chosen baseline (rl::compute_speedups), holds which time the charts draw, and
+// tells views what changed.
 #pragma once
 
 #include <QObject>
@@ -23,6 +24,8 @@ class SessionStore : public QObject {
   const QString& primary_source() const { return source_; }  // "live run", a path, "bundled ..."
   const std::vector<Session>& overlays() const { return overlays_; }
   const std::string& baseline() const { return baseline_; }
+  // The time every chart draws (the table shows all three whatever this is).
+  TimeBasis time_basis() const { return time_basis_; }
   // Primary first; labels name the device (with a number when two share a name).
   std::vector<ShownSession> shown() const;
 
@@ -37,6 +40,7 @@ class SessionStore : public QObject {
   void clear_overlays();
   void clear();
   void set_baseline(const std::string& variant_id);
+  void set_time_basis(TimeBasis basis);
 
  signals:
   void reset();             // the primary session was replaced: views reload everything
@@ -44,6 +48,7 @@ class SessionStore : public QObject {
   void speedups_changed();  // every point's speed-up may have changed
   void overlays_changed();
   void metadata_changed();  // device / origin of the primary changed, points did not
+  void time_basis_changed();
 
  private:
   void recompute(Session& s) { compute_speedups(s.results, baseline_); }
@@ -52,6 +57,7 @@ class SessionStore : public QObject {
   QString source_;
   std::vector<Session> overlays_;
   std::string baseline_ = "neighbored";
+  TimeBasis time_basis_ = TimeBasis::Whole;
 };
 
 }  // namespace rl::gui
