@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QTextDocument>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -95,6 +96,24 @@ QString subtitle_html(const QString& subtitle) {
   if (best < 0) return subtitle.toHtmlEscaped();
   return subtitle.left(best).toHtmlEscaped() + "<br>" +
          subtitle.mid(best + sep.size()).toHtmlEscaped();
+}
+
+void set_nice_range(QValueAxis* axis, double lo, double hi) {
+  if (!(hi > lo)) hi = lo + 1;
+  const double span = hi - lo, magnitude = std::pow(10.0, std::floor(std::log10(span / 5)));
+  double step = 10 * magnitude;
+  int decimals = 0;
+  for (double m : {1.0, 2.0, 2.5, 5.0})
+    if (span / (m * magnitude) <= 5 + 1e-9) {
+      step = m * magnitude;
+      // 2.5 x 10^k needs one decimal more than 10^k does.
+      decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)) + (m == 2.5 ? 1 : 0));
+      break;
+    }
+  const double from = std::floor(lo / step + 1e-9) * step, to = std::ceil(hi / step - 1e-9) * step;
+  axis->setRange(from, to);
+  axis->setTickCount(int(std::lround((to - from) / step)) + 1);
+  axis->setLabelFormat(QString("%.%1f").arg(decimals));
 }
 
 }  // namespace rl::gui::charts::detail

@@ -9,6 +9,8 @@
 
 #include "charts/chart_data.h"
 
+class QValueAxis;
+
 namespace rl::gui::charts::detail {
 
 enum class Scale { Linear, Log2, Log10, Category };
@@ -31,5 +33,10 @@ QString wrapped_label(const QString& label, const QFont& font, double width);
 // A subtitle over 70 characters on two lines, split at the " · " nearest its middle (Qt
 // truncates a title that does not fit); HTML-escaped.
 QString subtitle_html(const QString& subtitle);
+// Sets a linear axis to [lo, hi] widened to round ticks (a step of 1, 2, 2.5 or 5 x 10^k, at
+// most 5 steps) with as many decimals as the step needs ("0, 2.5, 5, 7.5"). Qt's
+// applyNiceNumbers() keeps whatever tick count it is given and can give steps like 3.75, whose
+// labels ("11.25") outgrow the room the axis was laid out with and show as "1...".
+void set_nice_range(QValueAxis* axis, double lo, double hi);
 
 }  // namespace rl::gui::charts::detail

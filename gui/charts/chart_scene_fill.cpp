@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLineSeries>
@@ -130,10 +131,8 @@ void ChartScene::fill() {
     auto* lin = static_cast<QValueAxis*>(ya);
     value_top_ =
         ymax > 0 ? ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1;
-    applied_top_ = -1;     // place_overlays() may raise it for the bar labels
-    lin->setTickCount(5);  // nice numbers change the tick count: start from the same each time
-    lin->setRange(std::min(0.0, ymin * 1.1), value_top_);
-    lin->applyNiceNumbers();
+    applied_top_ = -1;  // place_overlays() may raise it for the bar labels
+    set_nice_range(lin, std::min(0.0, ymin * 1.1), value_top_);
   }
   // roof lines span the whole x range
   for (int i = 0; i < data_.series.size(); ++i) {
@@ -227,9 +226,15 @@ void ChartScene::place_overlays() {
     }
     if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
       applied_top_ = top;
-      ya->setTickCount(5);
-      ya->setRange(ya->min(), top);
-      ya->applyNiceNumbers();
+      set_nice_range(ya, ya->min(), top);
+      // New tick labels may be wider than the room this layout gave them: lay out once more
+      // (the next pass finds the same top and changes nothing).
+      QMetaObject::invokeMethod(
+          chart_,
+          [c = chart_] {
+            if (c->layout()) c->layout()->invalidate();
+          },
+          Qt::QueuedConnection);
     }
   }
   for (auto* item : bar_labels_) {
