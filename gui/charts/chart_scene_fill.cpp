@@ -184,11 +184,14 @@ void ChartScene::place_overlays() {
   warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
   warnings_->setPos(plot.topLeft() + QPointF(8, 4));
   // The fits below (category labels wrapped or turned, bar labels upright or turned) are redone
-  // only when the plot's width moved by more than 20 px since the last. Smaller moves come from
-  // the fits themselves: room for bar labels changes the value axis's tick labels, hence the
-  // plot's width, and refitting on them could flip labels to and fro, each flip a new layout.
-  // So each fit assumes a plot 20 px narrower than now.
-  const bool refit = plot.width() > 20 && std::abs(plot.width() - fitted_width_) > 20;
+  // when the plot got narrower than at the last fit (what fitted may no longer fit: in a live
+  // run wider tick labels such as "12.5" take width from it) or wider by more than 20 px.
+  // Smaller widenings come from the fits themselves: room for bar labels changes the value
+  // axis's tick labels, hence the plot's width, and refitting on them could flip labels to and
+  // fro, each flip a new layout. So each fit assumes a plot 20 px narrower than now.
+  const bool refit =
+      plot.width() > 20 && (fitted_width_ < 0 || plot.width() < fitted_width_ - 0.5 ||
+                            plot.width() > fitted_width_ + 20);
   if (refit) {
     fitted_width_ = plot.width();
     // A bottom axis spans the plot and the value axis on its left.
