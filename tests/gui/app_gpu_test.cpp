@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QTabWidget>
+#include <QTest>
 
 #include "app_test_support.h"
 #include "chart_export.h"
@@ -73,12 +74,13 @@ void screenshots_of_a_live_run(int preset, const QString& name, int live_tab) {
   if (test::wait_until([&] { return w.store()->primary().results.size() >= total / 2; }, 300000) &&
       w.controller()->running()) {
     w.charts()->refresh_visible();
-    QCoreApplication::processEvents();
+    QTest::qWait(300);  // the charts' layouts are posted events: let them settle before the shot
     w.grab().save(QDir(dir).filePath("gpu_" + name + "_live.png"));
   }
   ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 570000));
   ASSERT_TRUE(w.last_error().isEmpty()) << w.last_error().toStdString();
   w.charts()->refresh_all();
+  QTest::qWait(300);
   w.grab().save(QDir(dir).filePath("gpu_" + name + "_done.png"));
   const QString session = QDir(dir).filePath("gpu_" + name + ".json");
   ASSERT_TRUE(w.save_session(session));
