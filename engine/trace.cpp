@@ -52,9 +52,10 @@ Resolved resolve(const TraceRequest& r) {
                 " but unroll " + std::to_string(*r.unroll) + " was asked for");
   if (ref->unroll) out.unroll = *ref->unroll;
   if (r.unroll) out.unroll = *r.unroll;
-  if (!ladder::is_ladder_kernel(out.variant->kernel) && !has_warp_family_trace(out.variant->kernel))
+  if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
-                ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce");
+                ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
+                "single_pass");
   return out;
 }
 
@@ -227,7 +228,8 @@ InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, st
 }
 
 bool has_trace(const VariantInfo& v) {
-  return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel);
+  return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel) ||
+         v.kernel == KernelId::SinglePass;
 }
 
 void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
@@ -246,6 +248,8 @@ Trace make_trace(const TraceRequest& request) {
   if (r.workspace == Workspace::Global && !v.variant->takes_workspace(r.workspace) &&
       v.variant->workspaces.size() == 1)
     r.workspace = v.variant->workspaces.front();
+  if (v.variant->kernel == KernelId::SinglePass)
+    return make_single_pass_trace(r, *v.variant, v.unroll);
   if (!ladder::is_ladder_kernel(v.variant->kernel))
     return make_warp_family_trace(r, *v.variant, v.unroll);
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);

@@ -22,6 +22,10 @@ std::string trace_caption(const ladder::BlockPlan& plan, const ladder::Step& s, 
 bool has_warp_family_trace(KernelId k);
 Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
+// The trace of single_pass (kernels/modern_single_pass.cu): its tile loads, the same warp-level
+// block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
+Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
 // The per-block counters that do not depend on the block, scaled to the launch, plus each
 // block's own load-step reads (the tail reads fewer). trace.cpp.
 void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,

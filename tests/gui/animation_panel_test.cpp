@@ -174,6 +174,28 @@ TEST(AnimationPanel, SavesAScreenshot) {
   panel.set_frame(7);
   QApplication::processEvents();
   EXPECT_TRUE(panel.grab().save("/tmp/animation_shuffle.png"));
+  // The single pass beside warp_shuffle: vector loads, the same block sum, one atomic.
+  ASSERT_TRUE(panel.show_variants("single_pass", "warp_shuffle", 128, 1));
+  panel.set_frame(14);
+  QApplication::processEvents();
+  EXPECT_TRUE(panel.grab().save("/tmp/animation_single_pass.png"));
+}
+
+TEST(AnimationPanel, SinglePassPlaysToItsAtomic) {
+  BlockAnimationPanel panel;
+  panel.resize(1200, 700);
+  ASSERT_TRUE(panel.show_variants("single_pass", QString(), 256, 2));
+  panel.show();
+  // Before the first step, load, 5 + 5 shuffles, warp sums, gather, the atomic.
+  EXPECT_EQ(panel.frame_count(), 1 + 1 + 5 + 1 + 1 + 5 + 1);
+  panel.set_frame(panel.frame_count() - 1);
+  QApplication::processEvents();
+  EXPECT_FALSE(panel.grab().toImage().isNull());
+  // A block size the kernel does not take is refused with the kernel's reason, not drawn.
+  panel.show_variants("single_pass", QString(), 64, 1);
+  QApplication::processEvents();
+  EXPECT_TRUE(panel.status_text().contains("single_pass takes 128, 256, 512 or 1024"))
+      << panel.status_text().toStdString();
 }
 
 }  // namespace

@@ -1,0 +1,110 @@
+// The trace of single_pass: each block's traced sum is the sum of exactly the elements its tiles
+// hold (block 0 with the scalar tail; a capped grid walks several tiles), the blocks add up to
+// the input's total, and the steps are the kernel's: load, warp-level block sum, one atomic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "catalog.h"
+#include "error.h"
+#include "input_data.h"
+#include "trace.h"
+
+namespace rl {
+namespace {
+
+// The elements block b of a grid of `grid` reads, added up in int64: its tiles of B*U vectors
+// (tile b, b + grid, ...), and for block 0 the n % 4 scalars past the last whole vector.
+std::int64_t block_sum(const std::vector<std::int32_t>& x, unsigned B, unsigned U, unsigned grid,
+                       unsigned b) {
+  const std::uint64_t n = x.size(), nv = n / 4, tile = std::uint64_t(B) * U;
+  std::int64_t s = 0;
+  for (std::uint64_t t = b; t * tile < nv; t += grid)
+    for (std::uint64_t v = t * tile; v < std::min(nv, (t + 1) * tile); ++v)
+      for (int k = 0; k < 4; ++k) s += x[4 * v + k];
+  if (b == 0)
+    for (std::uint64_t i = nv * 4; i < n; ++i) s += x[i];
+  return s;
+}
+
+TEST(TraceSinglePass, BlocksAddUpToTheTotal) {
+  for (unsigned B : {128u, 1024u})
+    for (unsigned U : {1u, 8u})
+      for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(31), std::uint64_t(100003)}) {
+        const InputData in = make_input(n, DType::Int32);
+        const std::int64_t total = std::accumulate(in.i32.begin(), in.i32.end(), std::int64_t(0));
+        const Trace first =
+            make_trace({"single_pass", int(B), int(U), Workspace::Global, n, DType::Int32, 0});
+        EXPECT_EQ(first.workspace, Workspace::Registers);
+        std::int64_t sum = 0;
+        for (unsigned b = 0; b < first.grid; ++b) {
+          const Trace t =
+              make_trace({"single_pass", int(B), int(U), Workspace::Registers, n, DType::Int32, b});
+          EXPECT_EQ(std::int64_t(t.partial), block_sum(in.i32, B, U, unsigned(t.grid), b))
+              << "B=" << B << " U=" << U << " N=" << n << " block " << b;
+          sum += std::int64_t(t.partial);
+        }
+        EXPECT_EQ(sum, total) << "B=" << B << " U=" << U << " N=" << n;
+        // Every element once, and warp 0 of each block reads the W warp sums back.
+        const std::uint64_t warps = B / 32;
+        EXPECT_EQ(first.launch_totals.loads, n + first.grid * warps);
+      }
+}
+
+TEST(TraceSinglePass, ACappedGridWalksSeveralTiles) {
+  // 128 threads x 1 vector = 512 elements a tile: 2^23 + 5 elements are 2^21 + 1 vectors, 16384
+  // full tiles and one of a single vector, one tile more than the int32 cap of 16384 blocks, so
+  // block 0 takes tile 0, the last vector (tile 16384) and the scalar past it.
+  const std::uint64_t n = (std::uint64_t(1) << 23) + 5;
+  const Trace t = make_trace({"single_pass", 128, 1, Workspace::Registers, n, DType::Int32, 0});
+  EXPECT_EQ(t.grid, 16384u);
+  const InputData in = make_input(n, DType::Int32);
+  EXPECT_EQ(std::int64_t(t.partial), block_sum(in.i32, 128, 1, 16384, 0));
+  EXPECT_NE(t.steps.front().caption.find("walks tiles 0, 16384"), std::string::npos)
+      << t.steps.front().caption;
+  EXPECT_EQ(t.steps.front().counters.loads, 512u + 4 + 1);
+}
+
+TEST(TraceSinglePass, StepsAreTheKernels) {
+  const Trace t =
+      make_trace({"single_pass", 512, 4, Workspace::Registers, 1u << 20, DType::Float32, 3});
+  // load, 5 shuffles in 16 warps, warp sums + barrier, gather, 5 shuffles in warp 0, the atomic.
+  ASSERT_EQ(t.steps.size(), 1u + 5 + 1 + 1 + 5 + 1);
+  EXPECT_EQ(t.steps.front().kind, "load");
+  EXPECT_EQ(t.steps.front().counters.loads, 512u * 4 * 4);
+  EXPECT_EQ(t.steps.back().kind, "atomic");
+  EXPECT_NE(t.steps.back().caption.find("block order"), std::string::npos);
+  EXPECT_EQ(t.block_totals.barriers, 1u);
+  EXPECT_EQ(t.grid, (1u << 20) / (512 * 4 * 4));
+  // A float block sum is close to the double sum of its tile.
+  const InputData in = make_input(1u << 20, DType::Float32);
+  double want = 0;
+  for (std::uint64_t i = 3u * 8192; i < 4u * 8192; ++i) want += in.f32[i];
+  EXPECT_NEAR(t.partial, want, 1e-5 * want);
+  const Trace one = make_trace({"single_pass", 128, 1, Workspace::Registers, 7, DType::Int32, 0});
+  EXPECT_EQ(one.grid, 1u);
+  EXPECT_NE(one.steps.back().caption.find("the only block"), std::string::npos);
+}
+
+TEST(TraceSinglePass, SaysWhatItDoesNotTake) {
+  auto message = [](TraceRequest r) {
+    try {
+      make_trace(r);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message({"single_pass", 64, 1, Workspace::Registers, 0, DType::Int32, 0}),
+            "block size 64: single_pass takes 128, 256, 512 or 1024");
+  EXPECT_EQ(message({"single_pass", 128, 3, Workspace::Registers, 0, DType::Int32, 0}),
+            "unroll 3: single_pass takes 1, 2, 4 or 8 vectors per thread");
+  EXPECT_EQ(message({"single_pass", 128, 1, Workspace::Shared, 0, DType::Int32, 0}),
+            "workspace shared: single_pass works in registers");
+  EXPECT_EQ(message({"single_pass", 128, 1, Workspace::Registers, 1000, DType::Int32, 2}),
+            "block index 2: the launch of N = 1000 has 2 blocks (0..1)");
+}
+
+}  // namespace
+}  // namespace rl
