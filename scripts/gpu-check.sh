@@ -11,7 +11,7 @@ rm -rf "$out"; mkdir -p "$out" /tmp/rl "$final"
 tar xJf .device/bin.tar.xz -C /tmp/rl
 B=/tmp/rl/bin
 steps="${STEPS:-tests memcheck racecheck ladder sweep ncu}"
-commit="${RL_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}"
+commit="${RL_COMMIT:-$(cat $B/COMMIT 2>/dev/null || echo unknown)}"  # written by pack-device.sh
 { date -u; echo "commit $commit"; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; } > "$out/env.txt" 2>&1
 has() { [[ " $steps " == *" $1 "* ]]; }
 ladder="reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,unroll_warp_sync,reduceCompleteUnrollWarp8,complete_unroll_warp_sync,reduceCompleteUnroll,complete_unroll_sync"

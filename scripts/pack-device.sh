@@ -12,6 +12,8 @@ for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/
   [ -x "$f" ] && cp "$f" .device/bin/
 done
 strip --strip-debug .device/bin/* || true
+# The commit the binaries were built from (the GPU machine's copy of .git may be older).
+git rev-parse --short=12 HEAD > .device/bin/COMMIT
 tar cJf .device/bin.tar.xz -C .device bin
 rm -rf .device/bin   # only the archive travels (64 MiB carry limit)
 ls -la .device/bin.tar.xz
