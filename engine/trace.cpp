@@ -232,6 +232,35 @@ bool has_trace(const VariantInfo& v) {
          v.kernel == KernelId::SinglePass;
 }
 
+Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll) {
+  Trace t;
+  t.variant = v.id;
+  t.label = v.seed_label(unroll);
+  t.display_name = v.display_name;
+  t.block_size = r.block_size;
+  t.unroll = unroll;
+  t.workspace = r.workspace;
+  t.type = r.type;
+  t.block_index = r.block_index;
+  return t;
+}
+
+void check_block_index(const Trace& t) {
+  if (t.block_index >= t.grid)
+    throw Error("block index " + std::to_string(t.block_index) +
+                ": the launch of N = " + std::to_string(t.size) + " has " + std::to_string(t.grid) +
+                " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
+}
+
+void total_block_steps(Trace& t, std::uint64_t traced_reads) {
+  mark_exited_lanes(t.steps);
+  for (TraceStep& s : t.steps) {
+    if (s.kind == "load") s.counters.loads = traced_reads;
+    recount_lanes(s);
+    t.block_totals += s.counters;
+  }
+}
+
 void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
                         std::uint64_t traced_block_reads) {
   StepCounters per_block = t.block_totals;
@@ -253,22 +282,11 @@ Trace make_trace(const TraceRequest& request) {
   if (!ladder::is_ladder_kernel(v.variant->kernel))
     return make_warp_family_trace(r, *v.variant, v.unroll);
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);
-  Trace t;
-  t.variant = v.variant->id;
-  t.label = v.variant->seed_label(v.unroll);
-  t.display_name = v.variant->display_name;
-  t.block_size = r.block_size;
-  t.unroll = v.unroll;
-  t.workspace = r.workspace;
-  t.type = r.type;
+  Trace t = trace_shell(r, *v.variant, v.unroll);
   t.size = r.size == 0 ? plan.tile() : r.size;
   t.grid = ladder::grid_for(plan, t.size);
-  t.block_index = r.block_index;
   t.volatile_last_warp = plan.volatile_last_warp;
-  if (r.block_index >= t.grid)
-    throw Error("block index " + std::to_string(r.block_index) +
-                ": the launch of N = " + std::to_string(t.size) + " has " + std::to_string(t.grid) +
-                " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
+  check_block_index(t);
   // make_input's element i depends on i only, so the prefix up to the traced tile is enough.
   const std::uint64_t needed = std::min<std::uint64_t>(t.size, (r.block_index + 1) * plan.tile());
   const InputData input = trace_input(needed, r.type, r.block_index, plan.tile());

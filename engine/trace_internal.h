@@ -26,6 +26,15 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
 // block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
+// A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
+// size, grid and block index. trace.cpp.
+Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll);
+// Refuses a block index past t.grid, naming the grid. trace.cpp.
+void check_block_index(const Trace& t);
+// Once a register-level trace's steps are built: lane states, the load step's reads (the traced
+// block's own), every step's lane counters and the block's totals. trace.cpp.
+void total_block_steps(Trace& t, std::uint64_t traced_reads);
+
 // The per-block counters that do not depend on the block, scaled to the launch, plus each
 // block's own load-step reads (the tail reads fewer). trace.cpp.
 void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,

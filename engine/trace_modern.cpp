@@ -101,22 +101,11 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
   if (std::find(v.types.begin(), v.types.end(), r.type) == v.types.end())
     throw Error("type " + std::string(to_string(r.type)) + ": " + name + " takes int32 only");
 
-  Trace t;
-  t.variant = v.id;
-  t.label = name;
-  t.display_name = v.display_name;
-  t.block_size = r.block_size;
-  t.unroll = unroll;
-  t.workspace = r.workspace;
-  t.type = r.type;
+  Trace t = trace_shell(r, v, unroll);
   const std::uint64_t tile = std::uint64_t(r.block_size) * unroll;
   t.size = r.size == 0 ? tile : r.size;
   t.grid = (t.size + tile - 1) / tile;
-  t.block_index = r.block_index;
-  if (r.block_index >= t.grid)
-    throw Error("block index " + std::to_string(r.block_index) +
-                ": the launch of N = " + std::to_string(t.size) + " has " + std::to_string(t.grid) +
-                " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
+  check_block_index(t);
   const InputData input = trace_input(std::min<std::uint64_t>(t.size, (r.block_index + 1) * tile),
                                       r.type, r.block_index, tile);
   if (r.type == DType::Int32)
@@ -124,13 +113,8 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
   else
     build<float>(t, op_of(v.kernel), input);
 
-  mark_exited_lanes(t.steps);
   const std::uint64_t traced_reads = reads_of_block(t, t.block_index);
-  for (TraceStep& s : t.steps) {
-    if (s.kind == "load") s.counters.loads = traced_reads;
-    recount_lanes(s);
-    t.block_totals += s.counters;
-  }
+  total_block_steps(t, traced_reads);
   fill_launch_totals(t, reads_of_block(t, 0), reads_of_block(t, t.grid - 1), traced_reads);
   return t;
 }

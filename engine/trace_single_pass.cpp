@@ -141,14 +141,7 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
     throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + name +
                 " works in registers");
 
-  Trace t;
-  t.variant = v.id;
-  t.label = name;
-  t.display_name = v.display_name;
-  t.block_size = r.block_size;
-  t.unroll = unroll;
-  t.workspace = r.workspace;
-  t.type = r.type;
+  Trace t = trace_shell(r, v, unroll);
   const std::uint64_t tile_vectors = std::uint64_t(r.block_size) * unroll;
   t.size = r.size == 0 ? 4 * tile_vectors : r.size;
   // The grid the GPU launch would use (kernels' own plan: one block per tile, capped).
@@ -164,11 +157,7 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
     throw Error(name + ": no launch of N = " + std::to_string(t.size) +
                 " at B = " + std::to_string(r.block_size) + ", U = " + std::to_string(unroll));
   t.grid = plan.grid;
-  t.block_index = r.block_index;
-  if (r.block_index >= t.grid)
-    throw Error("block index " + std::to_string(r.block_index) +
-                ": the launch of N = " + std::to_string(t.size) + " has " + std::to_string(t.grid) +
-                " block" + (t.grid == 1 ? "" : "s") + " (0.." + std::to_string(t.grid - 1) + ")");
+  check_block_index(t);
   // The input up to the block's last tile, and to the end for block 0's scalar tail or a block
   // that walks several tiles.
   const std::uint64_t tiles = (t.size / 4 + tile_vectors - 1) / tile_vectors;
@@ -180,13 +169,8 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
   else
     build<float>(t, input);
 
-  mark_exited_lanes(t.steps);
   const std::uint64_t traced_reads = reads_of_block(t.size, t.grid, tile_vectors, t.block_index);
-  for (TraceStep& s : t.steps) {
-    if (s.kind == "load") s.counters.loads = traced_reads;
-    recount_lanes(s);
-    t.block_totals += s.counters;
-  }
+  total_block_steps(t, traced_reads);
   fill_launch_totals(t, traced_reads, traced_reads, traced_reads);
   // Every element is read once, whichever block reads it; each block adds its own gather loads.
   t.launch_totals.loads = t.size + t.grid * (t.block_totals.loads - traced_reads);
