@@ -6,10 +6,37 @@
 #include "device.h"
 #include "error.h"
 #include "format.h"
+#include "runner.h"
 
 namespace rlcli {
 
 namespace {
+
+// The copy (information: it reads and writes) and the read floor, the roof of a reduction: at
+// the device's floor size and at a few sizes from latency-bound to DRAM-bound.
+void print_measured(const rl::DeviceInfo& d) {
+  rl::Runner runner(rl::make_cuda_backend(d.index));
+  const double copy = runner.device().measured_copy_gbps;
+  std::printf("\n  copy %s GB/s (reads + writes; information, not a roof)",
+              format_fixed(copy, 0).c_str());
+  const rl::TimingOptions timing;
+  bool cancelled = false;
+  std::vector<std::uint64_t> sizes{std::uint64_t(1) << 18, std::uint64_t(1) << 22,
+                                   std::uint64_t(1) << 26};
+  sizes.push_back(rl::device_floor_bytes(runner.device()));
+  for (std::uint64_t bytes : sizes) {
+    const rl::ReadFloor f = runner.measure_read_floor(bytes, timing, nullptr, &cancelled);
+    std::printf("\n  read floor %9s: %10s (gpu %s)  %6s GB/s = %s%% of theoretical  [%s%s]",
+                format_bytes(bytes).c_str(), format_ms(f.time.median_ms).c_str(),
+                f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
+                format_fixed(f.gbps(), 0).c_str(),
+                d.theoretical_gbps > 0
+                    ? format_fixed(100.0 * f.gbps() / d.theoretical_gbps, 1).c_str()
+                    : "?",
+                f.shape.c_str(), f.noisy ? ", noisy" : "");
+  }
+  runner.backend().release();
+}
 
 int list_devices(bool measure) {
   const rl::Discovery found = rl::discover_devices();
@@ -23,15 +50,10 @@ int list_devices(bool measure) {
                 d.theoretical_gbps > 0 ? format_fixed(d.theoretical_gbps, 0).c_str() : "?");
     if (measure) {
       try {
-        const double copy = rl::measure_copy_bandwidth_gbps(d.index);
-        std::printf("  copy %s GB/s (%s%% of theoretical)", format_fixed(copy, 0).c_str(),
-                    d.theoretical_gbps > 0
-                        ? format_fixed(100.0 * copy / d.theoretical_gbps, 1).c_str()
-                        : "?");
+        print_measured(d);
       } catch (const rl::Error& e) {
         std::printf("\n");
-        std::fprintf(stderr, "reductionlab-cli: measuring copy bandwidth on cuda:%d: %s\n", d.index,
-                     e.what());
+        std::fprintf(stderr, "reductionlab-cli: measuring cuda:%d: %s\n", d.index, e.what());
         exit_code = kExitRuntime;
         continue;
       }
@@ -54,9 +76,10 @@ Command add_devices_command(CLI::App& app) {
       "List the GPUs (name, sm_XY, SMs, L2, memory, theoretical DRAM GB/s) or the reason there "
       "is none, and the host");
   auto measure = std::make_shared<bool>(false);
-  sub->add_flag("--measure", *measure,
-                "Also measure device-to-device copy bandwidth (the practical roof), a few hundred "
-                "ms per GPU");
+  sub->add_flag(
+      "--measure", *measure,
+      "Also measure the read floor (a kernel that only reads: the roof of a reduction) "
+      "at 256 KiB..1 GiB and the device-to-device copy bandwidth, about a second per GPU");
   return Command{sub, [measure] { return list_devices(*measure); }};
 }
 

@@ -49,13 +49,9 @@ class SigintGuard {
   struct sigaction old_ {};
 };
 
-[[noreturn]] void invalid(const std::vector<std::string>& messages) {
-  throw UsageError(messages.front(), {messages.begin() + 1, messages.end()});
-}
-
-// The backend the flags ask for, validating the spec against that device first (before the
-// CUDA backend measures copy bandwidth, so a bad spec fails fast).
-std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, const rl::ExperimentSpec& spec) {
+// The backend the flags ask for, settling the spec for that device first (before the CUDA
+// backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
+std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, rl::ExperimentSpec& spec) {
   bool cpu = false;
   int index = 0;
   if (a.o_device->count() > 0) {
@@ -76,12 +72,12 @@ std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, const rl::Experiment
         throw UsageError("--device " + a.device + ": no such GPU; found " +
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
-      if (auto errors = rl::validate(spec, &found.gpus[index]); !errors.empty()) invalid(errors);
+      spec = settle_for_device(spec, a, found.gpus[index]);
       return rl::make_cuda_backend(index);
     }
   }
   auto backend = rl::make_host_backend();
-  if (auto errors = rl::validate(spec, &backend->device()); !errors.empty()) invalid(errors);
+  spec = settle_for_device(spec, a, backend->device());
   return backend;
 }
 
@@ -108,7 +104,7 @@ int exit_code_for(const rl::Session& s) {
 }
 
 int run_experiment(const RunArgs& a) {
-  const rl::ExperimentSpec spec = build_spec(a);
+  rl::ExperimentSpec spec = build_spec(a);
   if (a.o_csv->count() > 0) {
     check_writable("--csv", a.csv);
     check_writable("--csv", samples_path(a.csv));
@@ -117,7 +113,7 @@ int run_experiment(const RunArgs& a) {
 
   rl::Runner runner(pick_backend(a, spec));
   const std::vector<rl::PointSpec> points = rl::expand(spec);
-  LiveTable table(runner.device(), points, spec.baseline);
+  LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise);
   table.print_header();
 
   rl::RunCallbacks callbacks;
@@ -140,7 +136,8 @@ int run_experiment(const RunArgs& a) {
 
 constexpr const char* kRunFooter = R"(
 Variants: ids (see `reductionlab-cli variants`) or the seed's kernel names, e.g.
-  --variants reduceNeighbored,reduceInterleaved,reduceUnroll8; `all` = every variant.
+  --variants reduceNeighbored,reduceInterleaved,reduceUnroll8; `all` = every variant that
+  applies to the request and the device (the rest are listed once on stderr, with why).
 Unroll factors: a seed name with a factor (reduceUnroll8) runs that variant at that factor
   only; --unroll gives the factors of variants named without one (ids such as unroll or
   unroll_warp_sync), each keeping the factors it takes; without --unroll such a variant runs at

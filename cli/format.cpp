@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include "metrics.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -22,11 +24,7 @@ std::string format_ms(double ms) {
 }
 
 std::string format_bytes(std::uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(b);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return u == 0 ? std::to_string(b) + " B" : format_fixed(v, 1) + " " + units[u];
+  return rl::format_bytes(b);
 }
 
 std::string format_duration_s(double s) {

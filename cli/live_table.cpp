@@ -9,6 +9,7 @@
 
 #include "catalog.h"
 #include "format.h"
+#include "metrics.h"
 
 namespace rlcli {
 
@@ -41,8 +42,8 @@ std::string format_sci(double v) {
 }  // namespace
 
 LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
-                     const std::string& baseline)
-    : device_(device), baseline_(baseline) {
+                     const std::string& baseline, double noise_target)
+    : device_(device), baseline_(baseline), noise_target_(noise_target) {
   progress_tty_ = isatty(STDERR_FILENO) != 0;
   color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
   for (const rl::PointSpec& p : points) {
@@ -59,9 +60,11 @@ void LiveTable::print_header() {
                 gbps_text(device_.theoretical_gbps).c_str(),
                 gbps_text(device_.measured_copy_gbps).c_str());
     std::printf(
-        "roof: %%theo = total GB/s / %s GB/s theoretical, %%copy = total GB/s / %s GB/s "
-        "measured copy, in every row\n",
-        gbps_text(device_.theoretical_gbps).c_str(), gbps_text(device_.measured_copy_gbps).c_str());
+        "roofs: %%floor = the read floor's time / the point's time at the same size (the read "
+        "floor: a kernel that only reads the input, measured before the first point of each "
+        "size; listed at the end); %%theo = total GB/s / %s GB/s theoretical. The copy's GB/s "
+        "(reads + writes) is information, not a roof\n",
+        gbps_text(device_.theoretical_gbps).c_str());
   } else {
     std::printf("  %s\n", device_.name.c_str());
     std::printf("note: host emulation, times are CPU times; no GPU bandwidth roof\n");
@@ -74,10 +77,14 @@ void LiveTable::print_header() {
     std::printf(
         "gpu = total with the timestamps' own cost taken out (an empty event pair, measured after "
         "every sample): the kernels' time, as ncu counts it\n");
-  std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %8s  %6s  %6s  %8s  %s\n",
+  std::printf(
+      "noise = relative standard error of the mean total time; target %s: a point above it when "
+      "its budget (4 x --budget-ms) ran out is flagged noisy\n",
+      pct_text(100.0 * noise_target_).c_str());
+  std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s  %s\n",
               pad_right("variant", variant_width_).c_str(), pad_right("seed", seed_width_).c_str(),
               "workspace", "B", "U", pad_left("N", size_width_).c_str(), "type", "first", "total",
-              "gpu", "GB/s", "%theo", "%copy", "speed-up", "status");
+              "gpu", "noise", "GB/s", "%floor", "%theo", "speed-up", "status");
   std::fflush(stdout);
 }
 
@@ -123,6 +130,9 @@ std::string LiveTable::status_text(const rl::PointResult& r) const {
   switch (r.status) {
     case rl::PointStatus::Ok: {
       std::string s = "ok";
+      if (r.noisy)
+        s +=
+            std::string(", ") + yellow + "NOISY (" + rl::noisy_note(r, noise_target_) + ")" + reset;
       if (r.point.type == rl::DType::Float32 && r.rel_error != 0)
         s += " (rel. error " + format_sci(r.rel_error) + " vs double)";
       return s;
@@ -146,27 +156,52 @@ void LiveTable::on_result(const rl::PointResult& r) {
   const std::string total = measured && !r.total.empty() ? format_ms(r.total.median_ms) : "-";
   const std::string gpu = measured && !r.gpu_time.empty() ? format_ms(r.gpu_time.median_ms) : "-";
   const std::string speedup = r.speedup ? format_fixed(*r.speedup, 2) + "x" : "-";
-  std::printf(
-      "%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %8s  %6s  %6s  %8s  %s\n",
-      pad_right(p.variant, variant_width_).c_str(), pad_right(seed_label(p), seed_width_).c_str(),
-      std::string(rl::to_string(p.workspace)).c_str(),
-      p.block_size ? std::to_string(p.block_size).c_str() : "auto", p.unroll,
-      pad_left(rl::format_size(p.size), size_width_).c_str(),
-      std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
-      measured ? gbps_text(r.total_gbps).c_str() : "-",
-      measured ? pct_text(r.pct_of_theoretical).c_str() : "-",
-      measured ? pct_text(r.pct_of_copy).c_str() : "-", speedup.c_str(), status_text(r).c_str());
+  const std::string noise =
+      measured && !r.total.empty() ? format_fixed(100.0 * r.total.noise, 1) + "%" : "-";
+  // Above 100% only within the floor's own noise: marked, and said why in the footer.
+  std::string floor = measured ? pct_text(r.pct_of_read_floor) : "-";
+  if (measured && r.pct_of_read_floor > 100) floor += "*";
+  std::printf("%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s  %s\n",
+              pad_right(p.variant, variant_width_).c_str(),
+              pad_right(seed_label(p), seed_width_).c_str(),
+              std::string(rl::to_string(p.workspace)).c_str(),
+              p.block_size ? std::to_string(p.block_size).c_str() : "auto", p.unroll,
+              pad_left(rl::format_size(p.size), size_width_).c_str(),
+              std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
+              noise.c_str(), measured ? gbps_text(r.total_gbps).c_str() : "-", floor.c_str(),
+              measured ? pct_text(r.pct_of_theoretical).c_str() : "-", speedup.c_str(),
+              status_text(r).c_str());
   std::fflush(stdout);
+}
+
+void LiveTable::print_read_floors(const rl::Session& s) {
+  if (s.device.measured_read_gbps > 0)
+    std::printf("read floor of the device (%s): %s GB/s\n",
+                format_bytes(s.device.read_floor_bytes).c_str(),
+                format_fixed(s.device.measured_read_gbps, 0).c_str());
+  bool above = false;
+  for (const rl::ReadFloor& f : s.read_floors) {
+    std::printf("read floor at %s: %s (gpu %s), %s GB/s, best shape %s%s\n",
+                format_bytes(f.bytes).c_str(), format_ms(f.time.median_ms).c_str(),
+                f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
+                format_fixed(f.gbps(), 0).c_str(), f.shape.c_str(), f.noisy ? " (noisy)" : "");
+  }
+  for (const rl::PointResult& r : s.results) above = above || r.pct_of_read_floor > 100;
+  if (above) std::printf("* %s\n", rl::above_floor_note(101).c_str());
 }
 
 void LiveTable::print_footer(const rl::Session& s, std::size_t total_points) {
   clear_progress();
+  print_read_floors(s);
   std::size_t count[4] = {0, 0, 0, 0};
   for (const rl::PointResult& r : s.results) ++count[int(r.status)];
   std::printf("%zu of %zu points: %zu ok", s.results.size(), total_points, count[0]);
   if (count[1]) std::printf(", %zu WRONG", count[1]);
   if (count[2]) std::printf(", %zu FAILED", count[2]);
   if (count[3]) std::printf(", %zu skipped", count[3]);
+  if (const int noisy = rl::count_noisy(s.results))
+    std::printf(", %d noisy (noise above the %s target)", noisy,
+                pct_text(100.0 * noise_target_).c_str());
   if (s.cancelled) std::printf(" (cancelled: finished points kept)");
   std::printf("\n");
   std::fflush(stdout);

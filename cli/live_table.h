@@ -14,22 +14,26 @@ namespace rlcli {
 
 class LiveTable {
  public:
-  // points: the run's points (for column widths); baseline: the speed-up baseline's id.
+  // points: the run's points (for column widths); baseline: the speed-up baseline's id;
+  // noise_target: the spec's noise threshold (points above it are flagged noisy).
   LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
-            const std::string& baseline);
+            const std::string& baseline, double noise_target);
 
   void print_header();
   void on_progress(const rl::Progress& p);
   void on_result(const rl::PointResult& r);
-  // The closing summary: counts per status, and whether the run was cancelled.
+  // The closing summary: the read floor of each size, counts per status and of noisy points,
+  // and whether the run was cancelled.
   void print_footer(const rl::Session& s, std::size_t total_points);
 
  private:
   void clear_progress();
+  void print_read_floors(const rl::Session& s);
   std::string status_text(const rl::PointResult& r) const;
 
   rl::DeviceInfo device_;
   std::string baseline_;
+  double noise_target_ = 0.01;
   bool progress_tty_ = false;  // stderr is a terminal: redraw the progress line in place
   bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
   bool progress_shown_ = false;

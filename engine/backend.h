@@ -53,6 +53,17 @@ class Backend {
   // One empty timestamp pair taken exactly as a sample's are (after the same L2 flush when
   // cold): what the timestamps themselves cost, ms. None where nothing is timed on a device.
   virtual std::optional<double> timestamp_floor_sample(bool /*cold_l2*/) { return std::nullopt; }
+  // The streaming-read floor (ReadFloor in results.h): read_floor_shapes() grid shapes of a
+  // kernel that only reads; one timed run of `shape` over `bytes` of the prepared input (of a
+  // zeroed buffer when more than is prepared), after the same L2 flush and between the same
+  // events as a sample, ms. None off a GPU.
+  virtual int read_floor_shapes() const { return 0; }
+  virtual std::string read_floor_shape_label(int /*shape*/, std::uint64_t /*bytes*/) const {
+    return {};
+  }
+  virtual double read_floor_sample(std::uint64_t /*bytes*/, int /*shape*/, bool /*cold_l2*/) {
+    return 0;
+  }
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;
   virtual void release() = 0;

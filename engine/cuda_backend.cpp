@@ -156,6 +156,38 @@ class CudaBackend final : public Backend {
     return double(ms);
   }
 
+  int read_floor_shapes() const override { return kernels::read_floor_shape_count(); }
+
+  std::string read_floor_shape_label(int shape, std::uint64_t bytes) const override {
+    const kernels::ReadFloorShape s = kernels::read_floor_shape(shape);
+    return "B=" + std::to_string(s.block_size) + " U=" + std::to_string(s.unroll) +
+           " grid=" + std::to_string(kernels::read_floor_grid(s, bytes, info_.sm_count));
+  }
+
+  double read_floor_sample(std::uint64_t bytes, int shape, bool cold_l2) override {
+    const std::string ctx = "read floor over " + std::to_string(bytes) + " bytes";
+    cudaStream_t s = stream_->get();
+    const void* data = pristine_.bytes() >= bytes && uploaded_data_ ? pristine_.get() : nullptr;
+    if (!data) {
+      if (floor_data_.bytes() < bytes) {
+        floor_data_.allocate(bytes, ctx);
+        RL_CUDA_CHECK(cudaMemsetAsync(floor_data_.get(), 0, bytes, s), ctx);
+      }
+      data = floor_data_.get();
+    }
+    if (!result_.get()) result_.allocate(8, "result");
+    if (cold_l2) RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), ctx);
+    RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), ctx);
+    RL_CUDA_CHECK(kernels::launch_read_floor(data, bytes, shape, info_.sm_count,
+                                             static_cast<int*>(result_.get()), s),
+                  ctx);
+    RL_CUDA_CHECK(cudaEventRecord(stop_->get(), s), ctx);
+    RL_CUDA_CHECK(cudaEventSynchronize(stop_->get()), ctx);
+    float ms = 0;
+    RL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_->get(), stop_->get()), ctx);
+    return double(ms);
+  }
+
   ReductionOutput read_output() override {
     ReductionOutput out;
     out.type = args_.type;
@@ -189,6 +221,7 @@ class CudaBackend final : public Backend {
     pristine_.reset();
     partials_.reset();
     scratch_.reset();
+    floor_data_.reset();
     uploaded_data_ = nullptr;
     uploaded_n_ = 0;
   }
@@ -199,6 +232,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<Event> start_, mid_, stop_;  // created after cudaSetDevice
   DeviceBuffer pristine_, work_, partials_, result_, scratch_, flush_;
+  DeviceBuffer floor_data_;  // read-floor input where no point's input is prepared
   kernels::LaunchArgs args_;
   kernels::LaunchPlan plan_;
   std::string ctx_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,14 @@ struct DeviceInfo {
   std::size_t total_memory = 0, free_memory = 0;
   int max_threads_per_block = 1024;
   int memory_clock_khz = 0, memory_bus_bits = 0;
-  double theoretical_gbps = 0;    // 2 * clock * bus / 8; 0 when unknown
-  double measured_copy_gbps = 0;  // cudaMemcpyAsync D2D read+write bytes / time; 0 if not measured
+  double theoretical_gbps = 0;  // 2 * clock * bus / 8; 0 when unknown
+  // cudaMemcpyAsync D2D read+write bytes / time; 0 if not measured. Information only: a copy
+  // reads and writes, so it is no roof for a kernel that only reads.
+  double measured_copy_gbps = 0;
+  // The streaming-read floor at a large size (read_floor_bytes; ReadFloor in results.h): the
+  // practical roof of a reduction. 0 if not measured.
+  double measured_read_gbps = 0;
+  std::uint64_t read_floor_bytes = 0;
   int driver_version = 0, runtime_version = 0;
   std::string note;  // for the host: why no GPU is used
 

@@ -115,7 +115,7 @@ std::string summary_csv(const std::vector<PointResult>& results) {
   out += summary_header("first_");
   out += summary_header("total_");
   out +=
-      ",first_gbps,total_gbps,pct_of_theoretical,pct_of_copy,speedup,value,expected,"
+      ",first_gbps,total_gbps,pct_of_theoretical,pct_of_read_floor,noisy,speedup,value,expected,"
       "abs_error,rel_error";
   out += summary_header("gpu_");
   out += ",timestamp_floor_median_ms,event_spans\n";
@@ -128,7 +128,8 @@ std::string summary_csv(const std::vector<PointResult>& results) {
     row.add(r.first_kernel.empty() ? std::nullopt : measured(r, r.first_gbps))
         .add(measured(r, r.total_gbps))
         .add(r.pct_of_theoretical > 0 ? measured(r, r.pct_of_theoretical) : std::nullopt)
-        .add(r.pct_of_copy > 0 ? measured(r, r.pct_of_copy) : std::nullopt)
+        .add(r.pct_of_read_floor > 0 ? measured(r, r.pct_of_read_floor) : std::nullopt)
+        .add(std::string_view(r.noisy ? "true" : "false"))
         .add(r.speedup)
         .add(r.value)
         .add(r.expected)

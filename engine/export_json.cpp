@@ -50,6 +50,8 @@ Json device_json(const DeviceInfo& d) {
               {"memory_bus_bits", d.memory_bus_bits},
               {"theoretical_gbps", number(d.theoretical_gbps)},
               {"measured_copy_gbps", number(d.measured_copy_gbps)},
+              {"measured_read_gbps", number(d.measured_read_gbps)},
+              {"read_floor_bytes", d.read_floor_bytes},
               {"driver_version", d.driver_version},
               {"runtime_version", d.runtime_version},
               {"note", d.note}};
@@ -103,7 +105,8 @@ Json result_json(const PointResult& r) {
               {"first_gbps", number(r.first_gbps)},
               {"total_gbps", number(r.total_gbps)},
               {"pct_of_theoretical", number(r.pct_of_theoretical)},
-              {"pct_of_copy", number(r.pct_of_copy)},
+              {"pct_of_read_floor", number(r.pct_of_read_floor)},
+              {"noisy", r.noisy},
               {"speedup", speedup},
               {"value", r.value},
               {"expected", r.expected},
@@ -111,11 +114,23 @@ Json result_json(const PointResult& r) {
               {"rel_error", number(r.rel_error)}};
 }
 
+Json read_floor_json(const ReadFloor& f) {
+  return Json{{"bytes", f.bytes},
+              {"shape", f.shape},
+              {"time", summary_json(f.time)},
+              {"gpu_time", summary_json(f.gpu_time)},
+              {"noisy", f.noisy},
+              // For people and scripts reading the file; the reader ignores it.
+              {"gbps", number(f.gbps())}};
+}
+
 }  // namespace
 
 std::string session_to_json(const Session& s, int indent) {
   Json results = Json::array();
   for (const PointResult& r : s.results) results.push_back(result_json(r));
+  Json floors = Json::array();
+  for (const ReadFloor& f : s.read_floors) floors.push_back(read_floor_json(f));
   Json doc{{"schema_version", s.schema_version},
            {"tool",
             {{"name", "ReductionLab"}, {"version", s.tool_version}, {"git_commit", s.git_commit}}},
@@ -123,7 +138,8 @@ std::string session_to_json(const Session& s, int indent) {
            {"cancelled", s.cancelled},
            {"device", device_json(s.device)},
            {"spec", spec_json(s.spec)},
-           {"results", results}};
+           {"results", results},
+           {"read_floors", floors}};
   return doc.dump(indent) + "\n";
 }
 

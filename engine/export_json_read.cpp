@@ -176,6 +176,11 @@ DeviceInfo read_device(const Json& obj, const std::string& path) {
   d.memory_bus_bits = get_int("memory_bus_bits");
   d.theoretical_gbps = get_dbl("theoretical_gbps");
   d.measured_copy_gbps = get_dbl("measured_copy_gbps");
+  // The read floor came later in schema 1: sessions without it still open.
+  if (obj.contains("measured_read_gbps")) {
+    d.measured_read_gbps = get_dbl("measured_read_gbps");
+    d.read_floor_bytes = get_u64("read_floor_bytes");
+  }
   d.driver_version = get_int("driver_version");
   d.runtime_version = get_int("runtime_version");
   d.note = get_str("note");
@@ -286,13 +291,29 @@ PointResult read_result(const Json& obj, const std::string& path) {
   r.first_gbps = as_double(get("first_gbps"), at("first_gbps"));
   r.total_gbps = as_double(get("total_gbps"), at("total_gbps"));
   r.pct_of_theoretical = as_double(get("pct_of_theoretical"), at("pct_of_theoretical"));
-  r.pct_of_copy = as_double(get("pct_of_copy"), at("pct_of_copy"));
+  // Later in schema 1 (older sessions have pct_of_copy instead, no roof for a read: ignored).
+  if (obj.contains("pct_of_read_floor"))
+    r.pct_of_read_floor = as_double(get("pct_of_read_floor"), at("pct_of_read_floor"));
+  if (obj.contains("noisy")) r.noisy = as_bool(get("noisy"), at("noisy"));
   if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
   r.value = as_string(get("value"), at("value"));
   r.expected = as_string(get("expected"), at("expected"));
   r.abs_error = as_double(get("abs_error"), at("abs_error"));
   r.rel_error = as_double(get("rel_error"), at("rel_error"));
   return r;
+}
+
+ReadFloor read_floor(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  auto get = [&](std::string_view key) -> const Json& { return field(obj, path, key); };
+  auto at = [&](std::string_view key) { return join(path, key); };
+  ReadFloor f;
+  f.bytes = as_uint64(get("bytes"), at("bytes"));
+  f.shape = as_string(get("shape"), at("shape"));
+  f.time = read_summary(get("time"), at("time"));
+  f.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
+  f.noisy = as_bool(get("noisy"), at("noisy"));
+  return f;
 }
 
 Json parse_text(std::string_view text) {
@@ -335,6 +356,16 @@ Session session_from_json(std::string_view text) {
   s.results.reserve(results.size());
   for (std::size_t i = 0; i < results.size(); ++i)
     s.results.push_back(read_result(results[i], index("results", i)));
+  // Sessions from before the noisy flag: the same rule, from what they recorded.
+  if (!results.empty() && !results[0].contains("noisy"))
+    for (PointResult& r : s.results)
+      r.noisy = (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) &&
+                !r.total.empty() && r.total.noise >= s.spec.timing.noise;
+  if (auto floors = doc.find("read_floors"); floors != doc.end()) {
+    const Json& arr = expect_array(*floors, "read_floors");
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      s.read_floors.push_back(read_floor(arr[i], index("read_floors", i)));
+  }
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "block_model.h"
 #include "catalog.h"
 #include "error.h"
+#include "metrics.h"
 #include "verify.h"
 
 #ifndef RL_VERSION
@@ -37,6 +38,30 @@ std::string utc_now() {
 
 bool is_cancelled(const std::atomic<bool>* c) {
   return c && c->load(std::memory_order_relaxed);
+}
+
+// A point still above the noise target when its budget is spent samples on, up to this many
+// budgets in all, before it is reported noisy (docs/cli.md, "Noise").
+constexpr double kNoisyBudgets = 4;
+
+// Appends one() (a timed run, ms) to samples until quiet: at least min_samples, then until the
+// relative standard error of the mean is below the target, or the budget (kNoisyBudgets budgets
+// while still noisy) or max_samples runs out. True when the target was met. Sets *cancelled and
+// stops when *cancel is set.
+template <typename OneSample>
+bool sample_until_quiet(const TimingOptions& t, const std::atomic<bool>* cancel, bool* cancelled,
+                        std::vector<double>& samples, OneSample one) {
+  const auto begin = Clock::now();
+  while (true) {
+    if (is_cancelled(cancel)) return *cancelled = true, false;
+    samples.push_back(one());
+    const int n = static_cast<int>(samples.size());
+    if (n < t.min_samples) continue;
+    const bool quiet = summarize(samples).noise < t.noise;
+    if (quiet) return true;
+    if (n >= t.max_samples) return false;
+    if (seconds_since(begin) * 1e3 >= kNoisyBudgets * t.budget_ms) return false;
+  }
 }
 }  // namespace
 
@@ -80,6 +105,18 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   session.spec = spec;
   const std::vector<PointSpec> points = expand(spec);
   const auto start = Clock::now();
+  if (backend_->read_floor_shapes() > 0 && !points.empty()) {
+    bool cancelled = false;
+    const ReadFloor f =
+        measure_read_floor(device_floor_bytes(session.device), spec.timing, cancel, &cancelled);
+    backend_->release();  // the floor's own buffer, before the points need the memory
+    if (cancelled) {
+      session.cancelled = true;
+      return session;
+    }
+    session.device.measured_read_gbps = f.gbps();
+    session.device.read_floor_bytes = f.bytes;
+  }
   Progress progress;
   progress.total = points.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -93,7 +130,7 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
     progress.eta_s = i ? progress.elapsed_s / double(i) * double(points.size() - i) : -1;
     if (cb.on_progress) cb.on_progress(progress);
     bool cancelled = false;
-    PointResult r = run_point(points[i], spec.timing, cancel, &cancelled);
+    PointResult r = run_point(points[i], spec.timing, session.read_floors, cancel, &cancelled);
     if (cancelled) {  // a point cut short is not a result
       session.cancelled = true;
       break;
@@ -110,8 +147,52 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   return session;
 }
 
+std::uint64_t device_floor_bytes(const DeviceInfo& d) {
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  const std::uint64_t quarter = d.free_memory / 4 / 16 * 16;
+  return quarter > 0 && quarter < gib ? quarter : gib;
+}
+
+ReadFloor Runner::measure_read_floor(std::uint64_t bytes, const TimingOptions& t,
+                                     const std::atomic<bool>* cancel, bool* cancelled) {
+  ReadFloor best;
+  best.bytes = bytes;
+  for (int shape = 0; shape < backend_->read_floor_shapes(); ++shape) {
+    for (int w = 0; w < std::max(t.warmup, 1); ++w)
+      backend_->read_floor_sample(bytes, shape, t.cold_l2);
+    std::vector<double> samples, floor_samples;
+    const bool quiet = sample_until_quiet(t, cancel, cancelled, samples, [&] {
+      const double ms = backend_->read_floor_sample(bytes, shape, t.cold_l2);
+      if (const auto floor = backend_->timestamp_floor_sample(t.cold_l2))
+        floor_samples.push_back(*floor);
+      return ms;
+    });
+    if (*cancelled) return best;
+    const Summary time = summarize(samples);
+    if (best.time.empty() || time.median_ms < best.time.median_ms) {
+      best.shape = backend_->read_floor_shape_label(shape, bytes);
+      best.time = time;
+      best.gpu_time = gpu_time_of(samples, summarize(floor_samples), 1);
+      best.noisy = !quiet;
+    }
+  }
+  return best;
+}
+
+const ReadFloor* Runner::read_floor_for(std::uint64_t bytes, const TimingOptions& t,
+                                        std::vector<ReadFloor>& floors,
+                                        const std::atomic<bool>* cancel, bool* cancelled) {
+  if (backend_->read_floor_shapes() == 0) return nullptr;
+  if (const ReadFloor* known = find_read_floor(floors, bytes)) return known;
+  ReadFloor f = measure_read_floor(bytes, t, cancel, cancelled);
+  if (*cancelled) return nullptr;
+  floors.push_back(std::move(f));
+  return &floors.back();
+}
+
 PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
-                              const std::atomic<bool>* cancel, bool* cancelled) {
+                              std::vector<ReadFloor>& floors, const std::atomic<bool>* cancel,
+                              bool* cancelled) {
   PointResult r;
   r.point = p;
   const std::string why = backend_->unsupported_reason(p);
@@ -124,26 +205,23 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     const InputData& input = inputs_->get(p.size, p.type);
     backend_->prepare(p, input);
     r.grid = backend_->grid();
+    // Measured over this point's own input, before its samples, once per size.
+    const ReadFloor* floor = read_floor_for(input_bytes(p), t, floors, cancel, cancelled);
+    if (*cancelled) return r;
     for (int w = 0; w < t.warmup; ++w) {
       if (is_cancelled(cancel)) return *cancelled = true, r;
       backend_->run_sample(t.cold_l2);
     }
-    const auto begin = Clock::now();
-    while (true) {
-      if (is_cancelled(cancel)) return *cancelled = true, r;
+    const bool quiet = sample_until_quiet(t, cancel, cancelled, r.total_samples_ms, [&] {
       const SampleTimes s = backend_->run_sample(t.cold_l2);
       if (s.first_ms) r.first_samples_ms.push_back(*s.first_ms);
-      r.total_samples_ms.push_back(s.total_ms);
       r.event_spans = s.spans;
       if (const auto floor = backend_->timestamp_floor_sample(t.cold_l2))
         r.floor_samples_ms.push_back(*floor);
-      const int n = static_cast<int>(r.total_samples_ms.size());
-      if (n >= t.max_samples) break;
-      if (n >= t.min_samples) {
-        if (seconds_since(begin) * 1e3 >= t.budget_ms) break;
-        if (summarize(r.total_samples_ms).noise < t.noise) break;
-      }
-    }
+      return s.total_ms;
+    });
+    if (*cancelled) return r;
+    r.noisy = !quiet;
     r.first_kernel = summarize(r.first_samples_ms);
     r.total = summarize(r.total_samples_ms);
     r.timestamp_floor = summarize(r.floor_samples_ms);
@@ -151,13 +229,11 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     if (r.timestamp_floor.empty()) r.event_spans = 0;
     const ReductionOutput out = backend_->read_output();
     verify_point(p, input, out, backend_->is_gpu(), &r);
-    const double bytes = double(p.size) * double(kernels::dtype_size(p.type));
-    if (r.total.median_ms > 0) r.total_gbps = bytes / (r.total.median_ms * 1e-3) / 1e9;
-    if (r.first_kernel.median_ms > 0)
-      r.first_gbps = bytes / (r.first_kernel.median_ms * 1e-3) / 1e9;
+    r.total_gbps = basis_gbps(r, TimeBasis::Whole);
+    r.first_gbps = basis_gbps(r, TimeBasis::FirstKernel);
     const DeviceInfo& d = backend_->device();
     if (d.theoretical_gbps > 0) r.pct_of_theoretical = 100.0 * r.total_gbps / d.theoretical_gbps;
-    if (d.measured_copy_gbps > 0) r.pct_of_copy = 100.0 * r.total_gbps / d.measured_copy_gbps;
+    if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();

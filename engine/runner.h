@@ -25,6 +25,10 @@ struct RunCallbacks {
   std::function<void(const PointResult&)> on_result;  // each point as it finishes
 };
 
+// The size of the device's read floor (DeviceInfo::measured_read_gbps): 1 GiB, or a quarter of
+// the free memory where that is less.
+std::uint64_t device_floor_bytes(const DeviceInfo& d);
+
 class Runner {
  public:
   explicit Runner(std::unique_ptr<Backend> backend);
@@ -35,12 +39,23 @@ class Runner {
   // Validates, expands and runs. Throws rl::Error with every validation message when the spec
   // is invalid. Setting *cancel stops between samples; finished points are kept and the
   // session says cancelled.
+  // On a GPU the session also holds the read floor (results.h: ReadFloor) of every size it ran
+  // and, in its device, the floor at a large size (device_floor_bytes).
   Session run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
               const std::atomic<bool>* cancel = nullptr);
 
+  // The streaming-read floor over `bytes`: every shape the backend has, sampled as a point is,
+  // the best median kept. Empty (no shapes) off a GPU. Sets *cancelled when *cancel is set.
+  ReadFloor measure_read_floor(std::uint64_t bytes, const TimingOptions& t,
+                               const std::atomic<bool>* cancel, bool* cancelled);
+
  private:
-  PointResult run_point(const PointSpec& p, const TimingOptions& t, const std::atomic<bool>* cancel,
-                        bool* cancelled);
+  PointResult run_point(const PointSpec& p, const TimingOptions& t, std::vector<ReadFloor>& floors,
+                        const std::atomic<bool>* cancel, bool* cancelled);
+  // floors' entry for bytes, measured first when missing; nullptr off a GPU or when cancelled.
+  const ReadFloor* read_floor_for(std::uint64_t bytes, const TimingOptions& t,
+                                  std::vector<ReadFloor>& floors, const std::atomic<bool>* cancel,
+                                  bool* cancelled);
   std::unique_ptr<Backend> backend_;
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;

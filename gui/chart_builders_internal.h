@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,18 @@ QString type_name(DType t);
 bool has_results(const std::vector<ShownSession>& ss);
 // "H200", "H200 vs A100", "CPU: host emulation, CPU times"
 QString device_part(const std::vector<ShownSession>& ss);
+
+// Horizontal reference lines on a bandwidth chart: each session's theoretical DRAM bandwidth
+// and its read floor (at `bytes` where the chart is at one size and the session measured it
+// there, else the device's). A copy's bandwidth is no roof (it reads and writes): not drawn.
+void add_roofs(charts::Chart& c, const std::vector<ShownSession>& ss, std::uint64_t bytes,
+               TimeBasis basis);
+// The read floor against N (one dashed line per session that measured it): time (in `unit`s of
+// a millisecond) or bandwidth. Nothing a reduction of N elements does can be much below it.
+void add_read_floor_curve(charts::Chart& c, const std::vector<ShownSession>& ss, bool time,
+                          TimeBasis basis, double unit);
+// "3 points did not reach the noise target: hatched bars, 'noisy' in tooltips"
+QString noisy_warning(int count);
 
 enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };

@@ -96,7 +96,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   const bool micro = max_ms < 1;
   c.y.title =
       speedup ? QString("cumulative speed-up (×)") : time_axis_title(basis, micro ? "µs" : "ms");
-  int wrong = 0;
+  int wrong = 0, noisy = 0;
   QStringList references;
   for (const auto& [si, ws] : sets) {
     std::vector<const PointResult*> at(order.size(), nullptr);
@@ -142,6 +142,8 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
         s.points.append(pt);
         continue;
       }
+      pt.noisy = r->noisy;
+      noisy += r->noisy ? 1 : 0;
       const double cum = ref ? ms(*ref) / ms(*r) : 1;
       const double step = prev ? ms(*prev) / ms(*r) : 1;
       pt.tooltip += QString("\nstep speed-up: ×%1 · cumulative: ×%2")
@@ -179,6 +181,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   c.warnings << notes.warnings();
   if (wrong > 0)
     c.warnings << QString("%1 wrong result(s) (red): not drawn, never a speed-up").arg(wrong);
+  if (noisy > 0) c.warnings << noisy_warning(noisy);
   return c;
 }
 

@@ -49,37 +49,6 @@ auto order_key(const Group& g) {
                          p.block_size, p.size, int(p.type), g.session);
 }
 
-QString roof_names(double gbps) {
-  return format_gbps(gbps);
-}
-
-Series roof(const QString& name, double gbps, const QColor& color) {
-  Series s;
-  s.name = name;
-  s.kind = SeriesKind::Roof;
-  Point p;
-  p.y = gbps;
-  s.points.append(p);
-  s.color = color;
-  s.dashed = true;
-  return s;
-}
-
-void add_roofs(Chart& c, const std::vector<ShownSession>& ss) {
-  for (const auto& s : ss) {
-    const DeviceInfo& d = s.session->device;
-    const QString who = ss.size() > 1 ? s.label + " " : QString();
-    if (d.theoretical_gbps > 0) {
-      c.series.append(roof(who + "theoretical DRAM " + roof_names(d.theoretical_gbps),
-                           d.theoretical_gbps, charts::palette_roof()));
-    }
-    if (d.measured_copy_gbps > 0) {
-      c.series.append(roof(who + "measured copy " + roof_names(d.measured_copy_gbps),
-                           d.measured_copy_gbps, QColor("#006d77")));
-    }
-  }
-}
-
 }  // namespace
 
 Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
@@ -106,7 +75,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
 
   // Group every usable point by all its dimensions but the swept one.
   std::map<std::string, Group> groups;
-  int failed = 0, wrong = 0, no_baseline = 0, baseline_lacks = 0;
+  int failed = 0, wrong = 0, no_baseline = 0, baseline_lacks = 0, noisy = 0;
   QStringList wrong_names;
   BasisNotes notes(basis);
   for (int si = 0; si < int(ss.size()); ++si) {
@@ -231,7 +200,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
       const Summary& t = *basis_time(*r, basis);
       Point pt;
       pt.x = x_value(r->point, dim);
-      const double bytes = double(r->point.size) * double(kernels::dtype_size(r->point.type));
+      const std::uint64_t bytes = input_bytes(r->point);
       if (m == Measure::Time) {
         pt.y = t.median_ms * unit;
         pt.lo = t.min_ms * unit;
@@ -239,13 +208,15 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
       } else if (m == Measure::Bandwidth) {
         pt.y = basis_gbps(*r, basis);
         if (t.min_ms > 0 && t.max_ms > 0) {
-          pt.lo = bytes / (t.max_ms * 1e-3) / 1e9;
-          pt.hi = bytes / (t.min_ms * 1e-3) / 1e9;
+          pt.lo = gbps_of(bytes, t.max_ms);
+          pt.hi = gbps_of(bytes, t.min_ms);
         }
       } else {
         pt.y = *g.speedups[k];
       }
       pt.wrong = r->status == PointStatus::Wrong;
+      pt.noisy = r->noisy;
+      noisy += r->noisy ? 1 : 0;
       pt.tooltip = point_details(*r, ss[g.session].session->device, baseline);
       if (basis != TimeBasis::Whole) {
         pt.tooltip += "\n" + charted_details(*r, basis);
@@ -262,7 +233,10 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
     c.warnings << QString(
                       "%1 more series not drawn: narrow the experiment or read the Results table")
                       .arg(int(kept.size()) - kMaxSeries);
-  if (m == Measure::Bandwidth) add_roofs(c, ss);
+  if (m == Measure::Bandwidth)
+    add_roofs(c, ss, dim == Dim::Size ? 0 : input_bytes(kept.front().proto), basis);
+  if (dim == Dim::Size && m != Measure::Speedup)
+    add_read_floor_curve(c, ss, m == Measure::Time, basis, unit);
 
   QStringList sub{device_part(ss)};
   if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
@@ -286,6 +260,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                       .arg(wrong);
   }
   c.warnings << basis_warnings;
+  if (noisy > 0) c.warnings << noisy_warning(noisy);
   if (failed > 0)
     c.warnings << QString("%1 point(s) failed or were skipped: see the Results table").arg(failed);
   return c;

@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include "metrics.h"
+
 #include <QStringList>
 
 #include <cmath>
@@ -105,6 +107,12 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
                       format_time_ms(r.total.max_ms))
                  .arg(r.total.samples)
                  .arg(r.total.noise * 100, 0, 'f', 2);
+  if (r.noisy)
+    lines << QString(
+                 "NOISY: noise %1% stayed above the target after %2 samples (4 budgets); "
+                 "still verified")
+                 .arg(r.total.noise * 100, 0, 'f', 2)
+                 .arg(r.total.samples);
   if (!r.gpu_time.empty())
     lines << QString("GPU time (timestamps taken out): median %1; an empty event pair reads %2")
                  .arg(format_time_ms(r.gpu_time.median_ms),
@@ -116,8 +124,11 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
     QString bw = "bandwidth: " + format_gbps(r.total_gbps);
     if (r.pct_of_theoretical > 0)
       bw += QString(", %1% of theoretical").arg(r.pct_of_theoretical, 0, 'f', 1);
-    if (r.pct_of_copy > 0) bw += QString(", %1% of measured copy").arg(r.pct_of_copy, 0, 'f', 1);
+    if (r.pct_of_read_floor > 0)
+      bw += QString(", %1% of the read floor at this N").arg(r.pct_of_read_floor, 0, 'f', 1);
     lines << bw;
+    if (r.pct_of_read_floor > 100)
+      lines << QString::fromStdString(above_floor_note(r.pct_of_read_floor));
   }
   if (r.speedup)
     lines << QString("speed-up (whole reduction) vs %1: ×%2")

@@ -5,6 +5,7 @@
 #include <QFont>
 
 #include "format.h"
+#include "metrics.h"
 
 namespace rl::gui {
 
@@ -88,8 +89,8 @@ QVariant ResultsModel::raw(const PointResult& r, int column) const {
       return r.total_gbps > 0 ? QVariant(r.total_gbps) : QVariant();
     case PctTheoretical:
       return r.pct_of_theoretical > 0 ? QVariant(r.pct_of_theoretical) : QVariant();
-    case PctCopy:
-      return r.pct_of_copy > 0 ? QVariant(r.pct_of_copy) : QVariant();
+    case PctReadFloor:
+      return r.pct_of_read_floor > 0 ? QVariant(r.pct_of_read_floor) : QVariant();
     case Speedup:
       return r.speedup ? QVariant(*r.speedup) : QVariant();
     case Value:
@@ -120,12 +121,16 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case GpuMedian:
       return v.isValid() ? format_time_ms(v.toDouble()) : QString("-");
     case Noise:
-      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 2) : QString("-");
+      if (!v.isValid()) return QString("-");
+      return QString("%1%%2").arg(v.toDouble(), 0, 'f', 2).arg(r.noisy ? " noisy" : "");
     case Bandwidth:
       return v.isValid() ? format_gbps(v.toDouble()) : QString("-");
     case PctTheoretical:
-    case PctCopy:
       return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 1) : QString("-");
+    case PctReadFloor:
+      // Above 100% only within the floor's own noise: marked (the header's tooltip says why).
+      if (!v.isValid()) return QString("-");
+      return QString("%1%%2").arg(v.toDouble(), 0, 'f', 1).arg(v.toDouble() > 100 ? "*" : "");
     case Speedup:
       if (r.status == PointStatus::Wrong) return QString("wrong result");
       return v.isValid() ? QString("×%1").arg(v.toDouble(), 0, 'f', 2) : QString("-");
@@ -156,6 +161,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       if (r.status == PointStatus::Wrong) return QBrush(QColor("#b3001b"));
       if (r.status != PointStatus::Ok) return QBrush(QColor(120, 120, 120));
+      if (r.noisy && c == Noise) return QBrush(QColor("#9a5b00"));
       return {};
     case Qt::BackgroundRole:
       if (r.status == PointStatus::Wrong) return QBrush(QColor("#fde0e0"));
@@ -194,7 +200,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                                 "noise (%)",
                                 "GB/s",
                                 "% of theoretical",
-                                "% of copy",
+                                "% of read floor",
                                 "speed-up",
                                 "value",
                                 "expected",
@@ -211,6 +217,15 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return "The whole reduction to one value on the device, median of the samples";
   if (role == Qt::ToolTipRole && section == FirstMedian)
     return "The first kernel alone: what the seed's blog times";
+  if (role == Qt::ToolTipRole && section == PctReadFloor)
+    return QString::fromStdString(
+        "The read floor's time at the same N over the point's time (whole reduction): the read\n"
+        "floor is the fastest of a few kernels that only read the input (16-byte loads), timed\n"
+        "like every point on the same GPU. 100% = as fast as reading the data allows.\n* " +
+        above_floor_note(101));
+  if (role == Qt::ToolTipRole && section == Noise)
+    return "Relative standard error of the mean total time. 'noisy': still above the noise\n"
+           "target when the sampling budget (4 x the budget per point) ran out";
   if (role == Qt::ToolTipRole && section == GpuMedian)
     return "The whole reduction with the timestamps' own cost (an empty event pair, measured\n"
            "after every sample) taken out: the kernels' time, as ncu's gpu__time_duration counts "

@@ -34,7 +34,7 @@ class ResultsModel : public QAbstractTableModel {
     Noise,
     Bandwidth,
     PctTheoretical,
-    PctCopy,
+    PctReadFloor,
     Speedup,
     Value,
     Expected,

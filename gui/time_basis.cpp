@@ -58,20 +58,6 @@ QString time_axis_title(TimeBasis b, const QString& unit) {
   return QString("time, %1 (%2)").arg(time_basis_name(b), unit);
 }
 
-const Summary* basis_time(const PointResult& r, TimeBasis b) {
-  const Summary& s = b == TimeBasis::Gpu           ? r.gpu_time
-                     : b == TimeBasis::FirstKernel ? r.first_kernel
-                                                   : r.total;
-  return s.empty() ? nullptr : &s;
-}
-
-double basis_gbps(const PointResult& r, TimeBasis b) {
-  const Summary* t = basis_time(r, b);
-  if (!t || t->median_ms <= 0) return 0;
-  const double bytes = double(r.point.size) * double(kernels::dtype_size(r.point.type));
-  return bytes / (t->median_ms * 1e-3) / 1e9;
-}
-
 bool one_kernel(const PointResult& r) {
   // Sessions record one event span where no finishing pass follows; host runs record none, so
   // there the first kernel's samples being the whole's own says the same.

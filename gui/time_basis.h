@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "metrics.h"
 #include "results.h"
 
 namespace rl::gui {
 
-enum class TimeBasis { Whole, Gpu, FirstKernel };
+using rl::TimeBasis;  // the engine's (metrics.h), with basis_time and basis_gbps
 
 const std::vector<TimeBasis>& time_bases();  // the selector's order
 QString time_basis_key(TimeBasis b);         // "whole", "gpu", "first": settings and --time
@@ -25,10 +26,6 @@ QString time_basis_name(TimeBasis b);    // in subtitles: "GPU time" ("GPU time,
 // The time axis: "time, whole reduction (µs)", "GPU time (µs)", "time, first kernel (µs)".
 QString time_axis_title(TimeBasis b, const QString& unit);
 
-// r's chosen time; nullptr where r lacks it (empty Summary).
-const Summary* basis_time(const PointResult& r, TimeBasis b);
-// Input bytes / the chosen median, GB/s; 0 where r lacks the time.
-double basis_gbps(const PointResult& r, TimeBasis b);
 // One kernel does the whole reduction (e.g. single_pass): its first kernel is the whole.
 bool one_kernel(const PointResult& r);
 

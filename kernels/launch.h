@@ -103,6 +103,21 @@ cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
 // caller, at least twice the L2 size): no input line and no dirty line is left behind.
 cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream);
 
+// The streaming-read floor (read_floor.cu): a kernel that only reads `bytes` of `input` (16-byte
+// aligned, as cudaMalloc gives) in one of a few grid shapes. blocks_per_sm 0: one tile of
+// block_size x unroll vectors per block, as many blocks as that takes; else a grid-stride loop
+// over sm_count x blocks_per_sm blocks (fewer when the data is smaller). `sink` is never written.
+struct ReadFloorShape {
+  int block_size = 256;
+  int unroll = 1;
+  int blocks_per_sm = 0;
+};
+int read_floor_shape_count();
+ReadFloorShape read_floor_shape(int i);
+unsigned read_floor_grid(const ReadFloorShape& s, std::size_t bytes, int sm_count);
+cudaError_t launch_read_floor(const void* input, std::size_t bytes, int shape, int sm_count,
+                              int* sink, cudaStream_t stream);
+
 // Block size and per-thread loop of the finishing kernel, shared with the host model so its
 // total equals the GPU's bit for bit.
 inline constexpr int kFinishBlockSize = 1024;

@@ -37,6 +37,7 @@ struct Point {
   QString tooltip;     // shown on hover: the exact values
   QString label;       // bars: text drawn above the bar
   bool wrong = false;  // result differs from the host: drawn as a red marker, never joined
+  bool noisy = false;  // its noise target was not met: bars are hatched
   bool has_spread() const { return std::isfinite(lo) && std::isfinite(hi); }
 };
 

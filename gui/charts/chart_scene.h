@@ -15,6 +15,7 @@ class QBarSet;
 class QLineSeries;
 class QChart;
 class QGraphicsSimpleTextItem;
+class QGraphicsRectItem;
 class QGraphicsTextItem;
 
 namespace rl::gui::charts {
@@ -65,6 +66,7 @@ class ChartScene : public QObject {
   QAbstractSeries* wrong_series_ = nullptr;
   QList<QPair<int, int>> wrong_points_;  // (series, point) of each red marker
   QList<QGraphicsSimpleTextItem*> bar_labels_;
+  QList<QGraphicsRectItem*> noisy_hatches_;  // over each noisy bar, placed with the labels
   QGraphicsTextItem* warnings_ = nullptr;
   QGraphicsTextItem* empty_hint_ = nullptr;
   int drawn_points_ = 0;

@@ -8,6 +8,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QGraphicsLayout>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLineSeries>
@@ -32,6 +33,8 @@ void ChartScene::fill() {
   wrong_points_.clear();
   qDeleteAll(bar_labels_);
   bar_labels_.clear();
+  qDeleteAll(noisy_hatches_);
+  noisy_hatches_.clear();
   warnings_->setHtml(QString());
   empty_hint_->setPlainText(data_.empty() ? data_.empty_hint : QString());
   if (data_.empty()) {
@@ -154,6 +157,15 @@ void ChartScene::fill() {
       item->setData(0, i);
       item->setData(1, k);
       bar_labels_.append(item);
+      if (s.points[k].noisy && !s.points[k].wrong) {
+        auto* hatch = new QGraphicsRectItem(chart_);
+        hatch->setBrush(QBrush(QColor(0, 0, 0, 150), Qt::BDiagPattern));
+        hatch->setPen(Qt::NoPen);
+        hatch->setZValue(14);
+        hatch->setData(0, i);
+        hatch->setData(1, k);
+        noisy_hatches_.append(hatch);
+      }
     }
   }
   QStringList warnings = data_.warnings;
@@ -254,6 +266,16 @@ void ChartScene::place_overlays() {
       item->setPos(at.x() - r.height() / 2, at.y() - 3);
     else
       item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+  }
+  for (auto* hatch : noisy_hatches_) {
+    const int i = hatch->data(0).toInt(), k = hatch->data(1).toInt();
+    int set = 0;
+    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const Point& p = data_.series[i].points[k];
+    const double left = p.x - width / 2 + set * width / bar_sets;
+    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), bars);
+    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + width / bar_sets, 0), bars);
+    hatch->setRect(QRectF(top_left, bottom_right).normalized());
   }
 }
 

@@ -89,7 +89,8 @@ TEST(ExportCsv, SummaryHasOneRowPerPointAndAllColumns) {
                           "total_samples",
                           "total_gbps",
                           "pct_of_theoretical",
-                          "pct_of_copy",
+                          "pct_of_read_floor",
+                          "noisy",
                           "speedup",
                           "value",
                           "expected",
@@ -120,6 +121,8 @@ TEST(ExportCsv, SummaryValues) {
   EXPECT_EQ(std::strtod(ok.at("timestamp_floor_median_ms").c_str(), nullptr),
             s.results[0].timestamp_floor.median_ms);
   EXPECT_EQ(ok.at("event_spans"), "2");
+  EXPECT_EQ(ok.at("noisy"), "true");
+  EXPECT_EQ(ok.at("pct_of_read_floor"), "101.25");
 
   const auto& wrong = rows[1];
   EXPECT_EQ(wrong.at("seed_name"), "reduceInterleaved");
@@ -127,6 +130,8 @@ TEST(ExportCsv, SummaryValues) {
   EXPECT_EQ(wrong.at("speedup"), "");
   EXPECT_EQ(wrong.at("rel_error"), "nan");
   EXPECT_EQ(wrong.at("abs_error"), "inf");
+  EXPECT_EQ(wrong.at("noisy"), "false");
+  EXPECT_EQ(wrong.at("pct_of_read_floor"), "");  // no floor: empty, not 0
 
   const auto& failed = rows[2];
   EXPECT_EQ(failed.at("message"), s.results[2].message);

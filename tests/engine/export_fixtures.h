@@ -52,6 +52,8 @@ inline Session make_full_session() {
   d.memory_bus_bits = 6144;
   d.theoretical_gbps = 4823.1234567890123;
   d.measured_copy_gbps = 4011.0 / 3.0;
+  d.measured_read_gbps = 4567.0 / 7.0;
+  d.read_floor_bytes = std::uint64_t(1) << 30;
   d.driver_version = 13000;
   d.runtime_version = 13000;
   d.note = "note with, comma";
@@ -82,7 +84,8 @@ inline Session make_full_session() {
   ok.first_gbps = 543.21;
   ok.total_gbps = 335.5;
   ok.pct_of_theoretical = 6.95;
-  ok.pct_of_copy = 8.1;
+  ok.pct_of_read_floor = 101.25;
+  ok.noisy = true;
   ok.speedup = 3.75;
   ok.value = "2139095040";
   ok.expected = "2139095040";
@@ -112,6 +115,14 @@ inline Session make_full_session() {
   skipped.message = "needs compute capability 8.0; this GPU is 7.5";
   skipped.abs_error = -0.0;
   s.results.push_back(skipped);
+
+  ReadFloor floor;
+  floor.bytes = std::uint64_t(1) << 26;
+  floor.shape = "B=256 U=1 grid=65536";
+  floor.time = make_summary(0.0172, 31);
+  floor.gpu_time = make_summary(0.0159, 31);
+  floor.noisy = true;
+  s.read_floors.push_back(floor);
   return s;
 }
 

@@ -52,6 +52,8 @@ void expect_same(const DeviceInfo& a, const DeviceInfo& b) {
   EXPECT_EQ(a.memory_bus_bits, b.memory_bus_bits);
   expect_same(a.theoretical_gbps, b.theoretical_gbps, "theoretical_gbps");
   expect_same(a.measured_copy_gbps, b.measured_copy_gbps, "measured_copy_gbps");
+  expect_same(a.measured_read_gbps, b.measured_read_gbps, "measured_read_gbps");
+  EXPECT_EQ(a.read_floor_bytes, b.read_floor_bytes);
   EXPECT_EQ(a.driver_version, b.driver_version);
   EXPECT_EQ(a.runtime_version, b.runtime_version);
   EXPECT_EQ(a.note, b.note);
@@ -89,7 +91,8 @@ void expect_same(const PointResult& a, const PointResult& b, const std::string& 
   expect_same(a.first_gbps, b.first_gbps, what + ".first_gbps");
   expect_same(a.total_gbps, b.total_gbps, what + ".total_gbps");
   expect_same(a.pct_of_theoretical, b.pct_of_theoretical, what + ".pct_of_theoretical");
-  expect_same(a.pct_of_copy, b.pct_of_copy, what + ".pct_of_copy");
+  expect_same(a.pct_of_read_floor, b.pct_of_read_floor, what + ".pct_of_read_floor");
+  EXPECT_EQ(a.noisy, b.noisy) << what;
   ASSERT_EQ(a.speedup.has_value(), b.speedup.has_value()) << what;
   if (a.speedup) expect_same(*a.speedup, *b.speedup, what + ".speedup");
   EXPECT_EQ(a.value, b.value) << what;
@@ -109,6 +112,14 @@ void expect_same(const Session& a, const Session& b) {
   ASSERT_EQ(a.results.size(), b.results.size());
   for (std::size_t i = 0; i < a.results.size(); ++i)
     expect_same(a.results[i], b.results[i], "results[" + std::to_string(i) + "]");
+  ASSERT_EQ(a.read_floors.size(), b.read_floors.size());
+  for (std::size_t i = 0; i < a.read_floors.size(); ++i) {
+    EXPECT_EQ(a.read_floors[i].bytes, b.read_floors[i].bytes);
+    EXPECT_EQ(a.read_floors[i].shape, b.read_floors[i].shape);
+    expect_same(a.read_floors[i].time, b.read_floors[i].time, "read_floors.time");
+    expect_same(a.read_floors[i].gpu_time, b.read_floors[i].gpu_time, "read_floors.gpu_time");
+    EXPECT_EQ(a.read_floors[i].noisy, b.read_floors[i].noisy);
+  }
 }
 
 // The error message session_from_json gives for text, or "" when it reads.
@@ -275,6 +286,43 @@ TEST(ExportJson, SessionsFromBeforeTheTimestampFloorStillOpen) {
   EXPECT_TRUE(s.results[0].gpu_time.empty());
   EXPECT_EQ(s.results[0].event_spans, 0);
   EXPECT_FALSE(s.results[0].total.empty());
+}
+
+// Sessions from before the read floor and the noisy flag: pct_of_copy (a copy is no roof for a
+// read) is dropped, noisy follows from the recorded noise and the spec's target.
+TEST(ExportJson, SessionsFromBeforeTheReadFloorStillOpen) {
+  Json doc = valid_doc();
+  doc.erase("read_floors");
+  doc["device"].erase("measured_read_gbps");
+  doc["device"].erase("read_floor_bytes");
+  doc["spec"]["timing"]["noise"] = 0.01;
+  for (Json& r : doc["results"]) {
+    r.erase("pct_of_read_floor");
+    r.erase("noisy");
+    r["pct_of_copy"] = 99.5;
+  }
+  doc["results"][0]["total"]["noise"] = 0.02;
+  doc["results"][1]["total"]["noise"] = 0.001;
+  const Session s = session_from_json(doc.dump());
+  EXPECT_TRUE(s.read_floors.empty());
+  EXPECT_EQ(s.device.measured_read_gbps, 0);
+  EXPECT_EQ(s.results[0].pct_of_read_floor, 0);
+  EXPECT_TRUE(s.results[0].noisy);
+  EXPECT_FALSE(s.results[1].noisy);
+  EXPECT_FALSE(s.results[2].noisy);  // failed: nothing measured
+}
+
+TEST(ExportJson, ReadFloorFieldsAreChecked) {
+  Json doc = valid_doc();
+  doc["read_floors"][0]["bytes"] = "many";
+  EXPECT_NE(read_error(doc.dump()).find("read_floors[0].bytes"), std::string::npos)
+      << read_error(doc.dump());
+  doc = valid_doc();
+  doc["read_floors"][0].erase("time");
+  EXPECT_NE(read_error(doc.dump()).find("read_floors[0].time"), std::string::npos);
+  doc = valid_doc();
+  doc["results"][0]["noisy"] = "yes";
+  EXPECT_NE(read_error(doc.dump()).find("results[0].noisy"), std::string::npos);
 }
 
 TEST(ExportJson, UnknownExtraFieldsInSessionAreIgnored) {
