@@ -4,9 +4,13 @@
 # Idempotent: installs only what is missing.
 set -euo pipefail
 
+# Real package names, not virtual ones (libqt6charts6-dev): dpkg-query knows only real ones.
+# ctest's install_deps_closure (scripts/check-deps.py, run by python3) fails when the build uses
+# a package this list does not pull in, e.g. libqt6opengl6-dev: qt6-charts-dev needs it but does
+# not depend on it.
 packages=(
-  cmake ninja-build g++ git clang-format
-  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libgl-dev
+  cmake ninja-build g++ git clang-format python3
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
   nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev
   fonts-dejavu-core
