@@ -11,9 +11,36 @@
 
 namespace rl::gui {
 
+namespace {
+
+// The first line of a chart's empty state, "no size sweep in this session: ...".
+QString why_empty(const charts::Chart& c) {
+  const QString hint = c.empty_hint.section('\n', 0, 0).trimmed();
+  return hint.isEmpty() ? QString("nothing to draw") : hint;
+}
+
+}  // namespace
+
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
                       TimeBasis basis, const QString& dir, QSize size, QStringList* written,
-                      QString* error) {
+                      QString* error, QStringList* left_out) {
+  // Decide what can be drawn before touching the folder: an export with nothing in it fails
+  // without creating anything.
+  std::vector<charts::Chart> drawable;
+  QStringList skipped;
+  for (const ChartKind& kind : chart_kinds()) {
+    charts::Chart c = build_chart(kind.id, sessions, baseline, basis);
+    if (c.empty())
+      skipped << kind.id + ": " + why_empty(c);
+    else
+      drawable.push_back(std::move(c));
+  }
+  if (left_out) *left_out = skipped;
+  if (drawable.empty()) {
+    *error = QString("no chart has anything to draw in %1; left out:\n  %2")
+                 .arg(time_basis_name(basis), skipped.join("\n  "));
+    return false;
+  }
   QDir folder(dir);
   if (!folder.exists() && !QDir().mkpath(dir)) {
     *error = QString("cannot create the folder %1").arg(dir);
@@ -31,25 +58,24 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
       return false;
     }
   }
-  for (const ChartKind& kind : chart_kinds()) {
-    const QString path = folder.filePath(kind.id + ".png");
-    if (!charts::write_chart_png(build_chart(kind.id, sessions, baseline, basis), path, size,
-                                 error))
-      return false;
+  for (const charts::Chart& c : drawable) {
+    const QString path = folder.filePath(c.id + ".png");
+    if (!charts::write_chart_png(c, path, size, error)) return false;
     if (written) written->append(path);
   }
   return true;
 }
 
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
-                           QStringList* written, QString* error, TimeBasis basis) {
+                           QStringList* written, QString* error, TimeBasis basis,
+                           QStringList* left_out) {
   std::optional<Session> session = read_session_file(session_path, error);
   if (!session) return false;
   const std::string baseline =
       session->spec.baseline.empty() ? "neighbored" : session->spec.baseline;
   compute_speedups(session->results, baseline);
   return write_all_charts({ShownSession{&*session, QString()}}, baseline, basis, dir, size, written,
-                          error);
+                          error, left_out);
 }
 
 CommandLine parse_command_line(const QStringList& arguments) {

@@ -14,17 +14,19 @@
 
 namespace rl::gui {
 
-// DIR/<chart id>.png for every chart in chart_kinds(), drawn from the chosen time; creates DIR.
-// Stops at the first failure.
+// DIR/<chart id>.png for every chart in chart_kinds() that has something to draw in the chosen
+// time; creates DIR. A chart with nothing to draw (no sweep of its kind, no point with that
+// time) is not written: it goes to *left_out as "id: why". False, with *error saying why each
+// was left out, when no chart could be drawn; stops at the first failure to write.
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
                       TimeBasis basis, const QString& dir, QSize size, QStringList* written,
-                      QString* error);
+                      QString* error, QStringList* left_out = nullptr);
 
-// Opens a session file and writes all its charts (speed-ups against the session's own
-// baseline). The message names the file or folder at fault.
+// Opens a session file and writes its charts as write_all_charts does (speed-ups against the
+// session's own baseline). The message names the file or folder at fault.
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
-                           QStringList* written, QString* error,
-                           TimeBasis basis = TimeBasis::Whole);
+                           QStringList* written, QString* error, TimeBasis basis = TimeBasis::Whole,
+                           QStringList* left_out = nullptr);
 
 struct CommandLine {
   QString open;            // --open SESSION

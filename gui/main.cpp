@@ -50,14 +50,18 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!cl.export_dir.isEmpty()) {
-    QStringList written;
+    QStringList written, left_out;
     QString error;
     if (!rl::gui::export_session_charts(cl.open, cl.export_dir, cl.size, &written, &error,
-                                        cl.time_basis.value_or(rl::gui::TimeBasis::Whole))) {
+                                        cl.time_basis.value_or(rl::gui::TimeBasis::Whole),
+                                        &left_out)) {
       err << "reductionlab: " << error << "\n";
       return 1;
     }
     for (const QString& path : written) out << path << "\n";
+    // Listed once, on stderr: stdout stays the list of files written.
+    if (!left_out.isEmpty())
+      err << "reductionlab: not written (nothing to draw):\n  " << left_out.join("\n  ") << "\n";
     return 0;
   }
   rl::gui::MainWindow window;

@@ -53,11 +53,17 @@ void MainWindow::build_actions() {
   add(file, "Export all charts as PNG...", QKeySequence("Ctrl+Shift+E"), [this] {
     const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
     if (dir.isEmpty()) return;
-    QStringList written;
+    QStringList written, left_out;
     QString error;
     if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir,
-                         export_size_, &written, &error))
-      statusBar()->showMessage(QString("Wrote %1 charts to %2").arg(written.size()).arg(dir), 8000);
+                         export_size_, &written, &error, &left_out))
+      statusBar()->showMessage(
+          QString("Wrote %1 charts to %2%3")
+              .arg(written.size())
+              .arg(dir, left_out.isEmpty()
+                            ? QString()
+                            : QString("; %1 with nothing to draw left out").arg(left_out.size())),
+          8000);
     else
       report_error("Export charts", error);
   });

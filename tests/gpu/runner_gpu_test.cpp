@@ -4,6 +4,7 @@
 
 #include "device.h"
 #include "gpu_fixture.h"
+#include "metrics.h"
 #include "runner.h"
 
 namespace rl {
@@ -97,6 +98,69 @@ TEST(RunnerOnGpu, DeviceReportsRoofs) {
   EXPECT_GT(d.theoretical_gbps, 100);
   // A copy cannot beat the DRAM roof by much (L2 effects aside at 256 MB).
   EXPECT_LT(d.measured_copy_gbps, d.theoretical_gbps * 1.1);
+}
+
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+// The read floor: measured once per size before that size's first point, over the point's own
+// input; no reduction of the same bytes is much faster, and the device's floor at 1 GiB stays
+// under the DRAM roof.
+TEST(RunnerOnGpu, ReadFloorPerSizeAndPerDevice) {
+  RL_REQUIRE_GPU();
+  Runner runner(fresh_gpu());
+  ExperimentSpec s;
+  s.variants = {"reduceInterleaved", "single_pass"};
+  s.block_sizes = {256};
+  s.sizes = {1000003, std::uint64_t(1) << 22};
+  s.types = {DType::Int32, DType::Float32};
+  s.timing.budget_ms = 20;
+  const Session session = runner.run(s, {});
+  ASSERT_EQ(session.results.size(), 8u);
+  // Both types are 4 bytes: one floor per size.
+  ASSERT_EQ(session.read_floors.size(), 2u);
+  for (const ReadFloor& f : session.read_floors) {
+    EXPECT_TRUE(f.bytes == 4000012u || f.bytes == (std::uint64_t(4) << 22)) << f.bytes;
+    EXPECT_GT(f.time.median_ms, 0);
+    EXPECT_GE(f.time.samples, 5);
+    EXPECT_GT(f.gpu_time.median_ms, 0);
+    EXPECT_LT(f.gpu_time.median_ms, f.time.median_ms);
+    EXPECT_FALSE(f.shape.empty());
+  }
+  for (const PointResult& r : session.results) {
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.point.label() << ": " << r.message;
+    const ReadFloor* f = find_read_floor(session.read_floors, input_bytes(r.point));
+    ASSERT_NE(f, nullptr) << r.point.label();
+    EXPECT_NEAR(r.pct_of_read_floor, 100.0 * f->time.median_ms / r.total.median_ms, 1e-9);
+    // A reduction reads everything the floor reads, and more work besides: never far faster.
+    EXPECT_LT(r.pct_of_read_floor, 105) << r.point.label();
+  }
+  const DeviceInfo& d = session.device;
+  EXPECT_GT(d.read_floor_bytes, std::uint64_t(1) << 24);
+  EXPECT_GT(d.measured_read_gbps, 0.3 * d.theoretical_gbps);
+  EXPECT_LT(d.measured_read_gbps, 1.02 * d.theoretical_gbps);
+}
+
+// Noise that was not reached is flagged: an impossible target leaves every point noisy, still
+// verified.
+TEST(RunnerOnGpu, UnreachedNoiseTargetIsFlagged) {
+  RL_REQUIRE_GPU();
+  Runner runner(fresh_gpu());
+  ExperimentSpec s;
+  s.variants = {"reduceInterleaved"};
+  s.block_sizes = {256};
+  s.sizes = {1u << 16};
+  s.timing.noise = 1e-9;
+  s.timing.budget_ms = 5;
+  const Session session = runner.run(s, {});
+  ASSERT_EQ(session.results.size(), 1u);
+  const PointResult& r = session.results[0];
+  EXPECT_EQ(r.status, PointStatus::Ok) << r.message;
+  EXPECT_TRUE(r.noisy);
+  EXPECT_EQ(count_noisy(session.results), 1);
 }
 
 }  // namespace

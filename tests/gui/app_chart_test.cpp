@@ -2,6 +2,8 @@
 // as speed-ups, log axes without values <= 0, overlays named by device, roof lines, baseline.
 #include <gtest/gtest.h>
 
+#include <QRegularExpression>
+
 #include "app_sample_session.h"
 #include "chart_builders.h"
 #include "charts/chart_widget.h"
@@ -77,20 +79,38 @@ TEST(AppCharts, BandwidthHasRoofsAndOverlaysAreNamedByDevice) {
   rl::Session a = test::sample_session("NVIDIA H200");
   rl::Session b = test::sample_session("NVIDIA A100");
   for (auto& r : b.results) r.total.median_ms *= 2;
+  // a: only the device's read floor (at 1 GiB); b: the floor at the chart's own N as well.
+  a.device.measured_read_gbps = 900;
+  a.device.read_floor_bytes = std::uint64_t(1) << 30;
+  b.device.measured_read_gbps = 700;
+  b.device.read_floor_bytes = std::uint64_t(1) << 30;
+  rl::ReadFloor floor;
+  floor.bytes = std::uint64_t(4) << 20;  // the sample's N = 2^20 int32
+  floor.time.samples = 5;
+  floor.time.median_ms = 0.0125;  // 335.5 GB/s
+  b.read_floors.push_back(floor);
   SessionStore store;
   store.set_primary(a, "a.json");
   store.add_overlay(b);
   const charts::Chart c = build_chart("bandwidth_vs_unroll", store.shown(), store.baseline());
   int roofs = 0, lines = 0, dashed = 0;
+  QStringList roof_names;
   for (const auto& s : c.series) {
     roofs += s.kind == SeriesKind::Roof;
+    if (s.kind == SeriesKind::Roof) roof_names << s.name;
     if (s.kind == SeriesKind::Line) {
       ++lines;
       dashed += s.dashed;
       EXPECT_TRUE(s.name.startsWith("H200") || s.name.startsWith("A100")) << s.name.toStdString();
     }
   }
-  EXPECT_EQ(roofs, 4);  // theoretical and copy, per device
+  EXPECT_EQ(roofs, 4) << roof_names.join(" | ").toStdString();  // theoretical and read floor
+  // A copy reads and writes: information, never a roof.
+  EXPECT_TRUE(roof_names.filter("copy").isEmpty()) << roof_names.join(" | ").toStdString();
+  EXPECT_EQ(roof_names.filter(QRegularExpression("^H200 read floor at 1.0 GiB 900")).size(), 1)
+      << roof_names.join(" | ").toStdString();
+  EXPECT_EQ(roof_names.filter(QRegularExpression("^A100 read floor at this N 33[56]")).size(), 1)
+      << roof_names.join(" | ").toStdString();
   EXPECT_EQ(lines, 2);
   EXPECT_EQ(dashed, 1);
   EXPECT_TRUE(c.subtitle.contains("H200 vs A100")) << c.subtitle.toStdString();
@@ -120,3 +140,42 @@ TEST(AppCharts, EmptySessionsGiveHintsNotData) {
     EXPECT_FALSE(c.empty_hint.isEmpty()) << k.id.toStdString();
   }
 }
+
+namespace rl::gui {
+namespace {
+
+// The size charts draw the read floor against N where the session measured it: the least that
+// reading N elements costs, beside what each variant costs.
+TEST(AppCharts, SizeChartsDrawTheReadFloorCurve) {
+  rl::Session s = test::sample_session();
+  s.results.clear();
+  for (int k = 16; k <= 20; k += 2) {
+    const std::uint64_t n = std::uint64_t(1) << k;
+    s.results.push_back(test::sample_point("neighbored", 1, 1024, n, 0.01 * (1 << (k - 16))));
+    rl::ReadFloor f;
+    f.bytes = n * 4;
+    f.shape = "B=256 U=1 grid=64";
+    f.time.samples = 9;
+    f.time.median_ms = 0.002 * (1 << (k - 16));
+    s.read_floors.push_back(f);
+  }
+  SessionStore store;
+  store.set_primary(s, "s.json");
+  for (const char* id : {"time_vs_size", "bandwidth_vs_size"}) {
+    const charts::Chart c = build_chart(id, store.shown(), store.baseline());
+    const charts::Series* floor = nullptr;
+    for (const auto& series : c.series)
+      if (series.name.startsWith("read floor")) floor = &series;
+    ASSERT_NE(floor, nullptr) << id;
+    ASSERT_EQ(floor->points.size(), 3) << id;
+    EXPECT_EQ(floor->points[0].x, 65536.0) << id;
+    EXPECT_TRUE(floor->points[0].tooltip.contains("B=256 U=1")) << id;
+    if (QString(id) == "time_vs_size")
+      EXPECT_NEAR(floor->points[0].y, 2.0, 1e-9);  // µs
+    else
+      EXPECT_NEAR(floor->points[0].y, 65536.0 * 4 / 2e-6 / 1e9, 1e-6);  // GB/s
+  }
+}
+
+}  // namespace
+}  // namespace rl::gui

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "app_sample_session.h"
@@ -151,15 +152,23 @@ TEST(AppFiles, BadSessionsGiveAnErrorAndChangeNothing) {
 TEST(AppFiles, ExportChartsWritesOnePngPerChart) {
   QTemporaryDir dir;
   const QString session = write_sample_session(dir);
-  QStringList written;
+  QStringList written, left_out;
   QString error;
-  ASSERT_TRUE(
-      export_session_charts(session, dir.filePath("charts"), QSize(900, 600), &written, &error))
+  ASSERT_TRUE(export_session_charts(session, dir.filePath("charts"), QSize(900, 600), &written,
+                                    &error, TimeBasis::Whole, &left_out))
       << error.toStdString();
-  EXPECT_EQ(written.size(), int(chart_kinds().size()));
+  // The sample holds a ladder and an unroll sweep at one block size and one N: the block-size and
+  // size charts have nothing to draw and are not written, each listed with why.
+  EXPECT_EQ(written.size() + left_out.size(), int(chart_kinds().size()));
   for (const ChartKind& k : chart_kinds()) {
-    const QImage image(dir.filePath("charts/" + k.id + ".png"));
-    EXPECT_EQ(image.size(), QSize(900, 600)) << k.id.toStdString();
+    const QString path = dir.filePath("charts/" + k.id + ".png");
+    const bool sweep_absent = k.id.endsWith("_block") || k.id.endsWith("_size");
+    EXPECT_EQ(QFileInfo::exists(path), !sweep_absent) << k.id.toStdString();
+    if (sweep_absent)
+      EXPECT_EQ(left_out.filter(QRegularExpression("^" + k.id + ": .*sweep")).size(), 1)
+          << k.id.toStdString() << ": " << left_out.join(" | ").toStdString();
+    else
+      EXPECT_EQ(QImage(path).size(), QSize(900, 600)) << k.id.toStdString();
   }
   EXPECT_FALSE(export_session_charts(dir.filePath("missing.json"), dir.filePath("x"),
                                      QSize(900, 600), &written, &error));
@@ -172,6 +181,22 @@ TEST(AppFiles, ExportChartsWritesOnePngPerChart) {
   EXPECT_FALSE(export_session_charts(session, dir.filePath("sample.json/charts"), QSize(900, 600),
                                      &written, &error));
   EXPECT_FALSE(error.isEmpty());
+}
+
+// Nothing to draw in the chosen time (the sample has no GPU time): no PNG, no folder, and the
+// error lists every chart with why.
+TEST(AppFiles, ExportWithNothingToDrawFailsAndWritesNothing) {
+  QTemporaryDir dir;
+  const QString session = write_sample_session(dir);
+  QStringList written, left_out;
+  QString error;
+  EXPECT_FALSE(export_session_charts(session, dir.filePath("charts"), QSize(900, 600), &written,
+                                     &error, TimeBasis::Gpu, &left_out));
+  EXPECT_TRUE(written.isEmpty());
+  EXPECT_EQ(left_out.size(), int(chart_kinds().size()));
+  EXPECT_TRUE(error.contains("no chart has anything to draw")) << error.toStdString();
+  EXPECT_TRUE(error.contains("ladder_time: ")) << error.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath("charts")));
 }
 
 TEST(AppFiles, CommandLineIsParsedWithClearErrors) {
@@ -202,7 +227,16 @@ TEST(AppFiles, ExecutableExportsChartsAndFailsWithAMessage) {
   p.start(exe, {"--open", session, "--export-charts", dir.filePath("out"), "--size", "800x500"});
   ASSERT_TRUE(p.waitForFinished(120000));
   EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
-  EXPECT_EQ(QDir(dir.filePath("out")).entryList({"*.png"}).size(), int(chart_kinds().size()));
+  // Charts with nothing to draw (no block-size or size sweep here) are listed, not written.
+  EXPECT_EQ(QDir(dir.filePath("out")).entryList({"*.png"}).size(), 5);
+  EXPECT_TRUE(p.readAllStandardError().contains("time_vs_size: "));
+
+  // Nothing to draw at all in the chosen time: exit 1, nothing written.
+  p.start(exe, {"--open", session, "--export-charts", dir.filePath("gpu"), "--time", "gpu"});
+  ASSERT_TRUE(p.waitForFinished(120000));
+  EXPECT_EQ(p.exitCode(), 1);
+  EXPECT_TRUE(p.readAllStandardError().contains("no chart has anything to draw"));
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath("gpu")));
 
   p.start(exe, {"--open", dir.filePath("missing.json"), "--export-charts", dir.filePath("out2")});
   ASSERT_TRUE(p.waitForFinished(60000));
