@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "format.h"
+#include "metrics.h"
 
 namespace rl::gui {
 
@@ -49,9 +50,16 @@ QString device_html(const DeviceInfo& d) {
         row("theoretical DRAM bandwidth",
             d.theoretical_gbps > 0 ? format_gbps(d.theoretical_gbps) + " (2 × clock × bus width)"
                                    : "unknown");
+    html += row("read floor (the roof of a reduction)",
+                d.measured_read_gbps > 0
+                    ? format_gbps(d.measured_read_gbps) +
+                          QString(" (a kernel that only reads %1; per N in the size charts)")
+                              .arg(QString::fromStdString(format_bytes(d.read_floor_bytes)))
+                    : "measured when a run starts on this GPU");
     html += row("measured copy bandwidth",
                 d.measured_copy_gbps > 0
-                    ? format_gbps(d.measured_copy_gbps) + " (device-to-device copy, read + write)"
+                    ? format_gbps(d.measured_copy_gbps) +
+                          " (device-to-device copy, read + write: information, not a roof)"
                     : "measured when a run starts on this GPU");
     html += row("driver / runtime", version(d.driver_version) + " / " + version(d.runtime_version));
   } else {

@@ -2,7 +2,8 @@
 # Runs on the lent GPU machine (see ../shared/device/README.md): unpacks the binaries that
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
-# memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3" (default: the first six).
+# memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
+# memcheck_runner" (default: the first six).
 # gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -54,6 +55,19 @@ if has ncu; then
     $B/reductionlab-cli run --variants reduceInterleaved,single_pass,cub_device_reduce --sizes 2^24 --block-sizes 256 --unroll 4 \
     --budget-ms 1 --noise 0.5 --json "$out/ncu_run.json" > "$out/ncu.txt" 2>&1
   echo "ncu exit $?" >> "$out/ncu.txt"
+fi
+if has roof; then
+  # The read floor: the device's, then a sweep 2^16..2^28 with % of the floor per N (int32 and
+  # float32), and ncu's own durations of the floor kernel and the points for comparison.
+  $B/reductionlab-cli devices --measure > "$out/roof_devices.txt" 2>&1; echo "exit $?" >> "$out/roof_devices.txt"
+  timeout -s INT 240 $B/reductionlab-cli run --variants reduceInterleaved,single_pass,vectorized,cub_device_reduce \
+    --block-sizes 512 --unroll 4 --sizes 2^16..2^28 --type both --baseline cub_device_reduce \
+    --json "$out/roof_sweep.json" --csv "$out/roof_sweep.csv" > "$out/roof_sweep.txt" 2>&1
+  echo "exit $?" >> "$out/roof_sweep.txt"
+  timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum -k regex:'read_stream|single_pass' \
+    --csv $B/reductionlab-cli run --variants single_pass --block-sizes 512 --unroll 4 --sizes 2^16,2^20,2^24,2^28 \
+    --budget-ms 1 --min-samples 5 --max-samples 5 --noise 0.5 > "$out/roof_ncu.csv" 2>&1
+  echo "ncu exit $?" >> "$out/roof_ncu.csv"
 fi
 if has gui; then
   tar xJf .device-qt/qt-runtime.tar.xz -C /tmp && source /tmp/qt-runtime/env.sh
