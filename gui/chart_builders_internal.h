@@ -26,7 +26,8 @@ QString device_part(const std::vector<ShownSession>& ss);
 
 // Horizontal reference lines on a bandwidth chart: each session's theoretical DRAM bandwidth
 // and its read floor (at `bytes` where the chart is at one size and the session measured it
-// there, else the device's). A copy's bandwidth is no roof (it reads and writes): not drawn.
+// there, else the device's; bytes 0: a size chart, which draws the floor per N where the session
+// has it). A copy's bandwidth is no roof (it reads and writes): not drawn.
 void add_roofs(charts::Chart& c, const std::vector<ShownSession>& ss, std::uint64_t bytes,
                TimeBasis basis);
 // The read floor against N (one dashed line per session that measured it): time (in `unit`s of

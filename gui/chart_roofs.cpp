@@ -46,7 +46,8 @@ void add_roofs(Chart& c, const std::vector<ShownSession>& ss, std::uint64_t byte
     const ReadFloor* at_size = bytes ? find_read_floor(s.session->read_floors, bytes) : nullptr;
     if (const double gbps = at_size ? floor_gbps(*at_size, basis) : 0; gbps > 0)
       c.series.append(roof(who + "read floor at this N " + format_gbps(gbps), gbps, kFloorColor));
-    else if (d.measured_read_gbps > 0)
+    else if (d.measured_read_gbps > 0 && (bytes != 0 || s.session->read_floors.empty()))
+      // (a size chart draws the floor per N instead: add_read_floor_curve)
       c.series.append(roof(who + "read floor at " +
                                QString::fromStdString(format_bytes(d.read_floor_bytes)) + " " +
                                format_gbps(d.measured_read_gbps),

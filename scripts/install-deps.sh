@@ -15,6 +15,11 @@ packages=(
   googletest libgtest-dev
   fonts-dejavu-core
 )
+# --screenshot-tools: also what ../shared/tools/app-screenshot needs to look at the app in a real
+# X window (Xvfb, a window manager, key presses, a screen grab). Not needed to build or test.
+if [ "${1:-}" = "--screenshot-tools" ]; then
+  packages+=(xvfb xdotool imagemagick openbox)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
