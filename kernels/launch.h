@@ -104,13 +104,14 @@ cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
 cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream);
 
 // The streaming-read floor (read_floor.cu): a kernel that only reads `bytes` of `input` (16-byte
-// aligned, as cudaMalloc gives) in one of a few grid shapes. blocks_per_sm 0: one tile of
-// block_size x unroll vectors per block, as many blocks as that takes; else a grid-stride loop
-// over sm_count x blocks_per_sm blocks (fewer when the data is smaller). `sink` is never written.
+// aligned, as cudaMalloc gives) in one of a few grid shapes: blocks walk tiles of block_size x
+// unroll vectors; one block per tile, capped at sm_count x blocks_per_sm and at max_blocks where
+// those are not 0. `sink` is a scratch word (written only if the data sums to 0x7fffffff).
 struct ReadFloorShape {
   int block_size = 256;
   int unroll = 1;
   int blocks_per_sm = 0;
+  int max_blocks = 0;
 };
 int read_floor_shape_count();
 ReadFloorShape read_floor_shape(int i);

@@ -9,28 +9,32 @@
 namespace rl::kernels {
 namespace {
 
-// Phases: (1) each thread walks the 16-byte vectors grid-stride, U loads in flight per step;
-// (2) block 0 reads the scalar tail (the bytes past the last whole vector); (3) a store to a
-// scratch word only when the sum equals `never` (the compiler cannot know it will not), so the
-// loads stay.
+// Phases: (1) blocks walk tiles of blockDim.x x U vectors (block b takes tiles b, b + grid, ...,
+// as the single pass does), each thread U 16-byte loads in flight; (2) the block that would take
+// the next tile reads the partial last tile, block 0 the scalar tail (bytes past the last whole
+// vector); (3) a store to a scratch word only when the sum equals `never` (the compiler cannot know
+// it will not), so the loads stay.
 template <int U>
 __global__ void read_stream(const int4* __restrict__ in, std::size_t vectors,
                             const int* __restrict__ tail, int tail_count, int* sink,
                             unsigned never) {
   unsigned acc = 0;  // unsigned: wraps where int would overflow
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  for (; i + (U - 1) * stride < vectors; i += U * stride) {
+  const std::size_t tile = std::size_t(blockDim.x) * U;
+  const std::size_t full_tiles = vectors / tile;
+  std::size_t t = blockIdx.x;
+  for (; t < full_tiles; t += gridDim.x) {
+    const int4* p = in + t * tile + threadIdx.x;
     int4 v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = in[i + u * stride];
+    for (int u = 0; u < U; ++u) v[u] = p[u * blockDim.x];
 #pragma unroll
     for (int u = 0; u < U; ++u) acc += unsigned(v[u].x) + v[u].y + v[u].z + v[u].w;
   }
-  for (; i < vectors; i += stride) {
-    const int4 v = in[i];
-    acc += unsigned(v.x) + v.y + v.z + v.w;
-  }
+  if (t == full_tiles)  // exactly one block lands here
+    for (std::size_t i = full_tiles * tile + threadIdx.x; i < vectors; i += blockDim.x) {
+      const int4 v = in[i];
+      acc += unsigned(v.x) + v.y + v.z + v.w;
+    }
   if (blockIdx.x == 0 && threadIdx.x < tail_count) acc += unsigned(tail[threadIdx.x]);
   if (acc == never) *sink = int(acc);
 }
@@ -62,8 +66,11 @@ unsigned read_floor_grid(const ReadFloorShape& s, std::size_t bytes, int sm_coun
   const std::size_t vectors = bytes / 16;
   const std::size_t per_block = std::size_t(s.block_size) * s.unroll;
   const std::size_t cover = std::max<std::size_t>(1, (vectors + per_block - 1) / per_block);
-  if (s.blocks_per_sm == 0) return unsigned(std::min<std::size_t>(cover, 1u << 30));
-  return unsigned(std::min<std::size_t>(cover, std::size_t(sm_count) * s.blocks_per_sm));
+  std::size_t grid = std::min<std::size_t>(cover, 1u << 30);
+  if (s.blocks_per_sm > 0)
+    grid = std::min<std::size_t>(grid, std::size_t(sm_count) * s.blocks_per_sm);
+  if (s.max_blocks > 0) grid = std::min<std::size_t>(grid, std::size_t(s.max_blocks));
+  return unsigned(grid);
 }
 
 cudaError_t launch_read_floor(const void* input, std::size_t bytes, int shape, int sm_count,
