@@ -116,11 +116,9 @@ std::vector<rl::DType> parse_types(std::string_view flag, std::string_view text)
 std::vector<std::string> parse_variant_names(std::string_view flag, std::string_view text) {
   std::vector<std::string> out;
   for (const std::string& item : split_list(flag, text)) {
-    if (item == "all") {
-      for (const rl::VariantInfo& v : rl::catalog()) out.push_back(v.id);
-      continue;
-    }
-    if (!rl::resolve_variant(item))
+    // `all` stays in the spec: the engine decides, once the device is known, which variants it
+    // stands for (rl::resolve_all).
+    if (item != rl::kAllVariants && !rl::resolve_variant(item))
       bad(flag, text,
           "unknown variant " + in_quotes(item) + " (run `reductionlab-cli variants` for the list)");
     out.push_back(item);
@@ -131,6 +129,15 @@ std::vector<std::string> parse_variant_names(std::string_view flag, std::string_
 std::string parse_variant_id(std::string_view flag, std::string_view text) {
   const auto ref = rl::resolve_variant(trim(text));
   if (!ref) bad(flag, text, "unknown variant (run `reductionlab-cli variants` for the list)");
+  // reduceUnroll3 names no kernel, even where only the variant counts.
+  if (ref->unroll && !ref->variant->takes_unroll(*ref->unroll)) {
+    std::string factors;
+    for (int u : ref->variant->unroll_factors)
+      factors += (factors.empty() ? "" : ", ") + std::to_string(u);
+    bad(flag, text,
+        "unroll " + std::to_string(*ref->unroll) + " is not built; " + ref->variant->id +
+            " takes " + factors);
+  }
   return ref->variant->id;
 }
 

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "device.h"
 #include "spec.h"
 
 namespace rlcli {
@@ -29,7 +30,14 @@ void add_run_options(CLI::App& sub, RunArgs& args);
 std::vector<std::string> default_variants();
 
 // Throws UsageError for a bad value or an unreadable --spec file. Validation against the
-// device (rl::validate) happens later, once the device is known.
+// device happens later, once the device is known (settle_for_device); `all` stays until then.
 rl::ExperimentSpec build_spec(const RunArgs& args);
+
+// The spec to run on `device`: validated (UsageError with every message), "all" replaced by
+// the variants that apply (those left out printed once on stderr, with why), the baseline
+// settled (an explicit --baseline must run; the default falls back to the first variant) and
+// moved to the front so it runs first at each size.
+rl::ExperimentSpec settle_for_device(const rl::ExperimentSpec& spec, const RunArgs& args,
+                                     const rl::DeviceInfo& device);
 
 }  // namespace rlcli

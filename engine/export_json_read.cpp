@@ -193,6 +193,12 @@ std::string resolvable_variant(const Json& v, const std::string& path) {
   return name;
 }
 
+// A spec's variants list may also say "all" (spec.h kAllVariants).
+std::string variant_or_all(const Json& v, const std::string& path) {
+  return as_string(v, path) == kAllVariants ? std::string(kAllVariants)
+                                            : resolvable_variant(v, path);
+}
+
 void read_timing(const Json& obj, const std::string& path, TimingOptions* t) {
   expect_object(obj, path);
   for (const auto& [key, v] : obj.items()) {
@@ -224,7 +230,7 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
   for (const auto& [key, v] : obj.items()) {
     const std::string p = join(path, key);
     if (key == "variants")
-      s.variants = as_vector<std::string>(v, p, resolvable_variant);
+      s.variants = as_vector<std::string>(v, p, variant_or_all);
     else if (key == "workspaces")
       s.workspaces = as_vector<Workspace>(v, p, as_workspace);
     else if (key == "block_sizes")

@@ -22,6 +22,23 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
+std::string_view name_of(Workspace w) {
+  return to_string(w);
+}
+std::string_view name_of(DType t) {
+  return to_string(t);
+}
+std::string_view name_of(const std::string& s) {
+  return s;
+}
+
+template <class T>
+std::string join_names(const std::vector<T>& v, const char* sep = ", ") {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::string(name_of(v[i]));
+  return s;
+}
+
 std::string gigabytes(std::uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / 1e9);
@@ -32,16 +49,17 @@ bool is_pow2(std::uint64_t x) {
   return x && !(x & (x - 1));
 }
 
-// The unroll factors a variant runs at, given the request.
+// The unroll factors a variant runs at, given the request, ascending: a variant's lowest
+// factor is its own speed-up baseline (results.h), so it runs first and every row has one.
 std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s) {
   if (ref.unroll) return {*ref.unroll};
   // A variant with one factor has no unroll axis (CUB DeviceReduce): it ignores the request.
   if (s.unroll_factors.empty() || ref.variant->unroll_factors.size() == 1)
     return {ref.variant->default_unroll};
-  std::vector<int> out;
+  std::set<int> out;
   for (int u : s.unroll_factors)
-    if (ref.variant->takes_unroll(u)) out.push_back(u);
-  return out;
+    if (ref.variant->takes_unroll(u)) out.insert(u);
+  return {out.begin(), out.end()};
 }
 
 std::vector<Workspace> workspaces_for(const VariantInfo& v, const ExperimentSpec& s) {
@@ -67,54 +85,91 @@ std::vector<DType> types_for(const VariantInfo& v, const ExperimentSpec& s) {
   return out;
 }
 
+// Each axis on which the variant takes none of the requested values: "takes X, not Y".
+std::vector<std::string> axis_reasons(const VariantRef& r, const ExperimentSpec& s) {
+  const VariantInfo& v = *r.variant;
+  std::vector<std::string> out;
+  if (unrolls_for(r, s).empty())
+    out.push_back("takes unroll factors " + join_ints(v.unroll_factors) + ", not " +
+                  join_ints(s.unroll_factors));
+  if (blocks_for(v, s).empty())
+    out.push_back("takes block sizes " + join_ints(v.block_sizes) + ", not " +
+                  join_ints(s.block_sizes));
+  if (workspaces_for(v, s).empty())
+    out.push_back("takes workspaces " + join_names(v.workspaces) + ", not " +
+                  join_names(s.workspaces));
+  if (types_for(v, s).empty())
+    out.push_back("takes " + join_names(v.types) + (v.types.size() == 1 ? " only" : "") + ", not " +
+                  join_names(s.types));
+  return out;
+}
+
+bool names_all(const ExperimentSpec& s) {
+  return std::find(s.variants.begin(), s.variants.end(), kAllVariants) != s.variants.end();
+}
+
+// The ids `all` stands for, in catalog order; the rest go to *excluded with their reasons.
+// Without check_device only the spec's axes decide (expand() has no device).
+std::vector<std::string> ids_for_all(const ExperimentSpec& s, const DeviceInfo* device,
+                                     bool check_device, std::vector<Exclusion>* excluded) {
+  std::vector<std::string> ids;
+  for (const VariantInfo& v : catalog()) {
+    std::vector<std::string> why = axis_reasons(VariantRef{&v, std::nullopt}, s);
+    if (const std::string d = check_device ? device_excludes(v, device) : ""; !d.empty())
+      why.push_back(d);
+    if (why.empty())
+      ids.push_back(v.id);
+    else if (excluded)
+      excluded->push_back(Exclusion{v.id, join_names(why, "; ")});
+  }
+  return ids;
+}
+
+// spec.variants with the first "all" replaced by ids (less those also named on their own, at
+// their default factors) and any further "all" dropped.
+ExperimentSpec with_all_replaced(const ExperimentSpec& spec, const std::vector<std::string>& ids) {
+  std::set<std::string> named;
+  for (const auto& name : spec.variants)
+    if (auto ref = resolve_variant(name); ref && !ref->unroll) named.insert(ref->variant->id);
+  ExperimentSpec s = spec;
+  s.variants.clear();
+  bool replaced = false;
+  for (const auto& name : spec.variants) {
+    if (name != kAllVariants) {
+      s.variants.push_back(name);
+    } else if (!replaced) {
+      replaced = true;
+      for (const auto& id : ids)
+        if (!named.count(id)) s.variants.push_back(id);
+    }
+  }
+  return s;
+}
+
 std::uint64_t host_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
 }
 
-}  // namespace
-
-std::string PointSpec::label() const {
-  const VariantInfo* v = find_variant_by_id(variant);
-  std::ostringstream os;
-  os << (v ? v->seed_label(unroll) : variant) << '/' << to_string(workspace);
-  if (block_size) os << " B=" << block_size;
-  os << " U=" << unroll << " N=" << format_size(size) << ' ' << to_string(type);
-  return os.str();
-}
-
-std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
-  // Upper bounds that hold for every variant: the input padded to a whole tile, a pristine copy
-  // for in-place runs, one int64 partial per 32 elements, 64 MB for CUB temp storage and
-  // counters, and the L2 flush buffer.
-  const std::uint64_t pad = 1024u * 16u;
-  const std::uint64_t input = (p.size + pad) * 4;
-  const std::uint64_t pristine = p.workspace == Workspace::Global ? input : 0;
-  const std::uint64_t partials = (p.size / 32 + 1) * 8;
-  return input + pristine + partials + (std::uint64_t(64) << 20) + 2 * std::uint64_t(l2_bytes);
-}
-
-std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* device) {
-  std::vector<std::string> errors;
-  std::vector<VariantRef> refs;
-  if (s.variants.empty()) errors.push_back("variants: none selected");
+// Names that do not resolve, or carry a factor that is not built; the rest go to *refs.
+void check_names(const ExperimentSpec& s, std::vector<VariantRef>* refs,
+                 std::vector<std::string>& errors) {
   for (const auto& name : s.variants) {
     auto ref = resolve_variant(name);
     if (!ref) {
       errors.push_back("variant '" + name + "': unknown (see `reductionlab-cli variants`)");
-      continue;
-    }
-    if (ref->unroll && !ref->variant->takes_unroll(*ref->unroll))
+    } else if (ref->unroll && !ref->variant->takes_unroll(*ref->unroll)) {
       errors.push_back("variant '" + name + "': unroll " + std::to_string(*ref->unroll) +
                        " is not built; " + ref->variant->id + " takes " +
                        join_ints(ref->variant->unroll_factors));
-    else
-      refs.push_back(*ref);
+    } else {
+      refs->push_back(*ref);
+    }
   }
-  if (s.workspaces.empty()) errors.push_back("workspaces: none selected");
-  if (s.block_sizes.empty()) errors.push_back("block sizes: none selected");
-  if (s.sizes.empty()) errors.push_back("sizes: none selected");
-  if (s.types.empty()) errors.push_back("types: none selected");
+}
+
+void check_block_sizes(const ExperimentSpec& s, const DeviceInfo* device,
+                       std::vector<std::string>& errors) {
   const int max_block =
       device && device->max_threads_per_block > 0 ? device->max_threads_per_block : 1024;
   for (int b : s.block_sizes) {
@@ -125,6 +180,12 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
       errors.push_back("block size " + std::to_string(b) + ": above this device's limit of " +
                        std::to_string(max_block) + " threads per block");
   }
+}
+
+// Every requested factor must matter to some variant, and every named variant must keep at
+// least one value on each axis (`all` already left out those that would not).
+void check_variants_take(const ExperimentSpec& s, const std::vector<VariantRef>& refs,
+                         std::vector<std::string>& errors) {
   for (int u : s.unroll_factors) {
     bool taken = false;
     for (const auto& r : refs) taken = taken || r.variant->takes_unroll(u);
@@ -133,21 +194,14 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
                        refs.front().variant->id + " takes " +
                        join_ints(refs.front().variant->unroll_factors) + ")");
   }
-  if (errors.empty()) {
-    for (const auto& r : refs) {
-      const VariantInfo& v = *r.variant;
-      if (unrolls_for(r, s).empty())
-        errors.push_back("variant " + v.id + ": takes unroll factors " +
-                         join_ints(v.unroll_factors) + "; none of those requested");
-      if (blocks_for(v, s).empty())
-        errors.push_back("variant " + v.id + ": takes block sizes " + join_ints(v.block_sizes) +
-                         "; none of those requested");
-      if (workspaces_for(v, s).empty())
-        errors.push_back("variant " + v.id + ": does not take the requested workspace(s)");
-      if (types_for(v, s).empty())
-        errors.push_back("variant " + v.id + ": does not take the requested type(s)");
-    }
-  }
+  if (!errors.empty()) return;
+  for (const auto& r : refs)
+    for (const std::string& why : axis_reasons(r, s))
+      errors.push_back("variant " + r.variant->id + ": " + why);
+}
+
+void check_sizes(const ExperimentSpec& s, const DeviceInfo* device,
+                 std::vector<std::string>& errors) {
   for (std::uint64_t n : s.sizes) {
     if (n == 0) {
       errors.push_back("size 0: N must be at least 1");
@@ -171,24 +225,110 @@ std::vector<std::string> validate(const ExperimentSpec& s, const DeviceInfo* dev
                          gigabytes(device->free_memory) + " free");
     }
   }
-  const TimingOptions& t = s.timing;
+}
+
+// As typed: "2", "0.5", "1e+07", not std::to_string's "2.000000".
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+void check_timing(const TimingOptions& t, std::vector<std::string>& errors) {
   if (!(t.noise > 0 && t.noise < 1))
-    errors.push_back("noise " + std::to_string(t.noise) + ": must be between 0 and 1 (0.01 = 1%)");
+    errors.push_back("noise " + number(t.noise) + ": must be between 0 and 1 (0.01 = 1%)");
   if (!(t.budget_ms > 0 && t.budget_ms <= 600000))
-    errors.push_back("budget " + std::to_string(t.budget_ms) +
-                     " ms: must be above 0 and at most 600000");
+    errors.push_back("budget " + number(t.budget_ms) + " ms: must be above 0 and at most 600000");
   if (t.warmup < 0 || t.warmup > 1000) errors.push_back("warm-up runs: must be 0..1000");
   if (t.min_samples < 1 || t.max_samples < t.min_samples)
     errors.push_back("samples: need 1 <= min samples (" + std::to_string(t.min_samples) +
                      ") <= max samples (" + std::to_string(t.max_samples) + ")");
   else if (t.max_samples > 1000000)
     errors.push_back("max samples " + std::to_string(t.max_samples) + ": at most 1000000");
+}
+
+}  // namespace
+
+std::string PointSpec::label() const {
+  const VariantInfo* v = find_variant_by_id(variant);
+  std::ostringstream os;
+  os << (v ? v->seed_label(unroll) : variant) << '/' << to_string(workspace);
+  if (block_size) os << " B=" << block_size;
+  os << " U=" << unroll << " N=" << format_size(size) << ' ' << to_string(type);
+  return os.str();
+}
+
+std::string device_excludes(const VariantInfo& v, const DeviceInfo* device) {
+  if (!device || device->backend != "cuda")
+    return v.has_block_model ? "" : "no host model, GPU only";
+  if (device->compute_capability() >= v.min_compute_capability) return "";
+  return "needs sm_" + std::to_string(v.min_compute_capability) + "; this GPU is sm_" +
+         std::to_string(device->compute_capability());
+}
+
+ExperimentSpec resolve_all(const ExperimentSpec& spec, const DeviceInfo* device,
+                           std::vector<Exclusion>* excluded) {
+  if (excluded) excluded->clear();
+  if (!names_all(spec)) return spec;
+  return with_all_replaced(spec, ids_for_all(spec, device, true, excluded));
+}
+
+std::vector<std::string> describe_exclusions(const std::vector<Exclusion>& excluded) {
+  std::vector<std::string> reasons, ids;  // ids[i]: the variants left out for reasons[i]
+  for (const Exclusion& e : excluded) {
+    const auto at = std::find(reasons.begin(), reasons.end(), e.reason);
+    if (at == reasons.end()) {
+      reasons.push_back(e.reason);
+      ids.push_back(e.variant);
+    } else {
+      ids[std::size_t(at - reasons.begin())] += ", " + e.variant;
+    }
+  }
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < reasons.size(); ++i) lines.push_back(ids[i] + ": " + reasons[i]);
+  return lines;
+}
+
+std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
+  // Upper bounds that hold for every variant: the input padded to a whole tile, a pristine copy
+  // for in-place runs, one int64 partial per 32 elements, 64 MB for CUB temp storage and
+  // counters, and the L2 flush buffer.
+  const std::uint64_t pad = 1024u * 16u;
+  const std::uint64_t input = (p.size + pad) * 4;
+  const std::uint64_t pristine = p.workspace == Workspace::Global ? input : 0;
+  const std::uint64_t partials = (p.size / 32 + 1) * 8;
+  return input + pristine + partials + (std::uint64_t(64) << 20) + 2 * std::uint64_t(l2_bytes);
+}
+
+std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* device) {
+  std::vector<Exclusion> excluded;
+  const ExperimentSpec s = resolve_all(spec, device, &excluded);
+  std::vector<std::string> errors;
+  std::vector<VariantRef> refs;
+  if (spec.variants.empty()) errors.push_back("variants: none selected");
+  check_names(s, &refs, errors);
+  if (s.workspaces.empty()) errors.push_back("workspaces: none selected");
+  if (s.block_sizes.empty()) errors.push_back("block sizes: none selected");
+  if (s.sizes.empty()) errors.push_back("sizes: none selected");
+  if (s.types.empty()) errors.push_back("types: none selected");
+  check_block_sizes(s, device, errors);
+  if (errors.empty() && names_all(spec) && excluded.size() == catalog().size()) {
+    // Said only when nothing else is wrong: a bad axis value leaves out every variant too.
+    errors.push_back("variants all: no variant applies to this request on this device");
+    for (const std::string& line : describe_exclusions(excluded))
+      errors.push_back("variants all: left out " + line);
+  }
+  if (errors.empty()) check_variants_take(s, refs, errors);
+  check_sizes(s, device, errors);
+  check_timing(s.timing, errors);
   if (!s.baseline.empty() && !resolve_variant(s.baseline))
     errors.push_back("baseline '" + s.baseline + "': unknown variant");
   return errors;
 }
 
-std::vector<PointSpec> expand(const ExperimentSpec& s) {
+std::vector<PointSpec> expand(const ExperimentSpec& spec) {
+  const ExperimentSpec s =
+      names_all(spec) ? with_all_replaced(spec, ids_for_all(spec, nullptr, false, nullptr)) : spec;
   std::vector<PointSpec> points;
   std::set<std::tuple<std::uint64_t, int, std::string, int, int, int>> seen;
   for (std::uint64_t n : s.sizes) {
