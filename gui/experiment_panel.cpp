@@ -132,6 +132,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   problems_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   problems_label_->setStyleSheet("color: #b3001b;");
   layout->addWidget(problems_label_);
+  left_out_label_ = new QLabel;
+  left_out_label_->setWordWrap(true);
+  left_out_label_->setStyleSheet("color: #555555;");
+  left_out_label_->setVisible(false);
+  layout->addWidget(left_out_label_);
 
   auto* buttons = new QHBoxLayout;
   run_ = new QPushButton("Run  (Ctrl+R)");
@@ -228,7 +233,33 @@ void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
   validate_now();
 }
 
+std::vector<Exclusion> ExperimentPanel::exclusions_of(const ExperimentSpec& s) const {
+  if (!variants_->all_checked()) return {};
+  ExperimentSpec every = s;
+  every.variants = {std::string(kAllVariants)};
+  std::vector<Exclusion> excluded;
+  resolve_all(every, device_info(), &excluded);
+  return excluded;
+}
+
+std::vector<Exclusion> ExperimentPanel::left_out_by_all() const {
+  const auto s = form_spec();
+  return s ? exclusions_of(*s) : std::vector<Exclusion>{};
+}
+
 std::optional<ExperimentSpec> ExperimentPanel::spec() const {
+  std::optional<ExperimentSpec> s = form_spec();
+  if (!s) return s;
+  const std::vector<Exclusion> excluded = exclusions_of(*s);
+  std::erase_if(s->variants, [&](const std::string& name) {
+    const auto ref = resolve_variant(name);
+    return ref && std::any_of(excluded.begin(), excluded.end(),
+                              [&](const Exclusion& e) { return e.variant == ref->variant->id; });
+  });
+  return s;
+}
+
+std::optional<ExperimentSpec> ExperimentPanel::form_spec() const {
   ExperimentSpec s = hidden_;
   s.variants.clear();
   for (const QString& name : variants_->checked()) s.variants.push_back(name.toStdString());
@@ -293,6 +324,14 @@ void ExperimentPanel::validate_now() {
         problems << QString::fromStdString(m);
     }
   }
+  QStringList left_out;
+  if (problems.isEmpty())
+    for (const std::string& line : describe_exclusions(left_out_by_all()))
+      left_out << QString::fromStdString(line);
+  left_out_label_->setText(left_out.isEmpty()
+                               ? QString()
+                               : "All variants ticked; left out here:\n• " + left_out.join("\n• "));
+  left_out_label_->setVisible(!left_out.isEmpty());
   problems_ = problems;
   problems_label_->setText(problems.isEmpty() ? QString()
                                               : "Cannot run yet:\n• " + problems.join("\n• "));

@@ -40,6 +40,9 @@ class ExperimentPanel : public QWidget {
   void set_spec(const ExperimentSpec& spec);
   // The form as a spec; nullopt when a field cannot be read.
   std::optional<ExperimentSpec> spec() const;
+  // Every variant ticked means `all` (rl::resolve_all): those that do not apply to the types,
+  // workspaces, block sizes and device are left out of spec(), listed here with why.
+  std::vector<Exclusion> left_out_by_all() const;
   // Everything wrong with the form now, one message each (empty: ready to run).
   QStringList problems() const { return problems_; }
   // Checks the form now (it does so by itself shortly after every edit).
@@ -79,7 +82,12 @@ class ExperimentPanel : public QWidget {
   QDoubleSpinBox* noise_;
   QSpinBox* budget_;
   QComboBox* l2_;
+  // The form's fields as a spec, every ticked variant kept.
+  std::optional<ExperimentSpec> form_spec() const;
+  std::vector<Exclusion> exclusions_of(const ExperimentSpec& s) const;
+
   QLabel* problems_label_;
+  QLabel* left_out_label_;  // what ticking every variant leaves out here, and why
   QPushButton *run_, *cancel_;
   QProgressBar* progress_;
   QLabel* progress_label_;

@@ -129,6 +129,13 @@ QStringList VariantTree::checked() const {
   return names;
 }
 
+bool VariantTree::all_checked() const {
+  int entries = 0;
+  for (int g = 0; g < tree_->topLevelItemCount(); ++g)
+    entries += tree_->topLevelItem(g)->childCount();
+  return entries > 0 && checked().size() == entries;
+}
+
 void VariantTree::set_checked(const std::vector<std::string>& names) {
   const QSignalBlocker quiet(tree_);  // one changed() at the end, not one per entry
   // An entry matches a name that resolves to the same variant and unroll factor: the spec may

@@ -23,6 +23,7 @@ class VariantTree : public QWidget {
   // the "interleaved" entry) and unticks the rest; unknown names are dropped.
   void set_checked(const std::vector<std::string>& names);
   QStringList checked() const;  // names as the spec takes them
+  bool all_checked() const;     // every entry ticked: the spec's `all`
 
  signals:
   void changed();

@@ -7,7 +7,9 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
+#include <QTreeWidget>
 
+#include <algorithm>
 #include <set>
 
 #include "app_test_support.h"
@@ -179,4 +181,38 @@ TEST(AppWindow, StartsWithTheBundledSessionOrAnHonestEmptyState) {
     EXPECT_TRUE(w.banner_text().contains("No session yet"));
     for (const QString& id : w.charts()->ids()) EXPECT_EQ(w.charts()->chart(id)->drawn_points(), 0);
   }
+}
+
+// Every variant ticked is the engine's `all`: on the host with float32 only, the GPU-only and
+// int32-only variants are left out (named, with why) instead of making the form unrunnable.
+TEST(AppWindow, EveryVariantTickedMeansEveryOneThatApplies) {
+  MainWindow w(test::quiet_options());
+  ExperimentPanel* form = w.experiment();
+  form->set_device(kHostDevice);
+  rl::ExperimentSpec s = test::tiny_spec();
+  s.types = {rl::DType::Float32};
+  form->set_spec(s);
+  auto* tree = form->findChild<QTreeWidget*>();
+  ASSERT_NE(tree, nullptr);
+  for (int g = 0; g < tree->topLevelItemCount(); ++g)
+    for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i)
+      tree->topLevelItem(g)->child(i)->setCheckState(0, Qt::Checked);
+  ASSERT_TRUE(test::wait_until([&] { return form->problems().isEmpty(); }, 2000))
+      << form->problems().join("; ").toStdString();
+  const std::vector<rl::Exclusion> left_out = form->left_out_by_all();
+  auto excluded = [&](const std::string& id) {
+    return std::any_of(left_out.begin(), left_out.end(),
+                       [&](const rl::Exclusion& e) { return e.variant == id; });
+  };
+  EXPECT_TRUE(excluded("reduce_add_sync"));  // int32 only
+  EXPECT_TRUE(excluded("single_pass"));      // no host model
+  EXPECT_FALSE(excluded("interleaved"));
+  const auto spec = form->spec();
+  ASSERT_TRUE(spec.has_value());
+  for (const std::string& name : spec->variants) {
+    const auto ref = rl::resolve_variant(name);
+    ASSERT_TRUE(ref.has_value()) << name;
+    EXPECT_FALSE(excluded(ref->variant->id)) << name;
+  }
+  EXPECT_TRUE(form->run_button()->isEnabled());
 }
