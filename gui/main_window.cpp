@@ -7,10 +7,12 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -111,7 +113,7 @@ MainWindow::MainWindow(Options options)
   split->setStretchFactor(1, 1);
   split->setSizes({scroll->minimumWidth(), 1100});
   setCentralWidget(split);
-  resize(1500, 950);
+  fit_to_screen();
 
   build_actions();
   connect_store();
@@ -149,6 +151,24 @@ MainWindow::MainWindow(Options options)
 }
 
 MainWindow::~MainWindow() = default;
+
+// 1500 x 950 where the screen has room; on a smaller screen (1366 x 768 laptops, projectors at
+// 1024 x 768) the whole available area, maximized, so the Run button and the charts are on it.
+void MainWindow::fit_to_screen() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  const QSize wanted(1500, 950);
+  if (!screen) {
+    resize(wanted);
+    return;
+  }
+  const QRect room = screen->availableGeometry();
+  if (room.width() >= wanted.width() + 40 && room.height() >= wanted.height() + 60) {
+    resize(wanted);
+  } else {
+    resize(room.size());
+    setWindowState(windowState() | Qt::WindowMaximized);
+  }
+}
 
 void MainWindow::connect_store() {
   connect(store_, &SessionStore::reset, this, [this] {

@@ -71,6 +71,7 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void fit_to_screen();
   void build_actions();
   void connect_run();
   void connect_store();
