@@ -13,41 +13,16 @@
 #include "live_table.h"
 #include "output_files.h"
 #include "parse_args.h"
+#include "run_counts.h"
+#include "run_outputs.h"
+#include "run_resume.h"
+#include "run_signals.h"
 #include "run_spec.h"
 #include "runner.h"
 
 namespace rlcli {
 
 namespace {
-
-// Set by SIGINT; the runner checks it between samples. Lock-free, so safe in a handler.
-std::atomic<bool> g_cancel{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void on_sigint(int) {
-  g_cancel.store(true);
-  static const char msg[] =
-      "\nreductionlab-cli: cancelling after the current sample (Ctrl-C again to quit at once)\n";
-  [[maybe_unused]] ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
-}
-
-// Installs the handler for the run's duration. SA_RESETHAND: a second Ctrl-C kills at once.
-class SigintGuard {
- public:
-  SigintGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, &old_);
-  }
-  ~SigintGuard() { sigaction(SIGINT, &old_, nullptr); }
-  SigintGuard(const SigintGuard&) = delete;
-  SigintGuard& operator=(const SigintGuard&) = delete;
-
- private:
-  struct sigaction old_ {};
-};
 
 // The backend the flags ask for, settling the spec for that device first (before the CUDA
 // backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
@@ -81,20 +56,9 @@ std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, rl::ExperimentSpec& 
   return backend;
 }
 
-void write_outputs(const RunArgs& a, const rl::Session& s) {
-  if (a.o_csv->count() > 0) {
-    write_file_atomically(a.csv, rl::summary_csv(s.results));
-    write_file_atomically(samples_path(a.csv), rl::samples_csv(s.results));
-    std::printf("wrote %s and %s\n", a.csv.c_str(), samples_path(a.csv).c_str());
-  }
-  if (a.o_json->count() > 0) {
-    write_file_atomically(a.json, rl::session_to_json(s));
-    std::printf("wrote %s\n", a.json.c_str());
-  }
-}
-
-int exit_code_for(const rl::Session& s) {
-  if (s.cancelled) return kExitCancelled;
+// A cancelled run exits 128 + the signal that cancelled it (130 for Ctrl-C).
+int exit_code_for(const rl::Session& s, int signal) {
+  if (s.cancelled) return signal ? 128 + signal : kExitCancelled;
   bool wrong = false, failed = false;
   for (const rl::PointResult& r : s.results) {
     wrong = wrong || r.status == rl::PointStatus::Wrong;
@@ -103,30 +67,30 @@ int exit_code_for(const rl::Session& s) {
   return wrong ? kExitWrong : failed ? kExitRuntime : kExitOk;
 }
 
-int run_experiment(const RunArgs& a) {
-  rl::ExperimentSpec spec = build_spec(a);
-  if (a.o_csv->count() > 0) {
-    check_writable("--csv", a.csv);
-    check_writable("--csv", samples_path(a.csv));
-  }
-  if (a.o_json->count() > 0) check_writable("--json", a.json);
+int run_experiment(const RunArgs& a, const CountsFlags& counts) {
+  // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
+  const std::optional<rl::Session> resumed = read_resume(a);
+  rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
+  RunOutputs outputs(a);  // names, directories and collisions checked before the run
 
   rl::Runner runner(pick_backend(a, spec));
+  if (resumed) check_resume_device(a, *resumed, runner.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise);
+  table.show_counts(show_counts(counts, runner.device()));
   table.print_header();
 
   rl::RunCallbacks callbacks;
   callbacks.on_progress = [&](const rl::Progress& p) { table.on_progress(p); };
   callbacks.on_result = [&](const rl::PointResult& r) { table.on_result(r); };
-  rl::Session session;
-  {
-    SigintGuard guard;
-    session = runner.run(spec, callbacks, &g_cancel);
-  }
+  callbacks.on_session = [&](const rl::Session& s) { outputs.checkpoint(s); };
+  // Until the files are written: a signal then still leaves them whole (run_signals.h).
+  const CancelOnSignals signals;
+  const rl::Session session =
+      runner.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
   table.print_footer(session, points.size());
-  write_outputs(a, session);
-  const int code = exit_code_for(session);
+  if (!outputs.write(session)) return kExitRuntime;
+  const int code = exit_code_for(session, signals.signal());
   if (code == kExitWrong)
     std::fprintf(stderr, "reductionlab-cli: a point verified WRONG against the host (exit 3)\n");
   else if (code == kExitRuntime)
@@ -148,15 +112,21 @@ Sizes: 1000003, 2^24, 16M (K, M, G = 2^10, 2^20, 2^30) and power-of-two ranges 2
 Defaults: the seed's ladder (every variant with a seed name), global workspace, B = 1024,
   N = 2^24, int32, cuda:0 when there is a GPU, else cpu (host emulation, with a note on stderr).
 --spec FILE: a JSON spec (the "spec" object of a saved session); flags given override it.
-Files, written atomically (FILE.tmp, then rename), also after Ctrl-C:
+Files, checked before the run (names, directories, two flags naming one file) and written
+atomically (a unique temporary file beside FILE, fsync, rename; a symlink's target is replaced,
+the link kept; a device, FIFO or /dev/stdout is written directly), also after Ctrl-C:
   --csv FILE   summary, one row per point, to FILE; raw samples, one row per sample, to FILE with
                .csv replaced by .samples.csv (run.csv -> run.samples.csv)
   --json FILE  the whole session (device, spec, every point and sample), schema_version 1
+               (also a checkpoint, rewritten as points finish: --resume FILE finishes a run
+               that was killed, keeping its points)
 Output: a table row per finished point on stdout; progress on stderr (redrawn on a terminal).
-Ctrl-C stops between samples, keeps the finished points, writes the files and exits 130.
+Ctrl-C (or SIGTERM, SIGHUP, or SIGPIPE when stdout's reader goes away) stops between samples,
+  keeps the finished points, writes the files and exits 128 + the signal: 130 for Ctrl-C.
 Exit codes: 0 every point ok (or skipped on this device); 1 runtime failure (CUDA error, a point
-  FAILED, a file could not be written); 2 bad argument (one line on stderr says what); 3 a point
-  verified WRONG against the host; 130 cancelled with Ctrl-C.)";
+  FAILED, a file or stdout could not be written); 2 bad argument (one line on stderr says what);
+  3 a point verified WRONG against the host; 130 cancelled with Ctrl-C (143 SIGTERM, 129 SIGHUP,
+  141 SIGPIPE).)";
 
 }  // namespace
 
@@ -165,8 +135,10 @@ Command add_run_command(CLI::App& app) {
       "run", "Run an experiment: variants x workspaces x block sizes x unroll x sizes x types");
   auto args = std::make_shared<RunArgs>();
   add_run_options(*sub, *args);
+  auto counts = std::make_shared<CountsFlags>();
+  add_counts_options(*sub, *counts);
   sub->footer(kRunFooter);
-  return Command{sub, [args] { return run_experiment(*args); }};
+  return Command{sub, [args, counts] { return run_experiment(*args, *counts); }};
 }
 
 }  // namespace rlcli

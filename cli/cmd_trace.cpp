@@ -55,8 +55,8 @@ rl::TraceRequest build_request(const TraceArgs& a) {
 
 int write_trace(const TraceArgs& a) {
   const rl::TraceRequest request = build_request(a);
-  const bool to_stdout = a.json == "-";
-  if (!to_stdout) check_writable("--json", a.json);
+  // "-" (and /dev/stdout) is stdout, written as it is; a file goes through the engine's writer.
+  const Output out = plan_output("--json", a.json);
   nlohmann::json trace;
   try {
     trace = rl::trace_to_json(request);
@@ -64,13 +64,7 @@ int write_trace(const TraceArgs& a) {
     throw UsageError(e.what());
   }
   const std::string text = trace.dump(a.pretty ? 2 : -1) + "\n";
-  if (to_stdout) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_file_atomically(a.json, text);
-  }
-  return kExitOk;
+  return write_outputs({{&out, text}}) ? kExitOk : kExitRuntime;
 }
 
 }  // namespace

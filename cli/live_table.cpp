@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "format.h"
 #include "metrics.h"
+#include "model_counts.h"
 
 namespace rlcli {
 
@@ -31,6 +32,24 @@ std::string gbps_text(double gbps) {
 }
 std::string pct_text(double pct) {
   return pct > 0 ? format_fixed(pct, 1) + "%" : "-";
+}
+
+// The counts columns: right-aligned, "-" for a variant without a block model.
+constexpr const char* kCountsHeaderFormat = "  %10s  %11s  %8s  %12s  %11s  %8s";
+
+std::string counts_cells(const std::optional<rl::ModelCounts>& c) {
+  char buf[128];
+  if (!c) {
+    std::snprintf(buf, sizeof buf, kCountsHeaderFormat, "-", "-", "-", "-", "-", "-");
+    return buf;
+  }
+  const rl::StepCounters& k = c->first_kernel;
+  std::snprintf(buf, sizeof buf, kCountsHeaderFormat, std::to_string(k.barriers).c_str(),
+                std::to_string(k.warp_steps()).c_str(),
+                (format_fixed(100.0 * k.lane_efficiency(), 1) + "%").c_str(),
+                std::to_string(k.loads).c_str(), std::to_string(k.stores).c_str(),
+                std::to_string(c->launches).c_str());
+  return buf;
 }
 
 std::string format_sci(double v) {
@@ -67,7 +86,10 @@ void LiveTable::print_header() {
         gbps_text(device_.theoretical_gbps).c_str());
   } else {
     std::printf("  %s\n", device_.name.c_str());
-    std::printf("note: host emulation, times are CPU times; no GPU bandwidth roof\n");
+    std::printf(
+        "note: host emulation, times are CPU times; no GPU bandwidth roof; speed-ups are "
+        "CPU-time ratios, not GPU speed-ups%s\n",
+        counts_ ? ": the counts columns are what a GPU would execute" : "");
   }
   std::printf(
       "speed-up: against %s at the same size and type; first = first kernel alone (what "
@@ -81,10 +103,25 @@ void LiveTable::print_header() {
       "noise = relative standard error of the mean total time; target %s: a point above it when "
       "its budget (4 x --budget-ms) ran out is flagged noisy\n",
       pct_text(100.0 * noise_target_).c_str());
-  std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s  %s\n",
+  if (counts_)
+    std::printf(
+        "counts (block model, the same on any device): the first kernel's work on a GPU over "
+        "every block: barriers = __syncthreads() executed; warp-steps = steps issued by a warp "
+        "with at least one lane acting; lane eff = active lanes / (warp-steps x 32); loads, "
+        "stores = elements; launches = kernels (2: a finishing pass of one block, 11 barriers, "
+        "follows)\n");
+  std::string counts_header;
+  if (counts_) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, kCountsHeaderFormat, "barriers", "warp-steps", "lane eff",
+                  "loads", "stores", "launches");
+    counts_header = buf;
+  }
+  std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
               pad_right("variant", variant_width_).c_str(), pad_right("seed", seed_width_).c_str(),
               "workspace", "B", "U", pad_left("N", size_width_).c_str(), "type", "first", "total",
-              "gpu", "noise", "GB/s", "%floor", "%theo", "speed-up", "status");
+              "gpu", "noise", "GB/s", "%floor", "%theo", "speed-up", counts_header.c_str(),
+              "status");
   std::fflush(stdout);
 }
 
@@ -161,7 +198,7 @@ void LiveTable::on_result(const rl::PointResult& r) {
   // Above 100% only within the floor's own noise: marked, and said why in the footer.
   std::string floor = measured ? pct_text(r.pct_of_read_floor) : "-";
   if (measured && r.pct_of_read_floor > 100) floor += "*";
-  std::printf("%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s  %s\n",
+  std::printf("%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
               pad_right(p.variant, variant_width_).c_str(),
               pad_right(seed_label(p), seed_width_).c_str(),
               std::string(rl::to_string(p.workspace)).c_str(),
@@ -170,7 +207,7 @@ void LiveTable::on_result(const rl::PointResult& r) {
               std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
               noise.c_str(), measured ? gbps_text(r.total_gbps).c_str() : "-", floor.c_str(),
               measured ? pct_text(r.pct_of_theoretical).c_str() : "-", speedup.c_str(),
-              status_text(r).c_str());
+              counts_ ? counts_cells(r.counts).c_str() : "", status_text(r).c_str());
   std::fflush(stdout);
 }
 

@@ -19,6 +19,9 @@ class LiveTable {
   LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
             const std::string& baseline, double noise_target);
 
+  // Adds the block model's counts to every row (before the status): barriers, warp-steps, lane
+  // efficiency, loads, stores, launches (run_counts.h says when). Call before print_header().
+  void show_counts(bool on) { counts_ = on; }
   void print_header();
   void on_progress(const rl::Progress& p);
   void on_result(const rl::PointResult& r);
@@ -37,6 +40,7 @@ class LiveTable {
   bool progress_tty_ = false;  // stderr is a terminal: redraw the progress line in place
   bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
   bool progress_shown_ = false;
+  bool counts_ = false;
   std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
 };
 

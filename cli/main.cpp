@@ -1,7 +1,14 @@
 // reductionlab-cli: the headless tool for GPU servers, scripts and tests. main() registers the
 // subcommands and maps every failure to its exit code: a bad argument is one line on stderr and
 // exit 2; a runtime failure is a message and exit 1 (see cli.h).
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
@@ -15,8 +22,9 @@ constexpr const char* kFooter = R"(
 Run `reductionlab-cli SUBCOMMAND --help` for its options.
 )";
 constexpr const char* kExitCodes =
-    R"(Exit codes: 0 success; 1 runtime failure (CUDA error, a point FAILED, a file not written);
-2 bad argument (one line on stderr says what); 3 a point verified WRONG; 130 cancelled (Ctrl-C).)";
+    R"(Exit codes: 0 success; 1 runtime failure (CUDA error, a point FAILED, a file or stdout not
+written); 2 bad argument (one line on stderr says what); 3 a point verified WRONG; 130 cancelled
+(Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGPIPE).)";
 constexpr std::size_t kSynopsisWidth = 100;
 
 // One option as a synopsis shows it: "[--sizes N,...]", "--json FILE|-" when required,
@@ -64,6 +72,36 @@ void print_error(const std::string& what) {
   std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
 }
 
+// Why stdout failed when stdio no longer knows (glibc drops a failed buffer, and errno with it):
+// a closed pipe reports POLLERR, /dev/full refuses even an empty write, a full disk has no
+// blocks left. 0 when none of these says.
+int stdout_failure_reason() {
+  struct stat st {};
+  const bool have_stat = fstat(STDOUT_FILENO, &st) == 0;
+  pollfd p{STDOUT_FILENO, POLLOUT, 0};
+  if (have_stat && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) && poll(&p, 1, 0) == 1 &&
+      (p.revents & POLLERR))
+    return EPIPE;
+  if (::write(STDOUT_FILENO, "", 0) < 0) return errno;
+  struct statvfs fs {};
+  if (have_stat && S_ISREG(st.st_mode) && fstatvfs(STDOUT_FILENO, &fs) == 0 && fs.f_bavail == 0)
+    return ENOSPC;
+  return 0;
+}
+
+// The table, a trace or --help that did not reach stdout (`> /dev/full`, a closed pipe) is a
+// failure, said with the OS's reason: exit 1 where the command had succeeded.
+int check_stdout(int code) {
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  int err = flush_failed ? errno : 0;
+  if (!flush_failed && !std::ferror(stdout)) return code;
+  if (!err) err = stdout_failure_reason();
+  print_error(std::string("cannot write to stdout: ") +
+              (err ? std::strerror(err) : "a write failed (the system gave no reason)"));
+  return code == rlcli::kExitOk ? rlcli::kExitRuntime : code;
+}
+
 // CLI11's messages can span lines; the contract is one line per error.
 std::string one_line(std::string s) {
   for (char& c : s)
@@ -107,14 +145,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help
-    return app.exit(e);
+    return check_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     print_error(parse_error_text(e) + " (see --help)");
     return rlcli::kExitUsage;
   }
   try {
     for (const rlcli::Command& c : commands)
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) return check_stdout(c.run());
     print_error("no subcommand given (see --help)");
     return rlcli::kExitUsage;
   } catch (const rlcli::UsageError& e) {

@@ -1,66 +1,76 @@
 #include "output_files.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "cli.h"
+#include "error.h"
 
 namespace rlcli {
 
-namespace fs = std::filesystem;
+Output plan_output(std::string_view flag, const std::string& path) {
+  if (path.empty()) throw UsageError(std::string(flag) + ": empty file name");
+  try {
+    return Output{std::string(flag), rl::plan_output(path), ""};
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string(flag) + " " + e.what());
+  }
+}
+
+void check_distinct(const std::vector<const Output*>& outputs,
+                    const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const Output& later = *outputs[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (rl::same_output(outputs[j]->target, later.target))
+        throw UsageError(later.flag + " " + later.target.name + ": is also the file " +
+                         outputs[j]->flag + " writes" +
+                         (outputs[j]->role.empty() ? "" : " " + outputs[j]->role + " to") + " (" +
+                         outputs[j]->target.name + "); give each output its own name");
+    for (const auto& [flag, path] : inputs)
+      if (rl::output_is_file(later.target, path))
+        throw UsageError(later.flag + " " + later.target.name + ": is the file " + flag +
+                         " reads (" + path + "); writing it would lose it; give another name");
+  }
+}
+
+bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& items) {
+  std::string written, not_written;
+  bool ok = true;
+  for (const auto& [out, text] : items) {
+    const rl::OutputTarget& t = out->target;
+    const std::string name = rl::display_name(t);
+    try {
+      rl::write_output(t, text);
+      written += (written.empty() ? "" : ", ") + name;
+    } catch (const rl::OutputError& e) {
+      ok = false;
+      const std::string flag = out->role.empty() ? out->flag : out->flag + " (" + out->role + ")";
+      std::fprintf(stderr, "reductionlab-cli: %s: %s\n", flag.c_str(), e.what());
+      not_written += (not_written.empty() ? "" : ", ") + name + " (" +
+                     rl::untouched_note(t, e.untouched()) + ")";
+    }
+  }
+  // What became of every file, unless the one output was stdout (the line above said it all).
+  const bool only_stdout =
+      items.size() == 1 && items[0].first->target.kind == rl::OutputTarget::Kind::Fd;
+  if (!ok && !only_stdout) {
+    const std::string done = written.empty() ? "" : "written (new): " + written + "; ";
+    std::fprintf(stderr, "reductionlab-cli: files: %snot written: %s\n", done.c_str(),
+                 not_written.c_str());
+  }
+  return ok;
+}
 
 void check_writable(std::string_view flag, const std::string& path) {
-  const std::string where = std::string(flag) + " " + path;
-  if (path.empty()) throw UsageError(std::string(flag) + ": empty file name");
   if (path == "-")
     throw UsageError(std::string(flag) + " -: the table goes to stdout; give a file name");
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw UsageError(where + ": is a directory, expected a file");
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir, ec))
-    throw UsageError(where + ": directory '" + dir.string() + "' does not exist");
-  if (access(dir.c_str(), W_OK) != 0)
-    throw UsageError(where + ": cannot write in directory '" + dir.string() +
-                     "': " + std::strerror(errno));
-  if (fs::exists(path, ec) && access(path.c_str(), W_OK) != 0)
-    throw UsageError(where + ": file is not writable: " + std::strerror(errno));
+  plan_output(flag, path);
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {
-  const std::string tmp = path + ".tmp";
-  auto fail = [&](const std::string& what) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + what + ": " + why);
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open " + tmp);
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      fail("write");
-    }
-    done += std::size_t(n);
-  }
-  // Data on disk before the rename makes the new name visible.
-  if (::fsync(fd) != 0 && errno != EINVAL) {
-    ::close(fd);
-    fail("fsync");
-  }
-  if (::close(fd) != 0) fail("close");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename");
+  const std::string error = rl::write_output_file(path, text);
+  if (!error.empty()) throw std::runtime_error(error);
 }
 
 std::string samples_path(const std::string& csv_path) {
@@ -70,16 +80,12 @@ std::string samples_path(const std::string& csv_path) {
   return base + ".samples.csv";
 }
 
-std::string read_file(std::string_view flag, const std::string& path) {
-  const std::string where = std::string(flag) + " " + path;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw UsageError(where + ": is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(where + ": cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UsageError(where + ": read failed");
-  return text.str();
+std::string read_file(std::string_view flag, const std::string& path, std::uint64_t max_bytes) {
+  try {
+    return rl::read_text_file(path, max_bytes);
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string(flag) + " " + path + ": " + e.what());
+  }
 }
 
 }  // namespace rlcli

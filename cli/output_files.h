@@ -1,25 +1,54 @@
 // Output files: checked before a run starts (so a typo in a directory name costs nothing) and
-// written atomically (FILE.tmp, then rename), so a reader never sees half a file.
+// written through the engine's one writer (engine/output_file.h: a unique temporary file beside
+// the target, fsync, rename; devices, FIFOs and stdout written directly, never replaced).
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include "input_file.h"
+#include "output_file.h"
 
 namespace rlcli {
 
-// Throws UsageError when path cannot be written: its directory is missing or not writable,
-// or it names a directory.
-void check_writable(std::string_view flag, const std::string& path);
+// An output a subcommand writes, planned before it runs.
+struct Output {
+  std::string flag;  // "--json", "--csv"
+  rl::OutputTarget target;
+  std::string role;  // "" or what else the flag writes there: "its raw samples"
+};
 
-// Writes text to path through path + ".tmp" and rename(). Throws std::runtime_error saying
-// which file and why.
+// Throws UsageError "FLAG NAME: why" when path cannot be written: its directory is missing or
+// not writable, it names a directory, a socket or a block device, or a name (the file's or the
+// temporary file's) is longer than the file system takes.
+Output plan_output(std::string_view flag, const std::string& path);
+
+// Throws UsageError when two outputs would write one file ("--json same.csv: is also the file
+// --csv writes (same.csv); give each output its own name"), or an output is one of the inputs
+// ({flag, path}, e.g. {"--spec", "spec.json"}).
+void check_distinct(const std::vector<const Output*>& outputs,
+                    const std::vector<std::pair<std::string, std::string>>& inputs = {});
+
+// Writes every output (each one even after another failed: nothing finished is lost). On a
+// failure, stderr gets one line per failed output with the OS's reason, then one line saying
+// what became of each: "files: written (new): run.csv, run.samples.csv; not written: run.json
+// (the file there before is kept)"; the result is false.
+bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& items);
+
+// One output, planned and written; throws UsageError (cannot be written) before, and
+// std::runtime_error (saying what became of it) after a failure to write.
+void check_writable(std::string_view flag, const std::string& path);
 void write_file_atomically(const std::string& path, std::string_view text);
 
 // The raw-samples file that goes with a summary CSV: "run.csv" -> "run.samples.csv",
 // "run" -> "run.samples.csv".
 std::string samples_path(const std::string& csv_path);
 
-// Reads a whole file; throws UsageError naming flag and the reason when it cannot.
-std::string read_file(std::string_view flag, const std::string& path);
+// Reads a whole file, at most max_bytes of it (rl::read_text_file: a NUL byte or /dev/zero is
+// refused at once); throws UsageError naming flag and the reason when it cannot.
+std::string read_file(std::string_view flag, const std::string& path,
+                      std::uint64_t max_bytes = rl::kMaxSpecFileBytes);
 
 }  // namespace rlcli

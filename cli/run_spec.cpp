@@ -146,8 +146,12 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
   a.o_json = sub.add_option("--json", a.json, "Write the whole session as JSON to FILE");
   a.o_spec = sub.add_option("--spec", a.spec_file,
                             "Read the experiment from a JSON spec FILE; flags override it");
-  sub.add_flag("--warm-l2", a.warm_l2,
-               "Do not flush L2 before each sample (default: cold L2, as nvbench)");
+  a.o_warm_l2 = sub.add_flag("--warm-l2", a.warm_l2,
+                             "Do not flush L2 before each sample (default: cold L2, as nvbench)");
+  a.o_resume = sub.add_option("--resume", a.resume,
+                              "Finish the run a saved session FILE holds (its experiment, on the "
+                              "same device): its points are kept, the rest run; --json defaults "
+                              "to FILE");
   // Shown in --help instead of CLI11's "TEXT" (values are parsed by parse_args.h).
   const std::pair<CLI::Option*, const char*> value_names[] = {{a.o_device, "cpu|cuda:N"},
                                                               {a.o_variants, "ID,...|all"},
@@ -163,7 +167,8 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                                                               {a.o_baseline, "ID"},
                                                               {a.o_csv, "FILE"},
                                                               {a.o_json, "FILE"},
-                                                              {a.o_spec, "FILE"}};
+                                                              {a.o_spec, "FILE"},
+                                                              {a.o_resume, "FILE"}};
   for (const auto& [option, name] : value_names) option->type_name(name);
 }
 
@@ -173,7 +178,7 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
     const std::string text = read_file("--spec", a.spec_file);
     try {
       spec = rl::spec_from_json(text);
-    } catch (const rl::Error& e) {
+    } catch (const std::exception& e) {  // rl::Error naming the field; never a raw library one
       throw UsageError("--spec " + a.spec_file + ": " + e.what());
     }
   }

@@ -14,14 +14,14 @@ namespace rlcli {
 
 struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
-  std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file;
+  std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
   bool warm_l2 = false;
   // Which flags were given (CLI11 counts them).
   CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
               *o_block_sizes = nullptr, *o_unroll = nullptr, *o_sizes = nullptr, *o_type = nullptr,
               *o_noise = nullptr, *o_budget = nullptr, *o_min_samples = nullptr,
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
-              *o_spec = nullptr;
+              *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

@@ -107,6 +107,34 @@ std::optional<double> measured(const PointResult& r, double v) {
   return v;
 }
 
+// The block model's counts (model_counts.h): the first kernel's, then the launches and the
+// finishing pass's barriers. Empty cells for a variant without a trace.
+constexpr std::string_view kCountsHeader =
+    ",counts_barriers,counts_warp_steps,counts_lane_efficiency,counts_active_lanes,"
+    "counts_divergent_lanes,counts_idle_warps,counts_exited_warps,counts_warp_syncs,"
+    "counts_shuffles,counts_loads,counts_stores,counts_launches,counts_finish_barriers";
+
+void add_counts_columns(Row& row, const std::optional<ModelCounts>& counts) {
+  if (!counts) {
+    for (int i = 0; i < 13; ++i) row.add(std::string_view());
+    return;
+  }
+  const StepCounters& c = counts->first_kernel;
+  row.add(c.barriers)
+      .add(c.warp_steps())
+      .add(c.lane_efficiency())
+      .add(c.active_lanes)
+      .add(c.divergent_lanes)
+      .add(c.idle_warps)
+      .add(c.exited_warps)
+      .add(c.warp_syncs)
+      .add(c.shuffles)
+      .add(c.loads)
+      .add(c.stores)
+      .add(counts->launches)
+      .add(counts->finish.barriers);
+}
+
 }  // namespace
 
 std::string summary_csv(const std::vector<PointResult>& results) {
@@ -118,7 +146,9 @@ std::string summary_csv(const std::vector<PointResult>& results) {
       ",first_gbps,total_gbps,pct_of_theoretical,pct_of_read_floor,noisy,speedup,value,expected,"
       "abs_error,rel_error";
   out += summary_header("gpu_");
-  out += ",timestamp_floor_median_ms,event_spans\n";
+  out += ",timestamp_floor_median_ms,event_spans";
+  out += kCountsHeader;
+  out += "\n";
   for (const PointResult& r : results) {
     Row row;
     add_point_columns(row, r);
@@ -141,6 +171,7 @@ std::string summary_csv(const std::vector<PointResult>& results) {
       row.add(r.event_spans);
     else
       row.add(std::string_view());
+    add_counts_columns(row, r.counts);
     out += row.str();
   }
   return out;

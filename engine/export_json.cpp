@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "export.h"
+#include "model_counts.h"
 
 namespace rl {
 
@@ -107,6 +108,7 @@ Json result_json(const PointResult& r) {
               {"pct_of_theoretical", number(r.pct_of_theoretical)},
               {"pct_of_read_floor", number(r.pct_of_read_floor)},
               {"noisy", r.noisy},
+              {"counts", r.counts ? counts_to_json(*r.counts) : Json(nullptr)},
               {"speedup", speedup},
               {"value", r.value},
               {"expected", r.expected},

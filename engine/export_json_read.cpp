@@ -8,6 +8,9 @@
 #include "catalog.h"
 #include "error.h"
 #include "export.h"
+#include "json_bounded.h"
+#include "model_counts.h"
+#include "session_checks.h"
 
 namespace rl {
 
@@ -301,11 +304,15 @@ PointResult read_result(const Json& obj, const std::string& path) {
   if (obj.contains("pct_of_read_floor"))
     r.pct_of_read_floor = as_double(get("pct_of_read_floor"), at("pct_of_read_floor"));
   if (obj.contains("noisy")) r.noisy = as_bool(get("noisy"), at("noisy"));
+  // Later in schema 1: sessions without counts still open (model_counts.h: counts_of).
+  if (auto c = obj.find("counts"); c != obj.end() && !c->is_null())
+    r.counts = counts_from_json(*c, at("counts"));
   if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
   r.value = as_string(get("value"), at("value"));
   r.expected = as_string(get("expected"), at("expected"));
   r.abs_error = as_double(get("abs_error"), at("abs_error"));
   r.rel_error = as_double(get("rel_error"), at("rel_error"));
+  check_plausible(r, path);  // session_checks.h: values that cannot be true
   return r;
 }
 
@@ -319,21 +326,14 @@ ReadFloor read_floor(const Json& obj, const std::string& path) {
   f.time = read_summary(get("time"), at("time"));
   f.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
   f.noisy = as_bool(get("noisy"), at("noisy"));
+  check_plausible(f, path);
   return f;
 }
 
+// Bounded (json_bounded.h): depth, string sizes, NUL bytes and numbers out of range are
+// refused with the place named, never a crash or a raw library message.
 Json parse_text(std::string_view text) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    throw Error("not JSON: the file is empty");
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
-    std::string what = e.what();
-    if (auto pos = what.find("] "); what.rfind("[json.exception", 0) == 0 && pos != what.npos)
-      what.erase(0, pos + 2);
-    throw Error("not JSON: " + what);
-  }
+  return parse_json_bounded(text);
 }
 
 }  // namespace
@@ -378,6 +378,11 @@ Session session_from_json(std::string_view text) {
 ExperimentSpec spec_from_json(std::string_view text) {
   const Json doc = parse_text(text);
   if (!doc.is_object()) throw Error("not a spec: expected a JSON object");
+  // An empty list is not the default (the seed's ladder): that is the field left out.
+  if (auto v = doc.find("variants"); v != doc.end() && v->is_array() && v->empty())
+    fail("variants",
+         "an empty list; name at least one variant, or \"all\" (leave the field out for the "
+         "seed's ladder)");
   return read_spec(doc, "");
 }
 

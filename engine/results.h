@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "counts.h"
 #include "device.h"
 #include "spec.h"
 #include "stats.h"
@@ -52,6 +53,11 @@ struct PointResult {
   // The final noise (total.noise) stayed above the spec's target: sampling ran out of budget
   // first. Still verified and charted, flagged wherever it is shown.
   bool noisy = false;
+  // The block model's count of this point's work on a GPU (counts.h: barriers, lanes, warps,
+  // loads, stores over every block of the first kernel; the finishing pass; the launches):
+  // exact, the same on every backend, filled by the runner for every variant with a trace
+  // (model_counts.h); none for the others and in sessions saved before counts existed.
+  std::optional<ModelCounts> counts;
   std::optional<double> speedup;  // baseline total median / this total median (Ok points only)
   // The value computed, the host's expected value and, for float32, the error against a
   // double-precision sum (different summation orders round differently: shown, not hidden).

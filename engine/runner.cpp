@@ -9,6 +9,8 @@
 #include "catalog.h"
 #include "error.h"
 #include "metrics.h"
+#include "model_counts.h"
+#include "resume.h"
 #include "verify.h"
 
 #ifndef RL_VERSION
@@ -90,7 +92,7 @@ Backend& Runner::backend() {
 }
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
-                    const std::atomic<bool>* cancel) {
+                    const std::atomic<bool>* cancel, const Session* resume) {
   const auto errors = validate(spec, &backend_->device());
   if (!errors.empty()) {
     std::string msg = errors.front();
@@ -103,6 +105,8 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   session.created_utc = utc_now();
   session.device = backend_->device();
   session.spec = spec;
+  const FinishedPoints finished(resume);  // resume.h: kept, not run again
+  if (resume) session.read_floors = resume->read_floors;
   const std::vector<PointSpec> points = expand(spec);
   const auto start = Clock::now();
   if (backend_->read_floor_shapes() > 0 && !points.empty()) {
@@ -130,7 +134,9 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
     progress.eta_s = i ? progress.elapsed_s / double(i) * double(points.size() - i) : -1;
     if (cb.on_progress) cb.on_progress(progress);
     bool cancelled = false;
-    PointResult r = run_point(points[i], spec.timing, session.read_floors, cancel, &cancelled);
+    const PointResult* kept = finished.find(points[i]);
+    PointResult r =
+        kept ? *kept : run_point(points[i], spec.timing, session.read_floors, cancel, &cancelled);
     if (cancelled) {  // a point cut short is not a result
       session.cancelled = true;
       break;
@@ -138,6 +144,7 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
     session.results.push_back(std::move(r));
     compute_speedups(session.results, spec.baseline);
     if (cb.on_result) cb.on_result(session.results.back());
+    if (cb.on_session) cb.on_session(session);
   }
   backend_->release();
   progress.done = session.results.size();
@@ -195,6 +202,8 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
                               bool* cancelled) {
   PointResult r;
   r.point = p;
+  // What the point's launch does on a GPU, from the block model: arithmetic, no timing.
+  r.counts = model_counts(p);
   const std::string why = backend_->unsupported_reason(p);
   if (!why.empty()) {
     r.status = PointStatus::Skipped;
@@ -222,6 +231,9 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     });
     if (*cancelled) return r;
     r.noisy = !quiet;
+    // Variants that size their own grid tell it once a sample ran (the host's models past the
+    // seed).
+    if (r.grid == 0) r.grid = backend_->grid();
     r.first_kernel = summarize(r.first_samples_ms);
     r.total = summarize(r.total_samples_ms);
     r.timestamp_floor = summarize(r.floor_samples_ms);

@@ -23,6 +23,8 @@ struct Progress {
 struct RunCallbacks {
   std::function<void(const Progress&)> on_progress;   // before each point, and after the last
   std::function<void(const PointResult&)> on_result;  // each point as it finishes
+  // The session so far, after each point (a checkpoint: resume.h); not yet cancelled or done.
+  std::function<void(const Session&)> on_session;
 };
 
 // The size of the device's read floor (DeviceInfo::measured_read_gbps): 1 GiB, or a quarter of
@@ -41,8 +43,10 @@ class Runner {
   // session says cancelled.
   // On a GPU the session also holds the read floor (results.h: ReadFloor) of every size it ran
   // and, in its device, the floor at a large size (device_floor_bytes).
+  // With `resume` (a saved session of the same spec and device: resume.h), its finished points
+  // are kept as they are, not run again, and its read floors reused.
   Session run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
-              const std::atomic<bool>* cancel = nullptr);
+              const std::atomic<bool>* cancel = nullptr, const Session* resume = nullptr);
 
   // The streaming-read floor over `bytes`: every shape the backend has, sampled as a point is,
   // the best median kept. Empty (no shapes) off a GPU. Sets *cancelled when *cancel is set.

@@ -49,6 +49,16 @@ bool is_pow2(std::uint64_t x) {
   return x && !(x & (x - 1));
 }
 
+constexpr std::uint64_t kMaxSize = std::uint64_t(1) << 40;  // as parse_size
+
+// Byte counts that cannot wrap: a result past 2^64 stays at the maximum, which no memory holds.
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 // The unroll factors a variant runs at, given the request, ascending: a variant's lowest
 // factor is its own speed-up baseline (results.h), so it runs first and every row has one.
 std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s) {
@@ -187,8 +197,26 @@ void check_block_sizes(const ExperimentSpec& s, const DeviceInfo* device,
 void check_variants_take(const ExperimentSpec& s, const std::vector<VariantRef>& refs,
                          std::vector<std::string>& errors) {
   for (int u : s.unroll_factors) {
+    // The factors apply to variants named without one: a name that carries a factor
+    // (reduceUnroll8) fixes it, as `trace` does, so a different factor for that variant alone
+    // is a conflict, not a value silently dropped.
     bool taken = false;
-    for (const auto& r : refs) taken = taken || r.variant->takes_unroll(u);
+    const VariantRef* fixed = nullptr;
+    for (const auto& r : refs) {
+      if (!r.unroll)
+        taken = taken || r.variant->takes_unroll(u);
+      else if (*r.unroll == u)
+        taken = true;
+      else if (r.variant->takes_unroll(u) && !fixed)
+        fixed = &r;
+    }
+    if (!taken && fixed) {
+      errors.push_back("unroll " + std::to_string(u) + ": conflicts with variant " +
+                       fixed->variant->seed_label(*fixed->unroll) + ", whose name fixes unroll " +
+                       std::to_string(*fixed->unroll) + " (name the variant as " +
+                       fixed->variant->id + " to run it at the factors given)");
+      continue;
+    }
     if (!taken && !refs.empty())
       errors.push_back("unroll " + std::to_string(u) + ": no selected variant takes it (" +
                        refs.front().variant->id + " takes " +
@@ -207,8 +235,13 @@ void check_sizes(const ExperimentSpec& s, const DeviceInfo* device,
       errors.push_back("size 0: N must be at least 1");
       continue;
     }
+    // As parse_size: a number from a spec file (2^61) must not wrap the arithmetic below.
+    if (n > kMaxSize) {
+      errors.push_back("size " + format_size(n) + ": too large (at most 2^40)");
+      continue;
+    }
     // The host always holds the input (and, for checking, the block model's copy of it).
-    const std::uint64_t host_need = n * 4 * 2;
+    const std::uint64_t host_need = saturating_mul(n, 4 * 2);
     const std::uint64_t host_have = host_memory_bytes();
     if (host_have && host_need > host_have)
       errors.push_back("size " + format_size(n) + ": needs " + gigabytes(host_need) +
@@ -293,11 +326,15 @@ std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
   // Upper bounds that hold for every variant: the input padded to a whole tile, a pristine copy
   // for in-place runs, one int64 partial per 32 elements, 64 MB for CUB temp storage and
   // counters, and the L2 flush buffer.
+  // Saturating: a size no memory holds gives UINT64_MAX, never a small wrapped number.
   const std::uint64_t pad = 1024u * 16u;
-  const std::uint64_t input = (p.size + pad) * 4;
+  const std::uint64_t input = saturating_mul(saturating_add(p.size, pad), 4);
   const std::uint64_t pristine = p.workspace == Workspace::Global ? input : 0;
-  const std::uint64_t partials = (p.size / 32 + 1) * 8;
-  return input + pristine + partials + (std::uint64_t(64) << 20) + 2 * std::uint64_t(l2_bytes);
+  const std::uint64_t partials = saturating_mul(p.size / 32 + 1, 8);
+  std::uint64_t total = saturating_add(input, pristine);
+  total = saturating_add(total, partials);
+  total = saturating_add(total, std::uint64_t(64) << 20);
+  return saturating_add(total, saturating_mul(std::uint64_t(l2_bytes), 2));
 }
 
 std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* device) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "counts.h"
 #include "types.h"
 
 namespace rl {
@@ -25,21 +26,6 @@ struct TraceRequest {
   std::uint64_t size = 0;  // 0: one block's tile; else totals cover the whole launch of N elements
   DType type = DType::Int32;
   unsigned block_index = 0;
-};
-
-// Per-step counters, for one block. Lanes are threads; a warp is 32 lanes.
-struct StepCounters {
-  std::uint64_t active_lanes = 0;     // lanes that do the step's work
-  std::uint64_t divergent_lanes = 0;  // idle lanes inside warps that have an active lane
-  std::uint64_t idle_warps = 0;       // warps with no active lane that are still resident
-  std::uint64_t exited_warps = 0;     // warps with no work left (past their last barrier)
-  std::uint64_t barriers = 0;         // __syncthreads() after the step (0 or 1 per block)
-  std::uint64_t warp_syncs = 0;       // __syncwarp() executed, counted once per warp
-  std::uint64_t shuffles = 0;         // lanes exchanging registers (__shfl_*_sync, REDUX)
-  std::uint64_t loads = 0;            // element reads (input or workspace), all lanes
-  std::uint64_t stores = 0;           // element writes (workspace or partials), all lanes
-  StepCounters& operator+=(const StepCounters& o);
-  void scale(std::uint64_t k);  // every counter times k (k identical blocks)
 };
 
 struct TraceStep {

@@ -17,6 +17,7 @@ const std::vector<ChartKind>& chart_kinds() {
   static const std::vector<ChartKind> kinds{
       {"ladder_speedup", "Ladder", "Speed-up along the ladder"},
       {"ladder_time", "Ladder", "Time of each ladder step"},
+      {"ladder_counts", "Ladder", "Barriers and lane efficiency per rung"},
       {"time_vs_unroll", "Unroll", "Time against unroll factor"},
       {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
@@ -51,6 +52,9 @@ QString short_label(const std::string& id, int unroll, bool with_unroll) {
 QString ws_name(Workspace w) {
   return QString::fromStdString(std::string(to_string(w)));
 }
+QString bars_name(Workspace w) {
+  return ws_name(w) + (w == Workspace::Global ? ", in place" : " memory");
+}
 QString type_name(DType t) {
   return QString::fromStdString(std::string(to_string(t)));
 }
@@ -79,6 +83,8 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
   Chart c;
   if (id == "ladder_speedup")
     c = detail::ladder_chart(id, ss, true, baseline, basis);
+  else if (id == "ladder_counts")
+    c = detail::ladder_counts_chart(id, ss);
   else if (id == "ladder_time")
     c = detail::ladder_chart(id, ss, false, baseline, basis);
   else if (id == "time_vs_unroll")

@@ -29,6 +29,10 @@ struct ChartKind {
 
 // Every chart the app draws, in display order.
 const std::vector<ChartKind>& chart_kinds();
+// The same for these sessions: where every one was measured on the host backend (CPU times of
+// an emulation) the ladder leads with the block model's counts (ladder_counts), before the
+// CPU-time charts; otherwise chart_kinds() as it is (chart_counts.cpp).
+std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions);
 
 // Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
 // speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn

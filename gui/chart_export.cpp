@@ -111,6 +111,16 @@ CommandLine parse_command_line(const QStringList& arguments) {
                     .arg(parser.positionalArguments().first());
     return out;
   }
+  // An empty value is a mistake, not "no value": without this, --export-charts "" would open
+  // a window (which hangs where there is no display).
+  if (parser.isSet(export_charts) && out.export_dir.isEmpty()) {
+    out.error = "--export-charts: empty folder name; give the folder for the charts";
+    return out;
+  }
+  if (parser.isSet(open) && out.open.isEmpty()) {
+    out.error = "--open: empty file name; give the session to open";
+    return out;
+  }
   if (parser.isSet(export_charts) && out.open.isEmpty()) {
     out.error = "--export-charts needs --open SESSION: which session to draw";
     return out;

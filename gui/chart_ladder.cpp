@@ -19,29 +19,16 @@ using charts::Point;
 using charts::Series;
 using charts::SeriesKind;
 
-Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
-                   const std::string& baseline, TimeBasis basis) {
-  Chart c;
-  c.id = id;
-  c.title = speedup ? "The ladder: what each step buys" : "The ladder: time of each kernel";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
-  // The (size, type, block size) with the most rungs in the primary session; ties: larger N.
+std::optional<LadderSetting> ladder_setting(const Session& s) {
+  // The (size, type, block size) with the most rungs; ties: larger N.
   using Setting = std::tuple<std::uint64_t, int, int>;
   std::map<Setting, std::set<std::pair<int, int>>> rungs_at;
-  for (const PointResult& r : ss.front().session->results) {
+  for (const PointResult& r : s.results) {
     if (r.status != PointStatus::Ok && r.status != PointStatus::Wrong) continue;
     rungs_at[{r.point.size, int(r.point.type), r.point.block_size}].insert(
         {catalog_index(r.point.variant), r.point.unroll});
   }
-  if (rungs_at.empty()) {
-    c.empty_hint = "No measured points in this session (all failed or were skipped).";
-    return c;
-  }
+  if (rungs_at.empty()) return std::nullopt;
   Setting best{};
   size_t best_count = 0;
   for (const auto& [setting, rungs] : rungs_at) {
@@ -54,12 +41,43 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
     if (count > best_count || (count == best_count && setting > best))
       best = setting, best_count = count;
   }
-  const auto [size, type, block] = best;
-  auto at_setting = [&](const PointResult& r) {
-    return r.point.size == size && int(r.point.type) == type &&
-           (r.point.block_size == block || r.point.block_size == 0) &&
-           (r.status == PointStatus::Ok || r.status == PointStatus::Wrong);
-  };
+  return LadderSetting{std::get<0>(best), std::get<1>(best), std::get<2>(best),
+                       int(rungs_at.size())};
+}
+
+bool LadderSetting::holds(const PointResult& r) const {
+  return r.point.size == size && int(r.point.type) == type &&
+         (r.point.block_size == block || r.point.block_size == 0) &&
+         (r.status == PointStatus::Ok || r.status == PointStatus::Wrong);
+}
+
+Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
+                   const std::string& baseline, TimeBasis basis) {
+  Chart c;
+  c.id = id;
+  // On the host backend the times are CPU times of an emulation: their ratios are no GPU
+  // speed-ups (they even invert the seed's lesson), so the chart says what they are.
+  const Cpu cpu = cpu_times(ss);
+  c.title = speedup ? (cpu == Cpu::All ? "The ladder on the host: CPU-time ratios, not GPU "
+                                         "speed-ups"
+                                       : "The ladder: what each step buys")
+                    : (cpu == Cpu::All ? "The ladder on the host: CPU time of each kernel's "
+                                         "emulation"
+                                       : "The ladder: time of each kernel");
+  c.x.scale = AxisScale::Category;
+  c.y.scale = AxisScale::Linear;
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+  const std::optional<LadderSetting> chosen = ladder_setting(*ss.front().session);
+  if (!chosen) {
+    c.empty_hint = "No measured points in this session (all failed or were skipped).";
+    return c;
+  }
+  const std::uint64_t size = chosen->size;
+  const int type = chosen->type, block = chosen->block;
+  auto at_setting = [&](const PointResult& r) { return chosen->holds(r); };
   // The chosen time of a point; the ladder leaves out points without it.
   auto ms = [&](const PointResult& r) { return basis_time(r, basis)->median_ms; };
   auto in_setting = [&](const PointResult& r) { return at_setting(r) && basis_time(r, basis); };
@@ -94,8 +112,11 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
     for (const PointResult& r : s.session->results)
       if (in_setting(r)) max_ms = std::max(max_ms, ms(r));
   const bool micro = max_ms < 1;
-  c.y.title =
-      speedup ? QString("cumulative speed-up (×)") : time_axis_title(basis, micro ? "µs" : "ms");
+  c.y.title = speedup
+                  ? (cpu == Cpu::All    ? QString("CPU ratio (×)")
+                     : cpu == Cpu::Some ? QString("cumulative speed-up (×); CPU: time ratio")
+                                        : QString("cumulative speed-up (×)"))
+                  : (cpu == Cpu::All ? "CPU " : "") + time_axis_title(basis, micro ? "µs" : "ms");
   int wrong = 0, noisy = 0;
   QStringList references;
   for (const auto& [si, ws] : sets) {
@@ -122,8 +143,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
         if (r && r->status == PointStatus::Ok && !ref) ref = r;
     Series s;
     s.kind = SeriesKind::Bars;
-    s.name = ws_name(Workspace(ws)) +
-             (Workspace(ws) == Workspace::Global ? " memory (in place, as the seed)" : " memory");
+    s.name = bars_name(Workspace(ws));
     if (ss.size() > 1) s.name = ss[si].label + " · " + s.name;
     s.color = charts::palette_color(int(c.series.size()));
     if (ref) references << variant_label(ref->point.variant, ref->point.unroll);
@@ -146,7 +166,10 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
       noisy += r->noisy ? 1 : 0;
       const double cum = ref ? ms(*ref) / ms(*r) : 1;
       const double step = prev ? ms(*prev) / ms(*r) : 1;
-      pt.tooltip += QString("\nstep speed-up: ×%1 · cumulative: ×%2")
+      pt.tooltip += QString(is_cpu(ss[si].session->device)
+                                ? "\nCPU-time ratio (host emulation, not a GPU speed-up): step "
+                                  "×%1 · cumulative: ×%2"
+                                : "\nstep speed-up: ×%1 · cumulative: ×%2")
                         .arg(step, 0, 'f', 2)
                         .arg(cum, 0, 'f', 2);
       if (speedup) {
@@ -167,8 +190,9 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
                   block ? QString("B=%1").arg(block) : QString("block size picked by the variant"),
                   type_name(DType(type)), time_basis_name(basis) + ", median"};
   if (speedup) sub << "against " + references.join(" / ");
+  if (cpu != Cpu::None) sub << "what a GPU would execute: the counts chart";
   // The session holds other sizes, types or block sizes: this is the one with the most steps.
-  if (rungs_at.size() > 1) sub << QString("1 of %1 settings in the session").arg(rungs_at.size());
+  if (chosen->settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen->settings);
   c.subtitle = sub.join(" · ");
   if (speedup && !references.isEmpty() && references.front() != variant_label(baseline, 1))
     c.warnings << (baseline_lacks

@@ -62,6 +62,12 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                           : dim == Dim::Block ? "block size"
                                               : "size";
   c.title = what + " against " + against;
+  // Host sessions: CPU times of an emulation, whose ratios are no GPU speed-ups.
+  const Cpu cpu = cpu_times(ss);
+  if (cpu == Cpu::All && m == Measure::Speedup)
+    c.title = "CPU-time ratio against " + against + " (host emulation, not a GPU speed-up)";
+  else if (cpu == Cpu::All && m == Measure::Time)
+    c.title = "CPU time (host emulation) against " + against;
   c.x.scale = AxisScale::Log2;
   c.x.ticks = dim == Dim::Size ? charts::TickStyle::PowerOfTwo : charts::TickStyle::Plain;
   c.x.title = dim == Dim::Unroll  ? "unroll factor U (tiles each block adds first)"
@@ -177,6 +183,8 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   c.y.title = m == Measure::Time        ? time_axis_title(basis, micro ? "µs" : "ms")
               : m == Measure::Bandwidth ? QString("bandwidth%1 (GB/s)").arg(on)
                                         : QString("speed-up%1 (×)").arg(on);
+  if (cpu == Cpu::All)
+    c.y.title = m == Measure::Speedup ? QString("CPU ratio%1 (×)").arg(on) : "CPU " + c.y.title;
 
   constexpr int kMaxSeries = 24;
   std::map<std::string, int> colors;

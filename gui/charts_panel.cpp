@@ -1,9 +1,15 @@
 #include "charts_panel.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QMap>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QWidget>
+
+#include <algorithm>
 
 #include "chart_builders.h"
 #include "charts/chart_widget.h"
@@ -11,42 +17,66 @@
 
 namespace rl::gui {
 
+namespace {
+
+// The Ladder page's bar charts need the whole width (a bar and its label per rung, three bar
+// sets in a GPU session): they stand one above the other in a scroll area, two to a screen.
+bool stacked(const QString& group) {
+  return group == "Ladder";
+}
+
+QLayout* charts_layout(QWidget* page) {
+  if (auto* scroll = qobject_cast<QScrollArea*>(page)) return scroll->widget()->layout();
+  return page->layout();
+}
+
+}  // namespace
+
 ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     : QObject(parent), store_(store), timer_(new QTimer(this)) {
   timer_->setSingleShot(true);
   timer_->setInterval(150);
   connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_visible);
   // Pages: two charts one above the other (full width, so bar labels and legends fit); three
-  // as two side by side with the third full width below.
-  QMap<QString, QList<charts::ChartWidget*>> groups;
+  // as two side by side with the third full width below; the Ladder page's three one above
+  // the other, two to a screen, in a scroll area (arrange()).
+  QSet<QString> groups;
   for (const ChartKind& kind : chart_kinds()) {
     if (!groups.contains(kind.group)) {
-      auto* page = new QWidget;
+      QWidget* page = nullptr;
+      if (stacked(kind.group)) {
+        auto* scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        auto* inner = new QWidget;
+        auto* box = new QVBoxLayout(inner);
+        box->setContentsMargins(4, 4, 4, 4);
+        box->setSpacing(6);
+        scroll->setWidget(inner);
+        scroll->viewport()->installEventFilter(this);
+        page = scroll;
+      } else {
+        page = new QWidget;
+        auto* grid = new QGridLayout(page);
+        grid->setContentsMargins(4, 4, 4, 4);
+        grid->setSpacing(6);
+      }
       page->setObjectName("charts_page_" + kind.group);
       pages_.append({kind.group, page});
+      groups.insert(kind.group);
     }
     auto* widget = new charts::ChartWidget;
     widget->setObjectName("chart_" + kind.id);
     widget->setMinimumSize(300, 240);
-    groups[kind.group].append(widget);
     charts_.append({kind.id, widget});
     connect(widget, &charts::ChartWidget::export_requested, this,
             [this, id = kind.id] { emit export_requested(id); });
     stale_.insert(kind.id);
   }
-  for (auto& [group, page] : pages_) {
-    auto* grid = new QGridLayout(page);
-    grid->setContentsMargins(4, 4, 4, 4);
-    grid->setSpacing(6);
-    const QList<charts::ChartWidget*>& widgets = groups[group];
-    for (int i = 0; i < widgets.size(); ++i) {
-      if (widgets.size() == 3)
-        grid->addWidget(widgets[i], i / 2, i % 2, 1, i == 2 ? 2 : 1);
-      else
-        grid->addWidget(widgets[i], i, 0);
-    }
-  }
+  arrange();
   auto stale_all = [this] {
+    arrange();
     for (const auto& [id, w] : charts_) stale_.insert(id);
     schedule_refresh();
   };
@@ -57,6 +87,46 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   connect(store_, &SessionStore::metadata_changed, this, stale_all);
   connect(store_, &SessionStore::time_basis_changed, this, stale_all);
   refresh_all();
+}
+
+void ChartsPanel::arrange() {
+  const std::vector<ChartKind> kinds = chart_kinds_for(store_->shown());
+  for (auto& [group, page] : pages_) {
+    QList<charts::ChartWidget*> widgets;
+    for (const ChartKind& k : kinds)
+      if (k.group == group) widgets << chart(k.id);
+    if (arranged_.value(group) == widgets) continue;
+    arranged_[group] = widgets;
+    QLayout* layout = charts_layout(page);
+    for (charts::ChartWidget* w : widgets) layout->removeWidget(w);
+    if (auto* box = qobject_cast<QVBoxLayout*>(layout)) {
+      for (charts::ChartWidget* w : widgets) box->addWidget(w);
+      continue;
+    }
+    auto* grid = static_cast<QGridLayout*>(layout);
+    for (int i = 0; i < widgets.size(); ++i) {
+      if (widgets.size() == 3)
+        grid->addWidget(widgets[i], i / 2, i % 2, 1, i == 2 ? 2 : 1);
+      else
+        grid->addWidget(widgets[i], i, 0);
+    }
+  }
+}
+
+bool ChartsPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::Resize)
+    for (auto& [group, page] : pages_)
+      if (auto* scroll = qobject_cast<QScrollArea*>(page);
+          scroll && scroll->viewport() == watched) {
+        // Two charts fill the visible height; the others are a scroll away.
+        const QLayout* box = charts_layout(page);
+        const QMargins m = box->contentsMargins();
+        const int room = static_cast<QResizeEvent*>(event)->size().height() - m.top() - m.bottom() -
+                         box->spacing();
+        for (charts::ChartWidget* w : arranged_.value(group))
+          w->setFixedHeight(std::max(240, room / 2));
+      }
+  return QObject::eventFilter(watched, event);
 }
 
 ChartsPanel::~ChartsPanel() {
@@ -83,6 +153,12 @@ QString ChartsPanel::name(const QString& id) const {
 }
 
 QString ChartsPanel::first_chart_on(QWidget* page) const {
+  for (const auto& [group, p] : pages_)
+    if (p == page && !arranged_.value(group).isEmpty()) {
+      const charts::ChartWidget* lead = arranged_.value(group).first();
+      for (const auto& [id, w] : charts_)
+        if (w == lead) return id;
+    }
   for (const auto& [id, w] : charts_)
     if (page && page->isAncestorOf(w)) return id;
   return {};

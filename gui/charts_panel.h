@@ -1,10 +1,13 @@
 // The chart pages: every chart of chart_kinds(), grouped on pages ("Ladder", "Unroll",
-// "Block size", "Size"), rebuilt from the session store. Updates are coalesced (a live run
-// streams points faster than it is worth redrawing) and only charts on screen are redrawn;
-// the others catch up when shown.
+// "Block size", "Size"), rebuilt from the session store. The Ladder page's three bar charts
+// stand one above the other in a scroll area, two to a screen, and lead with the block model's
+// counts where the shown sessions were measured on the host (chart_kinds_for). Updates are
+// coalesced (a live run streams points faster than it is worth redrawing) and only charts on screen
+// are redrawn; the others catch up when shown.
 #pragma once
 
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPair>
 #include <QSet>
@@ -43,7 +46,14 @@ class ChartsPanel : public QObject {
 
  private:
   void refresh(const QString& id);
+  // Places each page's charts in chart_kinds_for(the shown sessions) order: on the Ladder page
+  // one above the other, two to a screen, in a scroll area (the lead chart first: the counts
+  // where the times are CPU times); on other pages three as two side by side and the third
+  // below, two one above the other.
+  void arrange();
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the Ladder charts' height
   SessionStore* store_;
+  QMap<QString, QList<charts::ChartWidget*>> arranged_;  // per page, as last placed
   QList<QPair<QString, QWidget*>> pages_;
   QList<QPair<QString, charts::ChartWidget*>> charts_;
   QSet<QString> stale_;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "catalog.h"
+#include "model_counts.h"
 
 namespace rl::gui {
 
@@ -131,9 +132,20 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
       lines << QString::fromStdString(above_floor_note(r.pct_of_read_floor));
   }
   if (r.speedup)
-    lines << QString("speed-up (whole reduction) vs %1: ×%2")
+    lines << QString(device.backend == "cuda"
+                         ? "speed-up (whole reduction) vs %1: ×%2"
+                         : "CPU-time ratio (host emulation, not a GPU speed-up) vs %1: ×%2")
                  .arg(QString::fromStdString(baseline))
                  .arg(*r.speedup, 0, 'f', 2);
+  if (const std::optional<ModelCounts> c = counts_of(r))
+    lines << QString(
+                 "block model (a GPU's work, every block): %1 barriers, %2 warp-steps, "
+                 "lane efficiency %3%, %4 launch%5")
+                 .arg(c->barriers())
+                 .arg(c->warp_steps())
+                 .arg(100.0 * c->lane_efficiency(), 0, 'f', 1)
+                 .arg(c->launches)
+                 .arg(c->launches == 1 ? "" : "es");
   if (!r.value.empty())
     lines << QString("value %1, expected %2")
                  .arg(QString::fromStdString(r.value), QString::fromStdString(r.expected));

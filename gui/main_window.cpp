@@ -134,6 +134,7 @@ MainWindow::MainWindow(Options options)
   });
 
   if (options_.settings) restore_settings();
+  restore_view_settings();
   if (options_.discover) controller_->discover();
   if (options_.open_bundled && QFile::exists(kBundledSession)) {
     QString error;

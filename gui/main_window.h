@@ -22,6 +22,7 @@ namespace rl::gui {
 class ChartsPanel;
 class DevicePanel;
 class ExperimentPanel;
+class PresentationView;
 class ResultsModel;
 class ResultsTable;
 class RunController;
@@ -50,6 +51,12 @@ class MainWindow : public QMainWindow {
 
   void run();
   void cancel();
+  // Presentation mode (F5): one chart at a time, full screen, text for a room; F5 again or Esc
+  // leaves. The whole app's text size otherwise (Ctrl+= / Ctrl+- / Ctrl+0), remembered.
+  void present();
+  PresentationView* presentation() const { return presentation_; }
+  void set_text_size(double pt);
+  double text_size() const { return text_pt_; }
 
   ExperimentPanel* experiment() const { return experiment_; }
   RunController* controller() const { return controller_; }
@@ -73,6 +80,8 @@ class MainWindow : public QMainWindow {
  private:
   void fit_to_screen();
   void build_actions();
+  void build_view_menu();
+  void restore_view_settings();
   void connect_run();
   void connect_store();
   void update_banner();
@@ -100,6 +109,10 @@ class MainWindow : public QMainWindow {
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;
+  PresentationView* presentation_ = nullptr;  // deletes itself when closed
+  QAction* present_action_ = nullptr;
+  double presentation_zoom_ = 1.0;
+  double text_pt_ = 9.5;
 };
 
 }  // namespace rl::gui

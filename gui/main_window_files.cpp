@@ -88,6 +88,7 @@ void MainWindow::build_actions() {
     add(presets_menu, presets()[size_t(i)].name, QKeySequence(),
         [this, i] { experiment_->apply_preset(i); });
 
+  build_view_menu();
   QMenu* help = menuBar()->addMenu("&Help");
   add(help, "About ReductionLab", QKeySequence(), [this] {
     QMessageBox::about(

@@ -2,35 +2,37 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <exception>
 
 #include "error.h"
 #include "export.h"
+#include "input_file.h"
+#include "output_file.h"
 
 namespace rl::gui {
 
-namespace {
-constexpr qint64 kMaxSessionBytes = qint64(1) << 30;  // raw samples of a big sweep stay far below
-}
-
 std::optional<Session> read_session_file(const QString& path, QString* error) {
   const QString name = QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName();
-  QFile file(path);
-  if (!file.exists()) {
+  if (!QFile(path).exists()) {
     *error = QString("%1: no such file").arg(path);
     return std::nullopt;
   }
-  if (!file.open(QIODevice::ReadOnly)) {
-    *error = QString("%1: cannot open: %2").arg(path, file.errorString());
-    return std::nullopt;
+  // Bounded, for any kind of file: /dev/zero or a FIFO is refused, not read forever. The
+  // bundled session is a Qt resource (":/sessions/..."), which only QFile reads.
+  QByteArray bytes;
+  if (path.startsWith(":/")) {
+    QFile resource(path);
+    if (resource.open(QIODevice::ReadOnly)) bytes = resource.readAll();
+  } else {
+    try {
+      bytes = QByteArray::fromStdString(
+          read_text_file(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes));
+    } catch (const std::exception& e) {
+      *error = QString("%1: %2").arg(path, QString::fromUtf8(e.what()));
+      return std::nullopt;
+    }
   }
-  if (file.size() > kMaxSessionBytes) {
-    *error = QString("%1: %2 bytes is too large for a session file").arg(name).arg(file.size());
-    return std::nullopt;
-  }
-  const QByteArray bytes = file.readAll();
   if (bytes.trimmed().isEmpty()) {
     *error = QString("%1: the file is empty, not a ReductionLab session").arg(name);
     return std::nullopt;
@@ -44,17 +46,13 @@ std::optional<Session> read_session_file(const QString& path, QString* error) {
   }
 }
 
-bool write_text_file(const QString& path, const std::string& text, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    *error = QString("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-    *error = QString("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+bool write_text_file(const QString& path, std::string_view text, QString* error) {
+  // The engine's writer, as the CLI's: temporary file beside the target, fsync, rename;
+  // symlinks followed, devices and FIFOs written directly; the OS's reason on failure.
+  const std::string why = write_output_file(QFile::encodeName(path).toStdString(), text);
+  if (why.empty()) return true;
+  *error = QString::fromUtf8(why);
+  return false;
 }
 
 bool write_session_file(const Session& session, const QString& path, QString* error) {

@@ -1,12 +1,14 @@
-// Reading and writing the app's files. Writes are atomic (QSaveFile: a crash or a full disk
-// leaves the old file); reads of a bad, foreign or truncated session give a message naming the
-// file and the problem, and no session.
+// Reading and writing the app's files. Writes go through the engine's writer
+// (engine/output_file.h, as the CLI's: a crash or a full disk leaves the old file, and the
+// message says why with the OS's reason); reads are bounded (engine/input_file.h), and reads of a
+// bad, foreign or truncated session give a message naming the file and the problem, and no session.
 #pragma once
 
 #include <QString>
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "results.h"
 
@@ -14,7 +16,7 @@ namespace rl::gui {
 
 std::optional<Session> read_session_file(const QString& path, QString* error);
 bool write_session_file(const Session& session, const QString& path, QString* error);
-// Any text (CSV, JSON) through QSaveFile.
-bool write_text_file(const QString& path, const std::string& text, QString* error);
+// Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file.
+bool write_text_file(const QString& path, std::string_view text, QString* error);
 
 }  // namespace rl::gui

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -216,10 +217,10 @@ void ChartScene::place_overlays() {
   for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
   if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
   const double width = static_cast<QBarSeries*>(bars)->barWidth();
+  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
   if (refit) {
     // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
     // bars): then all of them stand upright on their bar, turned by -90 degrees.
-    const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
     double widest = 0;
     for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
     bar_labels_turned_ = widest > bar_px - 2;
@@ -260,8 +261,11 @@ void ChartScene::place_overlays() {
     const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
     const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
     const QRectF r = item->boundingRect();
-    // Turned about its top-left corner, the text runs up from there, r.height() wide.
+    // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
+    // than its bar even turned (big text for a room, many bars): left out rather than drawn
+    // over its neighbour's; the value axis and the tooltip still give it.
     item->setRotation(turned ? -90 : 0);
+    item->setVisible(!turned || r.height() <= bar_px + 2);
     if (turned)
       item->setPos(at.x() - r.height() / 2, at.y() - 3);
     else
@@ -302,8 +306,16 @@ void ChartScene::fit_categories(double axis_width) {
     if (labels.size() == n) fit = f;
   }
   if (fit == 2) {
+    // Turned, Qt Charts still cuts a name longer than about a third of the chart's height
+    // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
+    const double tall = chart_->rect().height() * 0.3;
+    const QFontMetricsF metrics(fonts[0]);
     labels.clear();
-    for (const QString& c : data_.x.categories) labels << c.toHtmlEscaped();
+    for (const QString& c : data_.x.categories) {
+      const QString lines =
+          metrics.horizontalAdvance(c) > tall ? wrapped_label(c, fonts[0], tall) : QString();
+      labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
+    }
   }
   const QFont& font = fonts[fit == 1 ? 1 : 0];
   if (cat->labelsFont() != font) cat->setLabelsFont(font);

@@ -5,10 +5,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QEvent>
+#include <QFile>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 #include <memory>
 
 #include "charts/chart_scene.h"
+#include "output_file.h"
 
 namespace rl::gui::charts {
 
@@ -38,6 +40,15 @@ ChartWidget::~ChartWidget() {
 
 void ChartWidget::set_chart(const Chart& chart) {
   if (scene_ && scene_->update(chart)) return;
+  build(chart);
+}
+
+void ChartWidget::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::ApplicationFontChange && scene_) build(Chart(scene_->data()));
+}
+
+void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
   auto* next = new ChartScene(chart, qchart);
   connect(next, &ChartScene::hover_text, this, [](const QString& text) {
@@ -105,16 +116,15 @@ QImage render_chart(const Chart& data, QSize size) {
 
 namespace {
 
-bool commit(QSaveFile& file, const QByteArray& bytes, QString* error) {
-  if (!file.open(QIODevice::WriteOnly)) {
-    *error = QString("cannot write %1: %2").arg(file.fileName(), file.errorString());
-    return false;
-  }
-  if (file.write(bytes) != bytes.size() || !file.commit()) {
-    *error = QString("cannot write %1: %2").arg(file.fileName(), file.errorString());
-    return false;
-  }
-  return true;
+// Through the engine's writer, as every file the app and the CLI write (engine/output_file.h):
+// temporary file, fsync, rename; the OS's reason and what became of the file on failure.
+bool commit(const QString& path, const QByteArray& bytes, QString* error) {
+  const std::string why =
+      rl::write_output_file(QFile::encodeName(path).toStdString(),
+                            std::string_view(bytes.constData(), std::size_t(bytes.size())));
+  if (why.empty()) return true;
+  *error = QString::fromUtf8(why);
+  return false;
 }
 
 }  // namespace
@@ -127,8 +137,7 @@ bool write_chart_png(const Chart& chart, const QString& path, QSize size, QStrin
     *error = QString("cannot encode %1 as PNG").arg(path);
     return false;
   }
-  QSaveFile file(path);
-  return commit(file, bytes, error);
+  return commit(path, bytes, error);
 }
 
 bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString* error) {
@@ -152,8 +161,7 @@ bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString
   painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
   scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), chart->sceneBoundingRect());
   painter.end();
-  QSaveFile file(path);
-  return commit(file, bytes, error);
+  return commit(path, bytes, error);
 }
 
 }  // namespace rl::gui::charts

@@ -36,8 +36,11 @@ class ChartWidget : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  // A new application font (the text zoom, presentation mode): rebuilt in it.
+  void changeEvent(QEvent* event) override;
 
  private:
+  void build(const Chart& chart);
   QChartView* view_;
   ChartScene* scene_ = nullptr;
 };
@@ -46,7 +49,8 @@ class ChartWidget : public QWidget {
 // so a 3200 x 2000 export reads like a 1600 x 1000 one at twice the resolution.
 QImage render_chart(const Chart& chart, QSize size);
 
-// Atomic writes (QSaveFile). On failure false and *error says what went wrong and where.
+// Atomic writes (rl::write_output_file). On failure false and *error says what went wrong,
+// where, the OS's reason and what became of the file.
 bool write_chart_png(const Chart& chart, const QString& path, QSize size, QString* error);
 bool write_chart_svg(const Chart& chart, const QString& path, QSize size, QString* error);
 

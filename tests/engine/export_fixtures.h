@@ -89,6 +89,14 @@ inline Session make_full_session() {
   ok.speedup = 3.75;
   ok.value = "2139095040";
   ok.expected = "2139095040";
+  // The block model's counts: every field distinct, sums beyond 32 bits.
+  ModelCounts counts;
+  counts.grid = 2048;
+  counts.launches = 2;
+  counts.first_kernel = StepCounters{
+      4458496, 63488, 123, 456, 10240, 789, 1011, 21497856, (std::uint64_t(1) << 40) + 1};
+  counts.finish = StepCounters{2047, 3, 4, 5, 11, 6, 7, 4095, 2048};
+  ok.counts = counts;
   s.results.push_back(ok);
 
   PointResult wrong = make_point("interleaved", Workspace::Global, 256, 1, 1000003, DType::Float32,

@@ -88,6 +88,7 @@ void expect_same(const PointResult& a, const PointResult& b, const std::string& 
   expect_same(a.floor_samples_ms, b.floor_samples_ms, what + ".floor_samples_ms");
   EXPECT_EQ(a.event_spans, b.event_spans) << what;
   expect_same(a.gpu_time, b.gpu_time, what + ".gpu_time");
+  EXPECT_EQ(a.counts, b.counts) << what;
   expect_same(a.first_gbps, b.first_gbps, what + ".first_gbps");
   expect_same(a.total_gbps, b.total_gbps, what + ".total_gbps");
   expect_same(a.pct_of_theoretical, b.pct_of_theoretical, what + ".pct_of_theoretical");

@@ -1,0 +1,82 @@
+#include "run_outputs.h"
+
+#include <cstdio>
+
+#include "cli.h"
+#include "export.h"
+
+namespace rlcli {
+
+namespace {
+
+bool given(const CLI::Option* o) {
+  return o && o->count() > 0;
+}
+
+Output plan_file(std::string_view flag, const std::string& path) {
+  if (path == "-")
+    throw UsageError(std::string(flag) + " -: the table goes to stdout; give a file name");
+  return plan_output(flag, path);
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const RunArgs& a) {
+  if (given(a.o_csv)) {
+    csv_ = plan_file("--csv", a.csv);
+    // A device, FIFO or stdout takes the summary; the samples need a file of their own.
+    if (csv_->target.kind == rl::OutputTarget::Kind::File) {
+      samples_ = plan_file("--csv", samples_path(a.csv));
+      samples_->role = "its raw samples";
+    }
+  }
+  if (given(a.o_json))
+    json_ = plan_file("--json", a.json);
+  else if (given(a.o_resume))  // --resume FILE: FILE is finished in place
+    json_ = plan_file("--resume", a.resume);
+  std::vector<const Output*> all;
+  for (const std::optional<Output>* o : {&csv_, &samples_, &json_})
+    if (*o) all.push_back(&**o);
+  std::vector<std::pair<std::string, std::string>> inputs;
+  if (given(a.o_spec)) inputs.emplace_back("--spec", a.spec_file);
+  check_distinct(all, inputs);
+}
+
+bool RunOutputs::write(const rl::Session& s) const {
+  std::vector<std::pair<const Output*, std::string>> items;
+  if (csv_) items.emplace_back(&*csv_, rl::summary_csv(s.results));
+  if (samples_) items.emplace_back(&*samples_, rl::samples_csv(s.results));
+  if (json_) items.emplace_back(&*json_, rl::session_to_json(s));
+  if (csv_ && !samples_)
+    std::fprintf(stderr,
+                 "reductionlab-cli: --csv %s is not a regular file: the raw samples are not "
+                 "written (give --csv a file name for FILE.samples.csv)\n",
+                 csv_->target.name.c_str());
+  if (!write_outputs(items)) return false;
+  if (csv_ && samples_)
+    std::printf("wrote %s and %s\n", csv_->target.name.c_str(), samples_->target.name.c_str());
+  else if (csv_)
+    std::printf("wrote %s\n", csv_->target.name.c_str());
+  if (json_) std::printf("wrote %s\n", json_->target.name.c_str());
+  return true;
+}
+
+void RunOutputs::checkpoint(const rl::Session& s) {
+  if (!json_ || json_->target.kind != rl::OutputTarget::Kind::File || checkpoint_failed_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (last_checkpoint_ && now - *last_checkpoint_ < std::chrono::seconds(1)) return;
+  last_checkpoint_ = now;
+  rl::Session partial = s;
+  partial.cancelled = true;  // not finished: `run --resume` finishes it
+  try {
+    rl::write_output(json_->target, rl::session_to_json(partial));
+  } catch (const rl::OutputError& e) {
+    checkpoint_failed_ = true;
+    std::fprintf(stderr,
+                 "reductionlab-cli: %s: checkpoint: %s (the run goes on; the file is written at "
+                 "the end)\n",
+                 json_->flag.c_str(), e.what());
+  }
+}
+
+}  // namespace rlcli

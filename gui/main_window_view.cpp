@@ -1,0 +1,80 @@
+// The window's View menu: the text size of the whole app (Ctrl+= / Ctrl+- / Ctrl+0, remembered)
+// and presentation mode (F5), which shows one chart at a time full screen for a room.
+#include <QAction>
+#include <QApplication>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+
+#include <algorithm>
+
+#include "main_window.h"
+#include "presentation.h"
+
+namespace rl::gui {
+
+namespace {
+constexpr double kDefaultTextPt = 9.5;  // app_setup's
+}  // namespace
+
+void MainWindow::build_view_menu() {
+  QMenu* view = menuBar()->addMenu("&View");
+  // F5 works from the presentation too (it leaves); the text keys of the window only, so that
+  // in the presentation they reach its own zoom.
+  auto add = [&](const QString& text, const QList<QKeySequence>& keys, auto slot,
+                 Qt::ShortcutContext context = Qt::WindowShortcut) {
+    QAction* a = view->addAction(text);
+    a->setShortcuts(keys);
+    a->setShortcutContext(context);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  present_action_ = add(
+      "&Presentation mode", {QKeySequence(Qt::Key_F5)}, [this] { present(); },
+      Qt::ApplicationShortcut);
+  view->addSeparator();
+  add("Larger text", {QKeySequence("Ctrl+="), QKeySequence("Ctrl++")},
+      [this] { set_text_size(text_pt_ + 1); });
+  add("Smaller text", {QKeySequence("Ctrl+-")}, [this] { set_text_size(text_pt_ - 1); });
+  add("Normal text size", {QKeySequence("Ctrl+0")}, [this] { set_text_size(kDefaultTextPt); });
+}
+
+void MainWindow::set_text_size(double pt) {
+  if (presentation_) return;  // the presentation has its own size (its Ctrl+= / Ctrl+-)
+  text_pt_ = std::clamp(pt, 7.0, 32.0);
+  QFont f = QApplication::font();
+  if (f.pointSizeF() == text_pt_) return;
+  f.setPointSizeF(text_pt_);
+  QApplication::setFont(f);
+  statusBar()->showMessage(QString("Text size %1 pt (Ctrl+0: normal)").arg(text_pt_), 3000);
+  if (options_.settings) QSettings().setValue("view/text_pt", text_pt_);
+}
+
+void MainWindow::present() {
+  if (presentation_) {
+    presentation_->close();
+    return;
+  }
+  presentation_ = new PresentationView(store_, presentation_zoom_);
+  connect(presentation_, &PresentationView::zoom_changed, this, [this](double z) {
+    presentation_zoom_ = z;
+    if (options_.settings) QSettings().setValue("presentation/zoom", z);
+  });
+  connect(presentation_, &PresentationView::closed, this, [this] {
+    presentation_ = nullptr;
+    activateWindow();
+  });
+  presentation_->showFullScreen();
+  presentation_->start();
+}
+
+void MainWindow::restore_view_settings() {
+  if (!options_.settings) return;
+  QSettings settings;
+  presentation_zoom_ = settings.value("presentation/zoom", 1.0).toDouble();
+  const double pt = settings.value("view/text_pt", kDefaultTextPt).toDouble();
+  if (pt != kDefaultTextPt) set_text_size(pt);
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,59 @@
+// Presentation mode (F5 in the window; Esc or F5 leaves): full screen, one chart at a time, text
+// scaled for a room. PageDown / Space / Right (what clickers send) step forward, PageUp / Left /
+// Backspace back, Home / End jump; Ctrl+= and Ctrl+- make the text larger or smaller (remembered).
+// Pages are the charts that have something to draw for the sessions shown, in the window's order.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+
+namespace rl::gui {
+
+namespace charts {
+class ChartWidget;
+}
+class SessionStore;
+
+// The text size for a room: about 1/54 of the screen's height (20 pt at 1080 lines, 14 pt at
+// 768, 40 pt at 2160), times the presenter's zoom; never below 12 pt.
+double presentation_point_size(int screen_height, double zoom);
+
+class PresentationView : public QWidget {
+  Q_OBJECT
+ public:
+  // zoom: the presenter's text factor (1 = presentation_point_size's default).
+  PresentationView(SessionStore* store, double zoom, QWidget* parent = nullptr);
+  ~PresentationView() override;
+
+  // Sets the application font for the room; the previous font comes back when the view closes.
+  void start();
+  const QStringList& pages() const { return pages_; }  // chart ids
+  int page() const { return page_; }
+  void show_page(int index);  // clamped to the pages
+  double zoom() const { return zoom_; }
+  void set_zoom(double zoom);  // 0.5..3, text resized at once
+  charts::ChartWidget* chart_widget() const { return chart_; }
+
+ signals:
+  void zoom_changed(double zoom);
+  void closed();
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void collect_pages();
+  void apply_font();
+  SessionStore* store_;
+  double zoom_;
+  QStringList pages_;
+  int page_ = 0;
+  charts::ChartWidget* chart_;
+  QLabel* footer_;
+  QFont* saved_font_;
+};
+
+}  // namespace rl::gui
