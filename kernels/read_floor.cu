@@ -9,6 +9,7 @@
 namespace rl::kernels {
 namespace {
 
+// Loads take the read-only path (__ldg: ld.global.nc), as the single pass and CUB do on sm_90.
 // Phases: (1) blocks walk tiles of blockDim.x x U vectors (block b takes tiles b, b + grid, ...,
 // as the single pass does), each thread U 16-byte loads in flight; (2) the block that would take
 // the next tile reads the partial last tile, block 0 the scalar tail (bytes past the last whole
@@ -26,13 +27,13 @@ __global__ void read_stream(const int4* __restrict__ in, std::size_t vectors,
     const int4* p = in + t * tile + threadIdx.x;
     int4 v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = p[u * blockDim.x];
+    for (int u = 0; u < U; ++u) v[u] = __ldg(p + u * blockDim.x);
 #pragma unroll
     for (int u = 0; u < U; ++u) acc += unsigned(v[u].x) + v[u].y + v[u].z + v[u].w;
   }
   if (t == full_tiles)  // exactly one block lands here
     for (std::size_t i = full_tiles * tile + threadIdx.x; i < vectors; i += blockDim.x) {
-      const int4 v = in[i];
+      const int4 v = __ldg(in + i);
       acc += unsigned(v.x) + v.y + v.z + v.w;
     }
   if (blockIdx.x == 0 && threadIdx.x < tail_count) acc += unsigned(tail[threadIdx.x]);
