@@ -46,8 +46,11 @@ TEST(AppGpu, RunOnCudaThroughTheWorkerThread) {
   ASSERT_EQ(s.results.size(), 4u);
   for (const auto& r : s.results)
     EXPECT_EQ(r.status, rl::PointStatus::Ok) << r.point.label() << ": " << r.message;
+  // The read floor of each size comes with the run, and the size chart draws it beside the points.
+  ASSERT_EQ(s.read_floors.size(), 2u);
+  for (const auto& r : s.results) EXPECT_GT(r.pct_of_read_floor, 0) << r.point.label();
   w.charts()->refresh_all();
-  EXPECT_EQ(w.charts()->chart("bandwidth_vs_size")->drawn_points(), 4);
+  EXPECT_EQ(w.charts()->chart("bandwidth_vs_size")->drawn_points(), 4 + 2);
   EXPECT_EQ(w.results_model()->rowCount(), 4);
 }
 
