@@ -306,9 +306,9 @@ void ChartScene::fit_categories(double axis_width) {
     if (labels.size() == n) fit = f;
   }
   if (fit == 2) {
-    // Turned, Qt Charts still cuts a name longer than about a third of the chart's height
+    // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
     // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
-    const double tall = chart_->rect().height() * 0.3;
+    const double tall = chart_->rect().height() * 0.2;
     const QFontMetricsF metrics(fonts[0]);
     labels.clear();
     for (const QString& c : data_.x.categories) {
