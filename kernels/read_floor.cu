@@ -40,10 +40,14 @@ __global__ void read_stream(const int4* __restrict__ in, std::size_t vectors,
   if (acc == never) *sink = int(acc);
 }
 
+// One tile per block up to the caps (grid = tiles, sm_count x blocks_per_sm, max_blocks where
+// not 0); each shape was the best at some size on the H200 (docs/benchmarks.md, section 3).
 constexpr ReadFloorShape kShapes[] = {
-    {128, 1, 0},                // one vector per thread, as many blocks as that takes: small N
-    {256, 1, 0}, {256, 4, 8},   // grid-stride, 8 blocks per SM, 4 loads in flight
-    {512, 4, 4}, {1024, 2, 2},  // few large blocks: large N
+    {128, 1, 0, 0},                      // one vector per thread, a block per tile: small N
+    {256, 1, 0, 0},     {256, 4, 8, 0},  // 8 blocks per SM walking tiles, 4 loads in flight
+    {512, 4, 4, 0},                      // 4 such blocks per SM
+    {512, 4, 0, 16384},  // the single pass's own shape: a tile per block, up to 16384 blocks
+    {1024, 2, 2, 0},     // few large blocks: large N
 };
 
 template <int U>
