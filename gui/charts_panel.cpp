@@ -118,13 +118,15 @@ bool ChartsPanel::eventFilter(QObject* watched, QEvent* event) {
     for (auto& [group, page] : pages_)
       if (auto* scroll = qobject_cast<QScrollArea*>(page);
           scroll && scroll->viewport() == watched) {
-        // Two charts fill the visible height; the others are a scroll away.
+        // Two charts fill the visible height; the others are a scroll away. Never shorter than
+        // 380 px: below that Qt Charts cuts turned category names ("Neighb...") and the value
+        // axis's title, so on a small screen one chart and a half show and the rest scroll.
         const QLayout* box = charts_layout(page);
         const QMargins m = box->contentsMargins();
         const int room = static_cast<QResizeEvent*>(event)->size().height() - m.top() - m.bottom() -
                          box->spacing();
         for (charts::ChartWidget* w : arranged_.value(group))
-          w->setFixedHeight(std::max(240, room / 2));
+          w->setFixedHeight(std::max(380, room / 2));
       }
   return QObject::eventFilter(watched, event);
 }
