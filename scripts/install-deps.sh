@@ -4,7 +4,8 @@
 # Idempotent: installs only what is missing.
 set -euo pipefail
 
-# Real package names, not virtual ones (libqt6charts6-dev): dpkg-query knows only real ones.
+# Real package names, not virtual ones (libqt6charts6-dev, libqt6svg6-dev name qt6-charts-dev and
+# qt6-svg-dev): dpkg-query knows only real ones.
 # ctest's install_deps_closure (scripts/check-deps.py, run by python3) fails when the build uses
 # a package this list does not pull in, e.g. libqt6opengl6-dev: qt6-charts-dev needs it but does
 # not depend on it.
