@@ -117,6 +117,9 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
                      : cpu == Cpu::Some ? QString("cumulative speed-up (×); CPU: time ratio")
                                         : QString("cumulative speed-up (×)"))
                   : (cpu == Cpu::All ? "CPU " : "") + time_axis_title(basis, micro ? "µs" : "ms");
+  // The subtitle names the time and the baseline; a short plot says only the quantity.
+  c.y.short_title = speedup ? (cpu == Cpu::All ? QString("ratio (×)") : QString("speed-up (×)"))
+                            : QString("time (%1)").arg(micro ? "µs" : "ms");
   int wrong = 0, noisy = 0;
   QStringList references;
   for (const auto& [si, ws] : sets) {

@@ -185,6 +185,9 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                                         : QString("speed-up%1 (×)").arg(on);
   if (cpu == Cpu::All)
     c.y.title = m == Measure::Speedup ? QString("CPU ratio%1 (×)").arg(on) : "CPU " + c.y.title;
+  c.y.short_title = m == Measure::Time        ? QString("time (%1)").arg(micro ? "µs" : "ms")
+                    : m == Measure::Bandwidth ? QString("GB/s")
+                                              : QString("ratio (×)");
 
   constexpr int kMaxSeries = 24;
   std::map<std::string, int> colors;

@@ -24,6 +24,9 @@ enum class TickStyle { Plain, PowerOfTwo };  // Log2 labels: "1024" or "2^10"
 
 struct Axis {
   QString title;
+  // Said instead of title where the plot is too short for it (Qt would cut it to "cumulativ..."):
+  // "time (ms)" for "time, whole reduction (ms)"; the subtitle still says the rest.
+  QString short_title;
   AxisScale scale = AxisScale::Linear;
   TickStyle ticks = TickStyle::Plain;
   QStringList categories;  // Category axes only

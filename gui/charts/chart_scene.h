@@ -56,7 +56,9 @@ class ChartScene : public QObject {
   void build();
   void fill();  // points, ranges, labels from data_
   void place_overlays();
-  void fit_categories(double axis_width);  // category labels: wrapped to a slot, or turned
+  void fit_categories(double axis_width);
+  void fit_value_title(double plot_height);  // the short title where the full one would be cut  //
+                                             // category labels: wrapped to a slot, or turned
   QString signature(const Chart& c) const;
   void on_xy_hovered(int series, const QPointF& p, bool state);
 

@@ -189,6 +189,7 @@ void ChartScene::fill() {
 void ChartScene::place_overlays() {
   const QRectF plot = chart_->plotArea();
   const QRectF whole = chart_->rect();
+  fit_value_title(plot.height());
   if (!empty_hint_->toPlainText().isEmpty()) {
     empty_hint_->setTextWidth(std::min(whole.width() * 0.75, 620.0));
     const QSizeF sz = empty_hint_->boundingRect().size();
@@ -281,6 +282,16 @@ void ChartScene::place_overlays() {
     const QPointF bottom_right = chart_->mapToPosition(QPointF(left + width / bar_sets, 0), bars);
     hatch->setRect(QRectF(top_left, bottom_right).normalized());
   }
+}
+
+void ChartScene::fit_value_title(double plot_height) {
+  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
+  if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
+  const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
+  const QString full = data_.y.title + suffix;
+  const bool fits = QFontMetricsF(ya->titleFont()).horizontalAdvance(full) <= plot_height - 8;
+  const QString want = fits ? full : data_.y.short_title + suffix;
+  if (ya->titleText() != want) ya->setTitleText(want);
 }
 
 void ChartScene::fit_categories(double axis_width) {
