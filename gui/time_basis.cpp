@@ -116,15 +116,14 @@ BasisSpeedups basis_speedups(const std::vector<PointResult>& results, const std:
     for (size_t i = 0; i < results.size(); ++i) out.value[i] = results[i].speedup;
     return out;
   }
-  std::string base = baseline;
-  if (auto ref = resolve_variant(baseline)) base = ref->variant->id;
+  const BaselineIndex index(results, baseline);  // resolves seed names; one pass, not one a point
   for (size_t i = 0; i < results.size(); ++i) {
     const PointResult& r = results[i];
     const Summary* t = basis_time(r, b);
     if (r.status != PointStatus::Ok || !t || t->median_ms <= 0) continue;
     // The baseline rl::compute_speedups would pick; one without the time is not swapped for
     // another.
-    const PointResult* ref = find_baseline(results, r.point, base);
+    const PointResult* ref = index.find(r.point);
     if (!ref) continue;
     if (const Summary* bt = basis_time(*ref, b))
       out.value[i] = bt->median_ms / t->median_ms;
