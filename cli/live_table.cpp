@@ -224,7 +224,7 @@ void LiveTable::print_read_floors(const rl::Session& s) {
                 format_fixed(f.gbps(), 0).c_str(), f.shape.c_str(), f.noisy ? " (noisy)" : "");
   }
   for (const rl::PointResult& r : s.results) above = above || r.pct_of_read_floor > 100;
-  if (above) std::printf("* %s\n", rl::above_floor_note(101).c_str());
+  if (above) std::printf("* %s\n", rl::above_floor_note().c_str());
 }
 
 void LiveTable::print_footer(const rl::Session& s, std::size_t total_points) {

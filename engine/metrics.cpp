@@ -47,8 +47,7 @@ std::optional<double> pct_of_read_floor(const PointResult& r, const ReadFloor& f
   return 100.0 * ft->median_ms / t->median_ms;
 }
 
-std::string above_floor_note(double pct) {
-  if (pct <= 100.0) return {};
+std::string above_floor_note() {
   return "above 100%: the read floor is itself measured (the best of a few read-only grid "
          "shapes, median), not a bound; a point within the floor's noise can pass it";
 }

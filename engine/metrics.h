@@ -32,8 +32,8 @@ const Summary* floor_time(const ReadFloor& f, TimeBasis b);
 // as a kernel that does nothing else. None where either time is missing.
 std::optional<double> pct_of_read_floor(const PointResult& r, const ReadFloor& f, TimeBasis b);
 // Said beside a percentage of the floor above 100: the floor is a measurement with noise of its
-// own, not a bound; empty for pct <= 100.
-std::string above_floor_note(double pct);
+// own, not a bound.
+std::string above_floor_note();
 
 // "noise 2.3% > target 1.0%": why a point is flagged noisy; empty when it is not.
 std::string noisy_note(const PointResult& r, double target);

@@ -128,8 +128,7 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
     if (r.pct_of_read_floor > 0)
       bw += QString(", %1% of the read floor at this N").arg(r.pct_of_read_floor, 0, 'f', 1);
     lines << bw;
-    if (r.pct_of_read_floor > 100)
-      lines << QString::fromStdString(above_floor_note(r.pct_of_read_floor));
+    if (r.pct_of_read_floor > 100) lines << QString::fromStdString(above_floor_note());
   }
   if (r.speedup)
     lines << QString(device.backend == "cuda"

@@ -27,7 +27,7 @@ PresentationView::PresentationView(SessionStore* store, double zoom, QWidget* pa
       zoom_(std::clamp(zoom, 0.5, 3.0)),
       chart_(new charts::ChartWidget),
       footer_(new QLabel),
-      saved_font_(new QFont(QApplication::font())) {
+      saved_font_(QApplication::font()) {
   setWindowTitle("ReductionLab: presentation");
   setAttribute(Qt::WA_DeleteOnClose);
   setAutoFillBackground(true);
@@ -43,10 +43,6 @@ PresentationView::PresentationView(SessionStore* store, double zoom, QWidget* pa
   chart_->setFocusPolicy(Qt::NoFocus);
   setFocusPolicy(Qt::StrongFocus);
   collect_pages();
-}
-
-PresentationView::~PresentationView() {
-  delete saved_font_;
 }
 
 void PresentationView::start() {
@@ -66,7 +62,7 @@ void PresentationView::collect_pages() {
 void PresentationView::apply_font() {
   const QScreen* s = screen() ? screen() : QApplication::primaryScreen();
   const int height = s ? s->geometry().height() : 1080;
-  QFont f = *saved_font_;
+  QFont f = saved_font_;
   f.setPointSizeF(presentation_point_size(height, zoom_));
   QApplication::setFont(f);  // every chart rebuilds with it (ApplicationFontChange)
   QFont small = f;
@@ -140,7 +136,7 @@ void PresentationView::keyPressEvent(QKeyEvent* event) {
 }
 
 void PresentationView::closeEvent(QCloseEvent* event) {
-  QApplication::setFont(*saved_font_);
+  QApplication::setFont(saved_font_);
   emit closed();
   QWidget::closeEvent(event);
 }

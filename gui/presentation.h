@@ -4,6 +4,7 @@
 // Pages are the charts that have something to draw for the sessions shown, in the window's order.
 #pragma once
 
+#include <QFont>
 #include <QStringList>
 #include <QWidget>
 
@@ -25,7 +26,6 @@ class PresentationView : public QWidget {
  public:
   // zoom: the presenter's text factor (1 = presentation_point_size's default).
   PresentationView(SessionStore* store, double zoom, QWidget* parent = nullptr);
-  ~PresentationView() override;
 
   // Sets the application font for the room; the previous font comes back when the view closes.
   void start();
@@ -53,7 +53,7 @@ class PresentationView : public QWidget {
   int page_ = 0;
   charts::ChartWidget* chart_;
   QLabel* footer_;
-  QFont* saved_font_;
+  QFont saved_font_;  // the app's font, back when the view closes
 };
 
 }  // namespace rl::gui

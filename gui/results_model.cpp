@@ -222,7 +222,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         "The read floor's time at the same N over the point's time (whole reduction): the read\n"
         "floor is the fastest of a few kernels that only read the input (16-byte loads), timed\n"
         "like every point on the same GPU. 100% = as fast as reading the data allows.\n* " +
-        above_floor_note(101));
+        above_floor_note());
   if (role == Qt::ToolTipRole && section == Noise)
     return "Relative standard error of the mean total time. 'noisy': still above the noise\n"
            "target when the sampling budget (4 x the budget per point) ran out";

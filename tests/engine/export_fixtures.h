@@ -5,10 +5,31 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "error.h"
+#include "export.h"
 #include "results.h"
 
 namespace rl::testing {
+
+// The message session_from_json / spec_from_json gives for text, or "" when it reads.
+inline std::string session_error(const std::string& text) {
+  try {
+    session_from_json(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+inline std::string spec_error(const std::string& text) {
+  try {
+    spec_from_json(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 inline Summary make_summary(double base, int samples) {
   Summary s;

@@ -24,23 +24,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string session_error(const std::string& text) {
-  try {
-    session_from_json(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string spec_error(const std::string& text) {
-  try {
-    spec_from_json(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::session_error;
+using testing::spec_error;
 
 Json valid_session() {
   return Json::parse(session_to_json(testing::make_full_session()));
