@@ -11,7 +11,8 @@ counts: that is what apt installs). Used: the find_package configs in CMakeCache
 include dirs and libraries in build.ninja and AutogenInfo.json and the compiler's own; the
 headers the compiled objects include (`ninja -t deps`, once compiled); at run time the shared
 libraries of the built programs (ldd), the Qt plugins and the fallback font the app loads.
-The CUDA toolkit in /usr/local/cuda is a stated precondition and is not checked.
+The CUDA toolkit in /usr/local/cuda is a stated precondition and is not checked, nor are
+wrapper scripts that only exec a toolkit program (an nvcc in /usr/local/bin).
 
 Usage: check-deps.py SOURCE_DIR BUILD_DIR [--drop PKG]   (ctest: install_deps_closure)
 apt-cache must know the listed packages (`apt-get update` once if it does not).
@@ -224,6 +225,21 @@ def hops(path):
   return list(dict.fromkeys(out + [os.path.realpath(path)]))
 
 
+def toolkit_wrapper(path, skip):
+  """A small script on PATH that only runs a toolkit program (CI's /usr/local/bin/nvcc is
+  `exec /usr/local/cuda-13.0/bin/nvcc "$@"`): part of the toolkit, like what it runs."""
+  try:
+    if os.path.getsize(path) > 4096:
+      return False
+    with open(path, errors="replace") as fh:
+      text = fh.read()
+  except OSError:
+    return False
+  targets = re.findall(r"\bexec\s+\"?(/[^\s\"]+)", text)
+  return text.startswith("#!") and bool(targets) and all(
+      any(os.path.realpath(t).startswith(s) or t.startswith(s) for s in skip) for t in targets)
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
   ap.add_argument("source_dir")
@@ -253,7 +269,7 @@ def main():
   used.setdefault(os.path.realpath(sys.executable), "runs this check")
 
   skip = [os.path.realpath(p) + "/" for p in (args.source_dir, build, "/usr/local/cuda")]
-  skip.append("/usr/local/cuda/")
+  skip += ["/usr/local/cuda/", "/usr/local/cuda-"]
   owners, missing, unowned, packages, files = dpkg_owners(), {}, [], set(), 0
   for path, why in used.items():
     if not SYSTEM.match(path) or not os.path.exists(path):
@@ -267,7 +283,8 @@ def main():
       packages |= pkgs & installed or pkgs  # a dir has many owners: one in the closure will do
       if not pkgs & installed:
         missing.setdefault(" or ".join(sorted(pkgs)), []).append((hop, why))
-    if not owned and not os.path.isdir(path) and not any(path.startswith(s) for s in skip):
+    if not owned and not os.path.isdir(path) and not any(path.startswith(s) for s in skip) \
+        and not toolkit_wrapper(path, skip):
       unowned.append((path, why))
 
   for pkg, uses in sorted(missing.items()):
