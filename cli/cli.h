@@ -37,6 +37,7 @@ struct Command {
 
 Command add_devices_command(CLI::App& app);
 Command add_variants_command(CLI::App& app);
+Command add_presets_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 

@@ -3,10 +3,10 @@
 #include <cstdio>
 
 #include "cli.h"
-#include "device.h"
-#include "error.h"
+#include "engine/core/error.h"
+#include "engine/run/device.h"
+#include "engine/run/runner.h"
 #include "format.h"
-#include "runner.h"
 
 namespace rlcli {
 

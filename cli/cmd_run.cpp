@@ -6,10 +6,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "backend.h"
 #include "cli.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/run/backend.h"
+#include "engine/run/runner.h"
 #include "live_table.h"
 #include "output_files.h"
 #include "parse_args.h"
@@ -18,7 +19,6 @@
 #include "run_resume.h"
 #include "run_signals.h"
 #include "run_spec.h"
-#include "runner.h"
 
 namespace rlcli {
 
@@ -68,6 +68,7 @@ int exit_code_for(const rl::Session& s, int signal) {
 }
 
 int run_experiment(const RunArgs& a, const CountsFlags& counts) {
+  const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);
   rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
@@ -76,14 +77,16 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts) {
   rl::Runner runner(pick_backend(a, spec));
   if (resumed) check_resume_device(a, *resumed, runner.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
-  LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise);
+  LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise, basis);
   table.show_counts(show_counts(counts, runner.device()));
   table.print_header();
 
   rl::RunCallbacks callbacks;
   callbacks.on_progress = [&](const rl::Progress& p) { table.on_progress(p); };
-  callbacks.on_result = [&](const rl::PointResult& r) { table.on_result(r); };
-  callbacks.on_session = [&](const rl::Session& s) { outputs.checkpoint(s); };
+  callbacks.on_session = [&](const rl::Session& s) {
+    table.on_result(s);
+    outputs.checkpoint(s);
+  };
   // Until the files are written: a signal then still leaves them whole (run_signals.h).
   const CancelOnSignals signals;
   const rl::Session session =

@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "catalog.h"
 #include "cli.h"
-#include "error.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/trace/trace.h"
 #include "output_files.h"
 #include "parse_args.h"
-#include "trace.h"
 
 namespace rlcli {
 

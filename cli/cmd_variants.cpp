@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "catalog.h"
 #include "cli.h"
+#include "engine/catalog/catalog.h"
 #include "format.h"
 
 namespace rlcli {

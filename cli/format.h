@@ -1,15 +1,22 @@
-// Number formatting for people: times with a unit that fits, bytes, bandwidth, percentages.
+// The engine's formatters (engine/report/format.h) as the terminal tables use them (ASCII "us",
+// so columns counted in bytes line up), plus column padding, which is the CLI's own layout.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "engine/core/metrics.h"
+#include "engine/report/format.h"
+
 namespace rlcli {
 
-std::string format_ms(double ms);           // "812 ns", "12.3 us", "4.567 ms", "1.234 s"
-std::string format_bytes(std::uint64_t b);  // "60.0 MiB", "139.8 GiB"
-std::string format_fixed(double v, int decimals);
-std::string format_duration_s(double s);  // "42 s", "3 min 05 s", "1 h 02 min"
+inline std::string format_ms(double ms) {
+  return rl::format_time_ms(ms, rl::Glyphs::Ascii);
+}
+using rl::format_bytes;
+using rl::format_duration_s;
+using rl::format_fixed;
+
 std::string pad_left(const std::string& s, std::size_t width);
 std::string pad_right(const std::string& s, std::size_t width);
 

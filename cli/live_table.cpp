@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "catalog.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/metrics.h"
+#include "engine/model/model_counts.h"
 #include "format.h"
-#include "metrics.h"
-#include "model_counts.h"
 
 namespace rlcli {
 
@@ -31,7 +31,7 @@ std::string gbps_text(double gbps) {
   return gbps > 0 ? format_fixed(gbps, 1) : "-";
 }
 std::string pct_text(double pct) {
-  return pct > 0 ? format_fixed(pct, 1) + "%" : "-";
+  return rl::format_pct(pct);
 }
 
 // The counts columns: right-aligned, "-" for a variant without a block model.
@@ -61,8 +61,8 @@ std::string format_sci(double v) {
 }  // namespace
 
 LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
-                     const std::string& baseline, double noise_target)
-    : device_(device), baseline_(baseline), noise_target_(noise_target) {
+                     const std::string& baseline, double noise_target, rl::TimeBasis basis)
+    : device_(device), baseline_(baseline), noise_target_(noise_target), basis_(basis) {
   progress_tty_ = isatty(STDERR_FILENO) != 0;
   color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
   for (const rl::PointSpec& p : points) {
@@ -95,6 +95,9 @@ void LiveTable::print_header() {
       "speed-up: against %s at the same size and type; first = first kernel alone (what "
       "the seed times), total = whole reduction\n",
       baseline_.empty() ? "(none)" : baseline_.c_str());
+  if (basis_ != rl::TimeBasis::Whole)
+    std::printf("--time %s: GB/s, %%floor, %%theo and speed-up are on the %s\n",
+                rl::time_basis_key(basis_).c_str(), rl::time_basis_name(basis_).c_str());
   if (device_.backend == "cuda")
     std::printf(
         "gpu = total with the timestamps' own cost taken out (an empty event pair, measured after "
@@ -184,30 +187,33 @@ std::string LiveTable::status_text(const rl::PointResult& r) const {
   return "?";
 }
 
-void LiveTable::on_result(const rl::PointResult& r) {
+void LiveTable::on_result(const rl::Session& so_far) {
   clear_progress();
+  const rl::PointResult& r = so_far.results.back();
   const rl::PointSpec& p = r.point;
   const bool measured = r.status == rl::PointStatus::Ok || r.status == rl::PointStatus::Wrong;
+  // GB/s, the roofs and the speed-up on the chosen time (--time), as the engine derives them.
+  const rl::BasisMetrics m = rl::basis_metrics(so_far, so_far.results.size() - 1, basis_);
   const std::string first =
       measured && !r.first_kernel.empty() ? format_ms(r.first_kernel.median_ms) : "-";
   const std::string total = measured && !r.total.empty() ? format_ms(r.total.median_ms) : "-";
   const std::string gpu = measured && !r.gpu_time.empty() ? format_ms(r.gpu_time.median_ms) : "-";
-  const std::string speedup = r.speedup ? format_fixed(*r.speedup, 2) + "x" : "-";
+  const std::string speedup = rl::format_speedup(m.speedup, rl::Glyphs::Ascii);
   const std::string noise =
       measured && !r.total.empty() ? format_fixed(100.0 * r.total.noise, 1) + "%" : "-";
   // Above 100% only within the floor's own noise: marked, and said why in the footer.
-  std::string floor = measured ? pct_text(r.pct_of_read_floor) : "-";
-  if (measured && r.pct_of_read_floor > 100) floor += "*";
-  std::printf("%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
-              pad_right(p.variant, variant_width_).c_str(),
-              pad_right(seed_label(p), seed_width_).c_str(),
-              std::string(rl::to_string(p.workspace)).c_str(),
-              p.block_size ? std::to_string(p.block_size).c_str() : "auto", p.unroll,
-              pad_left(rl::format_size(p.size), size_width_).c_str(),
-              std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
-              noise.c_str(), measured ? gbps_text(r.total_gbps).c_str() : "-", floor.c_str(),
-              measured ? pct_text(r.pct_of_theoretical).c_str() : "-", speedup.c_str(),
-              counts_ ? counts_cells(r.counts).c_str() : "", status_text(r).c_str());
+  const double pct_floor = m.pct_of_read_floor.value_or(0);
+  const std::string floor = measured ? rl::format_pct_of_floor(pct_floor) : "-";
+  above_floor_ = above_floor_ || (measured && pct_floor > 100);
+  std::printf(
+      "%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
+      pad_right(p.variant, variant_width_).c_str(), pad_right(seed_label(p), seed_width_).c_str(),
+      std::string(rl::to_string(p.workspace)).c_str(), rl::block_size_text(p.block_size).c_str(),
+      p.unroll, pad_left(rl::format_size(p.size), size_width_).c_str(),
+      std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
+      noise.c_str(), measured ? gbps_text(m.gbps).c_str() : "-", floor.c_str(),
+      measured ? pct_text(m.pct_of_theoretical).c_str() : "-", speedup.c_str(),
+      counts_ ? counts_cells(r.counts).c_str() : "", status_text(r).c_str());
   std::fflush(stdout);
 }
 
@@ -216,15 +222,13 @@ void LiveTable::print_read_floors(const rl::Session& s) {
     std::printf("read floor of the device (%s): %s GB/s\n",
                 format_bytes(s.device.read_floor_bytes).c_str(),
                 format_fixed(s.device.measured_read_gbps, 0).c_str());
-  bool above = false;
   for (const rl::ReadFloor& f : s.read_floors) {
     std::printf("read floor at %s: %s (gpu %s), %s GB/s, best shape %s%s\n",
                 format_bytes(f.bytes).c_str(), format_ms(f.time.median_ms).c_str(),
                 f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
                 format_fixed(f.gbps(), 0).c_str(), f.shape.c_str(), f.noisy ? " (noisy)" : "");
   }
-  for (const rl::PointResult& r : s.results) above = above || r.pct_of_read_floor > 100;
-  if (above) std::printf("* %s\n", rl::above_floor_note().c_str());
+  if (above_floor_) std::printf("* %s\n", rl::above_floor_note().c_str());
 }
 
 void LiveTable::print_footer(const rl::Session& s, std::size_t total_points) {

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "results.h"
-#include "runner.h"
+#include "engine/report/time_basis.h"
+#include "engine/run/results.h"
+#include "engine/run/runner.h"
 
 namespace rlcli {
 
@@ -16,15 +17,19 @@ class LiveTable {
  public:
   // points: the run's points (for column widths); baseline: the speed-up baseline's id;
   // noise_target: the spec's noise threshold (points above it are flagged noisy).
+  // basis: the time the GB/s, %floor, %theo and speed-up columns use (--time).
   LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSpec>& points,
-            const std::string& baseline, double noise_target);
+            const std::string& baseline, double noise_target,
+            rl::TimeBasis basis = rl::TimeBasis::Whole);
 
   // Adds the block model's counts to every row (before the status): barriers, warp-steps, lane
   // efficiency, loads, stores, launches (run_counts.h says when). Call before print_header().
   void show_counts(bool on) { counts_ = on; }
   void print_header();
   void on_progress(const rl::Progress& p);
-  void on_result(const rl::PointResult& r);
+  // Prints the row of so_far's last point (the session so far gives the read floor at its size
+  // and the baseline of its speed-up).
+  void on_result(const rl::Session& so_far);
   // The closing summary: the read floor of each size, counts per status and of noisy points,
   // and whether the run was cancelled.
   void print_footer(const rl::Session& s, std::size_t total_points);
@@ -41,6 +46,8 @@ class LiveTable {
   bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
   bool progress_shown_ = false;
   bool counts_ = false;
+  bool above_floor_ = false;  // a row showed more than 100% of the floor: the footer says why
+  rl::TimeBasis basis_ = rl::TimeBasis::Whole;
   std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
 };
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "cli.h"
-#include "error.h"
+#include "engine/core/error.h"
 
 namespace rlcli {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "input_file.h"
-#include "output_file.h"
+#include "engine/io/input_file.h"
+#include "engine/io/output_file.h"
 
 namespace rlcli {
 

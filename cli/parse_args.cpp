@@ -3,9 +3,10 @@
 #include <charconv>
 #include <cmath>
 
-#include "catalog.h"
 #include "cli.h"
-#include "spec.h"
+#include "engine/catalog/catalog.h"
+#include "engine/run/grammar.h"
+#include "engine/run/spec.h"
 
 namespace rlcli {
 
@@ -53,14 +54,14 @@ int parse_int(std::string_view flag, std::string_view text) {
 }
 
 std::vector<int> parse_int_list(std::string_view flag, std::string_view text) {
+  // The engine's grammar (engine/run/grammar.h): "256,1024", "2^8", "64..1024", as in the app.
+  const std::string what = flag == "--block-sizes" ? "block size"
+                           : flag == "--unroll"    ? "unroll factor"
+                                                   : "value";
   std::vector<int> out;
-  for (const std::string& item : split_list(flag, text)) {
-    int value = 0;
-    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (ec != std::errc() || p != item.data() + item.size())
-      bad(flag, text, in_quotes(item) + " is not a whole number");
-    out.push_back(value);
-  }
+  std::string error;
+  if (!rl::parse_int_list(text, what, &out, &error))
+    throw UsageError(std::string(flag) + ": " + error);
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "types.h"
+#include "engine/core/types.h"
 
 namespace rlcli {
 

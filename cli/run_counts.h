@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "device.h"
+#include "engine/run/device.h"
 
 namespace rlcli {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "cli.h"
-#include "export.h"
+#include "engine/io/export.h"
 
 namespace rlcli {
 

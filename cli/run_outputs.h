@@ -8,8 +8,8 @@
 #include <chrono>
 #include <optional>
 
+#include "engine/run/results.h"
 #include "output_files.h"
-#include "results.h"
 #include "run_spec.h"
 
 namespace rlcli {

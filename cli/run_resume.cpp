@@ -1,9 +1,9 @@
 #include "run_resume.h"
 
 #include "cli.h"
-#include "export.h"
+#include "engine/io/export.h"
+#include "engine/io/resume.h"
 #include "output_files.h"
-#include "resume.h"
 
 namespace rlcli {
 

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "results.h"
+#include "engine/run/results.h"
 #include "run_spec.h"
 
 namespace rlcli {

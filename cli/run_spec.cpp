@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "catalog.h"
 #include "cli.h"
-#include "error.h"
-#include "export.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/report/time_basis.h"
+#include "engine/run/presets.h"
 #include "output_files.h"
 #include "parse_args.h"
 
@@ -146,6 +148,13 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
   a.o_json = sub.add_option("--json", a.json, "Write the whole session as JSON to FILE");
   a.o_spec = sub.add_option("--spec", a.spec_file,
                             "Read the experiment from a JSON spec FILE; flags override it");
+  a.o_preset = sub.add_option("--preset", a.preset,
+                              "Start from one of the seed's experiments (reductionlab-cli presets "
+                              "lists them); flags override it");
+  a.o_time = sub.add_option("--time", a.time,
+                            "The time GB/s, %floor, %theo and speed-ups use in the table: whole "
+                            "(whole reduction), gpu (timestamps out) or first (first kernel) "
+                            "(default whole)");
   a.o_warm_l2 = sub.add_flag("--warm-l2", a.warm_l2,
                              "Do not flush L2 before each sample (default: cold L2, as nvbench)");
   a.o_resume = sub.add_option("--resume", a.resume,
@@ -168,12 +177,29 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                                                               {a.o_csv, "FILE"},
                                                               {a.o_json, "FILE"},
                                                               {a.o_spec, "FILE"},
+                                                              {a.o_preset, "ID"},
+                                                              {a.o_time, "whole|gpu|first"},
                                                               {a.o_resume, "FILE"}};
   for (const auto& [option, name] : value_names) option->type_name(name);
 }
 
+rl::TimeBasis time_basis_of(const RunArgs& a) {
+  const auto b = rl::parse_time_basis(a.time);
+  if (!b) throw UsageError("--time '" + a.time + "': expected whole, gpu or first");
+  return *b;
+}
+
 rl::ExperimentSpec build_spec(const RunArgs& a) {
   rl::ExperimentSpec spec;
+  if (given(a.o_preset)) {
+    if (given(a.o_spec))
+      throw UsageError("--preset " + a.preset + ": give --preset or --spec, not both");
+    const rl::Preset* p = rl::find_preset(a.preset);
+    if (!p)
+      throw UsageError("--preset '" + a.preset + "': unknown preset (expected one of " +
+                       rl::preset_ids() + "; reductionlab-cli presets lists them)");
+    spec = p->spec;
+  }
   if (given(a.o_spec)) {
     const std::string text = read_file("--spec", a.spec_file);
     try {

@@ -5,29 +5,36 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/core/metrics.h"
+
 #include <string>
 
-#include "device.h"
-#include "spec.h"
+#include "engine/run/device.h"
+#include "engine/run/spec.h"
 
 namespace rlcli {
 
 struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
   std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
+  std::string preset, time = "whole";
   bool warm_l2 = false;
   // Which flags were given (CLI11 counts them).
   CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
               *o_block_sizes = nullptr, *o_unroll = nullptr, *o_sizes = nullptr, *o_type = nullptr,
               *o_noise = nullptr, *o_budget = nullptr, *o_min_samples = nullptr,
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
-              *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr;
+              *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
+              *o_time = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);
 
 // The variants run when none are named: every variant with a seed name (the seed's ladder).
 std::vector<std::string> default_variants();
+
+// The time the table's GB/s, roofs and speed-ups use (--time whole|gpu|first).
+rl::TimeBasis time_basis_of(const RunArgs& args);
 
 // Throws UsageError for a bad value or an unreadable --spec file. Validation against the
 // device happens later, once the device is known (settle_for_device); `all` stays until then.

@@ -38,7 +38,7 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
   if (left_out) *left_out = skipped;
   if (drawable.empty()) {
     *error = QString("no chart has anything to draw in %1; left out:\n  %2")
-                 .arg(time_basis_name(basis), skipped.join("\n  "));
+                 .arg(qtext::time_basis_name(basis), skipped.join("\n  "));
     return false;
   }
   QDir folder(dir);

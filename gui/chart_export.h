@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 
 namespace rl::gui {
 

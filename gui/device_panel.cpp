@@ -4,8 +4,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "engine/core/metrics.h"
 #include "format.h"
-#include "metrics.h"
 
 namespace rl::gui {
 

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "device.h"
+#include "engine/run/device.h"
 
 class QTextBrowser;
 

@@ -16,10 +16,10 @@
 
 #include <algorithm>
 
-#include "catalog.h"
+#include "engine/catalog/catalog.h"
+#include "engine/run/presets.h"
 #include "form_parsing.h"
 #include "format.h"
-#include "presets.h"
 #include "run_worker.h"
 #include "variant_tree.h"
 
@@ -40,7 +40,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   auto* preset_layout = new QVBoxLayout(preset_box);
   presets_ = new QComboBox;
   presets_->addItem("Choose a preset...");
-  for (const Preset& p : presets()) presets_->addItem(p.name);
+  for (const Preset& p : presets()) presets_->addItem(QString::fromStdString(p.name));
   presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   presets_->setMinimumContentsLength(20);
   preset_note_ = new QLabel;
@@ -210,7 +210,8 @@ void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
   hidden_ = spec;
   const int preset = preset_index_of(spec);
   presets_->setCurrentIndex(preset + 1);
-  preset_note_->setText(preset >= 0 ? presets()[size_t(preset)].description : QString());
+  preset_note_->setText(preset >= 0 ? QString::fromStdString(presets()[size_t(preset)].description)
+                                    : QString());
   preset_note_->setVisible(preset >= 0);
   variants_->set_checked(spec.variants);
   auto has_ws = [&](Workspace w) {

@@ -9,9 +9,9 @@
 
 #include <optional>
 
-#include "device.h"
-#include "runner.h"
-#include "spec.h"
+#include "engine/run/device.h"
+#include "engine/run/runner.h"
+#include "engine/run/spec.h"
 
 class QCheckBox;
 class QComboBox;

@@ -22,26 +22,23 @@
 
 #include <set>
 
-#include "catalog.h"
+#include "animation/block_animation.h"
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "device_panel.h"
+#include "engine/catalog/catalog.h"
+#include "engine/io/export.h"
+#include "engine/run/presets.h"
 #include "experiment_panel.h"
-#include "export.h"
 #include "export_dialog.h"
 #include "format.h"
-#include "presets.h"
 #include "results_model.h"
 #include "results_table.h"
 #include "run_worker.h"
 #include "session_files.h"
 #include "session_store.h"
 #include "time_basis.h"
-
-#if RL_HAVE_ANIMATION_PANEL
-#include "animation/animation_panel.h"
-#endif
 
 namespace rl::gui {
 
@@ -86,7 +83,8 @@ MainWindow::MainWindow(Options options)
   baseline_->setToolTip("The baseline variant of every speed-up (charts and table)");
   top->addWidget(baseline_);
   top->addWidget(new QLabel("Time"));
-  for (TimeBasis b : time_bases()) time_basis_->addItem(time_basis_choice(b), time_basis_key(b));
+  for (TimeBasis b : time_bases())
+    time_basis_->addItem(qtext::time_basis_choice(b), qtext::time_basis_key(b));
   time_basis_->setToolTip(
       "The time every chart draws (times, bandwidths, speed-ups); points without it are left out "
       "and counted. The Results table shows all three.");
@@ -95,16 +93,16 @@ MainWindow::MainWindow(Options options)
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");
   tabs_->addTab(device_panel_, "Device");
-#if RL_HAVE_ANIMATION_PANEL
   {
     // Scrolls rather than forcing its width on the whole window (its controls are one wide row).
     auto* animation = new QScrollArea;
-    animation->setWidget(create_block_animation_panel(animation));
+    auto* panel = new BlockAnimationPanel(animation);
+    panel->set_gpu_jobs(controller_);  // discovery and recordings through the one GPU worker
+    animation->setWidget(panel);
     animation->setWidgetResizable(true);
     animation->setFrameShape(QFrame::NoFrame);
     tabs_->addTab(animation, "Inside a block");
   }
-#endif
   right_layout->addWidget(tabs_, 1);
 
   auto* split = new QSplitter;
@@ -126,7 +124,8 @@ MainWindow::MainWindow(Options options)
     store_->set_time_basis(parse_time_basis(time_basis_->currentData().toString()).value());
   });
   connect(store_, &SessionStore::time_basis_changed, this, [this] {
-    time_basis_->setCurrentIndex(time_basis_->findData(time_basis_key(store_->time_basis())));
+    time_basis_->setCurrentIndex(
+        time_basis_->findData(qtext::time_basis_key(store_->time_basis())));
   });
   connect(experiment_, &ExperimentPanel::preset_applied, this, [this](const ExperimentSpec& spec) {
     if (!spec.baseline.empty()) store_->set_baseline(spec.baseline);
@@ -176,7 +175,7 @@ void MainWindow::connect_store() {
     model_->set_results(store_->primary().results, store_->primary().device, store_->baseline());
     device_panel_->set_session_device(
         store_->has_primary() ? &store_->primary().device : nullptr,
-        store_->has_primary() ? session_origin(store_->primary()) : QString());
+        store_->has_primary() ? qtext::session_origin(store_->primary()) : QString());
     update_banner();
     update_baselines();
   });
@@ -188,7 +187,8 @@ void MainWindow::connect_store() {
           [this] { model_->update_speedups(store_->primary().results, store_->baseline()); });
   connect(store_, &SessionStore::metadata_changed, this, [this] {
     model_->update_speedups(store_->primary().results, store_->baseline());
-    device_panel_->set_session_device(&store_->primary().device, session_origin(store_->primary()));
+    device_panel_->set_session_device(&store_->primary().device,
+                                      qtext::session_origin(store_->primary()));
     update_banner();
   });
   connect(store_, &SessionStore::overlays_changed, this, [this] {
@@ -285,9 +285,9 @@ void MainWindow::update_banner() {
         : source == "bundled session"
             ? "<b>Bundled session</b>, measured with reductionlab-cli on "
             : "<b>" + QFileInfo(source).fileName().toHtmlEscaped() + "</b>, measured on ";
-    html = what + session_origin(s).toHtmlEscaped();
+    html = what + qtext::session_origin(s).toHtmlEscaped();
     for (const Session& o : store_->overlays())
-      html += "<br>Overlaid (dashed): " + session_origin(o).toHtmlEscaped();
+      html += "<br>Overlaid (dashed): " + qtext::session_origin(o).toHtmlEscaped();
   }
   banner_->setText(html);
 }

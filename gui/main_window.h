@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "device.h"
+#include "engine/run/device.h"
 
 class QAction;
 class QComboBox;

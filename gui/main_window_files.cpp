@@ -13,11 +13,11 @@
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "engine/io/export.h"
+#include "engine/run/presets.h"
 #include "experiment_panel.h"
-#include "export.h"
 #include "export_dialog.h"
 #include "main_window.h"
-#include "presets.h"
 #include "session_files.h"
 #include "session_store.h"
 #include "time_basis.h"
@@ -85,7 +85,7 @@ void MainWindow::build_actions() {
   cancel_action_->setEnabled(false);
   QMenu* presets_menu = run_menu->addMenu("Presets");
   for (int i = 0; i < int(presets().size()); ++i)
-    add(presets_menu, presets()[size_t(i)].name, QKeySequence(),
+    add(presets_menu, QString::fromStdString(presets()[size_t(i)].name), QKeySequence(),
         [this, i] { experiment_->apply_preset(i); });
 
   build_view_menu();
@@ -225,7 +225,7 @@ void MainWindow::save_settings() const {
   }
   settings.setValue("experiment/device", experiment_->device());
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
-  settings.setValue("charts/time_basis", time_basis_key(store_->time_basis()));
+  settings.setValue("charts/time_basis", qtext::time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);
 }
 

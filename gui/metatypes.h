@@ -3,16 +3,31 @@
 #pragma once
 
 #include <QMetaType>
+#include <QString>
 
-#include "device.h"
-#include "results.h"
-#include "runner.h"
+#include <memory>
+
+#include "engine/run/device.h"
+#include "engine/run/results.h"
+#include "engine/run/runner.h"
+#include "engine/trace/trace.h"
+
+namespace rl::gui {
+// A trace recording job's outcome (RunController::record_traces): the traces the GPU recorded
+// for the first and, when asked, the second request, or why it could not.
+struct TraceRecording {
+  quint64 job = 0;
+  std::shared_ptr<const Trace> first, second;
+  QString error;
+};
+}  // namespace rl::gui
 
 Q_DECLARE_METATYPE(rl::PointResult)
 Q_DECLARE_METATYPE(rl::Progress)
 Q_DECLARE_METATYPE(rl::Session)
 Q_DECLARE_METATYPE(rl::Discovery)
 Q_DECLARE_METATYPE(rl::DeviceInfo)
+Q_DECLARE_METATYPE(rl::gui::TraceRecording)
 
 namespace rl::gui {
 // Idempotent; call before the first queued connection carries one of these.

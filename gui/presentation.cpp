@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "session_store.h"
 

@@ -4,8 +4,8 @@
 #include <QColor>
 #include <QFont>
 
+#include "engine/core/metrics.h"
 #include "format.h"
-#include "metrics.h"
 
 namespace rl::gui {
 
@@ -126,14 +126,13 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case Bandwidth:
       return v.isValid() ? format_gbps(v.toDouble()) : QString("-");
     case PctTheoretical:
-      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 1) : QString("-");
+      return qstr(rl::format_pct(r.pct_of_theoretical));
     case PctReadFloor:
       // Above 100% only within the floor's own noise: marked (the header's tooltip says why).
-      if (!v.isValid()) return QString("-");
-      return QString("%1%%2").arg(v.toDouble(), 0, 'f', 1).arg(v.toDouble() > 100 ? "*" : "");
+      return qstr(rl::format_pct_of_floor(r.pct_of_read_floor));
     case Speedup:
       if (r.status == PointStatus::Wrong) return QString("wrong result");
-      return v.isValid() ? QString("×%1").arg(v.toDouble(), 0, 'f', 2) : QString("-");
+      return qstr(rl::format_speedup(r.speedup));
     case RelError:
       return v.isValid() ? QString::number(v.toDouble(), 'g', 3) : QString("-");
     default:
@@ -157,7 +156,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       return v.isValid() ? v.toString() : QString();
     }
     case Qt::ToolTipRole:
-      return point_details(r, device_, baseline_);
+      return qtext::point_details(r, device_, baseline_);
     case Qt::ForegroundRole:
       if (r.status == PointStatus::Wrong) return QBrush(QColor("#b3001b"));
       if (r.status != PointStatus::Ok) return QBrush(QColor(120, 120, 120));

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "results.h"
+#include "engine/run/results.h"
 
 namespace rl::gui {
 

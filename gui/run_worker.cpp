@@ -2,9 +2,9 @@
 
 #include <exception>
 
-#include "backend.h"
-#include "error.h"
-#include "runner.h"
+#include "engine/core/error.h"
+#include "engine/run/backend.h"
+#include "engine/run/runner.h"
 
 namespace rl::gui {
 
@@ -14,6 +14,7 @@ void register_metatypes() {
   qRegisterMetaType<rl::Session>();
   qRegisterMetaType<rl::Discovery>();
   qRegisterMetaType<rl::DeviceInfo>();
+  qRegisterMetaType<rl::gui::TraceRecording>();
 }
 
 RunWorker::RunWorker() = default;
@@ -53,12 +54,33 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
   }
 }
 
+void RunWorker::record(quint64 job, const rl::TraceRequest& first,
+                       std::optional<rl::TraceRequest> second, int device) {
+  TraceRecording out;
+  out.job = job;
+  try {
+    out.first = std::make_shared<const Trace>(record_trace_on_gpu(first, device));
+    if (second) out.second = std::make_shared<const Trace>(record_trace_on_gpu(*second, device));
+  } catch (const std::exception& e) {
+    out.first.reset();
+    out.second.reset();
+    out.error = QString::fromStdString(e.what());
+  }
+  emit recorded(out);
+}
+
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
   register_metatypes();
   thread_.setObjectName("reductionlab-runner");
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &RunWorker::discovered, this, &RunController::discovered);
+  connect(worker_, &RunWorker::discovered, this, [this](const rl::Discovery& d) {
+    discovery_ = d;
+    emit discovered(d);
+  });
+  connect(worker_, &RunWorker::recorded, this, [this](const TraceRecording& r) {
+    if (r.job == recording_) emit traces_recorded(r);
+  });
   connect(worker_, &RunWorker::run_started, this, [this](quint64 id, const rl::DeviceInfo& d) {
     if (id == current_ && running_) emit started(d);
   });
@@ -90,6 +112,18 @@ RunController::~RunController() {
 void RunController::discover() {
   QMetaObject::invokeMethod(
       worker_, [w = worker_] { w->discover(); }, Qt::QueuedConnection);
+}
+
+quint64 RunController::record_traces(const rl::TraceRequest& first,
+                                     std::optional<rl::TraceRequest> second, int device) {
+  recording_ = ++next_;
+  QMetaObject::invokeMethod(
+      worker_,
+      [w = worker_, id = recording_, first, second, device] {
+        w->record(id, first, second, device);
+      },
+      Qt::QueuedConnection);
+  return recording_;
 }
 
 quint64 RunController::start(const rl::ExperimentSpec& spec, int device) {

@@ -1,7 +1,9 @@
-// Runs experiments off the GUI thread. RunWorker lives on a QThread and owns the rl::Runner
-// (and through it the CUDA backend, created on that thread so cudaSetDevice applies there).
-// RunController lives on the GUI thread: it starts and cancels runs and re-emits only the
-// signals of the current run, so a cancelled or replaced run's late results are dropped.
+// The app's one GPU job queue. RunWorker lives on one QThread and owns the rl::Runner (and
+// through it the CUDA backend, created on that thread so cudaSetDevice applies there); every job
+// that touches the GPU runs there, one after another: device discovery, runs, and the
+// animation's trace recordings, so nothing else uses the GPU while a run is being timed.
+// RunController lives on the GUI thread: it queues jobs, cancels runs and re-emits only the
+// signals of the current job, so a cancelled or replaced job's late results are dropped by id.
 // Every signal carries whole value structs; the GUI thread never waits on the GPU.
 #pragma once
 
@@ -11,9 +13,11 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
+#include "engine/run/spec.h"
+#include "engine/trace/trace.h"
 #include "metatypes.h"
-#include "spec.h"
 
 namespace rl {
 class Runner;
@@ -33,6 +37,8 @@ class RunWorker : public QObject {
   void discover();
   void run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
            std::shared_ptr<std::atomic<bool>> cancel);
+  void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
+              int device);
 
  signals:
   void discovered(const rl::Discovery& discovery);
@@ -41,6 +47,7 @@ class RunWorker : public QObject {
   void point_finished(quint64 run_id, const rl::PointResult& result);
   void run_finished(quint64 run_id, const rl::Session& session);
   void run_failed(quint64 run_id, const QString& message);
+  void recorded(const rl::gui::TraceRecording& recording);
 
  private:
   std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
@@ -55,7 +62,13 @@ class RunController : public QObject {
   // be aborted; the runner stops between samples).
   ~RunController() override;
 
+  // Queues device discovery; discovered() follows (and discovery() keeps the last answer).
   void discover();
+  const std::optional<rl::Discovery>& discovery() const { return discovery_; }
+  // Queues a recording of one or two traces on the GPU (after any run in progress); returns the
+  // job id that traces_recorded() carries. A newer recording makes an older one's result stale.
+  quint64 record_traces(const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
+                        int device);
   // Starts a run; a run in progress is cancelled and its remaining signals dropped.
   quint64 start(const rl::ExperimentSpec& spec, int device);
   // Asks the current run to stop between samples; finished() follows with the points so far.
@@ -71,6 +84,8 @@ class RunController : public QObject {
   void point_finished(const rl::PointResult& result);
   void finished(const rl::Session& session);  // session.cancelled after cancel()
   void failed(const QString& message);
+  // The latest recording's result only.
+  void traces_recorded(const rl::gui::TraceRecording& recording);
 
  private:
   QThread thread_;
@@ -78,6 +93,8 @@ class RunController : public QObject {
   quint64 current_ = 0, next_ = 0;
   bool running_ = false;
   std::shared_ptr<std::atomic<bool>> cancel_;
+  std::optional<rl::Discovery> discovery_;
+  quint64 recording_ = 0;
 };
 
 }  // namespace rl::gui

@@ -5,10 +5,10 @@
 
 #include <exception>
 
-#include "error.h"
-#include "export.h"
-#include "input_file.h"
-#include "output_file.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/io/input_file.h"
+#include "engine/io/output_file.h"
 
 namespace rl::gui {
 

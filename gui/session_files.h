@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "results.h"
+#include "engine/run/results.h"
 
 namespace rl::gui {
 

@@ -13,9 +13,9 @@ std::vector<ShownSession> SessionStore::shown() const {
   if (!has_primary_) return out;
   QSet<QString> used;
   auto add = [&](const Session& s) {
-    QString label = device_short_name(s.device);
+    QString label = qtext::device_short_name(s.device);
     for (int n = 2; used.contains(label); ++n)
-      label = QString("%1 (%2)").arg(device_short_name(s.device)).arg(n);
+      label = QString("%1 (%2)").arg(qtext::device_short_name(s.device)).arg(n);
     used.insert(label);
     out.push_back({&s, label});
   };

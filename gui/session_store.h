@@ -9,8 +9,8 @@
 
 #include <vector>
 
-#include "chart_builders.h"
-#include "results.h"
+#include "charts/chart_builders.h"
+#include "engine/run/results.h"
 
 namespace rl::gui {
 

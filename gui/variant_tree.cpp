@@ -7,7 +7,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "catalog.h"
+#include "engine/catalog/catalog.h"
 
 namespace rl::gui {
 

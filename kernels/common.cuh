@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels::detail {
 

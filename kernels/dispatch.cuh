@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels::detail {
 

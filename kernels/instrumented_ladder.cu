@@ -3,8 +3,8 @@
 // at every step: a ballot of the step's condition before it, a snapshot of the workspace after.
 #include "common.cuh"
 #include "dispatch.cuh"
-#include "instrumented.h"
 #include "instrumented_record.cuh"
+#include "kernels/instrumented.h"
 
 namespace rl::kernels {
 namespace {

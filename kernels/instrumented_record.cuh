@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "instrumented.h"
+#include "kernels/instrumented.h"
 
 namespace rl::kernels::instrumented {
 

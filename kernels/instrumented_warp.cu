@@ -9,8 +9,8 @@
 
 #include "common.cuh"
 #include "dispatch.cuh"
-#include "instrumented.h"
 #include "instrumented_record.cuh"
+#include "kernels/instrumented.h"
 #include "modern_common.cuh"
 
 namespace rl::kernels {

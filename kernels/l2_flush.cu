@@ -4,7 +4,7 @@
 // flush. Reading a buffer twice the L2's size instead evicts everything (dirty lines, e.g. from
 // restoring an in-place input, are written back now, outside the timing) and leaves L2 holding
 // clean lines of an unrelated buffer, which cost nothing to evict.
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels {
 namespace {

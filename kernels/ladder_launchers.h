@@ -2,7 +2,7 @@
 // combination it is not built for.
 #pragma once
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels {
 cudaError_t launch_seed_tree(const LaunchArgs& a, const LaunchPlan& p);    // seed_ladder.cu

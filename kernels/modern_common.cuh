@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels::modern {
 

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels::modern {
 

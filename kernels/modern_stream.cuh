@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "dispatch.cuh"
-#include "launch.h"
+#include "kernels/launch.h"
 #include "modern_common.cuh"
 #include "modern_launchers.cuh"
 

@@ -4,7 +4,7 @@
 // with N: few large blocks hide DRAM latency at 2^28, one vector per thread wins at 2^16.
 #include <algorithm>
 
-#include "launch.h"
+#include "kernels/launch.h"
 
 namespace rl::kernels {
 namespace {

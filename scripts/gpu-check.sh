@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine (see ../shared/device/README.md): unpacks the binaries that
+# Runs on the GPU machine (see ../shared/device/README.md): unpacks the binaries that
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
@@ -115,7 +115,7 @@ if has ncu2; then
   done
 fi
 if has ncu3; then
-  # Target 4 of issue 3: the harness (events, and GPU time with the timestamps taken out) against
+  # Target 4 of the modern kernels: the harness (events, and GPU time with the timestamps taken out) against
   # ncu's gpu__time_duration, every size 2^16..2^28. Harness first, unprofiled; then ncu.
   pts=(--variants single_pass,vectorized,cub_device_reduce --block-sizes 256,512,1024 --unroll 4 --sizes 2^16..2^28)
   timeout -s INT 150 $B/reductionlab-cli run "${pts[@]}" --noise 0.002 --budget-ms 60 \

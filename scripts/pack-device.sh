@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds for the lent H200 (sm_90 only) and packs the binaries the GPU session needs into
+# Builds for the H200 (sm_90 only) and packs the binaries the GPU session needs into
 # .device/bin.tar.xz (git-ignored), small enough to travel with `run`'s carry.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
-#include "launch.h"
+#include "kernels/launch.h"
 using namespace rl::kernels;
 #define CK(x)                                        \
   do {                                               \

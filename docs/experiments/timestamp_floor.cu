@@ -18,7 +18,7 @@
 #include <cstring>
 #include <vector>
 
-#include "launch.h"
+#include "kernels/launch.h"
 using namespace rl::kernels;
 #define CK(x)                                           \
   do {                                                  \

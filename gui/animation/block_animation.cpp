@@ -26,10 +26,10 @@
 #include <cmath>
 
 #include "animation/block_view.h"
-#include "catalog.h"
-#include "device.h"
-#include "error.h"
-#include "spec.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/run/device.h"
+#include "engine/run/spec.h"
 
 namespace rl::gui {
 
@@ -40,14 +40,27 @@ constexpr double kTransitionShare = 0.6;  // share of a step spent animating int
 BlockAnimationPanel::BlockAnimationPanel(QWidget* parent) : QWidget(parent) {
   build_ui();
   rebuild();
-  start_gpu_discovery();
+  source_->setItemText(1, "recorded on the GPU: unavailable (no GPU job queue)");
 }
 
-BlockAnimationPanel::~BlockAnimationPanel() {
-  // Worker threads hold no pointer to this panel past their queued result, but a QThread must
-  // not be destroyed while it runs.
-  for (QThread* t : {discovery_.data(), recorder_.data()})
-    if (t) t->wait();
+BlockAnimationPanel::~BlockAnimationPanel() = default;
+
+void BlockAnimationPanel::set_gpu_jobs(RunController* jobs) {
+  jobs_ = jobs;
+  source_->setItemText(1, "recorded on the GPU (looking for one...)");
+  connect(jobs, &RunController::discovered, this, &BlockAnimationPanel::on_discovery);
+  connect(jobs, &RunController::traces_recorded, this, &BlockAnimationPanel::on_recorded);
+  if (jobs->discovery()) on_discovery(*jobs->discovery());  // answered before this panel asked
+}
+
+void BlockAnimationPanel::on_discovery(const Discovery& d) {
+  gpu_device_ = d.gpus.empty() ? -1 : d.gpus.front().index;
+  source_->setItemText(
+      1, QString::fromStdString(d.gpus.empty()
+                                    ? "recorded on the GPU: unavailable (" + d.no_gpu_reason + ")"
+                                    : "recorded on " + d.gpus.front().label()));
+  if (auto* m = qobject_cast<QStandardItemModel*>(source_->model()))
+    m->item(1)->setEnabled(gpu_device_ >= 0);
 }
 
 std::optional<TraceRequest> BlockAnimationPanel::request_from(QComboBox* variant, QComboBox* unroll,
@@ -71,7 +84,7 @@ std::optional<TraceRequest> BlockAnimationPanel::request_from(QComboBox* variant
 }
 
 void BlockAnimationPanel::rebuild() {
-  ++generation_;
+  recording_ = 0;  // a recording for the old pickers is stale
   set_playing(false);
   QString error;
   const auto ra = request_from(variant_a_, unroll_a_, &error);
@@ -106,60 +119,29 @@ void BlockAnimationPanel::rebuild() {
   if (source_->currentIndex() == 1) record_on_gpu(*ra, rb);
 }
 
-void BlockAnimationPanel::start_gpu_discovery() {
-  QPointer<BlockAnimationPanel> self(this);
-  discovery_ = QThread::create([self] {
-    const Discovery d = discover_devices();  // CUDA calls: never on the GUI thread
-    const int device = d.gpus.empty() ? -1 : d.gpus.front().index;
-    const QString text =
-        d.gpus.empty()
-            ? QString::fromStdString("recorded on the GPU: unavailable (" + d.no_gpu_reason + ")")
-            : QString::fromStdString("recorded on " + d.gpus.front().label());
-    QMetaObject::invokeMethod(qApp, [self, device, text] {
-      if (!self) return;
-      self->gpu_device_ = device;
-      self->source_->setItemText(1, text);
-      if (auto* m = qobject_cast<QStandardItemModel*>(self->source_->model()))
-        m->item(1)->setEnabled(device >= 0);
-    });
-  });
-  connect(discovery_, &QThread::finished, discovery_, &QObject::deleteLater);
-  discovery_->start();
-}
-
 void BlockAnimationPanel::record_on_gpu(const TraceRequest& a, std::optional<TraceRequest> b) {
-  if (gpu_device_ < 0) {
+  if (gpu_device_ < 0 || !jobs_) {
     status_->setText("No GPU to record on: showing the block model.");
     return;
   }
-  if (recorder_) recorder_->wait();
-  status_->setText("Recording the masks on the GPU...");
-  QPointer<BlockAnimationPanel> self(this);
-  const int device = gpu_device_, generation = generation_;
-  recorder_ = QThread::create([self, a, b, device, generation] {
-    std::shared_ptr<const Trace> ta, tb;
-    QString error;
-    try {
-      ta = std::make_shared<const Trace>(record_trace_on_gpu(a, device));
-      if (b) tb = std::make_shared<const Trace>(record_trace_on_gpu(*b, device));
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    QMetaObject::invokeMethod(qApp, [self, ta, tb, error, generation] {
-      if (!self || generation != self->generation_) return;
-      if (!error.isEmpty()) {
-        self->status_->setText("GPU recording failed, showing the model: " + error.toHtmlEscaped());
-        return;
-      }
-      self->view_a_->set_trace(ta);
-      if (tb) self->view_b_->set_trace(tb);
-      self->status_->setText("Masks and values recorded on " +
-                             QString::fromStdString(ta->source_device) + ".");
-      self->show_frame(self->frame_, 1.0);
-    });
-  });
-  connect(recorder_, &QThread::finished, recorder_, &QObject::deleteLater);
-  recorder_->start();
+  // The one GPU worker runs it after any run in progress, so a timed run is never disturbed.
+  status_->setText(jobs_->running() ? "Recording the masks on the GPU once the run finishes..."
+                                    : "Recording the masks on the GPU...");
+  recording_ = jobs_->record_traces(a, b, gpu_device_);
+}
+
+void BlockAnimationPanel::on_recorded(const TraceRecording& r) {
+  if (r.job != recording_) return;  // the pickers changed since it was asked for
+  recording_ = 0;
+  if (!r.error.isEmpty()) {
+    status_->setText("GPU recording failed, showing the model: " + r.error.toHtmlEscaped());
+    return;
+  }
+  view_a_->set_trace(r.first);
+  if (r.second) view_b_->set_trace(r.second);
+  status_->setText("Masks and values recorded on " +
+                   QString::fromStdString(r.first->source_device) + ".");
+  show_frame(frame_, 1.0);
 }
 
 bool BlockAnimationPanel::show_variants(const QString& first, const QString& second, int block_size,

@@ -2,7 +2,8 @@
 // an optional second variant stepping in lock-step beside the first, transport controls
 // (play, pause, step, scrub, speed, loop, zoom) with keyboard shortcuts, and PNG export of the
 // current frame or of every frame. Traces come from the engine's block model, or are recorded
-// on the GPU by the instrumented kernels on a worker thread (the GUI thread never waits on it).
+// on the GPU by the instrumented kernels, queued on the app's one GPU worker (run_worker.h) so
+// they never run during a timed run; the GUI thread never waits on them.
 #pragma once
 
 #include <QElapsedTimer>
@@ -12,7 +13,9 @@
 #include <memory>
 #include <optional>
 
-#include "trace.h"
+#include "engine/trace/trace.h"
+#include "metatypes.h"
+#include "run_worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -21,7 +24,6 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
-class QThread;
 class QTimer;
 
 namespace rl::gui {
@@ -33,6 +35,10 @@ class BlockAnimationPanel : public QWidget {
  public:
   explicit BlockAnimationPanel(QWidget* parent = nullptr);
   ~BlockAnimationPanel() override;
+
+  // The app's GPU job queue (run_worker.h): device discovery's answer enables "recorded on the
+  // GPU", and recordings queue there behind any run. Without one, only the block model shows.
+  void set_gpu_jobs(RunController* jobs);
 
   // Programmatic control (tests, presets). Returns false and shows the reason on a bad pick.
   bool show_variants(const QString& first, const QString& second, int block_size,
@@ -60,7 +66,8 @@ class BlockAnimationPanel : public QWidget {
   void tick();     // the play timer
   void show_frame(int f, double progress);
   void update_transport();
-  void start_gpu_discovery();
+  void on_discovery(const Discovery& d);
+  void on_recorded(const TraceRecording& r);
   void record_on_gpu(const TraceRequest& a, std::optional<TraceRequest> b);
   std::optional<TraceRequest> request_from(QComboBox* variant, QComboBox* unroll,
                                            QString* error) const;
@@ -84,8 +91,8 @@ class BlockAnimationPanel : public QWidget {
   int frame_ = 0;
   bool building_ = false;
   int gpu_device_ = -1;  // first CUDA device, once discovery found one
-  QPointer<QThread> discovery_, recorder_;
-  int generation_ = 0;  // drops GPU results for pickers that have changed since
+  QPointer<RunController> jobs_;
+  quint64 recording_ = 0;  // the job whose traces the views wait for (0: none)
 };
 
 }  // namespace rl::gui

@@ -23,10 +23,10 @@
 #include <cmath>
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
-#include "catalog.h"
-#include "device.h"
-#include "error.h"
-#include "spec.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/run/device.h"
+#include "engine/run/spec.h"
 
 namespace rl::gui {
 

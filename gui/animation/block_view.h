@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "trace.h"
+#include "engine/trace/trace.h"
 
 namespace rl::gui {
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "trace.h"
+#include "engine/trace/trace.h"
 
 namespace rl::gui::block_view_style {
 

@@ -18,7 +18,7 @@
 #include <memory>
 
 #include "charts/chart_scene.h"
-#include "output_file.h"
+#include "engine/io/output_file.h"
 
 namespace rl::gui::charts {
 

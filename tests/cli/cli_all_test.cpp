@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_process.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 
 namespace rl::testing {
 namespace {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "cli_process.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 
 namespace rl::testing {
 namespace {

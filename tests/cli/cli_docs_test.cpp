@@ -10,10 +10,10 @@
 #include <regex>
 #include <set>
 
-#include "catalog.h"
 #include "cli_process.h"
-#include "error.h"
-#include "export.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 
 namespace rl::testing {
 namespace {

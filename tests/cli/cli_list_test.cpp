@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "catalog.h"
 #include "cli_process.h"
+#include "engine/catalog/catalog.h"
 
 namespace rl::testing {
 namespace {

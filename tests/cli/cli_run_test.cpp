@@ -5,8 +5,8 @@
 #include <set>
 
 #include "cli_process.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 
 namespace rl::testing {
 namespace {

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "cli_process.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 
 namespace rl::testing {
 namespace {

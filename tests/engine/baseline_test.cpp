@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "catalog.h"
-#include "results.h"
+#include "engine/catalog/catalog.h"
+#include "engine/run/results.h"
 
 namespace rl {
 namespace {

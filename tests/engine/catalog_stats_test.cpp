@@ -3,10 +3,10 @@
 
 #include <set>
 
-#include "catalog.h"
-#include "input_data.h"
-#include "results.h"
-#include "stats.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/stats.h"
+#include "engine/run/input_data.h"
+#include "engine/run/results.h"
 
 namespace rl {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "export.h"
+#include "engine/io/export.h"
 #include "export_fixtures.h"
 
 namespace rl {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "error.h"
-#include "export.h"
-#include "results.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/run/results.h"
 
 namespace rl::testing {
 

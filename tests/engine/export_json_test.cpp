@@ -6,8 +6,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
 #include "export_fixtures.h"
 
 namespace rl {

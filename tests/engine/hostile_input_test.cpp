@@ -12,12 +12,12 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "device.h"
-#include "error.h"
-#include "export.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/run/device.h"
+#include "engine/run/spec.h"
 #include "export_fixtures.h"
-#include "json_bounded.h"
-#include "spec.h"
+#include "io/json_bounded.h"
 
 namespace rl {
 namespace {

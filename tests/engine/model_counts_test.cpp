@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "backend.h"
-#include "catalog.h"
-#include "error.h"
-#include "export.h"
-#include "model_counts.h"
-#include "runner.h"
-#include "trace.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/model/model_counts.h"
+#include "engine/run/backend.h"
+#include "engine/run/runner.h"
+#include "engine/trace/trace.h"
 
 namespace rl {
 namespace {

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <map>
 
-#include "block_model.h"
-#include "catalog.h"
-#include "error.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/model/block_model.h"
 
 namespace rl {
 namespace {
@@ -195,7 +195,7 @@ TEST(ModelLadder, BadPointsGiveClearErrors) {
 }  // namespace
 }  // namespace rl
 
-#include "block_model_ladder.h"
+#include "engine/model/block_model_ladder.h"
 
 namespace rl {
 namespace {

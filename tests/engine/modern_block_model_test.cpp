@@ -6,8 +6,8 @@
 #include <numeric>
 #include <vector>
 
-#include "block_model.h"
-#include "error.h"
+#include "engine/core/error.h"
+#include "engine/model/block_model.h"
 
 namespace rl {
 namespace {

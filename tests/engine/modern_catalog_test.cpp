@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "catalog.h"
-#include "launch.h"
+#include "engine/catalog/catalog.h"
+#include "kernels/launch.h"
 
 namespace rl {
 namespace {

@@ -18,9 +18,9 @@
 #include <sstream>
 #include <thread>
 
-#include "error.h"
-#include "input_file.h"
-#include "output_file.h"
+#include "engine/core/error.h"
+#include "engine/io/input_file.h"
+#include "engine/io/output_file.h"
 
 namespace rl {
 namespace {

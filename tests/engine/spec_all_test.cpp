@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "catalog.h"
-#include "device.h"
-#include "spec.h"
+#include "engine/catalog/catalog.h"
+#include "engine/run/device.h"
+#include "engine/run/spec.h"
 
 namespace rl {
 namespace {

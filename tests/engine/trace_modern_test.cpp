@@ -4,10 +4,10 @@
 
 #include <bit>
 
-#include "block_model.h"
-#include "catalog.h"
-#include "error.h"
-#include "trace.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/model/block_model.h"
+#include "engine/trace/trace.h"
 
 namespace rl {
 namespace {

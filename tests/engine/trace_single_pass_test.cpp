@@ -6,10 +6,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "catalog.h"
-#include "error.h"
-#include "input_data.h"
-#include "trace.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/run/input_data.h"
+#include "engine/trace/trace.h"
 
 namespace rl {
 namespace {

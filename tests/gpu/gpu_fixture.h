@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "backend.h"
-#include "device.h"
-#include "error.h"
-#include "input_data.h"
+#include "engine/core/error.h"
+#include "engine/run/backend.h"
+#include "engine/run/device.h"
+#include "engine/run/input_data.h"
 
 namespace rl::testing {
 

@@ -5,10 +5,10 @@
 
 #include <cstring>
 
-#include "block_model.h"
-#include "catalog.h"
+#include "engine/catalog/catalog.h"
+#include "engine/model/block_model.h"
+#include "engine/run/spec.h"
 #include "gpu_fixture.h"
-#include "spec.h"
 
 namespace rl {
 namespace {

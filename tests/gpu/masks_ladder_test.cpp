@@ -8,11 +8,11 @@
 
 #include <iostream>
 
-#include "catalog.h"
-#include "device.h"
-#include "error.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/run/device.h"
+#include "engine/trace/trace.h"
 #include "gpu_fixture.h"
-#include "trace.h"
 
 namespace rl {
 namespace {

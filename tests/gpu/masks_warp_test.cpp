@@ -9,10 +9,10 @@
 
 #include <iostream>
 
-#include "catalog.h"
-#include "error.h"
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/trace/trace.h"
 #include "gpu_fixture.h"
-#include "trace.h"
 
 namespace rl {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 
-#include "cuda_raii.h"
 #include "gpu_fixture.h"
-#include "launch.h"
+#include "kernels/launch.h"
+#include "run/cuda_raii.h"
 
 namespace rl {
 namespace {

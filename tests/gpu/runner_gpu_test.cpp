@@ -2,10 +2,10 @@
 // finished points, and two runs of the same point agree.
 #include <gtest/gtest.h>
 
-#include "device.h"
+#include "engine/core/metrics.h"
+#include "engine/run/device.h"
+#include "engine/run/runner.h"
 #include "gpu_fixture.h"
-#include "metrics.h"
-#include "runner.h"
 
 namespace rl {
 namespace {

@@ -5,7 +5,7 @@
 #include <QRegularExpression>
 
 #include "app_sample_session.h"
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "session_store.h"
 

@@ -12,11 +12,11 @@
 
 #include "app_sample_session.h"
 #include "app_test_support.h"
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "export.h"
-#include "model_counts.h"
+#include "engine/io/export.h"
+#include "engine/model/model_counts.h"
 #include "session_store.h"
 
 using namespace rl::gui;

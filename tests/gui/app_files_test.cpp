@@ -14,9 +14,9 @@
 
 #include "app_sample_session.h"
 #include "app_test_support.h"
-#include "chart_builders.h"
 #include "chart_export.h"
-#include "export.h"
+#include "charts/chart_builders.h"
+#include "engine/io/export.h"
 #include "results_model.h"
 #include "results_table.h"
 #include "session_files.h"

@@ -10,12 +10,13 @@
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "device.h"
-#include "presets.h"
+#include "engine/run/device.h"
+#include "engine/run/presets.h"
 #include "results_model.h"
 #include "session_store.h"
 
 using namespace rl::gui;
+using rl::presets;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "app_sample_session.h"
 #include "app_test_support.h"
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "presentation.h"
 #include "session_store.h"

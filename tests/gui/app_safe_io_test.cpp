@@ -15,7 +15,7 @@
 #include "app_sample_session.h"
 #include "app_test_support.h"
 #include "chart_export.h"
-#include "export.h"
+#include "engine/io/export.h"
 #include "session_files.h"
 #include "session_store.h"
 

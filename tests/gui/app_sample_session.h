@@ -3,7 +3,7 @@
 // to make the expected speed-ups obvious.
 #pragma once
 
-#include "results.h"
+#include "engine/run/results.h"
 
 namespace rl::gui::test {
 

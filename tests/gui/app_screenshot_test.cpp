@@ -10,9 +10,10 @@
 #include "app_test_support.h"
 #include "chart_export.h"
 #include "charts_panel.h"
-#include "presets.h"
+#include "engine/run/presets.h"
 
 using namespace rl::gui;
+using rl::presets;
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 
+#include "engine/run/spec.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "run_worker.h"
-#include "spec.h"
 
 namespace rl::gui::test {
 

@@ -9,8 +9,8 @@
 
 #include "app_sample_session.h"
 #include "app_test_support.h"
-#include "chart_builders.h"
 #include "chart_export.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "session_files.h"

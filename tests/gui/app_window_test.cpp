@@ -13,16 +13,17 @@
 #include <set>
 
 #include "app_test_support.h"
-#include "catalog.h"
-#include "chart_builders.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "device_panel.h"
-#include "presets.h"
+#include "engine/catalog/catalog.h"
+#include "engine/run/presets.h"
 #include "results_model.h"
 #include "session_store.h"
 
 using namespace rl::gui;
+using rl::presets;
 
 TEST(AppWindow, BuildsWithEveryPageAndAnEmptyState) {
   MainWindow w(test::quiet_options());
@@ -95,8 +96,7 @@ TEST(AppWindow, PresetsAreValidForTheHost) {
   for (int i = 0; i < int(presets().size()); ++i) {
     w.experiment()->apply_preset(i);
     EXPECT_TRUE(w.experiment()->problems().isEmpty())
-        << presets()[size_t(i)].name.toStdString() << ": "
-        << w.experiment()->problems().join("; ").toStdString();
+        << presets()[size_t(i)].name << ": " << w.experiment()->problems().join("; ").toStdString();
     const auto spec = w.experiment()->spec();
     ASSERT_TRUE(spec.has_value());
     // The form may name a variant by its id where the preset used the seed's name.

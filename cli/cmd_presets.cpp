@@ -1,0 +1,48 @@
+// `reductionlab-cli presets`: the seed's experiments the app's preset picker offers, one block
+// each: the id `run --preset` takes, the name, what it shows, and what it runs.
+#include <cstdio>
+
+#include "cli.h"
+#include "engine/run/presets.h"
+#include "engine/run/spec.h"
+
+namespace rlcli {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const std::string& x : items) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+std::string ints(const std::vector<int>& values, const char* none) {
+  std::vector<std::string> items;
+  for (int v : values) items.push_back(std::to_string(v));
+  return items.empty() ? none : joined(items);
+}
+
+int list_presets() {
+  for (const rl::Preset& p : rl::presets()) {
+    std::vector<std::string> sizes;
+    for (std::uint64_t n : p.spec.sizes) sizes.push_back(rl::format_size(n));
+    std::printf("%s  %s\n    %s\n    variants %s; block sizes %s; unroll %s; sizes %s\n",
+                p.id.c_str(), p.name.c_str(), p.description.c_str(),
+                joined(p.spec.variants).c_str(),
+                ints(p.spec.block_sizes, "each variant's own").c_str(),
+                ints(p.spec.unroll_factors, "each variant's own").c_str(), joined(sizes).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_presets_command(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      "presets",
+      "List the seed's experiments (the app's presets): the id `run --preset ID` takes, the name, "
+      "what it shows and what it runs.");
+  return Command{sub, [] { return list_presets(); }};
+}
+
+}  // namespace rlcli

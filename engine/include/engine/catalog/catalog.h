@@ -1,0 +1,57 @@
+// What each reduction variant is: stable id, the seed's name, what it demonstrates, its phases,
+// and which workspaces, block sizes and unroll factors it takes. The GUI, CLI, spec validation
+// and the block model all read this one table.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/types.h"
+
+namespace rl {
+
+enum class VariantFamily { SeedLadder, Modern, CubReference };
+
+struct VariantInfo {
+  std::string id;  // stable, used in files and on the command line
+  KernelId kernel;
+  std::string seed_name;              // the seed's kernel name ("reduceInterleaved"); "" if none
+  bool seed_name_has_unroll = false;  // "reduceUnroll" + U, e.g. reduceUnroll8
+  std::string display_name;
+  VariantFamily family = VariantFamily::SeedLadder;
+  std::string explanation;  // the idea it demonstrates, 1-3 sentences
+  std::vector<std::string> phases;
+  std::vector<Workspace> workspaces;
+  std::vector<int> block_sizes;  // empty: the variant picks its own (recorded as 0)
+  std::vector<int> unroll_factors;
+  int default_unroll = 1;
+  int seed_unroll = 1;              // the factor the seed used (8 for reduceUnrollWarp8)
+  bool volatile_last_warp = false;  // relies on warp lock-step; racecheck reports it
+  bool has_block_model = true;      // host backend reproduces its partials bit for bit
+  int min_compute_capability = 75;  // e.g. 80 for __reduce_add_sync
+  std::vector<DType> types{DType::Int32, DType::Float32};
+
+  bool takes_workspace(Workspace w) const;
+  bool takes_block_size(int b) const;
+  bool takes_unroll(int u) const;
+  // "reduceUnroll8" for unroll variants, the plain seed name otherwise, the id if none.
+  std::string seed_label(int unroll) const;
+};
+
+const std::vector<VariantInfo>& catalog();
+const VariantInfo* find_variant_by_id(std::string_view id);
+const VariantInfo* find_variant_by_kernel(KernelId k);
+
+// Resolves an id or a seed name. "reduceUnroll8" gives the unroll variant and sets *unroll to 8;
+// a plain id leaves *unroll unset. Case-sensitive, as the seed's names are.
+struct VariantRef {
+  const VariantInfo* variant = nullptr;
+  std::optional<int> unroll;
+};
+std::optional<VariantRef> resolve_variant(std::string_view name);
+
+std::string_view to_string(VariantFamily f);
+
+}  // namespace rl

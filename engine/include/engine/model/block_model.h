@@ -1,0 +1,31 @@
+// The per-block algorithm of every variant, executed on the host with the GPU's partitioning
+// into blocks and the GPU's order of additions, so its partials and total equal the GPU's bit
+// for bit (int32 and float32). The reference in tests and in the runner's verification, and
+// the engine of the host backend.
+#pragma once
+
+#include <optional>
+
+#include "engine/run/backend.h"
+#include "engine/run/input_data.h"
+#include "engine/run/spec.h"
+
+namespace rl {
+
+// A whole launch on the host: every block's partial (first kernel) and the finishing pass's
+// total. nullopt when the variant has no host model (e.g. CUB).
+std::optional<ReductionOutput> model_reduce(const PointSpec& p, const InputData& input);
+
+// The two passes of model_reduce() separately, for the host backend's two timings. Seed-ladder
+// variants only: model_first_pass() gives nullopt for others (their first pass is not
+// separable here; use model_reduce()). It fills the partials and leaves the total at 0;
+// model_finish() fills the total from the partials as kernels/finish.cu does.
+// Both throw rl::Error for a point the variant does not take (the message names the value).
+std::optional<ReductionOutput> model_first_pass(const PointSpec& p, const InputData& input);
+void model_finish(ReductionOutput& out);
+
+// Modern variants (kernels past the seed); defined in block_model_modern.cpp. nullopt when the
+// variant is not modelled there. model_reduce() forwards non-ladder variants to it.
+std::optional<ReductionOutput> model_reduce_modern(const PointSpec& p, const InputData& input);
+
+}  // namespace rl

@@ -1,0 +1,36 @@
+// The block model's counts of a point's work on a GPU (counts.h: ModelCounts), for every variant
+// with a step-by-step trace (has_trace: the seed's ladder, the warp-level kernels, the single
+// pass). The runner fills PointResult::counts with them on both backends; the app and the CLI
+// show them, and a session saved before they existed gets them from here (counts_of).
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/model/counts.h"
+#include "engine/run/results.h"
+
+namespace rl {
+
+// The counts of p's launch: Trace::launch_totals of make_trace at p's size (every block of
+// the first kernel), the finishing pass when one follows, the launches. None for a variant
+// without a trace (vectorized, CUB) or a point the model does not take (a block size the
+// variant refuses). Arithmetic over one traced block, cached per point shape: microseconds
+// once cached, milliseconds at first (N = 2^28 included: the single pass's grid-capped launch
+// is counted from one tile, not by generating its input). Thread-safe.
+std::optional<ModelCounts> model_counts(const PointSpec& p);
+
+// r's counts as recorded, else the model's (a session written before counts existed).
+std::optional<ModelCounts> counts_of(const PointResult& r);
+
+// The finishing pass over m partials (kernels/finish.cu): one block of 1024 threads.
+StepCounters finish_pass_counts(std::uint64_t m);
+
+// JSON of a point's counts (the "counts" object of a result in a session) and back. The reader
+// takes what the writer writes and ignores the derived fields (warp_steps, lane_efficiency);
+// it throws rl::Error naming the bad field under `path` ("results[3].counts.grid: ...").
+nlohmann::ordered_json counts_to_json(const ModelCounts& c);
+ModelCounts counts_from_json(const nlohmann::ordered_json& j, const std::string& path);
+
+}  // namespace rl

@@ -1,0 +1,68 @@
+// Walks an experiment point by point on one backend: warm-up, samples until quiet or out of
+// budget, verification against the host block model, progress, cancellation between samples.
+// Call run() from any thread (the GUI's worker, the CLI's main thread); callbacks run on that
+// thread.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "engine/run/backend.h"
+#include "engine/run/results.h"
+
+namespace rl {
+
+struct Progress {
+  std::size_t done = 0, total = 0;
+  PointSpec current;  // the point now running
+  double elapsed_s = 0;
+  double eta_s = -1;  // estimate of the time left; -1 until one point finished
+};
+
+struct RunCallbacks {
+  std::function<void(const Progress&)> on_progress;   // before each point, and after the last
+  std::function<void(const PointResult&)> on_result;  // each point as it finishes
+  // The session so far, after each point (a checkpoint: resume.h); not yet cancelled or done.
+  std::function<void(const Session&)> on_session;
+};
+
+// The size of the device's read floor (DeviceInfo::measured_read_gbps): 1 GiB, or a quarter of
+// the free memory where that is less.
+std::uint64_t device_floor_bytes(const DeviceInfo& d);
+
+class Runner {
+ public:
+  explicit Runner(std::unique_ptr<Backend> backend);
+  ~Runner();
+  const DeviceInfo& device() const;
+  Backend& backend();
+
+  // Validates, expands and runs. Throws rl::Error with every validation message when the spec
+  // is invalid. Setting *cancel stops between samples; finished points are kept and the
+  // session says cancelled.
+  // On a GPU the session also holds the read floor (results.h: ReadFloor) of every size it ran
+  // and, in its device, the floor at a large size (device_floor_bytes).
+  // With `resume` (a saved session of the same spec and device: resume.h), its finished points
+  // are kept as they are, not run again, and its read floors reused.
+  Session run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
+              const std::atomic<bool>* cancel = nullptr, const Session* resume = nullptr);
+
+  // The streaming-read floor over `bytes`: every shape the backend has, sampled as a point is,
+  // the best median kept. Empty (no shapes) off a GPU. Sets *cancelled when *cancel is set.
+  ReadFloor measure_read_floor(std::uint64_t bytes, const TimingOptions& t,
+                               const std::atomic<bool>* cancel, bool* cancelled);
+
+ private:
+  PointResult run_point(const PointSpec& p, const TimingOptions& t, std::vector<ReadFloor>& floors,
+                        const std::atomic<bool>* cancel, bool* cancelled);
+  // floors' entry for bytes, measured first when missing; nullptr off a GPU or when cancelled.
+  const ReadFloor* read_floor_for(std::uint64_t bytes, const TimingOptions& t,
+                                  std::vector<ReadFloor>& floors, const std::atomic<bool>* cancel,
+                                  bool* cancelled);
+  std::unique_ptr<Backend> backend_;
+  struct InputCache;
+  std::unique_ptr<InputCache> inputs_;
+};
+
+}  // namespace rl

@@ -1,0 +1,205 @@
+// The variant table. Seed ladder entries are here; variants past the seed are appended by
+// catalog_modern.cpp (append_modern_variants).
+#include "engine/catalog/catalog.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "catalog/catalog_modern.h"
+
+namespace rl {
+
+namespace {
+
+const std::vector<int> kAllBlocks{32, 64, 128, 256, 512, 1024};
+const std::vector<int> kWarpBlocks{64, 128, 256, 512, 1024};  // the last warp reads ws[tid + 32]
+const std::vector<int> kUnrolls{1, 2, 4, 8, 16};
+const std::vector<Workspace> kBothWorkspaces{Workspace::Global, Workspace::Shared};
+
+const std::vector<std::string> kTreePhases(const std::string& tree) {
+  return {"load: global workspace uses the input tile in place; shared copies it to shared memory",
+          tree, "thread 0 writes the block's partial sum", "finish: one block sums the partials"};
+}
+
+VariantInfo ladder(std::string id, KernelId k, std::string seed, std::string display,
+                   std::string explanation, std::vector<std::string> phases) {
+  VariantInfo v;
+  v.id = std::move(id);
+  v.kernel = k;
+  v.seed_name = std::move(seed);
+  v.display_name = std::move(display);
+  v.family = VariantFamily::SeedLadder;
+  v.explanation = std::move(explanation);
+  v.phases = std::move(phases);
+  v.workspaces = kBothWorkspaces;
+  v.block_sizes = kAllBlocks;
+  v.unroll_factors = {1};
+  return v;
+}
+
+// The seed's warp-level kernels come as a volatile form and a race-free twin.
+void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelId vol,
+                   KernelId sync, const std::string& seed, const std::string& display,
+                   const std::string& explanation, const std::vector<std::string>& phases,
+                   bool seed_has_unroll) {
+  VariantInfo v = ladder(id + "_volatile", vol, seed, display + " (volatile)",
+                         explanation +
+                             " The last warp uses the seed's volatile pointer and relies on the "
+                             "warp running in lock-step, which Volta and later GPUs do not "
+                             "promise: compute-sanitizer racecheck reports it as a race.",
+                         phases);
+  v.block_sizes = kWarpBlocks;
+  v.unroll_factors = kUnrolls;
+  v.default_unroll = 8;
+  v.seed_unroll = 8;
+  v.seed_name_has_unroll = seed_has_unroll;
+  v.volatile_last_warp = true;
+  out.push_back(v);
+
+  VariantInfo s = v;
+  s.id = id + "_sync";
+  s.kernel = sync;
+  s.seed_name.clear();
+  s.seed_name_has_unroll = false;
+  s.display_name = display + " (__syncwarp)";
+  s.explanation = explanation +
+                  " Race-free twin of the seed's kernel: the same steps in the last warp, each "
+                  "separated by __syncwarp(), so it is correct on every architecture.";
+  s.volatile_last_warp = false;
+  out.push_back(s);
+}
+
+std::vector<VariantInfo> build_catalog() {
+  std::vector<VariantInfo> out;
+  out.push_back(ladder(
+      "neighbored", KernelId::Neighbored, "reduceNeighbored", "Neighbored pairs",
+      "The direct tree: the stride doubles each step and thread tid adds its neighbour when tid "
+      "is a multiple of 2*stride. Working threads are scattered, so every warp diverges.",
+      kTreePhases("tree: stride 1, 2, 4, ...; if (tid % (2*stride) == 0) ws[tid] += "
+                  "ws[tid+stride]; __syncthreads() after every step")));
+  out.push_back(ladder(
+      "neighbored_less", KernelId::NeighboredLess, "reduceNeighboredLess",
+      "Neighbored, less divergence",
+      "The same pairs, but thread tid works on index 2*stride*tid, so the working threads are "
+      "packed into the first warps. Fewer warps diverge; idle warps still wait at every barrier.",
+      kTreePhases("tree: stride 1, 2, 4, ...; index = 2*stride*tid; if (index < blockDim.x) "
+                  "ws[index] += ws[index+stride]; __syncthreads()")));
+  out.push_back(ladder(
+      "interleaved", KernelId::Interleaved, "reduceInterleaved", "Interleaved pairs",
+      "The stride halves from blockDim.x/2 and threads tid < stride add ws[tid+stride]: working "
+      "threads and their accesses are contiguous, so warps retire whole and loads coalesce.",
+      kTreePhases("tree: stride blockDim.x/2, ..., 1; if (tid < stride) ws[tid] += "
+                  "ws[tid+stride]; __syncthreads()")));
+  VariantInfo unroll = ladder(
+      "unroll", KernelId::Unroll, "reduceUnroll", "Unrolled blocks (U tiles per block)",
+      "Each block first adds U tiles element-wise (U loads in flight per thread), then runs the "
+      "interleaved tree: U times fewer blocks and __syncthreads() calls for the same data.",
+      {"pre-reduce: thread tid sums x[base + tid + k*blockDim.x] for k < U (tail read as 0)",
+       "tree: interleaved, __syncthreads() after every step",
+       "thread 0 writes the block's partial sum", "finish: one block sums the partials"});
+  unroll.seed_name_has_unroll = true;
+  unroll.unroll_factors = kUnrolls;
+  unroll.default_unroll = 8;
+  unroll.seed_unroll = 8;
+  out.push_back(unroll);
+
+  const std::vector<std::string> warp_phases{
+      "pre-reduce: thread tid sums U tiles (tail read as 0)",
+      "tree: interleaved with __syncthreads() while stride > 32",
+      "last warp: threads 0..31 add strides 32, 16, 8, 4, 2, 1 without __syncthreads()",
+      "thread 0 writes the block's partial sum", "finish: one block sums the partials"};
+  add_warp_pair(out, "unroll_warp", KernelId::UnrollWarpVolatile, KernelId::UnrollWarpSync,
+                "reduceUnrollWarp", "Unrolled + last warp unrolled",
+                "Once 64 values are left, only the first warp works, so the last six steps need "
+                "no block barrier.",
+                warp_phases, true);
+  const std::vector<std::string> chain_phases{
+      "pre-reduce: thread tid sums U tiles (tail read as 0)",
+      "tree: if-chain on blockDim.x (>=1024: +512, >=512: +256, >=256: +128, >=128: +64), "
+      "__syncthreads() after each",
+      "last warp: strides 32..1 without __syncthreads()", "thread 0 writes the block's partial sum",
+      "finish: one block sums the partials"};
+  add_warp_pair(out, "complete_unroll_warp", KernelId::CompleteUnrollWarpVolatile,
+                KernelId::CompleteUnrollWarpSync, "reduceCompleteUnrollWarp",
+                "Completely unrolled (blockDim.x if-chain)",
+                "The tree loop is written out as an if-chain on blockDim.x: no loop counter and "
+                "no loop branch; the conditions are uniform across the block, so they never "
+                "diverge.",
+                chain_phases, true);
+  add_warp_pair(out, "complete_unroll", KernelId::CompleteUnrollVolatile,
+                KernelId::CompleteUnrollSync, "reduceCompleteUnroll",
+                "Completely unrolled (template block size)",
+                "The block size is a template parameter, so the compiler removes the steps that "
+                "do not apply and their barriers, and schedules the rest freely.",
+                chain_phases, false);
+  append_modern_variants(out);
+  return out;
+}
+
+}  // namespace
+
+bool VariantInfo::takes_workspace(Workspace w) const {
+  return std::find(workspaces.begin(), workspaces.end(), w) != workspaces.end();
+}
+bool VariantInfo::takes_block_size(int b) const {
+  return block_sizes.empty()
+             ? b == 0
+             : std::find(block_sizes.begin(), block_sizes.end(), b) != block_sizes.end();
+}
+bool VariantInfo::takes_unroll(int u) const {
+  return std::find(unroll_factors.begin(), unroll_factors.end(), u) != unroll_factors.end();
+}
+std::string VariantInfo::seed_label(int unroll) const {
+  if (seed_name.empty()) return id;
+  return seed_name_has_unroll ? seed_name + std::to_string(unroll) : seed_name;
+}
+
+const std::vector<VariantInfo>& catalog() {
+  static const std::vector<VariantInfo> table = build_catalog();
+  return table;
+}
+
+const VariantInfo* find_variant_by_id(std::string_view id) {
+  for (const auto& v : catalog())
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+const VariantInfo* find_variant_by_kernel(KernelId k) {
+  for (const auto& v : catalog())
+    if (v.kernel == k) return &v;
+  return nullptr;
+}
+
+std::optional<VariantRef> resolve_variant(std::string_view name) {
+  if (const VariantInfo* v = find_variant_by_id(name)) return VariantRef{v, std::nullopt};
+  for (const auto& v : catalog()) {
+    if (v.seed_name.empty()) continue;
+    if (!v.seed_name_has_unroll) {
+      if (name == v.seed_name) return VariantRef{&v, std::nullopt};
+      continue;
+    }
+    // "reduceUnroll8": the seed name followed by the unroll factor, digits only.
+    if (name.size() <= v.seed_name.size() || name.substr(0, v.seed_name.size()) != v.seed_name)
+      continue;
+    const std::string_view digits = name.substr(v.seed_name.size());
+    int u = 0;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), u);
+    if (ec == std::errc() && p == digits.data() + digits.size()) return VariantRef{&v, u};
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(VariantFamily f) {
+  switch (f) {
+    case VariantFamily::SeedLadder:
+      return "seed ladder";
+    case VariantFamily::Modern:
+      return "past the seed";
+    case VariantFamily::CubReference:
+      return "CUB reference";
+  }
+  return "?";
+}
+
+}  // namespace rl

@@ -1,0 +1,188 @@
+// Variants past the seed: warp-level primitives, vectorized grid-stride loads, a single-pass
+// reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu, cub_reference.cu.
+#include "catalog/catalog_modern.h"
+
+namespace rl {
+
+namespace {
+
+const std::vector<int> kAllBlocks{32, 64, 128, 256, 512, 1024};
+const std::vector<int> kStreamBlocks{128, 256, 512, 1024};   // kernels/modern_stream.cuh
+const std::vector<int> kCubBlocks{64, 128, 256, 512, 1024};  // kernels/cub_reference.cu
+const std::vector<int> kTileUnrolls{1, 2, 4, 8, 16};
+const std::vector<int> kVectorUnrolls{1, 2, 4, 8};
+
+const std::string kTileUnrollMeaning =
+    " Unroll U: each block owns a tile of U x blockDim.x elements and each thread first adds "
+    "its U elements (x[base + tid + k*blockDim.x]), as the seed's reduceUnroll does.";
+const std::string kVectorUnrollMeaning =
+    " Unroll U: 16-byte vectors (int4/float4) each thread loads per loop iteration, all issued "
+    "before any addition: U x 16 bytes in flight per thread.";
+
+const std::string kTilePreReduce =
+    "pre-reduce: thread tid sums x[base + tid + k*blockDim.x] for k < U (tail read as 0)";
+const std::string kFinish = "finish: one block sums the partials";
+const std::string kStreamLoad =
+    "stream: grid-stride loop over 16-byte vectors, U loads in flight per thread; grid = "
+    "resident blocks (occupancy API x SMs), fewer for small inputs; the n % 4 tail by block 0";
+const std::string kShuffleBlockSum =
+    "block sum: __shfl_down_sync tree (offsets 16..1) in every warp; lane 0 of each warp writes "
+    "its sum to shared memory; __syncthreads(); warp 0 reduces the warp sums with shuffles";
+
+VariantInfo modern(std::string id, KernelId k, std::string display, std::string explanation,
+                   std::vector<std::string> phases) {
+  VariantInfo v;
+  v.id = std::move(id);
+  v.kernel = k;
+  v.display_name = std::move(display);
+  v.family = VariantFamily::Modern;
+  v.explanation = std::move(explanation);
+  v.phases = std::move(phases);
+  v.workspaces = {Workspace::Registers};
+  return v;
+}
+
+void tile_shape(VariantInfo& v) {
+  v.block_sizes = kAllBlocks;
+  v.unroll_factors = kTileUnrolls;
+  v.default_unroll = 8;
+  v.explanation += kTileUnrollMeaning;
+}
+
+void stream_shape(VariantInfo& v) {
+  v.block_sizes = kStreamBlocks;
+  v.unroll_factors = kVectorUnrolls;
+  v.default_unroll = 4;
+  v.explanation += kVectorUnrollMeaning;
+  // The grid comes from the occupancy API (the GPU's SM count and limits), so the order of the
+  // float additions is not a function of (N, block size, unroll) alone.
+  v.has_block_model = false;
+}
+
+void add_warp_family(std::vector<VariantInfo>& out) {
+  VariantInfo shuffle = modern(
+      "warp_shuffle", KernelId::WarpShuffle, "Warp shuffle (__shfl_down_sync)",
+      "Threads of a warp add each other's registers with __shfl_down_sync instead of going "
+      "through shared memory: no volatile, no __syncwarp() and a single __syncthreads() per "
+      "block instead of one per tree level.",
+      {kTilePreReduce, kShuffleBlockSum, "thread 0 writes the block's partial sum", kFinish});
+  tile_shape(shuffle);
+  out.push_back(shuffle);
+
+  VariantInfo redux = modern(
+      "reduce_add_sync", KernelId::ReduceAddSync, "Warp reduce instruction (__reduce_add_sync)",
+      "Since sm_80 one instruction (REDUX) sums a warp's 32 integers and gives every lane the "
+      "result, replacing five shuffle steps. Integers only: there is no float form, so this "
+      "variant takes int32 and not float32.",
+      {kTilePreReduce,
+       "block sum: __reduce_add_sync in every warp; lane 0 writes the warp sum to shared memory; "
+       "__syncthreads(); warp 0 adds the warp sums with __reduce_add_sync",
+       "thread 0 writes the block's partial sum", kFinish});
+  tile_shape(redux);
+  redux.min_compute_capability = 80;
+  redux.types = {DType::Int32};
+  out.push_back(redux);
+
+  VariantInfo cg = modern(
+      "cg_reduce", KernelId::CgReduce, "Cooperative groups (cg::reduce)",
+      "The same two-level block sum written with cooperative groups: cg::reduce on a "
+      "thread_block_tile<32>, then block.sync(). The library picks the instruction: REDUX for "
+      "int32 on sm_80 and newer, an xor-shuffle butterfly otherwise (float32, older GPUs).",
+      {kTilePreReduce,
+       "block sum: cg::reduce(tile32, v, cg::plus) in every tile; tile leaders write to shared "
+       "memory; block.sync(); tile 0 reduces the tile sums with cg::reduce",
+       "thread 0 writes the block's partial sum", kFinish});
+  tile_shape(cg);
+  out.push_back(cg);
+}
+
+void add_stream_family(std::vector<VariantInfo>& out) {
+  VariantInfo vec = modern(
+      "vectorized", KernelId::VectorizedGridStride, "Vectorized grid-stride (int4/float4)",
+      "A grid of exactly the blocks the GPU keeps resident loops over the input in 16-byte "
+      "vectors with several loads in flight per thread: bandwidth comes from bytes in flight, "
+      "not from launching one thread per element. Two passes: partials, then the finishing "
+      "block.",
+      {kStreamLoad, kShuffleBlockSum, "thread 0 writes the block's partial sum", kFinish});
+  stream_shape(vec);
+  out.push_back(vec);
+
+  VariantInfo single = modern(
+      "single_pass", KernelId::SinglePass, "Single pass (tiles + last block finishes)",
+      "One launch does the whole reduction. Each block reads one contiguous tile of 16-byte "
+      "vectors (U loads in flight per thread) and there are as many blocks as tiles, so the "
+      "hardware scheduler hands the next tile to whichever SM is free: fast SMs take more "
+      "tiles. The block that finishes last adds everything up: for int32 every block adds its "
+      "sum and a count of one to a single 64-bit word with one atomicAdd (count in the high "
+      "bits, sum in the low bits), and the block that sees the count reach gridDim.x holds the "
+      "total; for float32 blocks store partials, fence and count, and the last block adds the "
+      "partials in block order so every run gives the same bits. No second kernel, no launch "
+      "gap.",
+      {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
+       "one block per tile; the n % 4 tail by block 0",
+       kShuffleBlockSum,
+       "int32: thread 0 atomicAdd(word, 2^48 + block sum); float32: thread 0 stores the "
+       "partial, __threadfence(), atomicAdd(counter)",
+       "last block: int32 writes the sum field of the word and resets it to 0; float32 sums the "
+       "partials in block order, writes the total, resets the counter"});
+  stream_shape(single);
+  out.push_back(single);
+}
+
+void add_cub(std::vector<VariantInfo>& out) {
+  VariantInfo device = modern(
+      "cub_device_reduce", KernelId::CubDeviceReduce, "CUB DeviceReduce::Sum",
+      "The library reference: cub::DeviceReduce::Sum with CUB's own tuning for this GPU "
+      "(block size, items per thread, vector loads, grid), int32 summed into an int64 output. "
+      "Only the whole reduction is timed. It picks its own block size (recorded as 0); unroll "
+      "is not used (always 1).",
+      {"CUB's reduction kernel: tiles of items per thread per block, partials",
+       "CUB's single-tile kernel: the partials to the total (one kernel when N fits one tile)"});
+  device.family = VariantFamily::CubReference;
+  device.block_sizes = {};
+  device.unroll_factors = {1};
+  device.has_block_model = false;
+  out.push_back(device);
+
+  const std::string block_explanation =
+      " Our first kernel with CUB's block-wide primitive in place of the tree: each thread "
+      "loads its U items striped (coalesced), cub::BlockReduce sums them, thread 0 writes the "
+      "partial; the common finishing block adds the partials. Unroll U: items per thread "
+      "(tile of U x blockDim.x elements per block).";
+  VariantInfo raking =
+      modern("cub_block_reduce_raking", KernelId::CubBlockReduceRaking,
+             "CUB BlockReduce (BLOCK_REDUCE_RAKING)",
+             "BLOCK_REDUCE_RAKING: the block's values go to shared memory and one warp rakes "
+             "(serially sums) segments of them, then reduces the segment sums with shuffles." +
+                 block_explanation,
+             {"load: U items per thread, striped (cub::LoadDirectStriped), tail read as 0",
+              "block sum: cub::BlockReduce<T, B, BLOCK_REDUCE_RAKING>::Sum",
+              "thread 0 writes the block's partial sum", kFinish});
+  raking.family = VariantFamily::CubReference;
+  raking.block_sizes = kCubBlocks;
+  raking.unroll_factors = kTileUnrolls;
+  raking.default_unroll = 8;
+  raking.has_block_model = false;
+  out.push_back(raking);
+
+  VariantInfo warps = raking;
+  warps.id = "cub_block_reduce_warp_reductions";
+  warps.kernel = KernelId::CubBlockReduceWarpReductions;
+  warps.display_name = "CUB BlockReduce (BLOCK_REDUCE_WARP_REDUCTIONS)";
+  warps.explanation =
+      "BLOCK_REDUCE_WARP_REDUCTIONS: every warp reduces its values with shuffles, then the warp "
+      "sums are combined: the CUB form of our warp-shuffle kernel." +
+      block_explanation;
+  warps.phases[1] = "block sum: cub::BlockReduce<T, B, BLOCK_REDUCE_WARP_REDUCTIONS>::Sum";
+  out.push_back(warps);
+}
+
+}  // namespace
+
+void append_modern_variants(std::vector<VariantInfo>& out) {
+  add_warp_family(out);
+  add_stream_family(out);
+  add_cub(out);
+}
+
+}  // namespace rl

@@ -1,0 +1,152 @@
+// Versioned JSON sessions and spec files: the writer. Keys keep a fixed, readable order
+// (schema_version first); numbers are written so they read back to the same double, and NaN and
+// infinity, which JSON lacks, as the strings "nan", "inf" and "-inf". The reader is in
+// export_json_read.cpp.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/catalog/catalog.h"
+#include "engine/io/export.h"
+#include "engine/model/model_counts.h"
+
+namespace rl {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity; they are written as strings so a float error of NaN survives.
+Json number(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+
+Json number_array(const std::vector<double>& values) {
+  Json out = Json::array();
+  for (double v : values) out.push_back(number(v));
+  return out;
+}
+
+Json summary_json(const Summary& s) {
+  return Json{{"samples", s.samples},         {"median_ms", number(s.median_ms)},
+              {"mean_ms", number(s.mean_ms)}, {"min_ms", number(s.min_ms)},
+              {"max_ms", number(s.max_ms)},   {"stddev_ms", number(s.stddev_ms)},
+              {"noise", number(s.noise)}};
+}
+
+Json device_json(const DeviceInfo& d) {
+  return Json{{"backend", d.backend},
+              {"index", d.index},
+              {"name", d.name},
+              {"cc_major", d.cc_major},
+              {"cc_minor", d.cc_minor},
+              {"sm_count", d.sm_count},
+              {"l2_bytes", std::uint64_t(d.l2_bytes)},
+              {"total_memory", std::uint64_t(d.total_memory)},
+              {"free_memory", std::uint64_t(d.free_memory)},
+              {"max_threads_per_block", d.max_threads_per_block},
+              {"memory_clock_khz", d.memory_clock_khz},
+              {"memory_bus_bits", d.memory_bus_bits},
+              {"theoretical_gbps", number(d.theoretical_gbps)},
+              {"measured_copy_gbps", number(d.measured_copy_gbps)},
+              {"measured_read_gbps", number(d.measured_read_gbps)},
+              {"read_floor_bytes", d.read_floor_bytes},
+              {"driver_version", d.driver_version},
+              {"runtime_version", d.runtime_version},
+              {"note", d.note}};
+}
+
+Json spec_json(const ExperimentSpec& s) {
+  Json workspaces = Json::array(), types = Json::array();
+  for (Workspace w : s.workspaces) workspaces.push_back(to_string(w));
+  for (DType t : s.types) types.push_back(to_string(t));
+  const TimingOptions& t = s.timing;
+  return Json{{"variants", s.variants},
+              {"workspaces", workspaces},
+              {"block_sizes", s.block_sizes},
+              {"unroll_factors", s.unroll_factors},
+              {"sizes", s.sizes},
+              {"types", types},
+              {"timing",
+               {{"noise", number(t.noise)},
+                {"budget_ms", number(t.budget_ms)},
+                {"warmup", t.warmup},
+                {"min_samples", t.min_samples},
+                {"max_samples", t.max_samples},
+                {"cold_l2", t.cold_l2}}},
+              {"baseline", s.baseline}};
+}
+
+Json result_json(const PointResult& r) {
+  const PointSpec& p = r.point;
+  const VariantInfo* info = find_variant_by_id(p.variant);
+  Json speedup = r.speedup ? number(*r.speedup) : Json(nullptr);
+  return Json{{"variant", p.variant},
+              // For people and scripts reading the file; the reader ignores it.
+              {"seed_name", info ? info->seed_label(p.unroll) : p.variant},
+              {"workspace", to_string(p.workspace)},
+              {"block_size", p.block_size},
+              {"unroll", p.unroll},
+              {"size", p.size},
+              {"type", to_string(p.type)},
+              {"status", to_string(r.status)},
+              {"correct", r.status == PointStatus::Ok},
+              {"message", r.message},
+              {"grid", r.grid},
+              {"first_kernel", summary_json(r.first_kernel)},
+              {"total", summary_json(r.total)},
+              {"first_samples_ms", number_array(r.first_samples_ms)},
+              {"total_samples_ms", number_array(r.total_samples_ms)},
+              {"timestamp_floor", summary_json(r.timestamp_floor)},
+              {"floor_samples_ms", number_array(r.floor_samples_ms)},
+              {"event_spans", r.event_spans},
+              {"gpu_time", summary_json(r.gpu_time)},
+              {"first_gbps", number(r.first_gbps)},
+              {"total_gbps", number(r.total_gbps)},
+              {"pct_of_theoretical", number(r.pct_of_theoretical)},
+              {"pct_of_read_floor", number(r.pct_of_read_floor)},
+              {"noisy", r.noisy},
+              {"counts", r.counts ? counts_to_json(*r.counts) : Json(nullptr)},
+              {"speedup", speedup},
+              {"value", r.value},
+              {"expected", r.expected},
+              {"abs_error", number(r.abs_error)},
+              {"rel_error", number(r.rel_error)}};
+}
+
+Json read_floor_json(const ReadFloor& f) {
+  return Json{{"bytes", f.bytes},
+              {"shape", f.shape},
+              {"time", summary_json(f.time)},
+              {"gpu_time", summary_json(f.gpu_time)},
+              {"noisy", f.noisy},
+              // For people and scripts reading the file; the reader ignores it.
+              {"gbps", number(f.gbps())}};
+}
+
+}  // namespace
+
+std::string session_to_json(const Session& s, int indent) {
+  Json results = Json::array();
+  for (const PointResult& r : s.results) results.push_back(result_json(r));
+  Json floors = Json::array();
+  for (const ReadFloor& f : s.read_floors) floors.push_back(read_floor_json(f));
+  Json doc{{"schema_version", s.schema_version},
+           {"tool",
+            {{"name", "ReductionLab"}, {"version", s.tool_version}, {"git_commit", s.git_commit}}},
+           {"created_utc", s.created_utc},
+           {"cancelled", s.cancelled},
+           {"device", device_json(s.device)},
+           {"spec", spec_json(s.spec)},
+           {"results", results},
+           {"read_floors", floors}};
+  return doc.dump(indent) + "\n";
+}
+
+std::string spec_to_json(const ExperimentSpec& spec, int indent) {
+  return spec_json(spec).dump(indent) + "\n";
+}
+
+}  // namespace rl

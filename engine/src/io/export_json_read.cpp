@@ -1,0 +1,389 @@
+// Versioned JSON sessions and spec files: the reader. It checks every field it needs and names
+// the first bad one ("results[3].block_size: expected an integer"), building the whole Session
+// before returning it, so a caller never sees a partial one. The writer is export_json.cpp.
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/io/session_checks.h"
+#include "engine/model/model_counts.h"
+#include "io/json_bounded.h"
+
+namespace rl {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Every accessor takes the field's path for its error message.
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw Error(path.empty() ? what : path + ": " + what);
+}
+
+std::string join(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+std::string index(const std::string& parent, std::size_t i) {
+  return parent + "[" + std::to_string(i) + "]";
+}
+
+const Json& field(const Json& obj, const std::string& parent, std::string_view key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(join(parent, key), "missing");
+  return *it;
+}
+
+void expect_object(const Json& v, const std::string& path) {
+  if (!v.is_object()) fail(path, "expected an object");
+}
+const Json& expect_array(const Json& v, const std::string& path) {
+  if (!v.is_array()) fail(path, "expected an array");
+  return v;
+}
+
+std::int64_t as_int64(const Json& v, const std::string& path) {
+  if (!v.is_number_integer()) fail(path, "expected an integer");
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    fail(path, "integer out of range");
+  return v.get<std::int64_t>();
+}
+
+int as_int(const Json& v, const std::string& path) {
+  const std::int64_t i = as_int64(v, path);
+  if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
+    fail(path, "integer out of range");
+  return int(i);
+}
+
+std::uint64_t as_uint64(const Json& v, const std::string& path) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer()) fail(path, "expected a non-negative integer");
+  fail(path, "expected an integer");
+}
+
+double as_double(const Json& v, const std::string& path) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  }
+  fail(path, "expected a number");
+}
+
+bool as_bool(const Json& v, const std::string& path) {
+  if (!v.is_boolean()) fail(path, "expected true or false");
+  return v.get<bool>();
+}
+
+std::string as_string(const Json& v, const std::string& path) {
+  if (!v.is_string()) fail(path, "expected a string");
+  return v.get<std::string>();
+}
+
+Workspace as_workspace(const Json& v, const std::string& path) {
+  const std::string s = as_string(v, path);
+  if (auto w = parse_workspace(s)) return *w;
+  fail(path, "unknown workspace '" + s + "' (expected global, shared or registers)");
+}
+
+DType as_dtype(const Json& v, const std::string& path) {
+  const std::string s = as_string(v, path);
+  if (auto t = parse_dtype(s)) return *t;
+  fail(path, "unknown type '" + s + "' (expected int32 or float32)");
+}
+
+template <typename T, typename Convert>
+std::vector<T> as_vector(const Json& v, const std::string& path, Convert convert) {
+  std::vector<T> out;
+  for (std::size_t i = 0; i < expect_array(v, path).size(); ++i)
+    out.push_back(convert(v[i], index(path, i)));
+  return out;
+}
+
+// Sizes in spec files may be numbers or text as people type it: "2^24", "16M", and ranges
+// "2^10..2^28" (every power of two between), so one item may give several sizes.
+std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < expect_array(v, path).size(); ++i) {
+    if (!v[i].is_string()) {
+      out.push_back(as_uint64(v[i], index(path, i)));
+      continue;
+    }
+    std::vector<std::uint64_t> sizes;
+    std::string error;
+    if (!parse_size_list(v[i].get_ref<const std::string&>(), &sizes, &error))
+      fail(index(path, i), error);
+    out.insert(out.end(), sizes.begin(), sizes.end());
+  }
+  return out;
+}
+
+std::vector<double> as_doubles(const Json& v, const std::string& path) {
+  return as_vector<double>(v, path, as_double);
+}
+
+Summary read_summary(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  Summary s;
+  s.samples = as_int(field(obj, path, "samples"), join(path, "samples"));
+  s.median_ms = as_double(field(obj, path, "median_ms"), join(path, "median_ms"));
+  s.mean_ms = as_double(field(obj, path, "mean_ms"), join(path, "mean_ms"));
+  s.min_ms = as_double(field(obj, path, "min_ms"), join(path, "min_ms"));
+  s.max_ms = as_double(field(obj, path, "max_ms"), join(path, "max_ms"));
+  s.stddev_ms = as_double(field(obj, path, "stddev_ms"), join(path, "stddev_ms"));
+  s.noise = as_double(field(obj, path, "noise"), join(path, "noise"));
+  return s;
+}
+
+DeviceInfo read_device(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  auto get = [&](std::string_view key) -> std::pair<const Json&, std::string> {
+    return {field(obj, path, key), join(path, key)};
+  };
+  auto get_int = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_int(v, p);
+  };
+  auto get_u64 = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_uint64(v, p);
+  };
+  auto get_dbl = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_double(v, p);
+  };
+  auto get_str = [&](std::string_view key) {
+    auto [v, p] = get(key);
+    return as_string(v, p);
+  };
+  DeviceInfo d;
+  d.backend = get_str("backend");
+  if (d.backend != "cuda" && d.backend != "host")
+    fail(join(path, "backend"), "unknown backend '" + d.backend + "' (expected cuda or host)");
+  d.index = get_int("index");
+  d.name = get_str("name");
+  d.cc_major = get_int("cc_major");
+  d.cc_minor = get_int("cc_minor");
+  d.sm_count = get_int("sm_count");
+  d.l2_bytes = get_u64("l2_bytes");
+  d.total_memory = get_u64("total_memory");
+  d.free_memory = get_u64("free_memory");
+  d.max_threads_per_block = get_int("max_threads_per_block");
+  d.memory_clock_khz = get_int("memory_clock_khz");
+  d.memory_bus_bits = get_int("memory_bus_bits");
+  d.theoretical_gbps = get_dbl("theoretical_gbps");
+  d.measured_copy_gbps = get_dbl("measured_copy_gbps");
+  // The read floor came later in schema 1: sessions without it still open.
+  if (obj.contains("measured_read_gbps")) {
+    d.measured_read_gbps = get_dbl("measured_read_gbps");
+    d.read_floor_bytes = get_u64("read_floor_bytes");
+  }
+  d.driver_version = get_int("driver_version");
+  d.runtime_version = get_int("runtime_version");
+  d.note = get_str("note");
+  return d;
+}
+
+std::string resolvable_variant(const Json& v, const std::string& path) {
+  std::string name = as_string(v, path);
+  if (!resolve_variant(name)) fail(path, "unknown variant '" + name + "'");
+  return name;
+}
+
+// A spec's variants list may also say "all" (spec.h kAllVariants).
+std::string variant_or_all(const Json& v, const std::string& path) {
+  return as_string(v, path) == kAllVariants ? std::string(kAllVariants)
+                                            : resolvable_variant(v, path);
+}
+
+void read_timing(const Json& obj, const std::string& path, TimingOptions* t) {
+  expect_object(obj, path);
+  for (const auto& [key, v] : obj.items()) {
+    const std::string p = join(path, key);
+    if (key == "noise")
+      t->noise = as_double(v, p);
+    else if (key == "budget_ms")
+      t->budget_ms = as_double(v, p);
+    else if (key == "warmup")
+      t->warmup = as_int(v, p);
+    else if (key == "min_samples")
+      t->min_samples = as_int(v, p);
+    else if (key == "max_samples")
+      t->max_samples = as_int(v, p);
+    else if (key == "cold_l2")
+      t->cold_l2 = as_bool(v, p);
+    else
+      fail(p,
+           "unknown field (known: noise, budget_ms, warmup, min_samples, max_samples, "
+           "cold_l2)");
+  }
+}
+
+// Missing fields keep the ExperimentSpec defaults; unknown fields are refused, so a typo in a
+// hand-written spec file ("block_size") is reported instead of silently ignored.
+ExperimentSpec read_spec(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  ExperimentSpec s;
+  for (const auto& [key, v] : obj.items()) {
+    const std::string p = join(path, key);
+    if (key == "variants")
+      s.variants = as_vector<std::string>(v, p, variant_or_all);
+    else if (key == "workspaces")
+      s.workspaces = as_vector<Workspace>(v, p, as_workspace);
+    else if (key == "block_sizes")
+      s.block_sizes = as_vector<int>(v, p, as_int);
+    else if (key == "unroll_factors")
+      s.unroll_factors = as_vector<int>(v, p, as_int);
+    else if (key == "sizes")
+      s.sizes = read_sizes(v, p);
+    else if (key == "types")
+      s.types = as_vector<DType>(v, p, as_dtype);
+    else if (key == "timing")
+      read_timing(v, p, &s.timing);
+    else if (key == "baseline") {
+      // Speed-ups match the baseline by id; a seed name ("reduceNeighbored") means its id.
+      // An empty baseline means no speed-ups.
+      s.baseline = as_string(v, p);
+      if (!s.baseline.empty()) s.baseline = resolve_variant(resolvable_variant(v, p))->variant->id;
+    } else {
+      fail(p,
+           "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
+           "types, timing, baseline)");
+    }
+  }
+  return s;
+}
+
+PointResult read_result(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  auto get = [&](std::string_view key) -> const Json& { return field(obj, path, key); };
+  auto at = [&](std::string_view key) { return join(path, key); };
+  PointResult r;
+  PointSpec& p = r.point;
+  p.variant = as_string(get("variant"), at("variant"));
+  if (!find_variant_by_id(p.variant))
+    fail(at("variant"), "unknown variant '" + p.variant + "' (not in this build's catalog)");
+  p.workspace = as_workspace(get("workspace"), at("workspace"));
+  p.block_size = as_int(get("block_size"), at("block_size"));
+  p.unroll = as_int(get("unroll"), at("unroll"));
+  p.size = as_uint64(get("size"), at("size"));
+  p.type = as_dtype(get("type"), at("type"));
+  const std::string status = as_string(get("status"), at("status"));
+  const auto parsed = parse_point_status(status);
+  if (!parsed) fail(at("status"), "unknown status '" + status + "'");
+  r.status = *parsed;
+  if (as_bool(get("correct"), at("correct")) != (r.status == PointStatus::Ok))
+    fail(at("correct"), "disagrees with status '" + status + "'");
+  r.message = as_string(get("message"), at("message"));
+  const std::int64_t grid = as_int64(get("grid"), at("grid"));
+  if (grid < 0 || grid > std::int64_t(std::numeric_limits<unsigned>::max()))
+    fail(at("grid"), "integer out of range");
+  r.grid = unsigned(grid);
+  r.first_kernel = read_summary(get("first_kernel"), at("first_kernel"));
+  r.total = read_summary(get("total"), at("total"));
+  r.first_samples_ms = as_doubles(get("first_samples_ms"), at("first_samples_ms"));
+  r.total_samples_ms = as_doubles(get("total_samples_ms"), at("total_samples_ms"));
+  // The timestamp floor and GPU time came later in schema 1: sessions without them still open.
+  if (obj.contains("timestamp_floor")) {
+    r.timestamp_floor = read_summary(get("timestamp_floor"), at("timestamp_floor"));
+    r.floor_samples_ms = as_doubles(get("floor_samples_ms"), at("floor_samples_ms"));
+    r.event_spans = as_int(get("event_spans"), at("event_spans"));
+    if (r.event_spans < 0 || r.event_spans > 2) fail(at("event_spans"), "expected 0, 1 or 2");
+    r.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
+  }
+  r.first_gbps = as_double(get("first_gbps"), at("first_gbps"));
+  r.total_gbps = as_double(get("total_gbps"), at("total_gbps"));
+  r.pct_of_theoretical = as_double(get("pct_of_theoretical"), at("pct_of_theoretical"));
+  // Later in schema 1 (older sessions have pct_of_copy instead, no roof for a read: ignored).
+  if (obj.contains("pct_of_read_floor"))
+    r.pct_of_read_floor = as_double(get("pct_of_read_floor"), at("pct_of_read_floor"));
+  if (obj.contains("noisy")) r.noisy = as_bool(get("noisy"), at("noisy"));
+  // Later in schema 1: sessions without counts still open (model_counts.h: counts_of).
+  if (auto c = obj.find("counts"); c != obj.end() && !c->is_null())
+    r.counts = counts_from_json(*c, at("counts"));
+  if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
+  r.value = as_string(get("value"), at("value"));
+  r.expected = as_string(get("expected"), at("expected"));
+  r.abs_error = as_double(get("abs_error"), at("abs_error"));
+  r.rel_error = as_double(get("rel_error"), at("rel_error"));
+  check_plausible(r, path);  // session_checks.h: values that cannot be true
+  return r;
+}
+
+ReadFloor read_floor(const Json& obj, const std::string& path) {
+  expect_object(obj, path);
+  auto get = [&](std::string_view key) -> const Json& { return field(obj, path, key); };
+  auto at = [&](std::string_view key) { return join(path, key); };
+  ReadFloor f;
+  f.bytes = as_uint64(get("bytes"), at("bytes"));
+  f.shape = as_string(get("shape"), at("shape"));
+  f.time = read_summary(get("time"), at("time"));
+  f.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
+  f.noisy = as_bool(get("noisy"), at("noisy"));
+  check_plausible(f, path);
+  return f;
+}
+
+// Bounded (json_bounded.h): depth, string sizes, NUL bytes and numbers out of range are
+// refused with the place named, never a crash or a raw library message.
+Json parse_text(std::string_view text) {
+  return parse_json_bounded(text);
+}
+
+}  // namespace
+
+Session session_from_json(std::string_view text) {
+  const Json doc = parse_text(text);
+  if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
+  auto it = doc.find("schema_version");
+  if (it == doc.end()) throw Error("not a ReductionLab session: schema_version is missing");
+  Session s;
+  const int version = as_int(*it, "schema_version");
+  if (version > Session::kSchemaVersion)
+    throw Error("schema_version " + std::to_string(version) + " is newer than this build reads (" +
+                std::to_string(Session::kSchemaVersion) + ")");
+  if (version < 1) fail("schema_version", std::to_string(version) + " is not a valid version");
+  s.schema_version = version;
+  const Json& tool = field(doc, "", "tool");
+  expect_object(tool, "tool");
+  s.tool_version = as_string(field(tool, "tool", "version"), "tool.version");
+  s.git_commit = as_string(field(tool, "tool", "git_commit"), "tool.git_commit");
+  s.created_utc = as_string(field(doc, "", "created_utc"), "created_utc");
+  s.cancelled = as_bool(field(doc, "", "cancelled"), "cancelled");
+  s.device = read_device(field(doc, "", "device"), "device");
+  s.spec = read_spec(field(doc, "", "spec"), "spec");
+  const Json& results = expect_array(field(doc, "", "results"), "results");
+  s.results.reserve(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i)
+    s.results.push_back(read_result(results[i], index("results", i)));
+  // Sessions from before the noisy flag: the same rule, from what they recorded.
+  if (!results.empty() && !results[0].contains("noisy"))
+    for (PointResult& r : s.results)
+      r.noisy = (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) &&
+                !r.total.empty() && r.total.noise >= s.spec.timing.noise;
+  if (auto floors = doc.find("read_floors"); floors != doc.end()) {
+    const Json& arr = expect_array(*floors, "read_floors");
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      s.read_floors.push_back(read_floor(arr[i], index("read_floors", i)));
+  }
+  return s;
+}
+
+ExperimentSpec spec_from_json(std::string_view text) {
+  const Json doc = parse_text(text);
+  if (!doc.is_object()) throw Error("not a spec: expected a JSON object");
+  // An empty list is not the default (the seed's ladder): that is the field left out.
+  if (auto v = doc.find("variants"); v != doc.end() && v->is_array() && v->empty())
+    fail("variants",
+         "an empty list; name at least one variant, or \"all\" (leave the field out for the "
+         "seed's ladder)");
+  return read_spec(doc, "");
+}
+
+}  // namespace rl

@@ -1,0 +1,27 @@
+#include "engine/io/resume.h"
+
+namespace rl {
+
+FinishedPoints::Key FinishedPoints::key_of(const PointSpec& p) {
+  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type)};
+}
+
+FinishedPoints::FinishedPoints(const Session* resumed) {
+  if (!resumed) return;
+  for (const PointResult& r : resumed->results)
+    if (r.status != PointStatus::Failed) index_.emplace(key_of(r.point), &r);
+}
+
+const PointResult* FinishedPoints::find(const PointSpec& p) const {
+  const auto it = index_.find(key_of(p));
+  return it == index_.end() ? nullptr : it->second;
+}
+
+std::string resume_mismatch(const Session& saved, const DeviceInfo& device) {
+  const DeviceInfo& d = saved.device;
+  if (d.backend != device.backend || d.name != device.name)
+    return "measured on " + d.label() + "; this run is on " + device.label();
+  return "";
+}
+
+}  // namespace rl

@@ -1,0 +1,202 @@
+// The block model's counts of a point (model_counts.h): make_trace's launch totals, the
+// finishing pass, the launches; cached per point shape; and their JSON.
+#include "engine/model/model_counts.h"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/trace/trace.h"
+#include "kernels/launch.h"
+
+namespace rl {
+
+namespace {
+
+using Key = std::tuple<std::string, int, int, int, std::uint64_t, int>;
+
+Key key_of(const PointSpec& p) {
+  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type)};
+}
+
+TraceRequest request_of(const PointSpec& p, std::uint64_t size) {
+  TraceRequest r;
+  r.variant = p.variant;
+  r.block_size = p.block_size;
+  r.unroll = p.unroll;
+  r.workspace = p.workspace;
+  r.size = size;
+  r.type = p.type;
+  return r;
+}
+
+// The single pass's first-kernel totals at N without generating N elements. Its grid is capped
+// (each block then walks several tiles), and block 0 reads the n % 4 scalars past the last whole
+// vector, so tracing block 0 at N generates the whole input (1 GiB at 2^28). But only the load
+// step's reads depend on N: the other counters are per block times the grid. So trace N' = the
+// grid's whole tiles (same grid, one tile to generate) and put N's reads in place of N''s.
+StepCounters single_pass_totals(const PointSpec& p, std::uint64_t* grid) {
+  kernels::LaunchArgs args;
+  args.kernel = KernelId::SinglePass;
+  args.type = p.type;
+  args.workspace = Workspace::Registers;
+  args.block_size = p.block_size;
+  args.unroll = p.unroll;
+  args.n = p.size;
+  kernels::LaunchPlan plan;
+  if (kernels::plan_launch(args, &plan) != cudaSuccess)
+    throw Error("single_pass: no launch of N = " + std::to_string(p.size));
+  const std::uint64_t tile_elements = 4ull * std::uint64_t(p.block_size) * std::uint64_t(p.unroll);
+  const std::uint64_t whole_tiles = std::uint64_t(plan.grid) * tile_elements;
+  const Trace t = make_trace(request_of(p, whole_tiles));
+  if (t.grid != plan.grid) throw Error("single_pass: the grid of N' differs from N's");
+  StepCounters c = t.launch_totals;
+  c.loads = c.loads - whole_tiles + p.size;  // every element is read once, by whichever block
+  *grid = t.grid;
+  return c;
+}
+
+ModelCounts compute(const PointSpec& p) {
+  const VariantInfo* v = find_variant_by_id(p.variant);
+  ModelCounts c;
+  if (v->kernel == KernelId::SinglePass) {
+    c.first_kernel = single_pass_totals(p, &c.grid);
+    c.launches = 1;  // the last block to finish writes the total: no second kernel
+    return c;
+  }
+  const Trace t = make_trace(request_of(p, p.size));
+  c.grid = t.grid;
+  c.first_kernel = t.launch_totals;
+  c.launches = 2;
+  c.finish = finish_pass_counts(t.grid);
+  return c;
+}
+
+struct Cache {
+  std::mutex mutex;
+  std::map<Key, std::optional<ModelCounts>> entries;
+};
+
+Cache& cache() {
+  static Cache c;
+  return c;
+}
+
+constexpr std::size_t kMaxCached = 4096;
+
+}  // namespace
+
+StepCounters finish_pass_counts(std::uint64_t m) {
+  // The finishing kernel is the interleaved tree in shared memory at B = 1024, whose load phase
+  // reads the m partials (thread t adds partials t, t + 1024, ...) instead of one tile.
+  static const StepCounters one_tile = [] {
+    TraceRequest r;
+    r.variant = "interleaved";
+    r.block_size = kernels::kFinishBlockSize;
+    r.workspace = Workspace::Shared;
+    return make_trace(r).block_totals;  // size 0: one tile of 1024 elements, one block
+  }();
+  StepCounters c = one_tile;
+  c.loads = c.loads - std::uint64_t(kernels::kFinishBlockSize) + m;
+  return c;
+}
+
+std::optional<ModelCounts> model_counts(const PointSpec& p) {
+  const VariantInfo* v = find_variant_by_id(p.variant);
+  if (v == nullptr || !has_trace(*v) || p.size == 0) return std::nullopt;
+  const Key key = key_of(p);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (auto it = c.entries.find(key); it != c.entries.end()) return it->second;
+  }
+  std::optional<ModelCounts> counts;
+  try {
+    counts = compute(p);
+  } catch (const std::exception&) {
+    counts.reset();  // a shape the model does not take: no counts, as for a variant without one
+  }
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.entries.size() >= kMaxCached) c.entries.clear();
+  c.entries.emplace(key, counts);
+  return counts;
+}
+
+std::optional<ModelCounts> counts_of(const PointResult& r) {
+  return r.counts ? r.counts : model_counts(r.point);
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json counters_json(const StepCounters& c) {
+  return Json{{"barriers", c.barriers},
+              {"active_lanes", c.active_lanes},
+              {"divergent_lanes", c.divergent_lanes},
+              {"idle_warps", c.idle_warps},
+              {"exited_warps", c.exited_warps},
+              {"warp_syncs", c.warp_syncs},
+              {"shuffles", c.shuffles},
+              {"loads", c.loads},
+              {"stores", c.stores}};
+}
+
+std::uint64_t read_u64(const Json& obj, const std::string& path, const char* key) {
+  const std::string at = path + "." + key;
+  auto it = obj.find(key);
+  if (it == obj.end()) throw Error(at + ": missing");
+  if (!it->is_number_unsigned()) {
+    if (it->is_number_integer()) throw Error(at + ": expected a non-negative integer");
+    throw Error(at + ": expected an integer");
+  }
+  return it->get<std::uint64_t>();
+}
+
+StepCounters read_counters(const Json& obj, const std::string& path) {
+  if (!obj.is_object()) throw Error(path + ": expected an object");
+  StepCounters c;
+  c.barriers = read_u64(obj, path, "barriers");
+  c.active_lanes = read_u64(obj, path, "active_lanes");
+  c.divergent_lanes = read_u64(obj, path, "divergent_lanes");
+  c.idle_warps = read_u64(obj, path, "idle_warps");
+  c.exited_warps = read_u64(obj, path, "exited_warps");
+  c.warp_syncs = read_u64(obj, path, "warp_syncs");
+  c.shuffles = read_u64(obj, path, "shuffles");
+  c.loads = read_u64(obj, path, "loads");
+  c.stores = read_u64(obj, path, "stores");
+  return c;
+}
+
+}  // namespace
+
+nlohmann::ordered_json counts_to_json(const ModelCounts& c) {
+  return Json{{"source", "block model"},
+              {"grid", c.grid},
+              {"launches", c.launches},
+              {"first_kernel", counters_json(c.first_kernel)},
+              {"finish", counters_json(c.finish)},
+              // For people and scripts reading the file (first kernel); the reader ignores them.
+              {"warp_steps", c.warp_steps()},
+              {"lane_efficiency", c.lane_efficiency()}};
+}
+
+ModelCounts counts_from_json(const nlohmann::ordered_json& j, const std::string& path) {
+  if (!j.is_object()) throw Error(path + ": expected an object or null");
+  ModelCounts c;
+  c.grid = read_u64(j, path, "grid");
+  const std::uint64_t launches = read_u64(j, path, "launches");
+  if (launches != 1 && launches != 2) throw Error(path + ".launches: expected 1 or 2");
+  c.launches = int(launches);
+  auto first = j.find("first_kernel");
+  if (first == j.end()) throw Error(path + ".first_kernel: missing");
+  c.first_kernel = read_counters(*first, path + ".first_kernel");
+  auto finish = j.find("finish");
+  if (finish == j.end()) throw Error(path + ".finish: missing");
+  c.finish = read_counters(*finish, path + ".finish");
+  return c;
+}
+
+}  // namespace rl

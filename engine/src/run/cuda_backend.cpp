@@ -1,0 +1,253 @@
+// The CUDA backend: one device, one non-blocking stream, CUDA-event timing, L2 flush between
+// cold samples, and the seed's in-place input restored before every sample outside the timing.
+#include <algorithm>
+#include <cstring>
+
+#include "engine/catalog/catalog.h"
+#include "engine/run/backend.h"
+#include "kernels/launch.h"
+#include "run/cuda_raii.h"
+
+namespace rl {
+
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    const std::string ctx = "opening cuda:" + std::to_string(device);
+    int count = 0;
+    RL_CUDA_CHECK(cudaGetDeviceCount(&count), ctx);
+    if (device < 0 || device >= count)
+      throw Error("cuda:" + std::to_string(device) + ": no such GPU (" + std::to_string(count) +
+                  " found)");
+    // The worker thread that creates the backend is the one that uses it; bind it here.
+    RL_CUDA_CHECK(cudaSetDevice(device), ctx);
+    const Discovery all = discover_devices();
+    for (const auto& d : all.gpus)
+      if (d.index == device) info_ = d;
+    info_.measured_copy_gbps = measure_copy_bandwidth_gbps(device);
+    stream_ = std::make_unique<Stream>();
+    start_ = std::make_unique<Event>();
+    mid_ = std::make_unique<Event>();
+    stop_ = std::make_unique<Event>();
+    // Flushing: reading a buffer twice the L2's size (kernels::flush_l2 says why).
+    flush_.allocate(std::max<std::size_t>(info_.l2_bytes * 2, 1 << 20), "L2 flush buffer");
+    RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_->get()),
+                  "zeroing the L2 flush buffer");
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "zeroing the L2 flush buffer");
+  }
+
+  const DeviceInfo& device() const override { return info_; }
+  bool is_gpu() const override { return true; }
+
+  std::string unsupported_reason(const PointSpec& p) const override {
+    const VariantInfo* v = find_variant_by_id(p.variant);
+    if (!v) return "unknown variant " + p.variant;
+    if (info_.compute_capability() < v->min_compute_capability)
+      return v->id + " needs compute capability " + std::to_string(v->min_compute_capability / 10) +
+             "." + std::to_string(v->min_compute_capability % 10) + "; this GPU is " +
+             std::to_string(info_.cc_major) + "." + std::to_string(info_.cc_minor);
+    return {};
+  }
+
+  void prepare(const PointSpec& p, const InputData& input) override {
+    ctx_ = p.label();
+    RL_CUDA_CHECK(cudaSetDevice(device_), ctx_);
+    const VariantInfo* v = find_variant_by_id(p.variant);
+    if (!v) throw Error("unknown variant " + p.variant);
+    args_ = kernels::LaunchArgs{};
+    args_.kernel = v->kernel;
+    args_.type = p.type;
+    args_.workspace = p.workspace;
+    args_.block_size = p.block_size;
+    args_.unroll = p.unroll;
+    args_.n = p.size;
+    args_.stream = stream_->get();
+    RL_CUDA_CHECK(kernels::plan_launch(args_, &plan_), "planning " + ctx_);
+
+    const std::size_t elem = dtype_size(p.type);
+    const std::size_t in_bytes = plan_.input_capacity * elem;
+    // Upload only when the data changed: points come ordered by size and type.
+    const bool same_data = uploaded_data_ == input.data() && uploaded_n_ == p.size &&
+                           uploaded_type_ == p.type && pristine_.bytes() >= in_bytes;
+    if (!same_data) {
+      if (pristine_.bytes() < in_bytes) {
+        pristine_.reset();
+        work_.reset();
+        pristine_.allocate(in_bytes, "input for " + ctx_);
+      }
+      RL_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), input.data(), p.size * elem,
+                                    cudaMemcpyHostToDevice, stream_->get()),
+                    "uploading the input, " + ctx_);
+      uploaded_data_ = input.data();
+      uploaded_n_ = p.size;
+      uploaded_type_ = p.type;
+    }
+    // Zero padding up to a whole number of tiles (the in-place tree reads it).
+    RL_CUDA_CHECK(cudaMemsetAsync(static_cast<char*>(pristine_.get()) + p.size * elem, 0,
+                                  in_bytes - p.size * elem, stream_->get()),
+                  "zeroing the padding, " + ctx_);
+    in_place_ = p.workspace == Workspace::Global;
+    if (in_place_ && work_.bytes() < in_bytes)
+      work_.allocate(in_bytes, "in-place work copy for " + ctx_);
+    args_.input = in_place_ ? work_.get() : pristine_.get();
+    restore_bytes_ = in_bytes;
+
+    const std::size_t accum = kernels::accum_size(p.type);
+    if (partials_.bytes() < std::max<std::size_t>(plan_.partial_count, 1) * accum)
+      partials_.allocate(std::max<std::size_t>(plan_.partial_count, 1) * accum,
+                         "partials for " + ctx_);
+    if (!result_.get()) result_.allocate(8, "result");
+    if (scratch_.bytes() < plan_.scratch_bytes)
+      scratch_.allocate(plan_.scratch_bytes, "scratch for " + ctx_);
+    if (plan_.scratch_bytes)
+      RL_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, plan_.scratch_bytes, stream_->get()), ctx_);
+    args_.partials = partials_.get();
+    args_.result = result_.get();
+    args_.scratch = scratch_.get();
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), ctx_);
+  }
+
+  unsigned grid() const override { return plan_.grid; }
+
+  SampleTimes run_sample(bool cold_l2) override {
+    cudaStream_t s = stream_->get();
+    if (in_place_)
+      RL_CUDA_CHECK(cudaMemcpyAsync(work_.get(), pristine_.get(), restore_bytes_,
+                                    cudaMemcpyDeviceToDevice, s),
+                    "restoring the input, " + ctx_);
+    if (cold_l2)
+      RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
+    // A third event costs about a microsecond of its own on an H200 (measured: an empty
+    // event pair reads ~1.3 us), so it is recorded only when a finishing pass follows.
+    RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), ctx_);
+    RL_CUDA_CHECK(kernels::launch_first(args_, plan_), "launching the first kernel, " + ctx_);
+    if (plan_.needs_finish) {
+      RL_CUDA_CHECK(cudaEventRecord(mid_->get(), s), ctx_);
+      RL_CUDA_CHECK(kernels::launch_finish(args_, plan_), "launching the finishing pass, " + ctx_);
+    }
+    RL_CUDA_CHECK(cudaEventRecord(stop_->get(), s), ctx_);
+    RL_CUDA_CHECK(cudaEventSynchronize(stop_->get()), "running " + ctx_);
+    float first = 0, total = 0;
+    RL_CUDA_CHECK(cudaEventElapsedTime(&total, start_->get(), stop_->get()), ctx_);
+    if (plan_.needs_finish)
+      RL_CUDA_CHECK(cudaEventElapsedTime(&first, start_->get(), mid_->get()), ctx_);
+    else
+      first = total;  // one kernel does the whole reduction
+    SampleTimes t;
+    if (plan_.has_first_kernel) t.first_ms = first;
+    t.total_ms = total;
+    t.spans = plan_.needs_finish ? 2 : 1;
+    return t;
+  }
+
+  // Measured on the H200: 1.25-1.31 us, constant to the 32 ns tick of the event clock
+  // (docs/benchmarks.md, "Taking the timestamps out").
+  std::optional<double> timestamp_floor_sample(bool cold_l2) override {
+    cudaStream_t s = stream_->get();
+    if (cold_l2)
+      RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
+    RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), "timestamp floor, " + ctx_);
+    RL_CUDA_CHECK(cudaEventRecord(stop_->get(), s), "timestamp floor, " + ctx_);
+    RL_CUDA_CHECK(cudaEventSynchronize(stop_->get()), "timestamp floor, " + ctx_);
+    float ms = 0;
+    RL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_->get(), stop_->get()),
+                  "timestamp floor, " + ctx_);
+    return double(ms);
+  }
+
+  int read_floor_shapes() const override { return kernels::read_floor_shape_count(); }
+
+  std::string read_floor_shape_label(int shape, std::uint64_t bytes) const override {
+    const kernels::ReadFloorShape s = kernels::read_floor_shape(shape);
+    return "B=" + std::to_string(s.block_size) + " U=" + std::to_string(s.unroll) +
+           " grid=" + std::to_string(kernels::read_floor_grid(s, bytes, info_.sm_count));
+  }
+
+  double read_floor_sample(std::uint64_t bytes, int shape, bool cold_l2) override {
+    const std::string ctx = "read floor over " + std::to_string(bytes) + " bytes";
+    cudaStream_t s = stream_->get();
+    const void* data = pristine_.bytes() >= bytes && uploaded_data_ ? pristine_.get() : nullptr;
+    if (!data) {
+      if (floor_data_.bytes() < bytes) {
+        floor_data_.allocate(bytes, ctx);
+        RL_CUDA_CHECK(cudaMemsetAsync(floor_data_.get(), 0, bytes, s), ctx);
+      }
+      data = floor_data_.get();
+    }
+    if (!result_.get()) result_.allocate(8, "result");
+    if (cold_l2) RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), ctx);
+    RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), ctx);
+    RL_CUDA_CHECK(kernels::launch_read_floor(data, bytes, shape, info_.sm_count,
+                                             static_cast<int*>(result_.get()), s),
+                  ctx);
+    RL_CUDA_CHECK(cudaEventRecord(stop_->get(), s), ctx);
+    RL_CUDA_CHECK(cudaEventSynchronize(stop_->get()), ctx);
+    float ms = 0;
+    RL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_->get(), stop_->get()), ctx);
+    return double(ms);
+  }
+
+  ReductionOutput read_output() override {
+    ReductionOutput out;
+    out.type = args_.type;
+    cudaStream_t s = stream_->get();
+    out.has_partials = plan_.has_first_kernel && plan_.needs_finish && plan_.partial_count > 0;
+    if (args_.type == DType::Int32) {
+      if (out.has_partials) {
+        out.partials_i64.resize(plan_.partial_count);
+        RL_CUDA_CHECK(cudaMemcpyAsync(out.partials_i64.data(), partials_.get(),
+                                      plan_.partial_count * 8, cudaMemcpyDeviceToHost, s),
+                      "reading partials, " + ctx_);
+      }
+      RL_CUDA_CHECK(cudaMemcpyAsync(&out.total_i64, result_.get(), 8, cudaMemcpyDeviceToHost, s),
+                    "reading the total, " + ctx_);
+    } else {
+      if (out.has_partials) {
+        out.partials_f32.resize(plan_.partial_count);
+        RL_CUDA_CHECK(cudaMemcpyAsync(out.partials_f32.data(), partials_.get(),
+                                      plan_.partial_count * 4, cudaMemcpyDeviceToHost, s),
+                      "reading partials, " + ctx_);
+      }
+      RL_CUDA_CHECK(cudaMemcpyAsync(&out.total_f32, result_.get(), 4, cudaMemcpyDeviceToHost, s),
+                    "reading the total, " + ctx_);
+    }
+    RL_CUDA_CHECK(cudaStreamSynchronize(s), ctx_);
+    return out;
+  }
+
+  void release() override {
+    work_.reset();
+    pristine_.reset();
+    partials_.reset();
+    scratch_.reset();
+    floor_data_.reset();
+    uploaded_data_ = nullptr;
+    uploaded_n_ = 0;
+  }
+
+ private:
+  int device_;
+  DeviceInfo info_;
+  std::unique_ptr<Stream> stream_;
+  std::unique_ptr<Event> start_, mid_, stop_;  // created after cudaSetDevice
+  DeviceBuffer pristine_, work_, partials_, result_, scratch_, flush_;
+  DeviceBuffer floor_data_;  // read-floor input where no point's input is prepared
+  kernels::LaunchArgs args_;
+  kernels::LaunchPlan plan_;
+  std::string ctx_;
+  const void* uploaded_data_ = nullptr;
+  std::uint64_t uploaded_n_ = 0;
+  DType uploaded_type_ = DType::Int32;
+  std::size_t restore_bytes_ = 0;
+  bool in_place_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(int device_index) {
+  return std::make_unique<CudaBackend>(device_index);
+}
+
+}  // namespace rl

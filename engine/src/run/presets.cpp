@@ -1,0 +1,126 @@
+// The seed's experiments (presets.h). Variants past the seed join the size sweep by what the
+// catalog says they take, so a new kernel joins without an edit here.
+#include "engine/run/presets.h"
+
+#include "engine/catalog/catalog.h"
+
+namespace rl {
+
+namespace {
+
+// Variants past the seed that can join a sweep at block size `block` (or pick their own).
+std::vector<std::string> modern_variants(int block) {
+  std::vector<std::string> out;
+  for (const VariantInfo& v : catalog())
+    if (v.family != VariantFamily::SeedLadder &&
+        (v.block_sizes.empty() || v.takes_block_size(block)))
+      out.push_back(v.id);
+  return out;
+}
+
+std::vector<Preset> build() {
+  std::vector<Preset> out;
+  {
+    Preset p;
+    p.id = "ladder";
+    p.name = "The seed's ladder (N=2^24, block 1024)";
+    p.description =
+        "Every kernel of the seed's blog in its order, at the seed's set-up: 2^24 ints, 1024 "
+        "threads per block, reducing in place in global memory. Speed-ups are against "
+        "reduceNeighbored.";
+    p.spec.variants = {"reduceNeighbored",    "reduceNeighboredLess",
+                       "reduceInterleaved",   "reduceUnroll2",
+                       "reduceUnroll4",       "reduceUnroll8",
+                       "reduceUnrollWarp8",   "reduceCompleteUnrollWarp8",
+                       "reduceCompleteUnroll"};
+    p.spec.workspaces = {Workspace::Global};
+    p.spec.block_sizes = {1024};
+    p.spec.sizes = {std::uint64_t(1) << 24};
+    out.push_back(p);
+  }
+  {
+    Preset p;
+    p.id = "unroll";
+    p.name = "Unroll 1/2/4/8 (N=2^24, block 1024)";
+    p.description =
+        "What adding U tiles per block before the tree buys, with and without the unrolled last "
+        "warp, against reduceNeighbored.";
+    p.spec.variants = {"neighbored", "unroll", "unroll_warp_volatile", "complete_unroll_volatile"};
+    p.spec.workspaces = {Workspace::Global};
+    p.spec.block_sizes = {1024};
+    p.spec.unroll_factors = {1, 2, 4, 8};
+    p.spec.sizes = {std::uint64_t(1) << 24};
+    out.push_back(p);
+  }
+  {
+    Preset p;
+    p.id = "block-sizes";
+    p.name = "Block-size sweep (N=2^24, blocks 32..1024)";
+    p.description =
+        "How the block size changes each kernel: more blocks in flight against longer trees. "
+        "Warp-unrolled kernels start at 64 threads.";
+    p.spec.variants = {"neighbored", "neighbored_less", "interleaved", "reduceUnroll8",
+                       "reduceCompleteUnrollWarp8"};
+    p.spec.workspaces = {Workspace::Global};
+    p.spec.block_sizes = {32, 64, 128, 256, 512, 1024};
+    p.spec.sizes = {std::uint64_t(1) << 24};
+    out.push_back(p);
+  }
+  {
+    Preset p;
+    p.id = "sizes";
+    p.name = "Size sweep (N=2^10..2^28, block 1024)";
+    p.description =
+        "Bandwidth from 2^10 to 2^28 elements against the theoretical bandwidth and the read "
+        "floor: "
+        "small N is bound by launch latency, large N by DRAM. On the host backend the large "
+        "sizes take minutes; cancel keeps what finished.";
+    p.spec.variants = {"interleaved", "reduceUnroll8", "complete_unroll_sync"};
+    p.spec.workspaces = {Workspace::Global};
+    for (const std::string& id : modern_variants(1024)) {
+      p.spec.variants.push_back(id);
+      // Kernels that keep their work in registers take only that workspace.
+      const VariantInfo* v = find_variant_by_id(id);
+      if (!v->takes_workspace(Workspace::Global) && v->takes_workspace(Workspace::Registers) &&
+          p.spec.workspaces.size() == 1)
+        p.spec.workspaces.push_back(Workspace::Registers);
+    }
+    p.spec.block_sizes = {1024};
+    for (int k = 10; k <= 28; ++k) p.spec.sizes.push_back(std::uint64_t(1) << k);
+    p.spec.baseline = "interleaved";
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> list = build();
+  return list;
+}
+
+const Preset* find_preset(std::string_view id) {
+  for (const Preset& p : presets())
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+std::string preset_ids() {
+  std::string out;
+  for (const Preset& p : presets()) out += (out.empty() ? "" : ", ") + p.id;
+  return out;
+}
+
+int preset_index_of(const ExperimentSpec& spec) {
+  for (size_t i = 0; i < presets().size(); ++i) {
+    const ExperimentSpec& p = presets()[i].spec;
+    if (p.variants == spec.variants && p.workspaces == spec.workspaces &&
+        p.block_sizes == spec.block_sizes && p.unroll_factors == spec.unroll_factors &&
+        p.sizes == spec.sizes && p.types == spec.types)
+      return int(i);
+  }
+  return -1;
+}
+
+}  // namespace rl

@@ -1,0 +1,256 @@
+#include "engine/run/runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/core/metrics.h"
+#include "engine/io/resume.h"
+#include "engine/model/block_model.h"
+#include "engine/model/model_counts.h"
+#include "engine/run/verify.h"
+
+#ifndef RL_VERSION
+#define RL_VERSION "dev"
+#endif
+#ifndef RL_GIT_COMMIT
+#define RL_GIT_COMMIT "unknown"
+#endif
+
+namespace rl {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool is_cancelled(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
+
+// A point still above the noise target when its budget is spent samples on, up to this many
+// budgets in all, before it is reported noisy (docs/cli.md, "Noise").
+constexpr double kNoisyBudgets = 4;
+
+// Appends one() (a timed run, ms) to samples until quiet: at least min_samples, then until the
+// relative standard error of the mean is below the target, or the budget (kNoisyBudgets budgets
+// while still noisy) or max_samples runs out. True when the target was met. Sets *cancelled and
+// stops when *cancel is set.
+template <typename OneSample>
+bool sample_until_quiet(const TimingOptions& t, const std::atomic<bool>* cancel, bool* cancelled,
+                        std::vector<double>& samples, OneSample one) {
+  const auto begin = Clock::now();
+  while (true) {
+    if (is_cancelled(cancel)) return *cancelled = true, false;
+    samples.push_back(one());
+    const int n = static_cast<int>(samples.size());
+    if (n < t.min_samples) continue;
+    const bool quiet = summarize(samples).noise < t.noise;
+    if (quiet) return true;
+    if (n >= t.max_samples) return false;
+    if (seconds_since(begin) * 1e3 >= kNoisyBudgets * t.budget_ms) return false;
+  }
+}
+}  // namespace
+
+// Keeps the input of the current (size, type): points are ordered so that it changes rarely.
+struct Runner::InputCache {
+  InputData data;
+  bool valid = false;
+  const InputData& get(std::uint64_t n, DType t) {
+    if (!valid || data.size() != n || data.type != t) {
+      data = InputData{};  // free the old one first: at 2^28 each is 1 GB
+      data = make_input(n, t);
+      valid = true;
+    }
+    return data;
+  }
+};
+
+Runner::Runner(std::unique_ptr<Backend> backend)
+    : backend_(std::move(backend)), inputs_(std::make_unique<InputCache>()) {}
+Runner::~Runner() = default;
+const DeviceInfo& Runner::device() const {
+  return backend_->device();
+}
+Backend& Runner::backend() {
+  return *backend_;
+}
+
+Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
+                    const std::atomic<bool>* cancel, const Session* resume) {
+  const auto errors = validate(spec, &backend_->device());
+  if (!errors.empty()) {
+    std::string msg = errors.front();
+    for (std::size_t i = 1; i < errors.size(); ++i) msg += "; " + errors[i];
+    throw Error(msg);
+  }
+  Session session;
+  session.tool_version = RL_VERSION;
+  session.git_commit = RL_GIT_COMMIT;
+  session.created_utc = utc_now();
+  session.device = backend_->device();
+  session.spec = spec;
+  const FinishedPoints finished(resume);  // resume.h: kept, not run again
+  if (resume) session.read_floors = resume->read_floors;
+  const std::vector<PointSpec> points = expand(spec);
+  const auto start = Clock::now();
+  if (backend_->read_floor_shapes() > 0 && !points.empty()) {
+    bool cancelled = false;
+    const ReadFloor f =
+        measure_read_floor(device_floor_bytes(session.device), spec.timing, cancel, &cancelled);
+    backend_->release();  // the floor's own buffer, before the points need the memory
+    if (cancelled) {
+      session.cancelled = true;
+      return session;
+    }
+    session.device.measured_read_gbps = f.gbps();
+    session.device.read_floor_bytes = f.bytes;
+  }
+  Progress progress;
+  progress.total = points.size();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (is_cancelled(cancel)) {
+      session.cancelled = true;
+      break;
+    }
+    progress.done = i;
+    progress.current = points[i];
+    progress.elapsed_s = seconds_since(start);
+    progress.eta_s = i ? progress.elapsed_s / double(i) * double(points.size() - i) : -1;
+    if (cb.on_progress) cb.on_progress(progress);
+    bool cancelled = false;
+    const PointResult* kept = finished.find(points[i]);
+    PointResult r =
+        kept ? *kept : run_point(points[i], spec.timing, session.read_floors, cancel, &cancelled);
+    if (cancelled) {  // a point cut short is not a result
+      session.cancelled = true;
+      break;
+    }
+    session.results.push_back(std::move(r));
+    compute_speedups(session.results, spec.baseline);
+    if (cb.on_result) cb.on_result(session.results.back());
+    if (cb.on_session) cb.on_session(session);
+  }
+  backend_->release();
+  progress.done = session.results.size();
+  progress.elapsed_s = seconds_since(start);
+  progress.eta_s = 0;
+  if (cb.on_progress) cb.on_progress(progress);
+  return session;
+}
+
+std::uint64_t device_floor_bytes(const DeviceInfo& d) {
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  const std::uint64_t quarter = d.free_memory / 4 / 16 * 16;
+  return quarter > 0 && quarter < gib ? quarter : gib;
+}
+
+ReadFloor Runner::measure_read_floor(std::uint64_t bytes, const TimingOptions& t,
+                                     const std::atomic<bool>* cancel, bool* cancelled) {
+  ReadFloor best;
+  best.bytes = bytes;
+  for (int shape = 0; shape < backend_->read_floor_shapes(); ++shape) {
+    for (int w = 0; w < std::max(t.warmup, 1); ++w)
+      backend_->read_floor_sample(bytes, shape, t.cold_l2);
+    std::vector<double> samples, floor_samples;
+    const bool quiet = sample_until_quiet(t, cancel, cancelled, samples, [&] {
+      const double ms = backend_->read_floor_sample(bytes, shape, t.cold_l2);
+      if (const auto floor = backend_->timestamp_floor_sample(t.cold_l2))
+        floor_samples.push_back(*floor);
+      return ms;
+    });
+    if (*cancelled) return best;
+    const Summary time = summarize(samples);
+    if (best.time.empty() || time.median_ms < best.time.median_ms) {
+      best.shape = backend_->read_floor_shape_label(shape, bytes);
+      best.time = time;
+      best.gpu_time = gpu_time_of(samples, summarize(floor_samples), 1);
+      best.noisy = !quiet;
+    }
+  }
+  return best;
+}
+
+const ReadFloor* Runner::read_floor_for(std::uint64_t bytes, const TimingOptions& t,
+                                        std::vector<ReadFloor>& floors,
+                                        const std::atomic<bool>* cancel, bool* cancelled) {
+  if (backend_->read_floor_shapes() == 0) return nullptr;
+  if (const ReadFloor* known = find_read_floor(floors, bytes)) return known;
+  ReadFloor f = measure_read_floor(bytes, t, cancel, cancelled);
+  if (*cancelled) return nullptr;
+  floors.push_back(std::move(f));
+  return &floors.back();
+}
+
+PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
+                              std::vector<ReadFloor>& floors, const std::atomic<bool>* cancel,
+                              bool* cancelled) {
+  PointResult r;
+  r.point = p;
+  // What the point's launch does on a GPU, from the block model: arithmetic, no timing.
+  r.counts = model_counts(p);
+  const std::string why = backend_->unsupported_reason(p);
+  if (!why.empty()) {
+    r.status = PointStatus::Skipped;
+    r.message = why;
+    return r;
+  }
+  try {
+    const InputData& input = inputs_->get(p.size, p.type);
+    backend_->prepare(p, input);
+    r.grid = backend_->grid();
+    // Measured over this point's own input, before its samples, once per size.
+    const ReadFloor* floor = read_floor_for(input_bytes(p), t, floors, cancel, cancelled);
+    if (*cancelled) return r;
+    for (int w = 0; w < t.warmup; ++w) {
+      if (is_cancelled(cancel)) return *cancelled = true, r;
+      backend_->run_sample(t.cold_l2);
+    }
+    const bool quiet = sample_until_quiet(t, cancel, cancelled, r.total_samples_ms, [&] {
+      const SampleTimes s = backend_->run_sample(t.cold_l2);
+      if (s.first_ms) r.first_samples_ms.push_back(*s.first_ms);
+      r.event_spans = s.spans;
+      if (const auto floor = backend_->timestamp_floor_sample(t.cold_l2))
+        r.floor_samples_ms.push_back(*floor);
+      return s.total_ms;
+    });
+    if (*cancelled) return r;
+    r.noisy = !quiet;
+    // Variants that size their own grid tell it once a sample ran (the host's models past the
+    // seed).
+    if (r.grid == 0) r.grid = backend_->grid();
+    r.first_kernel = summarize(r.first_samples_ms);
+    r.total = summarize(r.total_samples_ms);
+    r.timestamp_floor = summarize(r.floor_samples_ms);
+    r.gpu_time = gpu_time_of(r.total_samples_ms, r.timestamp_floor, r.event_spans);
+    if (r.timestamp_floor.empty()) r.event_spans = 0;
+    const ReductionOutput out = backend_->read_output();
+    verify_point(p, input, out, backend_->is_gpu(), &r);
+    r.total_gbps = basis_gbps(r, TimeBasis::Whole);
+    r.first_gbps = basis_gbps(r, TimeBasis::FirstKernel);
+    const DeviceInfo& d = backend_->device();
+    r.pct_of_theoretical = pct_of_theoretical(r.total_gbps, d);
+    if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
+  } catch (const std::exception& e) {
+    r.status = PointStatus::Failed;
+    r.message = e.what();
+  }
+  return r;
+}
+
+}  // namespace rl

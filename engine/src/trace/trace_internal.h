@@ -1,0 +1,48 @@
+// Internal to the trace: captions for ladder steps in the seed's terms (stride, which threads
+// work, why warps diverge or wait), and the traces of the warp-level kernels past the seed.
+#pragma once
+
+#include <string>
+
+#include "engine/catalog/catalog.h"
+#include "engine/model/block_model_ladder.h"
+#include "engine/run/input_data.h"
+#include "engine/trace/trace.h"
+
+namespace rl {
+
+// `ts` holds the step's masks and counters already; `is_partial` marks the final
+// write-the-partial step that make_trace appends to the plan.
+std::string trace_caption(const ladder::BlockPlan& plan, const ladder::Step& s, const TraceStep& ts,
+                          bool is_partial, const Trace& t);
+
+// Traces of warp_shuffle, reduce_add_sync and cg_reduce (kernels/modern_warp.cu), whose block
+// works in registers: values are each thread's register. trace_modern.cpp. The request is
+// validated already; throws rl::Error for a variant it does not cover.
+bool has_warp_family_trace(KernelId k);
+Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
+// The trace of single_pass (kernels/modern_single_pass.cu): its tile loads, the same warp-level
+// block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
+Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
+// A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
+// size, grid and block index. trace.cpp.
+Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll);
+// Refuses a block index past t.grid, naming the grid. trace.cpp.
+void check_block_index(const Trace& t);
+// Once a register-level trace's steps are built: lane states, the load step's reads (the traced
+// block's own), every step's lane counters and the block's totals. trace.cpp.
+void total_block_steps(Trace& t, std::uint64_t traced_reads);
+
+// The per-block counters that do not depend on the block, scaled to the launch, plus each
+// block's own load-step reads (the tail reads fewer). trace.cpp.
+void fill_launch_totals(Trace& t, std::uint64_t full_block_reads, std::uint64_t last_block_reads,
+                        std::uint64_t traced_block_reads);
+
+// The input of the traced block: make_input's first `needed` elements (element i depends on i
+// only, but make_input has no random access, so it generates the whole prefix). Refuses a
+// prefix over 2^28 elements (1 GiB) with a message naming the block. trace.cpp.
+InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, std::uint64_t tile);
+
+}  // namespace rl

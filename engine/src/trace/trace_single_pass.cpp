@@ -1,0 +1,180 @@
+// The trace of single_pass (kernels/modern_single_pass.cu), one block, its registers as values:
+//   load        phase 1: thread t loads vectors t, t + B, ..., t + (U-1)B of each tile the block
+//               walks (tile b, b + grid, ...; one tile when the grid is the tile count), U
+//               16-byte loads in flight, and adds their 4U values in a register (tile_thread_sum)
+//   level 1..2  phase 2: the block sum from warp shuffles (block_sum_shfl), as warp_shuffle
+//   finish      phase 3: thread 0 hands the block's sum on with one atomic; the block that
+//               counts last holds (int32) or adds up (float32) the total
+// The register sums follow tile_thread_sum's order of additions, float included, so the traced
+// block sum is the bits the GPU block computes; the tests check that every block's sum adds up
+// to the total.
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/run/input_data.h"
+#include "kernels/launch.h"
+#include "trace/trace_internal.h"
+#include "trace/trace_warp_builder.h"
+
+namespace rl {
+
+namespace {
+
+using warp_trace::Builder;
+using warp_trace::kFull;
+using warp_trace::num;
+
+// Sum of a vector's four lanes as the kernel pairs them: (x + y) + (z + w).
+template <typename T>
+T lanes_sum(const T* v) {
+  return warp_trace::add(warp_trace::add(v[0], v[1]), warp_trace::add(v[2], v[3]));
+}
+
+// Elements block b reads: every vector of its tiles that lies below nv, and (block 0) the
+// n % 4 scalars past the last whole vector.
+std::uint64_t reads_of_block(std::uint64_t n, unsigned grid, std::uint64_t tile_vectors,
+                             std::uint64_t b) {
+  const std::uint64_t nv = n / 4;
+  std::uint64_t vectors = 0;
+  for (std::uint64_t t = b; t * tile_vectors < nv; t += grid)
+    vectors += std::min(tile_vectors, nv - t * tile_vectors);
+  return 4 * vectors + (b == 0 ? n % 4 : 0);
+}
+
+// Phase 1 for thread `tid` of block `b`, in tile_thread_sum's order of additions.
+template <typename T>
+T thread_sum(const T* x, std::uint64_t n, unsigned grid, unsigned B, unsigned U, unsigned b,
+             unsigned tid) {
+  const std::uint64_t nv = n / 4, tile = std::uint64_t(B) * U, full_tiles = nv / tile;
+  T acc = T(0);
+  std::uint64_t t = b;
+  for (; t < full_tiles; t += grid) {
+    const std::uint64_t first = t * tile + tid;
+    T s = lanes_sum(x + 4 * first);
+    for (unsigned k = 1; k < U; ++k) s = warp_trace::add(s, lanes_sum(x + 4 * (first + k * B)));
+    acc = warp_trace::add(acc, s);
+  }
+  if (t == full_tiles)
+    for (unsigned k = 0; k < U; ++k) {
+      const std::uint64_t i = full_tiles * tile + tid + std::uint64_t(k) * B;
+      if (i < nv) acc = warp_trace::add(acc, lanes_sum(x + 4 * i));
+    }
+  if (b == 0 && tid < n % 4) acc = warp_trace::add(acc, x[nv * 4 + tid]);
+  return acc;
+}
+
+template <typename T>
+void build(Trace& t, const InputData& input) {
+  const T* x;
+  if constexpr (std::is_same_v<T, float>)
+    x = input.f32.data();
+  else
+    x = input.i32.data();
+  const unsigned B = t.block_size, U = static_cast<unsigned>(t.unroll), W = t.warps();
+  const unsigned grid = static_cast<unsigned>(t.grid), b = t.block_index;
+  Builder<T> builder(t, warp_trace::WarpOp::ShuffleDown);
+  // The view's cells show each thread's first element: x[4(tile b * B * U + tid)].
+  const std::uint64_t first = std::uint64_t(b) * B * U * 4;
+  t.initial_values.assign(B, 0.0);
+  for (unsigned i = 0; i < B; ++i)
+    if (first + 4ull * i < t.size) t.initial_values[i] = double(x[first + 4ull * i]);
+  for (unsigned tid = 0; tid < B; ++tid)
+    builder.regs()[tid] = thread_sum(x, t.size, grid, B, U, b, tid);
+
+  const std::uint64_t tiles = (t.size / 4 + std::uint64_t(B) * U - 1) / (std::uint64_t(B) * U);
+  std::string cap =
+      "phase 1: thread t loads " +
+      (U == 1 ? std::string("vector t")
+              : "vectors t, t + " + num(B) + (U > 2 ? ", ..." : "") + " (" + num(U) + " of them)") +
+      " of tile " + num(b) + " (16 bytes each: " + num(4 * U) +
+      " values), every load issued before any addition, and adds the values in a "
+      "register. Each warp load covers 512 contiguous bytes.";
+  if (tiles > grid)
+    cap += " The grid is capped at " + num(grid) + " blocks, so this block walks tiles " + num(b) +
+           ", " + num(b + grid) + ", ...";
+  if (b == 0 && t.size % 4)
+    cap += " Block 0 also adds the " + num(t.size % 4) + " values past the last whole vector.";
+  TraceStep& load = builder.push("load", cap);
+  load.masks.assign(W, kFull);
+  builder.snapshot(load);
+
+  warp_trace::block_reduce_steps(builder, W);
+
+  TraceStep& finish = builder.push("atomic", "");
+  finish.masks[0] = 1u;
+  finish.counters.stores = 1;
+  builder.snapshot(finish);
+  t.partial = double(builder.regs()[0]);
+  const std::string sum =
+      t.type == DType::Int32 ? num(static_cast<std::uint64_t>(static_cast<std::int64_t>(t.partial)))
+                             : std::to_string(t.partial);
+  if (grid == 1)
+    finish.caption = "phase 3: the only block: thread 0 writes the total (" + sum +
+                     ") to the result. No atomic, no second kernel.";
+  else if (t.type == DType::Int32)
+    finish.caption = "phase 3: thread 0 adds 2^48 + its block sum (" + sum +
+                     ") to one 64-bit word with a single atomicAdd: the high bits count the blocks "
+                     "done, the low bits add their sums. The block whose atomic sees the count " +
+                     num(grid - 1) +
+                     " holds every block's sum: it writes the total and resets "
+                     "the word. No partials array, no second kernel.";
+  else
+    finish.caption = "phase 3: thread 0 stores the block sum (" + sum + ") in partials[" + num(b) +
+                     "], __threadfence(), then atomicAdd(counter, 1); __syncthreads(). The block "
+                     "that counts last adds the " +
+                     num(grid) +
+                     " partials in block order (same bits every run) and writes the total.";
+}
+
+}  // namespace
+
+Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
+  if (v.kernel != KernelId::SinglePass) throw Error("no single-pass trace for " + v.id);
+  const std::string name = v.seed_label(unroll);
+  if (!v.takes_block_size(r.block_size))
+    throw Error("block size " + std::to_string(r.block_size) + ": " + name +
+                " takes 128, 256, 512 or 1024");
+  if (!v.takes_unroll(unroll))
+    throw Error("unroll " + std::to_string(unroll) + ": " + name +
+                " takes 1, 2, 4 or 8 vectors per thread");
+  if (!v.takes_workspace(r.workspace))
+    throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + name +
+                " works in registers");
+
+  Trace t = trace_shell(r, v, unroll);
+  const std::uint64_t tile_vectors = std::uint64_t(r.block_size) * unroll;
+  t.size = r.size == 0 ? 4 * tile_vectors : r.size;
+  // The grid the GPU launch would use (kernels' own plan: one block per tile, capped).
+  kernels::LaunchArgs args;
+  args.kernel = KernelId::SinglePass;
+  args.type = r.type;
+  args.workspace = Workspace::Registers;
+  args.block_size = r.block_size;
+  args.unroll = unroll;
+  args.n = t.size;
+  kernels::LaunchPlan plan;
+  if (kernels::plan_launch(args, &plan) != cudaSuccess)
+    throw Error(name + ": no launch of N = " + std::to_string(t.size) +
+                " at B = " + std::to_string(r.block_size) + ", U = " + std::to_string(unroll));
+  t.grid = plan.grid;
+  check_block_index(t);
+  // The input up to the block's last tile, and to the end for block 0's scalar tail or a block
+  // that walks several tiles.
+  const std::uint64_t tiles = (t.size / 4 + tile_vectors - 1) / tile_vectors;
+  std::uint64_t needed = std::min(t.size, 4 * (std::uint64_t(r.block_index) + 1) * tile_vectors);
+  if (tiles > t.grid || (r.block_index == 0 && t.size % 4)) needed = t.size;
+  const InputData input = trace_input(needed, r.type, r.block_index, 4 * tile_vectors);
+  if (r.type == DType::Int32)
+    build<std::int32_t>(t, input);
+  else
+    build<float>(t, input);
+
+  const std::uint64_t traced_reads = reads_of_block(t.size, t.grid, tile_vectors, t.block_index);
+  total_block_steps(t, traced_reads);
+  fill_launch_totals(t, traced_reads, traced_reads, traced_reads);
+  // Every element is read once, whichever block reads it; each block adds its own gather loads.
+  t.launch_totals.loads = t.size + t.grid * (t.block_totals.loads - traced_reads);
+  return t;
+}
+
+}  // namespace rl

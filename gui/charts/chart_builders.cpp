@@ -1,0 +1,112 @@
+#include "charts/chart_builders.h"
+
+#include "charts/chart_builders_internal.h"
+#include "engine/catalog/catalog.h"
+#include "format.h"
+
+namespace rl::gui {
+
+using charts::Axis;
+using charts::AxisScale;
+using charts::Chart;
+using charts::Point;
+using charts::Series;
+using charts::SeriesKind;
+
+const std::vector<ChartKind>& chart_kinds() {
+  static const std::vector<ChartKind> kinds{
+      {"ladder_speedup", "Ladder", "Speed-up along the ladder"},
+      {"ladder_time", "Ladder", "Time of each ladder step"},
+      {"ladder_counts", "Ladder", "Barriers and lane efficiency per rung"},
+      {"time_vs_unroll", "Unroll", "Time against unroll factor"},
+      {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
+      {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
+      {"time_vs_block", "Block size", "Time against block size"},
+      {"bandwidth_vs_block", "Block size", "Bandwidth against block size"},
+      {"speedup_vs_block", "Block size", "Speed-up against block size"},
+      {"bandwidth_vs_size", "Size", "Bandwidth against size, with the roofs"},
+      {"time_vs_size", "Size", "Time against size"},
+  };
+  return kinds;
+}
+
+namespace detail {
+
+const QString kNoData =
+    "No results yet.\nPick a preset in the Experiment panel and press Run (Ctrl+R), or open a "
+    "saved session (Ctrl+O).";
+
+int catalog_index(const std::string& id) {
+  const auto& cat = catalog();
+  for (size_t i = 0; i < cat.size(); ++i)
+    if (cat[i].id == id) return int(i);
+  return int(cat.size());
+}
+
+QString short_label(const std::string& id, int unroll, bool with_unroll) {
+  QString label = variant_label(id, unroll, with_unroll);
+  if (label.startsWith("reduce") && label.size() > 6 && label[6].isUpper()) label = label.mid(6);
+  return label;
+}
+
+QString ws_name(Workspace w) {
+  return QString::fromStdString(std::string(to_string(w)));
+}
+QString bars_name(Workspace w) {
+  return ws_name(w) + (w == Workspace::Global ? ", in place" : " memory");
+}
+QString type_name(DType t) {
+  return QString::fromStdString(std::string(to_string(t)));
+}
+
+bool has_results(const std::vector<ShownSession>& ss) {
+  for (const auto& s : ss)
+    if (s.session && !s.session->results.empty()) return true;
+  return false;
+}
+
+// The device part of every chart's subtitle: "H200", "H200 vs A100".
+QString device_part(const std::vector<ShownSession>& ss) {
+  QStringList names;
+  for (const auto& s : ss) {
+    QString n = qtext::device_short_name(s.session->device);
+    if (s.session->device.backend != "cuda") n = "CPU: host emulation, CPU times";
+    if (!names.contains(n)) names << n;
+  }
+  return names.join(" vs ");
+}
+
+}  // namespace detail
+
+charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss,
+                          const std::string& baseline, TimeBasis basis) {
+  Chart c;
+  if (id == "ladder_speedup")
+    c = detail::ladder_chart(id, ss, true, baseline, basis);
+  else if (id == "ladder_counts")
+    c = detail::ladder_counts_chart(id, ss);
+  else if (id == "ladder_time")
+    c = detail::ladder_chart(id, ss, false, baseline, basis);
+  else if (id == "time_vs_unroll")
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Time, baseline, basis);
+  else if (id == "bandwidth_vs_unroll")
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Bandwidth, baseline,
+                            basis);
+  else if (id == "speedup_vs_unroll")
+    c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Speedup, baseline, basis);
+  else if (id == "time_vs_block")
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Time, baseline, basis);
+  else if (id == "bandwidth_vs_block")
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Bandwidth, baseline,
+                            basis);
+  else if (id == "speedup_vs_block")
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Speedup, baseline, basis);
+  else if (id == "bandwidth_vs_size")
+    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Bandwidth, baseline, basis);
+  else if (id == "time_vs_size")
+    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Time, baseline, basis);
+  c.id = id;
+  return c;
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,43 @@
+// From sessions to chart descriptions (charts::Chart): the ladder, time / bandwidth / speed-up
+// against unroll factor, block size and size, with roof lines. Plain data in, plain data out;
+// no Qt Charts here.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+#include "charts/chart_data.h"
+#include "engine/run/results.h"
+#include "time_basis.h"
+
+namespace rl::gui {
+
+// A session to draw; the first is the primary one, the others are overlays (drawn dashed and
+// named by their device).
+struct ShownSession {
+  const Session* session = nullptr;
+  QString label;  // legend prefix when several sessions are shown, e.g. "H200"
+};
+
+struct ChartKind {
+  QString id;     // file name stem: "ladder_speedup"
+  QString group;  // the tab it lives on: "Ladder", "Unroll", "Block size", "Size"
+  QString name;   // "Speed-up along the ladder"
+};
+
+// Every chart the app draws, in display order.
+const std::vector<ChartKind>& chart_kinds();
+// The same for these sessions: where every one was measured on the host backend (CPU times of
+// an emulation) the ladder leads with the block model's counts (ladder_counts), before the
+// CPU-time charts; otherwise chart_kinds() as it is (chart_counts.cpp).
+std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions);
+
+// Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
+// speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn
+// from (speed-ups on another basis than Whole are computed here from that time).
+charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
+                          const std::string& baseline, TimeBasis basis = TimeBasis::Whole);
+
+}  // namespace rl::gui

@@ -1,0 +1,69 @@
+// Pieces shared by the chart builders (chart_builders.cpp, chart_ladder.cpp,
+// chart_sweeps.cpp); not for use outside them.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "charts/chart_builders.h"
+
+namespace rl::gui::detail {
+
+extern const QString kNoData;  // the empty state before any run or file
+
+int catalog_index(const std::string& id);  // catalog order; unknown ids last
+// Legends and bar labels drop the seed's common "reduce" prefix ("Unroll8" for reduceUnroll8)
+// so they fit; hover shows the full name.
+QString short_label(const std::string& id, int unroll, bool with_unroll = true);
+QString ws_name(Workspace w);
+// A ladder's bar set: "global, in place" (the seed's way), "shared memory", "registers memory".
+QString bars_name(Workspace w);
+QString type_name(DType t);
+bool has_results(const std::vector<ShownSession>& ss);
+// "H200", "H200 vs A100", "CPU: host emulation, CPU times"
+QString device_part(const std::vector<ShownSession>& ss);
+
+// Horizontal reference lines on a bandwidth chart: each session's theoretical DRAM bandwidth
+// and its read floor (at `bytes` where the chart is at one size and the session measured it
+// there, else the device's; bytes 0: a size chart, which draws the floor per N where the session
+// has it). A copy's bandwidth is no roof (it reads and writes): not drawn.
+void add_roofs(charts::Chart& c, const std::vector<ShownSession>& ss, std::uint64_t bytes,
+               TimeBasis basis);
+// The read floor against N (one dashed line per session that measured it): time (in `unit`s of
+// a millisecond) or bandwidth. Nothing a reduction of N elements does can be much below it.
+void add_read_floor_curve(charts::Chart& c, const std::vector<ShownSession>& ss, bool time,
+                          TimeBasis basis, double unit);
+// Sessions measured on the host backend: their times are CPU times of an emulation, never GPU
+// times, and their ratios never GPU speed-ups. All: every shown session; Some: a mix.
+bool is_cpu(const DeviceInfo& d);
+enum class Cpu { None, Some, All };
+Cpu cpu_times(const std::vector<ShownSession>& ss);
+// "3 points did not reach the noise target: hatched bars, 'noisy' in tooltips"
+QString noisy_warning(int count);
+
+enum class Dim { Unroll, Block, Size };
+enum class Measure { Time, Bandwidth, Speedup };
+charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim,
+                          Measure m, const std::string& baseline, TimeBasis basis);
+// The (size, type, block size) the ladder charts draw: the one with the most rungs (variant
+// and unroll) in a session, measured points only; ties: the larger N. settings: how many the
+// session holds.
+struct LadderSetting {
+  std::uint64_t size = 0;
+  int type = 0;
+  int block = 0;  // variants that pick their own block size (0) join every block size
+  int settings = 0;
+  bool holds(const PointResult& r) const;  // r is at this setting and was measured
+};
+std::optional<LadderSetting> ladder_setting(const Session& s);
+charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
+                           const std::string& baseline, TimeBasis basis);
+// The block model's counts along the ladder (chart_counts.cpp): barriers per rung, lane
+// efficiency on each bar, at the ladder charts' setting of the primary session.
+charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss);
+
+}  // namespace rl::gui::detail

@@ -1,0 +1,197 @@
+// The ladder in the block model's counts: one bar per rung (variant and unroll factor, in
+// catalog order, at the ladder charts' setting) whose height is the __syncthreads() barriers
+// every block of the first kernel executes, labelled with the count and the lane efficiency.
+// Counts are the model's (engine/model_counts.h): exact and the same on every device, so the
+// chart is the lesson where the times are CPU times (the host backend), and stands beside the
+// times for a GPU session ("fewer barriers" next to "less time").
+#include <QLocale>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "charts/chart_builders_internal.h"
+#include "charts/palette.h"
+#include "engine/catalog/catalog.h"
+#include "engine/model/model_counts.h"
+#include "format.h"
+
+namespace rl::gui::detail {
+
+using charts::AxisScale;
+using charts::Chart;
+using charts::Point;
+using charts::Series;
+using charts::SeriesKind;
+
+bool is_cpu(const DeviceInfo& d) {
+  return d.backend != "cuda";
+}
+
+Cpu cpu_times(const std::vector<ShownSession>& ss) {
+  int cpu = 0, all = 0;
+  for (const ShownSession& s : ss)
+    if (s.session) ++all, cpu += is_cpu(s.session->device) ? 1 : 0;
+  return cpu == 0 ? Cpu::None : cpu == all ? Cpu::All : Cpu::Some;
+}
+
+namespace {
+
+QString count_text(std::uint64_t n) {
+  return QLocale(QLocale::English).toString(qulonglong(n));
+}
+
+// "163.8k", "2.62M"; below 10,000 the digits.
+QString short_count(std::uint64_t n) {
+  if (n >= 1'000'000) return QString("%1M").arg(double(n) / 1e6, 0, 'f', 2);
+  if (n >= 10'000) return QString("%1k").arg(double(n) / 1e3, 0, 'f', 1);
+  return QString::number(n);
+}
+
+QString pct_text(double fraction) {
+  return QString("%1%").arg(100.0 * fraction, 0, 'f', fraction < 0.1 ? 1 : 0);
+}
+
+// Everything the model counts for a point, for the bar's tooltip.
+QString counts_tooltip(const PointResult& r, const ModelCounts& m) {
+  const StepCounters& c = m.first_kernel;
+  const std::uint64_t per_block = m.grid ? c.barriers / m.grid : 0;
+  QStringList lines;
+  lines << QString("%1 (%2)").arg(variant_label(r.point.variant, r.point.unroll),
+                                  variant_display_name(r.point.variant));
+  lines << QString("%1 · B=%2 · U=%3 · N=%4 · %5")
+               .arg(ws_name(r.point.workspace), block_size_text(r.point.block_size))
+               .arg(r.point.unroll)
+               .arg(format_size(r.point.size), type_name(r.point.type));
+  lines << "block model, every block of the first kernel (the same on every device):";
+  lines << QString("  barriers (__syncthreads()): %1 = %2 blocks × %3")
+               .arg(count_text(c.barriers), count_text(m.grid), count_text(per_block));
+  lines << QString("  warp-steps issued: %1 (a warp issues a step when one of its lanes acts)")
+               .arg(count_text(c.warp_steps()));
+  lines << QString("  lane efficiency: %1 (active lanes %2 / (warp-steps × 32))")
+               .arg(pct_text(c.lane_efficiency()), count_text(c.active_lanes));
+  lines << QString("  divergent lanes %1 · idle warps %2 · exited warps %3")
+               .arg(count_text(c.divergent_lanes), count_text(c.idle_warps),
+                    count_text(c.exited_warps));
+  if (c.warp_syncs || c.shuffles)
+    lines << QString("  __syncwarp() %1 · shuffled lanes %2")
+                 .arg(count_text(c.warp_syncs), count_text(c.shuffles));
+  lines << QString("  loads %1 · stores %2 (elements)")
+               .arg(count_text(c.loads), count_text(c.stores));
+  lines << (m.launches == 2
+                ? QString("launches: 2 (the finishing pass adds one block: %1 barriers)")
+                      .arg(count_text(m.finish.barriers))
+                : QString("launches: 1 (the last block to finish writes the total)"));
+  return lines.join('\n');
+}
+
+}  // namespace
+
+Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss) {
+  Chart c;
+  c.id = id;
+  c.title = "Ladder: barriers and lane efficiency per rung";
+  c.x.scale = AxisScale::Category;
+  c.y.scale = AxisScale::Linear;
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+  const Session& session = *ss.front().session;
+  const std::optional<LadderSetting> chosen = ladder_setting(session);
+  if (!chosen) {
+    c.empty_hint = "No measured points in this session (all failed or were skipped).";
+    return c;
+  }
+  // Rungs with counts, in catalog order; bar sets: workspaces. The model's counts do not depend
+  // on the device, so overlaid sessions would only repeat them: the primary session is drawn.
+  std::set<std::tuple<int, std::string, int>> rungs;
+  std::set<int> sets;
+  QStringList uncounted;
+  std::map<const PointResult*, ModelCounts> counts;
+  for (const PointResult& r : session.results) {
+    if (!chosen->holds(r)) continue;
+    if (const std::optional<ModelCounts> m = counts_of(r)) {
+      counts.emplace(&r, *m);
+      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
+      sets.insert(int(r.point.workspace));
+    } else {
+      const QString name = variant_label(r.point.variant, r.point.unroll);
+      if (!uncounted.contains(name)) uncounted << name;
+    }
+  }
+  QStringList sub{cpu_times(ss) == Cpu::All ? QString("host session: what a GPU would execute")
+                                            : device_part(ss),
+                  "N=" + format_size(chosen->size),
+                  chosen->block ? QString("B=%1").arg(chosen->block)
+                                : QString("block size picked by the variant"),
+                  type_name(DType(chosen->type))};
+  sub << "block model: the first kernel, every block (exact, any device)";
+  if (chosen->settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen->settings);
+  c.subtitle = sub.join(" · ");
+  if (rungs.empty()) {
+    c.empty_hint =
+        "No rung of this ladder has a block model (" + uncounted.join(", ") + "): no counts.";
+    return c;
+  }
+  std::vector<std::pair<std::string, int>> order;
+  for (const auto& [idx, v, u] : rungs) {
+    order.push_back({v, u});
+    QString label = short_label(v, u);
+    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
+    c.x.categories << label;
+  }
+  std::uint64_t max_barriers = 0;
+  for (const auto& [r, m] : counts) max_barriers = std::max(max_barriers, m.barriers());
+  // Short axis titles: a small chart elides longer ones.
+  const double unit = max_barriers >= 1'000'000 ? 1e6 : max_barriers >= 10'000 ? 1e3 : 1;
+  c.y.title = unit == 1e6 ? "barriers (M)" : unit == 1e3 ? "barriers (k)" : "barriers";
+  // One bar set: the exact count over the lane efficiency; several side by side (a GPU
+  // session's workspaces): the count, short ("2.62M"), as a longer turned label would not fit a
+  // small chart; the lane efficiency is then in the tooltips, which have everything.
+  const bool compact = sets.size() > 1;
+  for (int ws : sets) {
+    Series s;
+    s.kind = SeriesKind::Bars;
+    // The same names as the ladder's time and speed-up charts.
+    s.name = bars_name(Workspace(ws));
+    s.color = charts::palette_color(int(c.series.size()));
+    for (size_t k = 0; k < order.size(); ++k)
+      for (const auto& [r, m] : counts) {
+        if (int(r->point.workspace) != ws || r->point.variant != order[k].first ||
+            r->point.unroll != order[k].second)
+          continue;
+        Point pt;
+        pt.x = double(k);
+        pt.y = double(m.barriers()) / unit;
+        pt.label = compact
+                       ? short_count(m.barriers())
+                       : count_text(m.barriers()) + "\n" + pct_text(m.lane_efficiency()) + " lanes";
+        pt.tooltip = counts_tooltip(*r, m);
+        s.points.append(pt);
+      }
+    c.series.append(s);
+  }
+  if (compact) c.subtitle += " · lane efficiency: hover a bar";
+  if (!uncounted.isEmpty())
+    c.subtitle += QString(" · not drawn (no block model): %1").arg(uncounted.join(", "));
+  return c;
+}
+
+}  // namespace rl::gui::detail
+
+namespace rl::gui {
+
+std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions) {
+  std::vector<ChartKind> kinds = chart_kinds();
+  if (detail::cpu_times(sessions) != detail::Cpu::All) return kinds;
+  auto counts = std::find_if(kinds.begin(), kinds.end(),
+                             [](const ChartKind& k) { return k.id == "ladder_counts"; });
+  auto first = std::find_if(kinds.begin(), kinds.end(),
+                            [&](const ChartKind& k) { return k.group == counts->group; });
+  std::rotate(first, counts, counts + 1);
+  return kinds;
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,94 @@
+// Host-side interface of the kernels library: which kernels exist, how a launch is planned,
+// and one entry point per phase (first kernel, finishing pass). Plain C++ with the CUDA runtime
+// types only, so the engine (compiled by the host compiler) can include it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "kernels/ids.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rl::kernels {
+
+// Partial-sum type of a data type: int32 partials are 64-bit so no N that fits on a GPU can
+// overflow the total; float32 partials stay float (what every GPU float reduction does).
+template <typename T>
+struct Accum;
+template <>
+struct Accum<int32_t> {
+  using type = long long;
+};
+template <>
+struct Accum<float> {
+  using type = float;
+};
+
+// Bytes of one partial (Accum entry) of a type.
+inline std::size_t accum_size(DType t) {
+  return t == DType::Int32 ? 8 : 4;
+}
+
+// What a launch of (kernel, n, block size, unroll, type) needs. Computed on the host; may query
+// the current device (occupancy), so call it on the thread that owns the device.
+struct LaunchPlan {
+  unsigned grid = 0;               // blocks of the first kernel
+  std::size_t partial_count = 0;   // Accum entries the first kernel writes (0: single pass)
+  std::size_t input_capacity = 0;  // elements the input buffer must hold (>= n; zero padded)
+  std::size_t scratch_bytes = 0;   // extra device memory (CUB temp storage, counters)
+  bool has_first_kernel = true;    // false: only the whole reduction can be timed (CUB device)
+  bool needs_finish = true;        // false: the first kernel already writes the total
+};
+
+struct LaunchArgs {
+  KernelId kernel = KernelId::Interleaved;
+  DType type = DType::Int32;
+  Workspace workspace = Workspace::Global;
+  int block_size = 256;
+  int unroll = 1;
+  std::size_t n = 0;
+  void* input = nullptr;     // input_capacity elements; overwritten by Workspace::Global
+  void* partials = nullptr;  // partial_count Accum entries
+  void* result = nullptr;    // one Accum entry: the total
+  void* scratch = nullptr;   // scratch_bytes
+  cudaStream_t stream = nullptr;
+};
+
+// Fills a plan. Returns cudaErrorInvalidValue for a combination the kernel does not take
+// (the engine's catalog and spec validation say why before it gets here).
+cudaError_t plan_launch(const LaunchArgs& args, LaunchPlan* plan);
+
+// Launches the first kernel (the one the seed times): input -> partials (or -> result when
+// plan.needs_finish is false). Asynchronous on args.stream.
+cudaError_t launch_first(const LaunchArgs& args, const LaunchPlan& plan);
+
+// Reduces plan.partial_count partials to args.result with the finishing kernel (one block,
+// see finish.cu). No-op when plan.needs_finish is false.
+cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
+
+// Leaves L2 cold and clean before a timed sample by reading `buffer` (zero-filled once by the
+// caller, at least twice the L2 size): no input line and no dirty line is left behind.
+cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream);
+
+// The streaming-read floor (read_floor.cu): a kernel that only reads `bytes` of `input` (16-byte
+// aligned, as cudaMalloc gives) in one of a few grid shapes: blocks walk tiles of block_size x
+// unroll vectors; one block per tile, capped at sm_count x blocks_per_sm and at max_blocks where
+// those are not 0. `sink` is a scratch word (written only if the data sums to 0x7fffffff).
+struct ReadFloorShape {
+  int block_size = 256;
+  int unroll = 1;
+  int blocks_per_sm = 0;
+  int max_blocks = 0;
+};
+int read_floor_shape_count();
+ReadFloorShape read_floor_shape(int i);
+unsigned read_floor_grid(const ReadFloorShape& s, std::size_t bytes, int sm_count);
+cudaError_t launch_read_floor(const void* input, std::size_t bytes, int shape, int sm_count,
+                              int* sink, cudaStream_t stream);
+
+// Block size and per-thread loop of the finishing kernel, shared with the host model so its
+// total equals the GPU's bit for bit.
+inline constexpr int kFinishBlockSize = 1024;
+
+}  // namespace rl::kernels
