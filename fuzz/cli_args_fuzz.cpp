@@ -109,7 +109,10 @@ struct Parser {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::vector<std::string> words =
       words_of(std::string_view(reinterpret_cast<const char*>(data), size));
-  if (!words.empty() && words[0] == "trace") return trace_values(words), 0;
+  if (!words.empty() && words[0] == "trace") {
+    trace_values(words);
+    return 0;
+  }
 
   static Parser parser;
   parser.reset();
