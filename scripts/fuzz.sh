@@ -52,7 +52,7 @@ limit=(-runs="$runs")
 [ -n "$seconds" ] && limit=(-max_total_time="$seconds")
 mkdir -p build-fuzz/logs
 failed=0
-printf '%-20s %10s %8s %8s %8s %8s  %s\n' target executions seconds cov ft corpus found
+printf '%-20s %10s %8s %8s %8s %12s  %s\n' target executions seconds cov ft corpus found
 for t in "${targets[@]}"; do
   work="build-fuzz/corpus/$t"
   findings="build-fuzz/findings/$t"
@@ -75,13 +75,13 @@ for t in "${targets[@]}"; do
   last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
-  corpus=$(find "$work" -type f | wc -l)
+  corpus=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[KMG]*b\).*/\1/p' <<<"$last")  # units/size kept
   found="nothing"
   if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
     found="FOUND (exit $rc): $(ls "$findings" | tr '\n' ' ')see $log"
     failed=1
   fi
-  printf '%-20s %10s %8.0f %8s %8s %8s  %s\n' "$t" "${execs:-?}" "$elapsed" "${cov:-?}" \
+  printf '%-20s %10s %8.0f %8s %8s %12s  %s\n' "$t" "${execs:-?}" "$elapsed" "${cov:-?}" \
     "${ft:-?}" "$corpus" "$found"
 done
 exit "$failed"
