@@ -18,9 +18,15 @@ packages=(
 )
 # --screenshot-tools: also what ../shared/tools/app-screenshot needs to look at the app in a real
 # X window (Xvfb, a window manager, key presses, a screen grab). Not needed to build or test.
-if [ "${1:-}" = "--screenshot-tools" ]; then
-  packages+=(xvfb xdotool imagemagick openbox)
-fi
+# --fuzz-tools: also what scripts/fuzz.sh needs: Debian's clang (clang++, clang-14) and its
+# runtime libraries (libclang-rt-14-dev: libFuzzer, ASan, UBSan). Not needed to build or test.
+for flag in "$@"; do
+  case "$flag" in
+    --screenshot-tools) packages+=(xvfb xdotool imagemagick openbox) ;;
+    --fuzz-tools) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown option $flag (--screenshot-tools, --fuzz-tools)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -16,7 +16,7 @@ inline constexpr std::size_t kMaxJsonString = 1u << 16;  // 64 KiB: names, notes
 
 // Parses text. Throws rl::Error:
 //  "not JSON: the file is empty", "not JSON: syntax error while parsing ...",
-//  "a NUL byte at offset 12: not a text file",
+//  "a NUL byte at offset 12: not a text file", "device.name: a NUL character (\u0000): not text",
 //  "results[0].x.y...: nested deeper than 64 levels (at byte 70)",
 //  "device.name: a string of 1048576 bytes; at most 65536",
 //  "timing.noise: the number 1e309 is out of range (a double holds up to 1.8e308)".

@@ -1,5 +1,5 @@
 // The block model's counts of a point (model_counts.h): make_trace's launch totals, the
-// finishing pass, the launches; cached per point shape; and their JSON.
+// finishing pass, the launches; cached per point shape. Their JSON is model_counts_json.cpp.
 #include "engine/model/model_counts.h"
 
 #include <map>
@@ -126,77 +126,6 @@ std::optional<ModelCounts> model_counts(const PointSpec& p) {
 
 std::optional<ModelCounts> counts_of(const PointResult& r) {
   return r.counts ? r.counts : model_counts(r.point);
-}
-
-namespace {
-
-using Json = nlohmann::ordered_json;
-
-Json counters_json(const StepCounters& c) {
-  return Json{{"barriers", c.barriers},
-              {"active_lanes", c.active_lanes},
-              {"divergent_lanes", c.divergent_lanes},
-              {"idle_warps", c.idle_warps},
-              {"exited_warps", c.exited_warps},
-              {"warp_syncs", c.warp_syncs},
-              {"shuffles", c.shuffles},
-              {"loads", c.loads},
-              {"stores", c.stores}};
-}
-
-std::uint64_t read_u64(const Json& obj, const std::string& path, const char* key) {
-  const std::string at = path + "." + key;
-  auto it = obj.find(key);
-  if (it == obj.end()) throw Error(at + ": missing");
-  if (!it->is_number_unsigned()) {
-    if (it->is_number_integer()) throw Error(at + ": expected a non-negative integer");
-    throw Error(at + ": expected an integer");
-  }
-  return it->get<std::uint64_t>();
-}
-
-StepCounters read_counters(const Json& obj, const std::string& path) {
-  if (!obj.is_object()) throw Error(path + ": expected an object");
-  StepCounters c;
-  c.barriers = read_u64(obj, path, "barriers");
-  c.active_lanes = read_u64(obj, path, "active_lanes");
-  c.divergent_lanes = read_u64(obj, path, "divergent_lanes");
-  c.idle_warps = read_u64(obj, path, "idle_warps");
-  c.exited_warps = read_u64(obj, path, "exited_warps");
-  c.warp_syncs = read_u64(obj, path, "warp_syncs");
-  c.shuffles = read_u64(obj, path, "shuffles");
-  c.loads = read_u64(obj, path, "loads");
-  c.stores = read_u64(obj, path, "stores");
-  return c;
-}
-
-}  // namespace
-
-nlohmann::ordered_json counts_to_json(const ModelCounts& c) {
-  return Json{{"source", "block model"},
-              {"grid", c.grid},
-              {"launches", c.launches},
-              {"first_kernel", counters_json(c.first_kernel)},
-              {"finish", counters_json(c.finish)},
-              // For people and scripts reading the file (first kernel); the reader ignores them.
-              {"warp_steps", c.warp_steps()},
-              {"lane_efficiency", c.lane_efficiency()}};
-}
-
-ModelCounts counts_from_json(const nlohmann::ordered_json& j, const std::string& path) {
-  if (!j.is_object()) throw Error(path + ": expected an object or null");
-  ModelCounts c;
-  c.grid = read_u64(j, path, "grid");
-  const std::uint64_t launches = read_u64(j, path, "launches");
-  if (launches != 1 && launches != 2) throw Error(path + ".launches: expected 1 or 2");
-  c.launches = int(launches);
-  auto first = j.find("first_kernel");
-  if (first == j.end()) throw Error(path + ".first_kernel: missing");
-  c.first_kernel = read_counters(*first, path + ".first_kernel");
-  auto finish = j.find("finish");
-  if (finish == j.end()) throw Error(path + ".finish: missing");
-  c.finish = read_counters(*finish, path + ".finish");
-  return c;
 }
 
 }  // namespace rl
