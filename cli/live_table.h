@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "results.h"
+#include "run_counters.h"
 #include "runner.h"
 
 namespace rlcli {
@@ -22,6 +23,8 @@ class LiveTable {
   // Adds the block model's counts to every row (before the status): barriers, warp-steps, lane
   // efficiency, loads, stores, launches (run_counts.h says when). Call before print_header().
   void show_counts(bool on) { counts_ = on; }
+  // Adds the hardware counters' columns that fit (run_counters.h). Call before print_header().
+  void show_counters(const std::vector<std::string>& ids) { counters_ = CounterColumns(ids); }
   void print_header();
   void on_progress(const rl::Progress& p);
   void on_result(const rl::PointResult& r);
@@ -41,6 +44,7 @@ class LiveTable {
   bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
   bool progress_shown_ = false;
   bool counts_ = false;
+  CounterColumns counters_{{}};
   std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
 };
 
