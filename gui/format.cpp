@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "catalog.h"
+#include "counters_text.h"
 #include "model_counts.h"
 
 namespace rl::gui {
@@ -145,6 +146,7 @@ QString point_details(const PointResult& r, const DeviceInfo& device, const std:
                  .arg(100.0 * c->lane_efficiency(), 0, 'f', 1)
                  .arg(c->launches)
                  .arg(c->launches == 1 ? "" : "es");
+  if (r.counters) lines << counters_text(r);
   if (!r.value.empty())
     lines << QString("value %1, expected %2")
                  .arg(QString::fromStdString(r.value), QString::fromStdString(r.expected));

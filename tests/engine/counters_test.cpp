@@ -117,7 +117,7 @@ TEST(CountersFiles, CsvHasAColumnPerKernelAndMetric) {
   EXPECT_NE(header.find(std::string(",first_kernel.") + kBarrier), std::string::npos);
   EXPECT_NE(header.find(std::string(",finish.") + kBarrier), std::string::npos);
   EXPECT_NE(header.find(",finish.lts__t_sector_hit_rate.pct"), std::string::npos);
-  EXPECT_EQ(header.substr(header.size() - 14), "counters_note");
+  EXPECT_EQ(header.substr(header.size() - 14), ",counters_note");
   const std::string row1 =
       csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
   EXPECT_NE(row1.find(",52.98,1234,11.33,0,\"not available on GH100: x, \"\"y\"\"\""),
