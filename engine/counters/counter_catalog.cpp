@@ -43,8 +43,10 @@ const std::vector<CounterInfo> kCatalog = {
    "conflicts", "bank st", "extra shared-memory store wavefronts caused by bank conflicts", true},
   {"inst_executed", "smsp__inst_executed.sum", "instructions", "inst",
    "warp instructions executed", true},
-  {"barriers_executed", "smsp__inst_executed_op_barrier.sum", "instructions", "bars",
-   "barrier (BAR) warp instructions executed: __syncthreads() x warps", true},
+  {"branches_executed", "smsp__inst_executed_op_branch.sum", "instructions", "branches",
+   "branch warp instructions executed (BRA, JMP, ...)", true},
+  // Barriers executed: Hopper's profiler has no barrier-instruction counter (`ncu --query-metrics
+  // --chip gh100` lists none), so the count is the block model's, exact (counts.h: barriers).
 };
 // clang-format on
 }  // namespace

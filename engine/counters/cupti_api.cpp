@@ -1,6 +1,7 @@
 #include "counters/cupti_api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -28,6 +29,21 @@ class Library {
   void* handle_;
   bool keep_ = false;
 };
+
+// CUPTI opens libnvperf_host.so and libnvperf_target.so by name when profiling starts; where
+// their folder (libcupti's own) is not on the loader's path that fails. Loading them first, from
+// libcupti's folder, makes those opens find them already loaded (same soname). Kept loaded; a
+// library that is not there is left to CUPTI to report.
+void preload_perf_libraries(void* cupti) {
+  link_map* map = nullptr;
+  if (dlinfo(cupti, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return;
+  std::string dir = map->l_name;
+  const std::size_t slash = dir.rfind('/');
+  if (slash == std::string::npos) return;
+  dir.resize(slash + 1);
+  for (const char* name : {"libnvperf_host.so", "libnvperf_target.so"})
+    dlopen((dir + name).c_str(), RTLD_NOW | RTLD_GLOBAL);
+}
 
 template <typename F>
 void look_up(void* lib, const char* name, F& fn, std::string& missing) {
@@ -81,6 +97,7 @@ CuptiApi load() {
       throw CountersUnavailable(name + " has no " + missing +
                                 ": a CUPTI with the range profiler (CUDA 12.6 or later) is needed");
     lib.keep();
+    preload_perf_libraries(h);
     return api;
   }
   throw CountersUnavailable(

@@ -1,6 +1,7 @@
-// CUPTI, loaded at run time: libcupti.so (CUDA 13's, which loads libnvperf_host itself) is
-// opened with dlopen the first time counters are asked for, so the app and the CLI start and
-// time everything where it is missing. Only the profiling calls ReductionLab makes are looked up.
+// CUPTI, loaded at run time: libcupti.so (CUDA 13's; its libnvperf_host and libnvperf_target,
+// which it opens by name, are loaded first from its folder) is opened with dlopen the first time
+// counters are asked for, so the app and the CLI start and time everything where it is missing.
+// Only the profiling calls ReductionLab makes are looked up.
 #pragma once
 
 #include <cupti_profiler_host.h>

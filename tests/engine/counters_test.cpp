@@ -8,6 +8,7 @@
 #include "counters/counter_catalog.h"
 #include "counters/counter_pass.h"
 #include "counters/counters_io.h"
+#include "counters/cupti_api.h"
 #include "export.h"
 #include "export_fixtures.h"
 #include "runner.h"
@@ -40,7 +41,7 @@ TEST(CounterCatalog, DefaultSetCoversTheIssue) {
        {"barrier_stall", "long_scoreboard_stall", "short_scoreboard_stall", "membar_stall",
         "not_selected_stall", "branch_uniformity", "threads_per_inst", "achieved_occupancy",
         "dram_throughput", "l2_hit_rate", "shared_ld_bank_conflicts", "shared_st_bank_conflicts",
-        "inst_executed", "barriers_executed"})
+        "inst_executed", "branches_executed"})
     EXPECT_NE(std::find(d.begin(), d.end(), id), d.end()) << id;
   EXPECT_EQ(find_counter("barrier_stall")->metric, kBarrier);  // the seed's metric
   EXPECT_TRUE(find_counter("barrier_stall")->percent());
@@ -146,6 +147,28 @@ TEST(CounterPassOnHost, SaysWhyThereAreNoneAndTheRunGoesOn) {
   EXPECT_EQ(counter_role(0, 2), "first_kernel");
   EXPECT_EQ(counter_role(1, 2), "finish");
   EXPECT_EQ(counter_role(0, 1), "whole");
+}
+
+// Where the toolkit's CUPTI is installed every call ReductionLab makes resolves; elsewhere the
+// reason names what was tried. Either way nothing else depends on it.
+TEST(CuptiLibrary, LoadsEveryCallOrSaysWhy) {
+  try {
+    const CuptiApi& api = cupti_api();
+    EXPECT_FALSE(api.path.empty());
+    EXPECT_NE(api.RangeGetCounterDataInfo, nullptr);
+    EXPECT_NE(api.HostEvaluateToGpuValues, nullptr);
+    const char* words = nullptr;
+    ASSERT_EQ(api.GetResultString(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, &words), CUPTI_SUCCESS);
+    try {
+      cupti_check(api, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "cuptiRangeProfilerEnable", "here");
+      FAIL() << "no throw";
+    } catch (const CountersUnavailable& e) {
+      EXPECT_NE(std::string(e.what()).find("profiling is not permitted"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("[here]"), std::string::npos);
+    }
+  } catch (const CountersUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("could not be loaded"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
