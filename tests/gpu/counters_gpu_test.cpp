@@ -3,6 +3,7 @@
 // a GPU, without CUPTI, or where the driver does not permit profiling.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "counter_kernels.h"
@@ -59,7 +60,7 @@ KernelCounters profile_kernel(const char* name, Launcher launch) {
   constexpr int kBlocks = 264, kThreads = 256, kIters = 200;
   DeviceBuffer out;
   out.allocate(std::size_t(kBlocks) * kThreads * sizeof(float), name);
-  return ProfilerEnvironment::get().profiler->profile(
+  KernelCounters k = ProfilerEnvironment::get().profiler->profile(
       name, [] {},
       [&] {
         RL_CUDA_CHECK(launch(static_cast<float*>(out.get()), kBlocks, kThreads, kIters, nullptr),
@@ -67,6 +68,8 @@ KernelCounters profile_kernel(const char* name, Launcher launch) {
         RL_CUDA_CHECK(cudaDeviceSynchronize(), name);
       },
       "counter test kernel");
+  for (const auto& [metric, v] : k.values) std::printf("  %s: %s = %g\n", name, metric.c_str(), v);
+  return k;
 }
 
 double value(const KernelCounters& k, const char* metric) {
