@@ -7,8 +7,7 @@ of the same points (its own session JSON gives the launch order).
 
 Every point of the ncu run launches `warmup` + samples times, each launch one kernel (the
 variant writes the total itself), or two (first kernel and finishing pass; CUB's device reduce:
-its two kernels, compared as a whole by neither side, so left out). The last launch of each point
-is compared. Agreement: within 2 percentage points for % metrics, 5% for the others (or 1 count
+its two kernels, `whole` and `whole_2` in the app). The last launch of each point is compared. Agreement: within 2 percentage points for % metrics, 5% for the others (or 1 count
 where both are near zero). Exit status 1 when a counter disagrees."""
 import csv
 import json
@@ -75,11 +74,16 @@ def main(argv):
         last = kernels[at + (launches - 1) * per_launch: at + launches * per_launch]
         at += launches * per_launch
         mine = app_points.get(key(r))
-        if not mine or r["variant"] == "cub_device_reduce" or len(last) != per_launch:
+        if not mine or len(last) != per_launch:
             continue
         label = f"{r['variant']}/{r['workspace']} B={r['block_size']} U={r['unroll']}"
         for k in mine["counters"]["kernels"]:
-            ncu_k = last[1] if k["role"] == "finish" else last[0]
+            # first_kernel, whole: the launch's first kernel; finish, whole_2: its second.
+            second = k["role"] in ("finish", "whole_2")
+            if second and len(last) < 2 or not second and per_launch == 2 and k["role"] == "whole" \
+                    and not any(x["role"] == "whole_2" for x in mine["counters"]["kernels"]):
+                continue  # one range over two kernels (a user range): nothing of ncu's matches
+            ncu_k = last[1] if second else last[0]
             for metric, v in k["metrics"].items():
                 if v is None or metric not in ncu_k:
                     continue

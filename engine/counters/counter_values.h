@@ -14,7 +14,8 @@ namespace rl {
 // One profiled range: one launch step of the reduction.
 struct KernelCounters {
   // "first_kernel" (the kernel the seed times), "finish" (the finishing pass) or "whole" (one
-  // launch that reduces to the total by itself: single pass, CUB's device reduce).
+  // launch that reduces to the total by itself: single pass, CUB's device reduce); a launch of
+  // several kernels adds "<role>_2", ... for the second and later (CUB's single-tile kernel).
   std::string role;
   // Metric name -> value, in the order asked for; a metric the GPU does not report is absent.
   std::vector<std::pair<std::string, double>> values;

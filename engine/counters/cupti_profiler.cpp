@@ -5,21 +5,13 @@
 
 #include <utility>
 
+#include "counters/cupti_internal.h"
 #include "cuda_raii.h"
 
 namespace rl {
 
 namespace {
-
-constexpr int kMaxPasses = 64;
-
-// A CUPTI parameter struct: zeroed, with its size set (what every CUPTI call checks).
-template <typename P>
-P params(std::size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}  // a metric set needing more is a bug, not a workload
+using cupti_detail::params;
 
 // A host object (cuptiProfilerHostInitialize) for one chip, deinitialized on scope exit.
 class HostObject {
@@ -49,31 +41,6 @@ class HostObject {
  private:
   const CuptiApi& api_;
   CUpti_Profiler_Host_Object* obj_ = nullptr;
-};
-
-// The range profiler enabled on a context for one range, disabled on scope exit.
-class EnabledProfiler {
- public:
-  EnabledProfiler(const CuptiApi& api, CUcontext ctx, const std::string& context) : api_(api) {
-    auto p =
-        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    p.ctx = ctx;
-    cupti_check(api_, api_.RangeEnable(&p), "cuptiRangeProfilerEnable", context);
-    obj_ = p.pRangeProfilerObject;
-  }
-  ~EnabledProfiler() {
-    auto p =
-        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-    p.pRangeProfilerObject = obj_;
-    api_.RangeDisable(&p);
-  }
-  EnabledProfiler(const EnabledProfiler&) = delete;
-  EnabledProfiler& operator=(const EnabledProfiler&) = delete;
-  CUpti_RangeProfiler_Object* get() const { return obj_; }
-
- private:
-  const CuptiApi& api_;
-  CUpti_RangeProfiler_Object* obj_ = nullptr;
 };
 
 CUcontext current_context(int device) {
@@ -197,104 +164,6 @@ void CuptiProfiler::build_config(const std::vector<std::string>& metrics,
   get.pConfigImage = image.data();
   get.configImageSize = image.size();
   cupti_check(api_, api_.HostGetConfigImage(&get), "cuptiProfilerHostGetConfigImage", what);
-}
-
-KernelCounters CuptiProfiler::profile(const std::string& role, const std::function<void()>& setup,
-                                      const std::function<void()>& launch,
-                                      const std::string& context) {
-  const std::string where = role + ", " + context;
-  EnabledProfiler prof(api_, ctx_, where);
-  std::vector<const char*> names = metric_ptrs();
-  auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-  size.pRangeProfilerObject = prof.get();
-  size.pMetricNames = names.data();
-  size.numMetrics = names.size();
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
-  cupti_check(api_, api_.RangeGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize",
-              where);
-  std::vector<std::uint8_t> data(size.counterDataSize, 0);
-  auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-  init.pRangeProfilerObject = prof.get();
-  init.pCounterData = data.data();
-  init.counterDataSize = data.size();
-  cupti_check(api_, api_.RangeCounterDataImageInitialize(&init),
-              "cuptiRangeProfilerCounterDataImageInitialize", where);
-  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(
-      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-  config.pRangeProfilerObject = prof.get();
-  config.pConfig = config_.data();
-  config.configSize = config_.size();
-  config.pCounterDataImage = data.data();
-  config.counterDataImageSize = data.size();
-  config.range = CUPTI_UserRange;
-  config.replayMode = CUPTI_UserReplay;
-  config.maxRangesPerPass = 1;
-  config.numNestingLevels = 1;
-  config.minNestingLevel = 1;
-  config.passIndex = 0;
-  config.targetNestingLevel = 1;
-  cupti_check(api_, api_.RangeSetConfig(&config), "cuptiRangeProfilerSetConfig", where);
-  bool all_submitted = false;
-  for (int pass = 0; !all_submitted; ++pass) {
-    if (pass == kMaxPasses)
-      throw CountersUnavailable("more than " + std::to_string(kMaxPasses) + " replay passes [" +
-                                where + "]");
-    setup();
-    auto start =
-        params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-    start.pRangeProfilerObject = prof.get();
-    cupti_check(api_, api_.RangeStart(&start), "cuptiRangeProfilerStart", where);
-    auto push = params<CUpti_RangeProfiler_PushRange_Params>(
-        CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-    push.pRangeProfilerObject = prof.get();
-    push.pRangeName = role.c_str();
-    cupti_check(api_, api_.RangePushRange(&push), "cuptiRangeProfilerPushRange", where);
-    launch();
-    auto pop = params<CUpti_RangeProfiler_PopRange_Params>(
-        CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-    pop.pRangeProfilerObject = prof.get();
-    cupti_check(api_, api_.RangePopRange(&pop), "cuptiRangeProfilerPopRange", where);
-    auto stop =
-        params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    stop.pRangeProfilerObject = prof.get();
-    cupti_check(api_, api_.RangeStop(&stop), "cuptiRangeProfilerStop", where);
-    all_submitted = stop.isAllPassSubmitted != 0;
-    passes_ = pass + 1;
-  }
-  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(
-      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-  decode.pRangeProfilerObject = prof.get();
-  cupti_check(api_, api_.RangeDecodeData(&decode), "cuptiRangeProfilerDecodeData", where);
-  if (decode.numOfRangeDropped > 0)
-    throw CountersUnavailable("CUPTI dropped the range [" + where + "]");
-  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = data.data();
-  info.counterDataImageSize = data.size();
-  cupti_check(api_, api_.RangeGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo",
-              where);
-  if (info.numTotalRanges != 1)
-    throw CountersUnavailable("expected one range, CUPTI has " +
-                              std::to_string(info.numTotalRanges) + " [" + where + "]");
-  std::vector<double> values(names.size(), 0.0);
-  auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-  eval.pHostObject = host_;
-  eval.pCounterDataImage = data.data();
-  eval.counterDataImageSize = data.size();
-  eval.rangeIndex = 0;
-  eval.ppMetricNames = names.data();
-  eval.numMetrics = names.size();
-  eval.pMetricValues = values.data();
-  cupti_check(api_, api_.HostEvaluateToGpuValues(&eval), "cuptiProfilerHostEvaluateToGpuValues",
-              where);
-  KernelCounters k;
-  k.role = role;
-  for (std::size_t i = 0; i < names.size(); ++i) k.values.emplace_back(metrics_[i], values[i]);
-  return k;
 }
 
 }  // namespace rl

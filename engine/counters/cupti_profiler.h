@@ -1,8 +1,9 @@
 // CUPTI's range profiler with the profiler host API (cupti_range_profiler.h,
-// cupti_profiler_host.h), one range per launch: the caller launches one kernel (or one library
-// call) and gets its metrics. User replay: before every replay pass the caller's setup runs
-// again (restore the in-place input, run the steps before, flush L2), so every pass sees what
-// ncu's kernel replay with --cache-control all sees, and the in-place kernels find their input.
+// cupti_profiler_host.h), one range per kernel: the caller launches one step (a kernel, or a
+// library call of several) and gets each kernel's metrics. User replay: before every replay
+// pass the caller's setup runs again (restore the in-place input, run the steps before, flush
+// L2), so every pass sees what ncu's replay with --cache-control all sees, and the in-place
+// kernels find their input.
 #pragma once
 
 #include <cstdint>
@@ -26,21 +27,30 @@ class CuptiProfiler {
   CuptiProfiler(const CuptiProfiler&) = delete;
   CuptiProfiler& operator=(const CuptiProfiler&) = delete;
 
-  // One range named `role`: for each replay pass, setup() (untimed, unprofiled) then launch()
-  // inside the range (it must wait for its kernels). Throws CountersUnavailable or rl::Error
-  // with `context` in the message.
-  KernelCounters profile(const std::string& role, const std::function<void()>& setup,
-                         const std::function<void()>& launch, const std::string& context);
+  // The kernels launch() starts, each a range of its own (cupti_ranges.cpp): for each replay
+  // pass, setup() (untimed, outside the ranges) then launch() (it must wait for its kernels).
+  // One KernelCounters per kernel: `role`, then role_2, ... for further kernels. Throws
+  // CountersUnavailable or rl::Error with `context` in the message.
+  std::vector<KernelCounters> profile(const std::string& role, const std::function<void()>& setup,
+                                      const std::function<void()>& launch,
+                                      const std::string& context);
 
   const std::vector<std::string>& metrics() const { return metrics_; }
-  const std::string& note() const { return note_; }  // metrics dropped, and why
-  int passes() const { return passes_; }             // replay passes per range
+  // Metrics dropped, and why; and whether ranges had to span whole launches.
+  std::string note() const {
+    return note_ + (note_.empty() || range_note_.empty() ? "" : "; ") + range_note_;
+  }
+  int passes() const { return passes_; }  // replay passes per range
   const std::string& chip() const { return chip_; }
 
  private:
   // A host object with `metrics` configured: fills the config image; throws on a bad metric.
   void build_config(const std::vector<std::string>& metrics, std::vector<std::uint8_t>& image);
   std::vector<const char*> metric_ptrs() const;
+  std::vector<KernelCounters> run_ranges(bool per_kernel, const std::string& role,
+                                         const std::function<void()>& setup,
+                                         const std::function<void()>& launch,
+                                         const std::string& context);
 
   const CuptiApi& api_;
   CUcontext ctx_ = nullptr;
@@ -51,6 +61,8 @@ class CuptiProfiler {
   std::vector<std::string> metrics_;
   std::string note_;
   int passes_ = 0;
+  bool user_ranges_ = false;  // per-kernel ranges were refused (or RL_COUNTERS_RANGE=user)
+  std::string range_note_;
 };
 
 }  // namespace rl

@@ -60,7 +60,7 @@ KernelCounters profile_kernel(const char* name, Launcher launch) {
   constexpr int kBlocks = 264, kThreads = 256, kIters = 200;
   DeviceBuffer out;
   out.allocate(std::size_t(kBlocks) * kThreads * sizeof(float), name);
-  KernelCounters k = ProfilerEnvironment::get().profiler->profile(
+  const std::vector<KernelCounters> ks = ProfilerEnvironment::get().profiler->profile(
       name, [] {},
       [&] {
         RL_CUDA_CHECK(launch(static_cast<float*>(out.get()), kBlocks, kThreads, kIters, nullptr),
@@ -68,6 +68,8 @@ KernelCounters profile_kernel(const char* name, Launcher launch) {
         RL_CUDA_CHECK(cudaDeviceSynchronize(), name);
       },
       "counter test kernel");
+  EXPECT_EQ(ks.size(), 1u) << "one kernel, one range";
+  KernelCounters k = ks.empty() ? KernelCounters{} : ks.front();
   for (const auto& [metric, v] : k.values) std::printf("  %s: %s = %g\n", name, metric.c_str(), v);
   return k;
 }
@@ -104,7 +106,7 @@ TEST(CountersOnGpu, WaitingAtABarrierShowsAsBarrierStall) {
 TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
   RL_REQUIRE_COUNTERS();
   ExperimentSpec s;
-  s.variants = {"reduceNeighbored", "reduceCompleteUnrollWarp8", "single_pass"};
+  s.variants = {"reduceInterleaved", "reduceCompleteUnrollWarp8", "single_pass"};
   s.block_sizes = {1024};
   s.unroll_factors = {};
   s.sizes = {std::uint64_t(1) << 22};
@@ -113,7 +115,7 @@ TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
   runner.set_counters(default_counters());
   const Session session = runner.run(s, {});
   ASSERT_EQ(session.results.size(), 3u);
-  double neighbored = -1, unrolled = -1;
+  double interleaved = -1, unrolled = -1;
   for (const PointResult& r : session.results) {
     SCOPED_TRACE(r.point.label());
     ASSERT_EQ(r.status, PointStatus::Ok) << r.message;
@@ -129,18 +131,22 @@ TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
       EXPECT_EQ(c.kernels[0].role, "first_kernel");
       EXPECT_EQ(c.kernels[1].role, "finish");
       const double stall = value(c.kernels[0], kBarrier);
-      (r.point.variant == "neighbored" ? neighbored : unrolled) = stall;
+      (r.point.variant == "interleaved" ? interleaved : unrolled) = stall;
     }
     for (const KernelCounters& k : c.kernels)
       for (const auto& [m, v] : k.values) {
         const CounterInfo* info = find_counter(m);
         ASSERT_NE(info, nullptr) << m;
-        if (info->percent()) EXPECT_LE(v, 100.5) << m;
+        // The L2 hit rate passes 100% on the H200 under ncu too (measured 2026-11-30: up to
+        // 194% for a finishing pass), so it is left out here.
+        if (info->percent() && info->id != "l2_hit_rate") EXPECT_LE(v, 100.5) << m;
         EXPECT_GE(v, 0) << m;
       }
   }
-  // The seed's argument: unrolling removes barriers, and barrier stall falls with them.
-  EXPECT_GT(neighbored, unrolled);
+  // The seed's argument: unrolling removes barriers, and barrier stall falls with them (H200,
+  // N = 2^24: 44.4% for reduceInterleaved, 21.9% for reduceCompleteUnrollWarp8; reduceNeighbored
+  // reads 19.7%, its warps idling in divergent branches instead).
+  EXPECT_GT(interleaved, unrolled + 5.0);
 }
 
 }  // namespace
