@@ -10,8 +10,14 @@ variant writes the total itself), or two (first kernel and finishing pass; CUB's
 its two kernels, `whole` and `whole_2` in the app). The last launch of each point is compared. Agreement: within 2 percentage points for % metrics, 5% for the others (or 1 count
 where both are near zero). Exit status 1 when a counter disagrees."""
 import csv
+import gzip
 import json
 import sys
+
+
+def open_text(path):
+    """PATH, or PATH.gz compressed (docs/data keeps the recorded files gzipped)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
 def key(r):
@@ -21,7 +27,7 @@ def key(r):
 def ncu_launches(csv_path, metrics):
     """[{metric: value}] per profiled kernel, in launch order, plus its kernel name."""
     kernels, hdr, index = [], None, {}
-    with open(csv_path) as f:
+    with open_text(csv_path) as f:
         for row in csv.reader(f):
             if row and row[0] == "ID":
                 hdr = {name: i for i, name in enumerate(row)}
@@ -55,8 +61,8 @@ def main(argv):
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
-    app = json.load(open(argv[1]))
-    ran = json.load(open(argv[3]))
+    app = json.load(open_text(argv[1]))
+    ran = json.load(open_text(argv[3]))
     markdown = "--markdown" in argv
     app_points = {key(r): r for r in app["results"] if r.get("counters")}
     metrics = set()
