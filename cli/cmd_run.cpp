@@ -14,6 +14,7 @@
 #include "live_table.h"
 #include "output_files.h"
 #include "parse_args.h"
+#include "run_counters.h"
 #include "run_counts.h"
 #include "run_outputs.h"
 #include "run_resume.h"
@@ -67,7 +68,12 @@ int exit_code_for(const rl::Session& s, int signal) {
   return wrong ? kExitWrong : failed ? kExitRuntime : kExitOk;
 }
 
-int run_experiment(const RunArgs& a, const CountsFlags& counts) {
+int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFlag& counters) {
+  if (counters.list == "help") {
+    std::fputs(counter_catalog_text().c_str(), stdout);
+    return kExitOk;
+  }
+  const std::vector<std::string> counter_list = counter_ids(counters);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);
@@ -75,16 +81,20 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts) {
   RunOutputs outputs(a);  // names, directories and collisions checked before the run
 
   rl::Runner runner(pick_backend(a, spec));
+  runner.set_counters(counter_list);
   if (resumed) check_resume_device(a, *resumed, runner.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise, basis);
   table.show_counts(show_counts(counts, runner.device()));
+  table.show_counters(counter_list);
+  CounterNotes counter_notes;
   table.print_header();
 
   rl::RunCallbacks callbacks;
   callbacks.on_progress = [&](const rl::Progress& p) { table.on_progress(p); };
   callbacks.on_session = [&](const rl::Session& s) {
     table.on_result(s);
+    counter_notes.on_result(s.results.back());
     outputs.checkpoint(s);
   };
   // Until the files are written: a signal then still leaves them whole (run_signals.h).
@@ -140,8 +150,11 @@ Command add_run_command(CLI::App& app) {
   add_run_options(*sub, *args);
   auto counts = std::make_shared<CountsFlags>();
   add_counts_options(*sub, *counts);
+  auto counters = std::make_shared<CountersFlag>();
+  add_counters_option(*sub, *counters);
   sub->footer(kRunFooter);
-  return Command{sub, [args, counts] { return run_experiment(*args, *counts); }};
+  return Command{sub,
+                 [args, counts, counters] { return run_experiment(*args, *counts, *counters); }};
 }
 
 }  // namespace rlcli

@@ -120,6 +120,8 @@ void LiveTable::print_header() {
                   "loads", "stores", "launches");
     counts_header = buf;
   }
+  std::fputs(counters_.legend().c_str(), stdout);
+  counts_header += counters_.header();
   std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
               pad_right("variant", variant_width_).c_str(), pad_right("seed", seed_width_).c_str(),
               "workspace", "B", "U", pad_left("N", size_width_).c_str(), "type", "first", "total",
@@ -213,7 +215,8 @@ void LiveTable::on_result(const rl::Session& so_far) {
       std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
       noise.c_str(), measured ? gbps_text(m.gbps).c_str() : "-", floor.c_str(),
       measured ? pct_text(m.pct_of_theoretical).c_str() : "-", speedup.c_str(),
-      counts_ ? counts_cells(r.counts).c_str() : "", status_text(r).c_str());
+      ((counts_ ? counts_cells(r.counts) : "") + counters_.cells(r)).c_str(),
+      status_text(r).c_str());
   std::fflush(stdout);
 }
 

@@ -10,6 +10,7 @@
 #include "engine/report/time_basis.h"
 #include "engine/run/results.h"
 #include "engine/run/runner.h"
+#include "run_counters.h"
 
 namespace rlcli {
 
@@ -25,6 +26,8 @@ class LiveTable {
   // Adds the block model's counts to every row (before the status): barriers, warp-steps, lane
   // efficiency, loads, stores, launches (run_counts.h says when). Call before print_header().
   void show_counts(bool on) { counts_ = on; }
+  // Adds the hardware counters' columns that fit (run_counters.h). Call before print_header().
+  void show_counters(const std::vector<std::string>& ids) { counters_ = CounterColumns(ids); }
   void print_header();
   void on_progress(const rl::Progress& p);
   // Prints the row of so_far's last point (the session so far gives the read floor at its size
@@ -48,6 +51,7 @@ class LiveTable {
   bool counts_ = false;
   bool above_floor_ = false;  // a row showed more than 100% of the floor: the footer says why
   rl::TimeBasis basis_ = rl::TimeBasis::Whole;
+  CounterColumns counters_{{}};
   std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
 };
 

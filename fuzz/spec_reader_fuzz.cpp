@@ -9,8 +9,8 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "fuzz_check.h"
 #include "engine/run/spec.h"
+#include "fuzz_check.h"
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "counters_text.h"
 #include "engine/core/metrics.h"
 #include "format.h"
 
@@ -99,6 +100,10 @@ QVariant ResultsModel::raw(const PointResult& r, int column) const {
       return QString::fromStdString(r.expected);
     case RelError:
       return p.type == DType::Float32 ? QVariant(r.rel_error) : QVariant();
+    case BarrierStall: {
+      const std::optional<double> stall = barrier_stall(r);
+      return stall ? QVariant(*stall) : QVariant();
+    }
     case Message:
       return QString::fromStdString(r.message);
   }
@@ -135,6 +140,8 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
       return qstr(rl::format_speedup(r.speedup));
     case RelError:
       return v.isValid() ? QString::number(v.toDouble(), 'g', 3) : QString("-");
+    case BarrierStall:
+      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 1) : QString("-");
     default:
       return v;
   }
@@ -204,6 +211,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                                 "value",
                                 "expected",
                                 "rel. error",
+                                "barrier stall (%)",
                                 "message"};
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole || role == CopyRole) {
@@ -222,6 +230,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         "floor is the fastest of a few kernels that only read the input (16-byte loads), timed\n"
         "like every point on the same GPU. 100% = as fast as reading the data allows.\n* " +
         above_floor_note());
+  if (role == Qt::ToolTipRole && section == BarrierStall)
+    return "Hardware counter (CUPTI, run with counters on a GPU): the share of the first kernel's\n"
+           "warp cycles stalled at a __syncthreads() barrier, ncu's\n"
+           "smsp__warp_issue_stalled_barrier_per_warp_active.pct; hover a row for every counter";
   if (role == Qt::ToolTipRole && section == Noise)
     return "Relative standard error of the mean total time. 'noisy': still above the noise\n"
            "target when the sampling budget (4 x the budget per point) ran out";

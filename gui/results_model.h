@@ -39,6 +39,7 @@ class ResultsModel : public QAbstractTableModel {
     Value,
     Expected,
     RelError,
+    BarrierStall,  // hardware counters: the first kernel's barrier stall (counters_text.h)
     Message,
     ColumnCount
   };

@@ -3,7 +3,7 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner" (default: the first six).
+# memcheck_runner counters" (default: the first six).
 # gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -83,6 +83,12 @@ if has session; then
     --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cub_device_reduce \
     --workspace both --block-sizes 1024 --sizes 2^16,2^20,2^24,2^28 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
   echo "exit $?" >> "$out/session.txt"
+fi
+if has counters; then
+  # Issue 10: the counters of the seed's ladder and the modern kernels against ncu.
+  CLI=$B/reductionlab-cli OUT="$out/counters" timeout 300 scripts/counters-vs-ncu.sh \
+    > "$out/counters.txt" 2>&1
+  echo "exit $?" >> "$out/counters.txt"
 fi
 if has memcheck_runner; then
   timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $B/gpu_tests --gtest_brief=1 \

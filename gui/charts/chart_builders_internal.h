@@ -65,5 +65,7 @@ charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& s
 // The block model's counts along the ladder (chart_counts.cpp): barriers per rung, lane
 // efficiency on each bar, at the ladder charts' setting of the primary session.
 charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss);
+// The measured barrier stall along the ladder (chart_counters.cpp).
+charts::Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss);
 
 }  // namespace rl::gui::detail

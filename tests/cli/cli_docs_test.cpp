@@ -362,6 +362,17 @@ const std::map<std::string, Claim>& claims() {
                    (std::multiset<std::pair<std::string, int>>{{"interleaved", 1}, {"unroll", 8}}));
          EXPECT_EQ(r.session.results.front().point.size, 1000003u);
        }},
+      {"Hardware counters beside the times",
+       [](const Ran& r) {  // run here on the host: no counters, said once, the run goes on
+         ASSERT_EQ(r.session.results.size(), 2u);
+         for (const PointResult& p : r.session.results) {
+           ASSERT_TRUE(p.counters.has_value()) << p.point.label();
+           EXPECT_TRUE(p.counters->kernels.empty());
+         }
+         EXPECT_EQ(count_of(r.result.err, "counters: no hardware counters on the host"), 1u)
+             << r.result.err;
+         EXPECT_NE(r.result.out.find("bar st%"), std::string::npos) << r.result.out;
+       }},
   };
   return all;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 
+#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
 
@@ -148,6 +149,8 @@ std::string summary_csv(const std::vector<PointResult>& results) {
   out += summary_header("gpu_");
   out += ",timestamp_floor_median_ms,event_spans";
   out += kCountsHeader;
+  const std::vector<std::string> counter_columns = counter_csv_columns(results);
+  for (const std::string& c : counter_columns) out += "," + quote(c);
   out += "\n";
   for (const PointResult& r : results) {
     Row row;
@@ -172,7 +175,9 @@ std::string summary_csv(const std::vector<PointResult>& results) {
     else
       row.add(std::string_view());
     add_counts_columns(row, r.counts);
-    out += row.str();
+    std::string line = row.str();
+    line.insert(line.size() - 1, counter_csv_cells(r, counter_columns));
+    out += line;
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
@@ -109,6 +110,7 @@ Json result_json(const PointResult& r) {
               {"pct_of_read_floor", number(r.pct_of_read_floor)},
               {"noisy", r.noisy},
               {"counts", r.counts ? counts_to_json(*r.counts) : Json(nullptr)},
+              {"counters", r.counters ? counters_to_json(*r.counters) : Json(nullptr)},
               {"speedup", speedup},
               {"value", r.value},
               {"expected", r.expected},

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
@@ -307,6 +308,9 @@ PointResult read_result(const Json& obj, const std::string& path) {
   // Later in schema 1: sessions without counts still open (model_counts.h: counts_of).
   if (auto c = obj.find("counts"); c != obj.end() && !c->is_null())
     r.counts = counts_from_json(*c, at("counts"));
+  // Later in schema 1: sessions without counters still open.
+  if (auto c = obj.find("counters"); c != obj.end() && !c->is_null())
+    r.counters = counters_from_json(*c, at("counters"));
   if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
   r.value = as_string(get("value"), at("value"));
   r.expected = as_string(get("expected"), at("expected"));

@@ -4,6 +4,7 @@
 
 #include "engine/core/metrics.h"
 #include "engine/model/model_counts.h"
+#include "engine/report/counters_text.h"
 #include "engine/report/format.h"
 #include "engine/run/spec.h"
 
@@ -82,6 +83,7 @@ std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& d
                     " barriers, " + std::to_string(c->warp_steps()) +
                     " warp-steps, lane efficiency " + pct(100.0 * c->lane_efficiency(), 1) + ", " +
                     std::to_string(c->launches) + (c->launches == 1 ? " launch" : " launches"));
+  for (std::string& line : counters_lines(r)) lines.push_back(std::move(line));
   if (!r.value.empty()) lines.push_back("value " + r.value + ", expected " + r.expected);
   if (p.type == DType::Float32 && r.rel_error != 0)
     lines.push_back("float error vs double sum: " + g3(r.abs_error) + " (relative " +

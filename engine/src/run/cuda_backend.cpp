@@ -189,6 +189,28 @@ class CudaBackend final : public Backend {
     return double(ms);
   }
 
+  int counter_steps() const override { return plan_.needs_finish ? 2 : 1; }
+
+  void counter_setup(int step, bool flush_l2) override {
+    cudaStream_t s = stream_->get();
+    if (in_place_)
+      RL_CUDA_CHECK(cudaMemcpyAsync(work_.get(), pristine_.get(), restore_bytes_,
+                                    cudaMemcpyDeviceToDevice, s),
+                    "restoring the input for counters, " + ctx_);
+    if (step > 0)
+      RL_CUDA_CHECK(kernels::launch_first(args_, plan_), "counters: first kernel, " + ctx_);
+    if (flush_l2)
+      RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
+    RL_CUDA_CHECK(cudaStreamSynchronize(s), "counter set-up, " + ctx_);
+  }
+
+  void counter_launch(int step) override {
+    RL_CUDA_CHECK(
+        step == 0 ? kernels::launch_first(args_, plan_) : kernels::launch_finish(args_, plan_),
+        "counters: launching step " + std::to_string(step) + ", " + ctx_);
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "counters: running " + ctx_);
+  }
+
   ReductionOutput read_output() override {
     ReductionOutput out;
     out.type = args_.type;

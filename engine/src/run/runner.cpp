@@ -90,6 +90,9 @@ const DeviceInfo& Runner::device() const {
 Backend& Runner::backend() {
   return *backend_;
 }
+void Runner::set_counters(const std::vector<std::string>& ids) {
+  counters_ = ids.empty() ? nullptr : std::make_unique<CounterPass>(ids);
+}
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
                     const std::atomic<bool>* cancel, const Session* resume) {
@@ -246,6 +249,8 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     const DeviceInfo& d = backend_->device();
     r.pct_of_theoretical = pct_of_theoretical(r.total_gbps, d);
     if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
+    // After the samples, never among them: profiling replays kernels and perturbs time.
+    if (counters_) r.counters = counters_->measure(*backend_, p);
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();

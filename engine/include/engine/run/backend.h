@@ -64,6 +64,14 @@ class Backend {
   virtual double read_floor_sample(std::uint64_t /*bytes*/, int /*shape*/, bool /*cold_l2*/) {
     return 0;
   }
+  // The counter pass (counters/counter_pass.h), untimed: the prepared point's launch steps one
+  // at a time. counter_steps(): 2 (first kernel, finishing pass), 1 (one launch reduces to the
+  // total), 0 where there are no hardware counters (the host). counter_setup(k, flush): restores
+  // the input, runs the steps before k, flushes L2 when asked, and waits. counter_launch(k):
+  // launches step k and waits.
+  virtual int counter_steps() const { return 0; }
+  virtual void counter_setup(int /*step*/, bool /*flush_l2*/) {}
+  virtual void counter_launch(int /*step*/) {}
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;
   virtual void release() = 0;

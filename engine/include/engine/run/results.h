@@ -11,6 +11,7 @@
 
 #include "engine/core/stats.h"
 #include "engine/core/types.h"
+#include "engine/counters/counter_values.h"
 #include "engine/model/counts.h"
 #include "engine/run/device.h"
 #include "engine/run/spec.h"
@@ -58,6 +59,9 @@ struct PointResult {
   // exact, the same on every backend, filled by the runner for every variant with a trace
   // (model_counts.h); none for the others and in sessions saved before counts existed.
   std::optional<ModelCounts> counts;
+  // Hardware counters per kernel, from a counter pass of its own after the samples
+  // (counters/counter_pass.h); none when not asked for and in sessions saved before counters.
+  std::optional<PointCounters> counters;
   std::optional<double> speedup;  // baseline total median / this total median (Ok points only)
   // The value computed, the host's expected value and, for float32, the error against a
   // double-precision sum (different summation orders round differently: shown, not hidden).

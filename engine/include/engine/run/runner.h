@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "engine/counters/counter_pass.h"
 #include "engine/run/backend.h"
 #include "engine/run/results.h"
 
@@ -37,6 +38,9 @@ class Runner {
   ~Runner();
   const DeviceInfo& device() const;
   Backend& backend();
+  // Reads these hardware counters (counter ids: engine/counters/counter_catalog.h) for every point
+  // run after its timed samples, in a pass of its own; empty: none (the default).
+  void set_counters(const std::vector<std::string>& ids);
 
   // Validates, expands and runs. Throws rl::Error with every validation message when the spec
   // is invalid. Setting *cancel stops between samples; finished points are kept and the
@@ -63,6 +67,7 @@ class Runner {
   std::unique_ptr<Backend> backend_;
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;
+  std::unique_ptr<CounterPass> counters_;
 };
 
 }  // namespace rl

@@ -1,0 +1,108 @@
+#include "run_counters.h"
+
+#include <cstdio>
+
+#include "cli.h"
+#include "engine/core/error.h"
+#include "engine/counters/counter_catalog.h"
+#include "format.h"
+
+namespace rlcli {
+
+namespace {
+constexpr std::size_t kMaxColumns = 6;
+constexpr const char* kPreferred[] = {"barrier_stall",      "branch_uniformity", "threads_per_inst",
+                                      "achieved_occupancy", "dram_throughput",   "l2_hit_rate"};
+
+std::string cell(const rl::CounterInfo& c, std::optional<double> v) {
+  if (!v) return "-";
+  char buf[32];
+  if (c.percent())
+    std::snprintf(buf, sizeof buf, "%.1f%%", *v);
+  else if (*v >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2e", *v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", *v);
+  return buf;
+}
+}  // namespace
+
+void add_counters_option(CLI::App& sub, CountersFlag& flag) {
+  flag.option = sub.add_option("--counters", flag.list,
+                               "Read hardware counters per kernel with CUPTI, in a pass of its own "
+                               "after each point's timed samples: the default set, or LIST (ids "
+                               "or ncu metric names, 'all'; 'help' lists them)")
+                    ->expected(0, 1)
+                    ->type_name("[LIST]");
+}
+
+std::vector<std::string> counter_ids(const CountersFlag& flag) {
+  if (!flag.option || flag.option->count() == 0) return {};
+  if (flag.list.empty()) return rl::default_counters();
+  try {
+    return rl::parse_counter_list(flag.list);
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string("--counters: ") + e.what());
+  }
+}
+
+CounterColumns::CounterColumns(const std::vector<std::string>& ids) {
+  for (const char* p : kPreferred)
+    if (std::find(ids.begin(), ids.end(), p) != ids.end()) ids_.emplace_back(p);
+  for (const std::string& id : ids)
+    if (ids_.size() < kMaxColumns && std::find(ids_.begin(), ids_.end(), id) == ids_.end())
+      ids_.push_back(id);
+}
+
+std::string CounterColumns::legend() const {
+  if (ids_.empty()) return {};
+  std::string out =
+      "counters (CUPTI, a replayed pass of its own after the samples: never timed) of the first "
+      "kernel, or of the one launch; every kernel's are in --json/--csv:\n";
+  for (const std::string& id : ids_) {
+    const rl::CounterInfo* c = rl::find_counter(id);
+    out += "  " + std::string(c->column) + " = " + std::string(c->metric) + ": " +
+           std::string(c->meaning) + "\n";
+  }
+  return out;
+}
+
+std::string CounterColumns::header() const {
+  std::string out;
+  char buf[32];
+  for (const std::string& id : ids_) {
+    std::snprintf(buf, sizeof buf, "  %8s", std::string(rl::find_counter(id)->column).c_str());
+    out += buf;
+  }
+  return out;
+}
+
+std::string CounterColumns::cells(const rl::PointResult& r) const {
+  std::string out;
+  const rl::KernelCounters* k = r.counters ? r.counters->headline() : nullptr;
+  char buf[32];
+  for (const std::string& id : ids_) {
+    const rl::CounterInfo* c = rl::find_counter(id);
+    std::snprintf(buf, sizeof buf, "  %8s",
+                  cell(*c, k ? k->value(c->metric) : std::nullopt).c_str());
+    out += buf;
+  }
+  return out;
+}
+
+void CounterNotes::on_result(const rl::PointResult& r) {
+  if (!r.counters || r.counters->note.empty()) return;
+  if (!said_.insert(r.counters->note).second) return;
+  std::fprintf(stderr, "reductionlab-cli: counters: %s\n", r.counters->note.c_str());
+}
+
+std::string counter_catalog_text() {
+  std::string out = "Counters (id, ncu metric, unit; * = in the default set):\n";
+  for (const rl::CounterInfo& c : rl::counter_catalog())
+    out += "  " + std::string(c.in_default ? "* " : "  ") + std::string(c.id) + "  " +
+           std::string(c.metric) + "  [" + std::string(c.unit) + "]\n      " +
+           std::string(c.meaning) + "\n";
+  return out;
+}
+
+}  // namespace rlcli

@@ -1,0 +1,56 @@
+// `reductionlab-cli run --counters [LIST]`: hardware counters per kernel (CUPTI, a pass of its
+// own after each point's timed samples: engine/counters/). Without a list, the default set;
+// LIST is counter ids or ncu metric names, "default" or "all" (`--counters help` lists them).
+// The live table gains the headline kernel's columns that fit (CounterColumns); JSON and CSV
+// carry every counter of every kernel under its metric name.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/run/results.h"
+
+namespace rlcli {
+
+struct CountersFlag {
+  std::string list;
+  CLI::Option* option = nullptr;
+};
+
+void add_counters_option(CLI::App& sub, CountersFlag& flag);
+
+// The counter ids asked for; empty when --counters was not given. Throws UsageError for an
+// unknown counter (naming it and the known ones).
+std::vector<std::string> counter_ids(const CountersFlag& flag);
+
+// The table's counter columns: at most six of the ids, the seed's argument first (barrier
+// stall, uniformity, threads per instruction, occupancy, DRAM, L2 hit rate).
+class CounterColumns {
+ public:
+  explicit CounterColumns(const std::vector<std::string>& ids);
+  bool empty() const { return ids_.empty(); }
+  std::string legend() const;  // one line per column: header = metric, meaning
+  std::string header() const;  // "  bar st%  uniform% ..." (empty when no columns)
+  std::string cells(const rl::PointResult& r) const;
+
+ private:
+  std::vector<std::string> ids_;
+};
+
+// Prints on stderr, once per distinct reason, why a point has no counters (no GPU, CUPTI
+// missing, profiling not permitted) or lacks some.
+class CounterNotes {
+ public:
+  void on_result(const rl::PointResult& r);
+
+ private:
+  std::set<std::string> said_;
+};
+
+// `--counters help`: the catalog, one line per counter.
+std::string counter_catalog_text();
+
+}  // namespace rlcli

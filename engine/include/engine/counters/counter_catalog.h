@@ -1,0 +1,40 @@
+// The hardware counters ReductionLab can read per kernel (Nsight Compute's metric names, read
+// through CUPTI's range profiler: cupti_profiler.h). One catalog line per counter: adding one is
+// adding a line to counter_catalog.cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rl {
+
+struct CounterInfo {
+  std::string_view id;       // short, stable: "barrier_stall" (CLI lists, table columns)
+  std::string_view metric;   // the ncu / CUPTI metric: "smsp__warp_issue_stalled_barrier_..."
+  std::string_view unit;     // "%", "threads", "instructions", "conflicts", ...
+  std::string_view column;   // a live-table header of at most 8 characters
+  std::string_view meaning;  // one line
+  bool in_default = false;   // part of `--counters` without a list
+  bool percent() const { return unit == "%"; }
+};
+
+// Every counter, in the order tables show them.
+const std::vector<CounterInfo>& counter_catalog();
+
+// By id or by metric name; nullptr when unknown.
+const CounterInfo* find_counter(std::string_view id_or_metric);
+
+// The ids of the default set (barrier stall, the other top stalls, uniformity, threads per
+// instruction, occupancy, DRAM, L2, bank conflicts, instructions and branches executed: every
+// counter the seed's argument uses; barriers executed are the block model's, counts.h).
+std::vector<std::string> default_counters();
+
+// "default", "all", or a comma list of ids or metric names (mixed with "default"), duplicates
+// dropped, catalog order kept. Throws rl::Error naming the unknown item and listing the ids.
+std::vector<std::string> parse_counter_list(std::string_view text);
+
+// The metric names of ids (every id must be in the catalog).
+std::vector<std::string> counter_metrics(const std::vector<std::string>& ids);
+
+}  // namespace rl

@@ -1,0 +1,51 @@
+// Hardware counters measured for one point: plain value types on PointResult (results.h), read
+// and written by the exporters (counters_io.h). Filled by the counter pass (counter_pass.h), a
+// run of its own after the timed samples: counters never come from a timed run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rl {
+
+// One profiled range: one launch step of the reduction.
+struct KernelCounters {
+  // "first_kernel" (the kernel the seed times), "finish" (the finishing pass) or "whole" (one
+  // launch that reduces to the total by itself: single pass, CUB's device reduce); a launch of
+  // several kernels adds "<role>_2", ... for the second and later (CUB's single-tile kernel).
+  std::string role;
+  // Metric name -> value, in the order asked for; a metric the GPU does not report is absent.
+  std::vector<std::pair<std::string, double>> values;
+  std::optional<double> value(std::string_view metric) const {
+    for (const auto& [m, v] : values)
+      if (m == metric) return v;
+    return std::nullopt;
+  }
+  bool operator==(const KernelCounters&) const = default;
+};
+
+struct PointCounters {
+  std::vector<KernelCounters> kernels;  // in launch order
+  // Why there are none, or why some are missing ("profiling is not permitted: ...", "metric
+  // X not available on this GPU"); empty when every counter asked for was read.
+  std::string note;
+  // Replay passes CUPTI needed per kernel (every pass reruns the kernel; times never come
+  // from these runs).
+  int passes = 0;
+  const KernelCounters* kernel(std::string_view role) const {
+    for (const KernelCounters& k : kernels)
+      if (k.role == role) return &k;
+    return nullptr;
+  }
+  // The kernel the seed measures: the first kernel, else the one launch.
+  const KernelCounters* headline() const {
+    const KernelCounters* k = kernel("first_kernel");
+    return k ? k : kernel("whole");
+  }
+  bool operator==(const PointCounters&) const = default;
+};
+
+}  // namespace rl

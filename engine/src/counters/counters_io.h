@@ -1,0 +1,30 @@
+// Counters in files: the "counters" object of a result in a JSON session and the counter
+// columns of the summary CSV (export.h). Metric names are kept as they are, so a file names
+// exactly what ncu calls them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/counters/counter_values.h"
+
+namespace rl {
+
+struct PointResult;
+
+// {"note": "...", "passes": 2, "kernels": [{"role": "first_kernel", "metrics": {"smsp__...": 52.9,
+// ...}}, ...]}
+nlohmann::ordered_json counters_to_json(const PointCounters& c);
+// Throws rl::Error naming the bad field under path ("results[3].counters.kernels[0].role: ...").
+PointCounters counters_from_json(const nlohmann::ordered_json& j, const std::string& path);
+
+// The summary CSV's counter columns: one per (role, metric) present in any result, named
+// "<role>.<metric>" (first_kernel.smsp__warp_issue_stalled_barrier_per_warp_active.pct), in
+// first-seen order; then "counters_note". Empty when no result has counters.
+std::vector<std::string> counter_csv_columns(const std::vector<PointResult>& results);
+// r's cells for those columns (empty cells where r has no such value), each with a leading
+// comma; the note quoted as CSV needs.
+std::string counter_csv_cells(const PointResult& r, const std::vector<std::string>& columns);
+
+}  // namespace rl

@@ -1,0 +1,89 @@
+// The ladder in measured hardware counters: one bar per rung (variant and unroll factor, in
+// catalog order, at the ladder charts' setting) whose height is the first kernel's barrier stall
+// (CUPTI: smsp__warp_issue_stalled_barrier_per_warp_active.pct, the seed's metric), one bar set
+// per shown session and workspace. Beside ladder_counts (the model's barriers), it is the seed's
+// argument in one picture: fewer barriers, less barrier stall, less time.
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "charts/chart_builders_internal.h"
+#include "charts/palette.h"
+#include "counters_text.h"
+#include "format.h"
+
+namespace rl::gui::detail {
+
+using charts::AxisScale;
+using charts::Chart;
+using charts::Point;
+using charts::Series;
+using charts::SeriesKind;
+
+Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss) {
+  Chart c;
+  c.id = id;
+  c.title = "Ladder: barrier stall per rung (measured)";
+  c.x.scale = AxisScale::Category;
+  c.y.scale = AxisScale::Linear;
+  c.y.title = "barrier stall (%)";
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+  // Rungs with a barrier stall in any shown session, at each session's ladder setting.
+  std::set<std::tuple<int, std::string, int>> rungs;
+  std::set<std::pair<int, int>> sets;  // (session, workspace)
+  std::map<std::tuple<int, std::string, int, int>, const PointResult*> found;
+  for (int si = 0; si < int(ss.size()); ++si) {
+    if (!ss[si].session) continue;
+    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session);
+    if (!chosen) continue;
+    for (const PointResult& r : ss[si].session->results) {
+      if (!chosen->holds(r) || !barrier_stall(r)) continue;
+      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
+      sets.insert({si, int(r.point.workspace)});
+      found[{si, r.point.variant, r.point.unroll, int(r.point.workspace)}] = &r;
+    }
+  }
+  c.subtitle = device_part(ss) + " · the first kernel (or the one launch) · CUPTI, ncu's metric";
+  if (rungs.empty()) {
+    c.empty_hint =
+        "No hardware counters in this session: run with counters on a GPU "
+        "(reductionlab-cli run --counters).";
+    return c;
+  }
+  std::vector<std::pair<std::string, int>> order;
+  for (const auto& [idx, v, u] : rungs) {
+    order.push_back({v, u});
+    QString label = short_label(v, u);
+    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
+    c.x.categories << label;
+  }
+  for (const auto& [si, ws] : sets) {
+    Series s;
+    s.kind = SeriesKind::Bars;
+    s.name = bars_name(Workspace(ws));
+    if (ss.size() > 1 && !ss[si].label.isEmpty()) s.name = ss[si].label + ": " + s.name;
+    s.color = charts::palette_color(int(c.series.size()));
+    for (size_t k = 0; k < order.size(); ++k) {
+      const auto it = found.find({si, order[k].first, order[k].second, ws});
+      if (it == found.end()) continue;
+      const PointResult& r = *it->second;
+      const double stall = *barrier_stall(r);
+      Point pt;
+      pt.x = double(k);
+      pt.y = stall;
+      pt.label = QString("%1%").arg(stall, 0, 'f', 1);
+      pt.tooltip = QString("%1 (%2)\n")
+                       .arg(variant_label(r.point.variant, r.point.unroll),
+                            variant_display_name(r.point.variant)) +
+                   counters_text(r);
+      s.points.append(pt);
+    }
+    c.series.append(s);
+  }
+  return c;
+}
+
+}  // namespace rl::gui::detail

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Compares the counters ReductionLab read (a `run --counters --json` session) with what
+`ncu --csv --metrics ...` measured for the same kernels in a separate, unprofiled-by-the-app run
+of the same points (its own session JSON gives the launch order).
+
+  scripts/counters_vs_ncu.py APP_SESSION.json NCU.csv NCU_RUN_SESSION.json [--markdown]
+
+Every point of the ncu run launches `warmup` + samples times, each launch one kernel (the
+variant writes the total itself), or two (first kernel and finishing pass; CUB's device reduce:
+its two kernels, `whole` and `whole_2` in the app). The last launch of each point is compared. Agreement: within 2 percentage points for % metrics, 5% for the others (or 1 count
+where both are near zero). Exit status 1 when a counter disagrees."""
+import csv
+import gzip
+import json
+import sys
+
+
+def open_text(path):
+    """PATH, or PATH.gz compressed (docs/data keeps the recorded files gzipped)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def key(r):
+    return (r["variant"], r["workspace"], r["block_size"], r["unroll"], r["size"], r["type"])
+
+
+def ncu_launches(csv_path, metrics):
+    """[{metric: value}] per profiled kernel, in launch order, plus its kernel name."""
+    kernels, hdr, index = [], None, {}
+    with open_text(csv_path) as f:
+        for row in csv.reader(f):
+            if row and row[0] == "ID":
+                hdr = {name: i for i, name in enumerate(row)}
+                continue
+            if not hdr or len(row) < len(hdr):
+                continue
+            kid = row[hdr["ID"]]
+            if kid not in index:
+                index[kid] = len(kernels)
+                kernels.append({"_name": row[hdr["Kernel Name"]]})
+            name = row[hdr["Metric Name"]]
+            if name in metrics:
+                text = row[hdr["Metric Value"]].replace(",", "")
+                try:
+                    kernels[index[kid]][name] = float(text)
+                except ValueError:
+                    pass
+    return kernels
+
+
+def agree(metric, app, ncu):
+    if metric.endswith(".pct"):
+        return abs(app - ncu) <= 2.0, f"{app - ncu:+.2f} pp"
+    if abs(app) <= 1 and abs(ncu) <= 1:
+        return True, f"{app - ncu:+.0f}"
+    rel = (app - ncu) / abs(ncu) if ncu else float("inf")
+    return abs(rel) <= 0.05, f"{100 * rel:+.2f}%"
+
+
+def main(argv):
+    if len(argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    app = json.load(open_text(argv[1]))
+    ran = json.load(open_text(argv[3]))
+    markdown = "--markdown" in argv
+    app_points = {key(r): r for r in app["results"] if r.get("counters")}
+    metrics = set()
+    for r in app_points.values():
+        for k in r["counters"]["kernels"]:
+            metrics.update(k["metrics"].keys())
+    kernels = ncu_launches(argv[2], metrics)
+    warmup = ran["spec"]["timing"]["warmup"]
+    at, rows, bad, compared = 0, [], 0, 0
+    for r in ran["results"]:
+        if r["status"] not in ("ok", "wrong"):
+            continue
+        per_launch = 2 if r["variant"] == "cub_device_reduce" or r.get("event_spans") == 2 else 1
+        launches = warmup + len(r["total_samples_ms"])
+        last = kernels[at + (launches - 1) * per_launch: at + launches * per_launch]
+        at += launches * per_launch
+        mine = app_points.get(key(r))
+        if not mine or len(last) != per_launch:
+            continue
+        label = f"{r['variant']}/{r['workspace']} B={r['block_size']} U={r['unroll']}"
+        for k in mine["counters"]["kernels"]:
+            # first_kernel, whole: the launch's first kernel; finish, whole_2: its second.
+            second = k["role"] in ("finish", "whole_2")
+            if second and len(last) < 2 or not second and per_launch == 2 and k["role"] == "whole" \
+                    and not any(x["role"] == "whole_2" for x in mine["counters"]["kernels"]):
+                continue  # one range over two kernels (a user range): nothing of ncu's matches
+            ncu_k = last[1] if second else last[0]
+            for metric, v in k["metrics"].items():
+                if v is None or metric not in ncu_k:
+                    continue
+                ok, diff = agree(metric, v, ncu_k[metric])
+                compared += 1
+                bad += not ok
+                rows.append((label, k["role"], metric, v, ncu_k[metric], diff, "ok" if ok else "NO"))
+    if at != len(kernels):
+        print(f"warning: {len(kernels)} kernels profiled, {at} expected from the session",
+              file=sys.stderr)
+    if markdown:
+        print("| point | kernel | metric | app | ncu | diff | |")
+        print("| --- | --- | --- | ---: | ---: | ---: | --- |")
+        for row in rows:
+            print(f"| {row[0]} | {row[1]} | `{row[2]}` | {row[3]:.4g} | {row[4]:.4g} | {row[5]} | {row[6]} |")
+    else:
+        for row in rows:
+            print(f"{row[0]:<38} {row[1]:<12} {row[2]:<62} {row[3]:>12.4g} {row[4]:>12.4g} "
+                  f"{row[5]:>10} {row[6]}")
+    print(f"{compared - bad} of {compared} counters agree (2 pp for %, 5% otherwise)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,84 @@
+// Issue 10: the measured hardware counters in the app. A GPU session run with --counters gets a
+// "barrier stall per rung" chart on the Ladder page (the seed's table, as bars), a barrier-stall
+// column in the results table, and every counter in the point tooltips; a session without
+// counters says how to get them.
+#include <gtest/gtest.h>
+
+#include "app_sample_session.h"
+#include "charts/chart_builders.h"
+#include "counters_text.h"
+#include "format.h"
+#include "results_model.h"
+
+using namespace rl::gui;
+
+namespace {
+
+constexpr const char* kStall = "smsp__warp_issue_stalled_barrier_per_warp_active.pct";
+
+struct Rung {
+  const char* variant;
+  int unroll;
+  double stall;  // measured on the H200 on 2026-11-30 (docs/benchmarks.md, section 4)
+};
+const Rung kLadder[] = {{"neighbored", 1, 19.73},
+                        {"interleaved", 1, 44.36},
+                        {"unroll", 8, 27.64},
+                        {"unroll_warp_volatile", 8, 22.81},
+                        {"complete_unroll_volatile", 8, 22.5}};
+
+rl::Session gpu_session(bool with_counters) {
+  rl::Session s;
+  s.device.backend = "cuda";
+  s.device.index = 0;
+  s.device.name = "NVIDIA H200";
+  for (const Rung& r : kLadder) {
+    rl::PointResult p = test::sample_point(r.variant, r.unroll, 1024, 1u << 24, 0.1);
+    if (with_counters) {
+      rl::PointCounters c;
+      c.passes = 4;
+      c.kernels.push_back({"first_kernel", {{kStall, r.stall}}});
+      c.kernels.push_back({"finish", {{kStall, 12.0}}});
+      p.counters = c;
+    }
+    s.results.push_back(p);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(AppCounters, BarrierStallChartHasOneBarPerRung) {
+  const rl::Session s = gpu_session(true);
+  const charts::Chart c = build_chart("ladder_barrier_stall", {{&s, ""}}, "neighbored");
+  EXPECT_TRUE(c.empty_hint.isEmpty()) << c.empty_hint.toStdString();
+  ASSERT_EQ(c.series.size(), 1);
+  ASSERT_EQ(c.series.front().points.size(), int(std::size(kLadder)));
+  EXPECT_EQ(c.x.categories.size(), int(std::size(kLadder)));
+  for (int i = 0; i < int(std::size(kLadder)); ++i) {
+    EXPECT_DOUBLE_EQ(c.series.front().points[i].y, kLadder[i].stall);
+    EXPECT_TRUE(c.series.front().points[i].tooltip.contains("barrier_stall"));
+  }
+  EXPECT_EQ(c.series.front().points[1].label.toStdString(), "44.4%");
+}
+
+TEST(AppCounters, WithoutCountersTheChartSaysHowToGetThem) {
+  const rl::Session s = gpu_session(false);
+  const charts::Chart c = build_chart("ladder_barrier_stall", {{&s, ""}}, "neighbored");
+  EXPECT_TRUE(c.empty_hint.contains("--counters")) << c.empty_hint.toStdString();
+}
+
+TEST(AppCounters, TableColumnAndTooltipsCarryTheCounters) {
+  const rl::Session s = gpu_session(true);
+  ResultsModel model;
+  model.set_results(s.results, s.device, "neighbored");
+  const QModelIndex cell = model.index(1, ResultsModel::BarrierStall);
+  EXPECT_EQ(model.data(cell, Qt::DisplayRole).toString().toStdString(), "44.4%");
+  EXPECT_DOUBLE_EQ(model.data(cell, ResultsModel::SortRole).toDouble(), 44.36);
+  const QString tip = model.data(cell, Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains("hardware counters")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("finish")) << tip.toStdString();
+  const rl::Session none = gpu_session(false);
+  EXPECT_FALSE(barrier_stall(none.results.front()).has_value());
+  EXPECT_TRUE(counters_text(none.results.front()).isEmpty());
+}
