@@ -39,5 +39,6 @@ Command add_devices_command(CLI::App& app);
 Command add_variants_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
+Command add_code_command(CLI::App& app);
 
 }  // namespace rlcli
