@@ -105,6 +105,7 @@ MainWindow::MainWindow(Options options)
     tabs_->addTab(animation, "Inside a block");
   }
 #endif
+  add_code_view();
   right_layout->addWidget(tabs_, 1);
 
   auto* split = new QSplitter;
