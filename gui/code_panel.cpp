@@ -50,6 +50,7 @@ CodePanel::CodePanel(QWidget* parent) : QWidget(parent) {
 void CodePanel::build_ui() {
   variant_ = new QComboBox;
   variant_->setObjectName("code_variant");
+  variant_->setMinimumContentsLength(24);  // the panel shares the window with the form
   for (const VariantInfo& v : catalog()) {
     const QString seed = QString::fromStdString(v.seed_label(v.seed_unroll));
     variant_->addItem(

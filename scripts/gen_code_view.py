@@ -117,6 +117,7 @@ def parse_sass(text):
         if re.match(r"\s*\.{6,}", line):
           break
         line = re.sub(r"\s*/\* 0x[0-9a-f]{16} \*/", "", line).rstrip()
+        line = re.sub(r"\s+", " ", line)  # cuobjdump's column padding: narrow windows
         if line.strip() and not line.lstrip().startswith(".headerflags"):
           lines.append(line.strip())
       found[(arch, name.strip())] = "\n".join(lines) + "\n"
