@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<rlcli::Command> commands{
       rlcli::add_devices_command(app), rlcli::add_variants_command(app),
-      rlcli::add_presets_command(app), rlcli::add_run_command(app), rlcli::add_trace_command(app)};
+      rlcli::add_presets_command(app), rlcli::add_run_command(app),
+      rlcli::add_trace_command(app),   rlcli::add_code_command(app)};
   add_synopsis_footers(app, commands);
   // CLI11 reports an unknown subcommand as "A subcommand is required"; say what was typed.
   auto known = [&](const std::string& name) {
@@ -139,7 +140,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     print_error(std::string("unknown subcommand '") + argv[1] +
-                "' (expected devices, variants, presets, run or trace; see --help)");
+                "' (expected devices, variants, presets, run, trace or code; see --help)");
     return rlcli::kExitUsage;
   }
   try {

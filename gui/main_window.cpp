@@ -103,6 +103,7 @@ MainWindow::MainWindow(Options options)
     animation->setFrameShape(QFrame::NoFrame);
     tabs_->addTab(animation, "Inside a block");
   }
+  add_code_view();
   right_layout->addWidget(tabs_, 1);
 
   auto* split = new QSplitter;

@@ -20,6 +20,7 @@ class QTabWidget;
 namespace rl::gui {
 
 class ChartsPanel;
+class CodePanel;
 class DevicePanel;
 class ExperimentPanel;
 class PresentationView;
@@ -66,6 +67,7 @@ class MainWindow : public QMainWindow {
   ResultsTable* results_table() const { return table_; }
   DevicePanel* device_panel() const { return device_panel_; }
   QTabWidget* tabs() const { return tabs_; }
+  CodePanel* code_panel() const { return code_; }
   QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
   QString last_error() const { return last_error_; }
@@ -81,6 +83,7 @@ class MainWindow : public QMainWindow {
   void fit_to_screen();
   void build_actions();
   void build_view_menu();
+  void add_code_view();  // main_window_code.cpp
   void restore_view_settings();
   void connect_run();
   void connect_store();
@@ -109,6 +112,7 @@ class MainWindow : public QMainWindow {
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;
+  CodePanel* code_ = nullptr;
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;

@@ -10,7 +10,7 @@ set -euo pipefail
 # a package this list does not pull in, e.g. libqt6opengl6-dev: qt6-charts-dev needs it but does
 # not depend on it.
 packages=(
-  cmake ninja-build g++ git clang-format python3
+  cmake ninja-build g++ git clang-format python3 python3-venv
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
   nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev
@@ -47,4 +47,22 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: the CUDA toolkit (nvcc) was not found in PATH or /usr/local/cuda;" \
        "install CUDA 13 from NVIDIA first" >&2
   exit 1
+fi
+
+# cuobjdump and nvdisasm, for the app's Code view (SASS, resource usage; issue 11). Some CUDA
+# installs lack them; NVIDIA ships them on PyPI too. They go to a venv that
+# engine/code/CMakeLists.txt looks in after the toolkit. Without them (no network) the build
+# still works and the Code view says why it has no SASS.
+tools_dir="${HOME}/.local/share/reductionlab/cuda-tools"
+cuda_bin="$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")"
+if [ -x "$cuda_bin/cuobjdump" ]; then
+  echo "install-deps: cuobjdump is in the CUDA toolkit"
+elif ls "$tools_dir"/lib/python3*/site-packages/nvidia/cu*/bin/cuobjdump >/dev/null 2>&1; then
+  echo "install-deps: cuobjdump present in $tools_dir"
+elif /usr/bin/python3 -m venv "$tools_dir" &&
+     "$tools_dir/bin/pip" install -q "nvidia-cuda-cuobjdump>=13,<14" "nvidia-cuda-nvdisasm>=13,<14"; then
+  echo "install-deps: cuobjdump and nvdisasm installed in $tools_dir"
+else
+  echo "install-deps: could not install cuobjdump (pip, network?): the Code view will show" \
+       "sources without SASS" >&2
 fi

@@ -1,0 +1,79 @@
+// The Code view's questions (issue 11): source, PTX, SASS, resource usage and the diff for
+// variant X at block size B, unroll U, type T, answered from the data embedded at build time
+// (code_data.h). Plain C++, no Qt, no CUDA calls: the app, the CLI and the tests share it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/catalog.h"
+#include "engine/code/line_diff.h"
+#include "engine/code/occupancy.h"
+#include "engine/code/sass_counts.h"
+
+namespace rl::code {
+
+struct CodeQuery {
+  std::string variant;  // catalog id or seed name ("reduceUnroll8" also sets the unroll)
+  int block_size = 0;   // 0: 256, or the variant's own when it takes none
+  int unroll = 0;       // 0: the variant's default
+  DType type = DType::Int32;
+  std::optional<Workspace> workspace;  // default: the variant's first
+};
+
+struct SourceLine {
+  std::string text;
+  std::string file;   // "kernels/seed_ladder.cu"; "" for the header line of a span
+  int file_line = 0;  // 1-based line in that file
+  bool in_kernel = false;
+  std::string phase;  // the catalog phase this line belongs to (kernel lines only), or ""
+};
+
+struct Resources {
+  int registers = 0;      // per thread
+  int static_shared = 0;  // bytes per block
+  int local = 0;          // bytes per thread of local memory (spills, stack arrays)
+  int stack = 0;
+};
+
+struct CodeEntry {
+  const VariantInfo* variant = nullptr;
+  CodeQuery query;  // resolved: every field set
+  std::vector<SourceLine> source;
+  std::map<std::string, std::string> sass;     // "sm_90" -> text, every function of the key
+  std::map<std::string, std::string> ptx;      // "compute_90" -> text
+  std::map<std::string, Resources> resources;  // "sm_90" -> the largest of its functions
+  std::vector<std::string> functions;          // demangled names of the kernels
+  std::vector<std::string> mangled;            // the same, as the binary names them
+  int dynamic_shared = 0;                      // bytes per block the launch adds
+  std::string missing;  // why SASS/PTX are absent for this instantiation, or ""
+
+  std::string source_text() const;
+  std::optional<Occupancy> occupancy(const std::string& arch) const;
+};
+
+// Resolves defaults and checks the query against the catalog; throws rl::Error when the
+// variant does not take the block size, unroll, type or workspace.
+CodeQuery resolve_query(const CodeQuery& q);
+// The entry for a query (throws rl::Error as resolve_query does).
+CodeEntry find_code(const CodeQuery& q);
+
+// The rung before a variant in the ladder: the catalog's order, where a seed variant with the
+// seed's volatile last warp steps back over the race-free twins (the seed's own chain).
+const VariantInfo* previous_rung(const VariantInfo& v);
+
+std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to);
+
+// Architectures with SASS ("sm_75", "sm_90") and PTX ("compute_90") in this build.
+std::vector<std::string> sass_archs();
+std::vector<std::string> ptx_archs();
+// Why this build has no SASS at all, or "".
+std::string sass_unavailable_reason();
+// Variant ids with a source span (every catalog variant, when the build is whole).
+std::vector<std::string> variants_with_source();
+// Number of instantiation keys with SASS.
+std::size_t instance_count();
+
+}  // namespace rl::code

@@ -1,0 +1,232 @@
+#include "engine/code/code_view.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <mutex>
+
+#include "code/code_data.h"
+#include "engine/core/error.h"
+
+namespace rl::code {
+
+namespace {
+
+struct Function {
+  std::string demangled;
+  std::map<std::string, std::string> sass, ptx;
+  std::map<std::string, Resources> resources;
+};
+
+struct VariantSource {
+  std::vector<SourceLine> lines;
+};
+
+// The embedded JSON, read once into plain strings (the JSON tree itself is dropped: in a build
+// for every architecture it is several times the size of the text).
+struct CodeData {
+  std::map<std::string, VariantSource> variants;
+  std::map<std::string, std::vector<std::string>> instances;  // key -> mangled names
+  std::map<std::string, Function> functions;
+  std::vector<std::string> archs, ptx_archs;
+  std::string sass_unavailable;
+};
+
+// The catalog phase a script-side phase kind stands for: the first phase whose text starts
+// with one of the kind's words ("load" -> "load: ..." or "pre-reduce: ...").
+std::string phase_for(const VariantInfo* v, const std::string& kind) {
+  static const std::map<std::string, std::vector<std::string>> kPrefixes{
+      {"load", {"load", "pre-reduce", "stream", "tiles", "CUB's reduction"}},
+      {"tree", {"tree"}},
+      {"last warp", {"last warp"}},
+      {"block sum", {"block sum"}},
+      {"write", {"thread 0", "int32:", "last block"}},
+      {"finish", {"CUB's"}}};
+  if (v == nullptr) return kind;
+  const auto it = kPrefixes.find(kind);
+  if (it == kPrefixes.end()) return kind;
+  for (const std::string& phase : v->phases)
+    for (const std::string& prefix : it->second)
+      if (phase.rfind(prefix, 0) == 0) return phase;
+  return kind;
+}
+
+VariantSource read_source(const std::string& id, const nlohmann::json& j) {
+  VariantSource vs;
+  const VariantInfo* v = find_variant_by_id(id);
+  std::map<int, std::string> marks;
+  for (const auto& m : j.at("marks")) marks[m.at(0).get<int>()] = m.at(1).get<std::string>();
+  bool first = true;
+  for (const auto& span : j.at("spans")) {
+    const std::string file = span.at("file");
+    const int first_line = span.at("first_line");
+    const bool kernel = span.at("role") == "kernel";
+    if (!first) vs.lines.push_back({"", "", 0, false, ""});
+    first = false;
+    vs.lines.push_back({"// " + file + ":" + std::to_string(first_line) +
+                            (kernel ? "" : " (" + span.value("name", std::string()) + ")"),
+                        "", 0, false, ""});
+    const std::vector<std::string> lines = split_lines(span.at("text").get<std::string>());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const auto mark = marks.find(static_cast<int>(i));
+      vs.lines.push_back({lines[i], file, first_line + static_cast<int>(i), kernel,
+                          kernel && mark != marks.end() ? phase_for(v, mark->second) : ""});
+    }
+  }
+  return vs;
+}
+
+CodeData parse(std::string_view text) {
+  CodeData d;
+  const nlohmann::json j = nlohmann::json::parse(text);
+  for (const auto& [id, v] : j.at("variants").items()) d.variants[id] = read_source(id, v);
+  for (const auto& [key, names] : j.at("instances").items())
+    d.instances[key] = names.get<std::vector<std::string>>();
+  for (const auto& [name, f] : j.at("functions").items()) {
+    Function fn;
+    fn.demangled = f.at("demangled");
+    fn.sass = f.at("sass").get<std::map<std::string, std::string>>();
+    fn.ptx = f.at("ptx").get<std::map<std::string, std::string>>();
+    for (const auto& [arch, r] : f.at("resources").items())
+      fn.resources[arch] = {r.at("registers"), r.at("shared"), r.at("local"), r.at("stack")};
+    d.functions[name] = std::move(fn);
+  }
+  d.archs = j.at("archs").get<std::vector<std::string>>();
+  d.ptx_archs = j.at("ptx_archs").get<std::vector<std::string>>();
+  d.sass_unavailable = j.value("sass_unavailable", std::string());
+  return d;
+}
+
+const CodeData& data() {
+  static std::once_flag once;
+  static CodeData d;
+  std::call_once(once, [] { d = parse(embedded_code_data()); });
+  return d;
+}
+
+std::string key_of(const CodeQuery& q, int block) {
+  return q.variant + "|" + std::string(rl::to_string(q.type)) + "|" +
+         std::string(rl::to_string(*q.workspace)) + "|" + std::to_string(q.unroll) + "|" +
+         std::to_string(block);
+}
+
+[[noreturn]] void reject(const VariantInfo& v, const std::string& what) {
+  throw Error(v.id + " " + what + " (see `reductionlab-cli variants`)");
+}
+
+}  // namespace
+
+CodeQuery resolve_query(const CodeQuery& in) {
+  const auto ref = resolve_variant(in.variant);
+  if (!ref) throw Error("unknown variant '" + in.variant + "' (see `reductionlab-cli variants`)");
+  const VariantInfo& v = *ref->variant;
+  CodeQuery q = in;
+  q.variant = v.id;
+  if (q.unroll == 0) q.unroll = ref->unroll.value_or(v.default_unroll);
+  if (q.block_size == 0 && !v.block_sizes.empty())
+    q.block_size = v.takes_block_size(256) ? 256 : v.block_sizes.front();
+  if (!q.workspace) q.workspace = v.workspaces.front();
+  if (!v.takes_unroll(q.unroll)) reject(v, "takes no unroll " + std::to_string(q.unroll));
+  if (!v.takes_block_size(q.block_size))
+    reject(v, "takes no block size " + std::to_string(q.block_size));
+  if (!v.takes_workspace(*q.workspace))
+    reject(v, "takes no workspace " + std::string(rl::to_string(*q.workspace)));
+  if (std::find(v.types.begin(), v.types.end(), q.type) == v.types.end())
+    reject(v, "takes no type " + std::string(rl::to_string(q.type)));
+  return q;
+}
+
+std::string CodeEntry::source_text() const {
+  std::string out;
+  for (const SourceLine& l : source) out += l.text + "\n";
+  return out;
+}
+
+std::optional<Occupancy> CodeEntry::occupancy(const std::string& arch) const {
+  const auto r = resources.find(arch);
+  const auto limits = sm_limits(arch);
+  if (r == resources.end() || !limits || query.block_size <= 0) return std::nullopt;
+  // cuobjdump counts the system's reservation (1 KB on sm_90) in SHARED; the formula adds it.
+  int static_shared = r->second.static_shared;
+  if (limits->shared_reserved > 0 && static_shared >= limits->shared_reserved)
+    static_shared -= limits->shared_reserved;
+  return theoretical_occupancy(*limits, r->second.registers, static_shared + dynamic_shared,
+                               query.block_size);
+}
+
+CodeEntry find_code(const CodeQuery& in) {
+  const CodeData& d = data();
+  CodeEntry e;
+  e.query = resolve_query(in);
+  e.variant = find_variant_by_id(e.query.variant);
+  if (const auto s = d.variants.find(e.query.variant); s != d.variants.end())
+    e.source = s->second.lines;
+  if (*e.query.workspace == Workspace::Shared) e.dynamic_shared = 4 * e.query.block_size;
+  auto inst = d.instances.find(key_of(e.query, e.query.block_size));
+  if (inst == d.instances.end()) inst = d.instances.find(key_of(e.query, 0));
+  if (inst == d.instances.end()) {
+    e.missing = !d.sass_unavailable.empty()
+                    ? d.sass_unavailable
+                    : "this build has no kernel for " + key_of(e.query, e.query.block_size);
+    return e;
+  }
+  const bool several = inst->second.size() > 1;
+  for (const std::string& name : inst->second) {
+    const Function& f = d.functions.at(name);
+    e.functions.push_back(f.demangled);
+    e.mangled.push_back(name);
+    const std::string head = several ? "// Function : " + f.demangled + "\n" : "";
+    for (const auto& [arch, text] : f.sass) e.sass[arch] += head + text;
+    for (const auto& [arch, text] : f.ptx) e.ptx[arch] += text;
+    for (const auto& [arch, r] : f.resources) {
+      Resources& mine = e.resources[arch];
+      mine.registers = std::max(mine.registers, r.registers);
+      mine.static_shared = std::max(mine.static_shared, r.static_shared);
+      mine.local = std::max(mine.local, r.local);
+      mine.stack = std::max(mine.stack, r.stack);
+    }
+  }
+  return e;
+}
+
+const VariantInfo* previous_rung(const VariantInfo& v) {
+  const auto& all = catalog();
+  const VariantInfo* prev = nullptr;
+  for (const VariantInfo& c : all) {
+    if (&c == &v) return prev;
+    // The seed's chain runs through its volatile kernels; its race-free twins hang off it.
+    const bool twin = c.family == VariantFamily::SeedLadder && c.id.ends_with("_sync");
+    if (!(v.volatile_last_warp && twin)) prev = &c;
+  }
+  return nullptr;
+}
+
+std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to) {
+  // Compare the code, not the file positions: the header lines name files and line numbers.
+  auto code = [](const CodeEntry& e) {
+    std::vector<std::string> lines;
+    for (const SourceLine& l : e.source) lines.push_back(l.text);
+    return lines;
+  };
+  return diff_lines(code(from), code(to));
+}
+
+std::vector<std::string> sass_archs() {
+  return data().archs;
+}
+std::vector<std::string> ptx_archs() {
+  return data().ptx_archs;
+}
+std::string sass_unavailable_reason() {
+  return data().sass_unavailable;
+}
+std::vector<std::string> variants_with_source() {
+  std::vector<std::string> ids;
+  for (const auto& [id, v] : data().variants) ids.push_back(id);
+  return ids;
+}
+std::size_t instance_count() {
+  return data().instances.size();
+}
+
+}  // namespace rl::code

@@ -1,0 +1,232 @@
+// The Code view's controls: which instantiation is shown, and the pages that show it
+// (code_panel_pages.cpp fills them).
+#include "code_panel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "code_highlighters.h"
+#include "engine/core/error.h"
+
+namespace rl::gui {
+
+namespace {
+
+QPlainTextEdit* code_page() {
+  auto* t = new QPlainTextEdit;
+  t->setReadOnly(true);
+  t->setLineWrapMode(QPlainTextEdit::NoWrap);
+  t->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  return t;
+}
+
+QLabel* note_label() {
+  auto* l = new QLabel;
+  l->setWordWrap(true);
+  l->setTextFormat(Qt::RichText);
+  return l;
+}
+
+void select_data(QComboBox* c, const QVariant& value) {
+  const int i = c->findData(value);
+  if (i >= 0) c->setCurrentIndex(i);
+}
+
+}  // namespace
+
+CodePanel::CodePanel(QWidget* parent) : QWidget(parent) {
+  build_ui();
+  apply_font();
+  show_variant(QString::fromStdString(catalog().front().id));
+}
+
+void CodePanel::build_ui() {
+  variant_ = new QComboBox;
+  variant_->setObjectName("code_variant");
+  variant_->setMinimumContentsLength(24);  // the panel shares the window with the form
+  for (const VariantInfo& v : catalog()) {
+    const QString seed = QString::fromStdString(v.seed_label(v.seed_unroll));
+    variant_->addItem(
+        QString::fromStdString(v.display_name) + (v.seed_name.empty() ? "" : "  [" + seed + "]"),
+        QString::fromStdString(v.id));
+  }
+  block_ = new QComboBox, unroll_ = new QComboBox, type_ = new QComboBox;
+  workspace_ = new QComboBox, arch_ = new QComboBox, compare_ = new QComboBox;
+  block_->setObjectName("code_block"), unroll_->setObjectName("code_unroll");
+  arch_->setObjectName("code_arch"), compare_->setObjectName("code_compare");
+  for (const std::string& a : code::sass_archs()) arch_->addItem(QString::fromStdString(a));
+  if (const int i = arch_->findText("sm_90"); i >= 0) arch_->setCurrentIndex(i);
+  compare_->addItem("previous rung", QString());
+  for (const VariantInfo& v : catalog())
+    compare_->addItem(QString::fromStdString(v.id), QString::fromStdString(v.id));
+
+  auto* top = new QHBoxLayout;
+  auto add = [&](const char* label, QComboBox* c) {
+    top->addWidget(new QLabel(label));
+    top->addWidget(c);
+  };
+  add("Variant", variant_);
+  add("B", block_);
+  add("U", unroll_);
+  add("Type", type_);
+  add("Workspace", workspace_);
+  top->addStretch(1);
+
+  source_ = code_page(), diff_ = code_page(), sass_ = code_page();
+  source_->setObjectName("code_source"), diff_->setObjectName("code_diff");
+  sass_->setObjectName("code_sass");
+  new CudaHighlighter(source_->document());
+  new DiffHighlighter(diff_->document());
+  new SassHighlighter(sass_->document());
+  phases_ = note_label(), counts_ = note_label(), resources_ = note_label();
+  diff_note_ = note_label();
+  resources_->setObjectName("code_resources");
+  resources_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  resources_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto page = [](std::initializer_list<QWidget*> rows, QWidget* stretch) {
+    auto* w = new QWidget;
+    auto* l = new QVBoxLayout(w);
+    l->setContentsMargins(4, 4, 4, 4);
+    for (QWidget* r : rows) l->addWidget(r, r == stretch ? 1 : 0);
+    return w;
+  };
+  auto* diff_top = new QWidget;
+  auto* dl = new QHBoxLayout(diff_top);
+  dl->setContentsMargins(0, 0, 0, 0);
+  dl->addWidget(new QLabel("Changes from"));
+  dl->addWidget(compare_);
+  dl->addWidget(diff_note_, 1);
+  auto* sass_top = new QWidget;
+  auto* sl = new QHBoxLayout(sass_top);
+  sl->setContentsMargins(0, 0, 0, 0);
+  sl->addWidget(new QLabel("Architecture"));
+  sl->addWidget(arch_);
+  sl->addWidget(counts_, 1);
+
+  pages_ = new QTabWidget;
+  pages_->addTab(page({phases_, source_}, source_), "Source");
+  pages_->addTab(page({diff_top, diff_}, diff_), "Changes");
+  pages_->addTab(page({sass_top, sass_}, sass_), "SASS");
+  pages_->addTab(page({resources_}, resources_), "Resources");
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(pages_, 1);
+
+  connect(variant_, &QComboBox::currentIndexChanged, this, [this] {
+    if (filling_) return;
+    fill_shapes();
+    refresh();
+  });
+  for (QComboBox* c : {block_, unroll_, type_, workspace_, arch_, compare_})
+    connect(c, &QComboBox::currentIndexChanged, this, [this] {
+      if (!filling_) refresh();
+    });
+}
+
+void CodePanel::fill_shapes() {
+  const VariantInfo* v = find_variant_by_id(variant_->currentData().toString().toStdString());
+  if (v == nullptr) return;
+  filling_ = true;
+  auto refill = [](QComboBox* c, const QList<QPair<QString, QVariant>>& items) {
+    const QVariant keep = c->currentData();
+    c->clear();
+    for (const auto& [text, data] : items) c->addItem(text, data);
+    c->setEnabled(c->count() > 1);
+    return keep;
+  };
+  QList<QPair<QString, QVariant>> blocks, unrolls, types, workspaces;
+  for (int b : v->block_sizes) blocks.append({QString::number(b), b});
+  if (blocks.isEmpty()) blocks.append({"own", 0});
+  for (int u : v->unroll_factors) unrolls.append({QString::number(u), u});
+  for (DType t : v->types)
+    types.append({QString::fromUtf8(rl::to_string(t).data()), static_cast<int>(t)});
+  for (Workspace w : v->workspaces)
+    workspaces.append({QString::fromUtf8(rl::to_string(w).data()), static_cast<int>(w)});
+  const QVariant b = refill(block_, blocks), u = refill(unroll_, unrolls);
+  const QVariant t = refill(type_, types), w = refill(workspace_, workspaces);
+  // Keep the shape across variants where the new one takes it, else its defaults.
+  select_data(block_, v->takes_block_size(256) ? 256 : block_->itemData(0));
+  if (b.isValid()) select_data(block_, b);
+  select_data(unroll_, v->default_unroll);
+  if (u.isValid() && v->takes_unroll(u.toInt()) && v->unroll_factors.size() > 1)
+    select_data(unroll_, u);
+  if (t.isValid()) select_data(type_, t);
+  if (w.isValid()) select_data(workspace_, w);
+  filling_ = false;
+}
+
+void CodePanel::show_variant(const QString& id, int block_size, int unroll,
+                             std::optional<DType> type, std::optional<Workspace> workspace) {
+  const int i = variant_->findData(id);
+  if (i < 0) return;
+  filling_ = true;
+  variant_->setCurrentIndex(i);
+  filling_ = false;
+  fill_shapes();
+  filling_ = true;
+  if (block_size > 0) select_data(block_, block_size);
+  if (unroll > 0) select_data(unroll_, unroll);
+  if (type) select_data(type_, static_cast<int>(*type));
+  if (workspace) select_data(workspace_, static_cast<int>(*workspace));
+  filling_ = false;
+  refresh();
+}
+
+void CodePanel::refresh() {
+  code::CodeQuery q;
+  q.variant = variant_->currentData().toString().toStdString();
+  q.block_size = block_->currentData().toInt();
+  q.unroll = unroll_->currentData().toInt();
+  q.type = static_cast<DType>(type_->currentData().toInt());
+  q.workspace = static_cast<Workspace>(workspace_->currentData().toInt());
+  try {
+    entry_ = code::find_code(q);
+  } catch (const Error& e) {
+    entry_ = code::CodeEntry{};
+    entry_.missing = e.what();
+  }
+  show_source();
+  show_diff();
+  show_sass();
+  show_resources();
+}
+
+void CodePanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange)
+    apply_font();
+}
+
+void CodePanel::apply_font() {
+  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  mono.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF()
+                                             : QApplication::font().pointSizeF());
+  for (QPlainTextEdit* t : {source_, diff_, sass_}) t->setFont(mono);
+}
+
+QString CodePanel::source_text() const {
+  return source_->toPlainText();
+}
+QString CodePanel::diff_text() const {
+  return diff_->toPlainText();
+}
+QString CodePanel::sass_text() const {
+  return sass_->toPlainText();
+}
+QString CodePanel::counts_text() const {
+  return counts_->text();
+}
+QString CodePanel::resources_text() const {
+  return resources_->text();
+}
+
+}  // namespace rl::gui

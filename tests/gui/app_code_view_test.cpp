@@ -1,0 +1,94 @@
+// The Code tab (issue 11): source with phases, the diff from the previous rung, SASS with its
+// counts and the resources, for every catalog variant; a results row selects what it shows.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFontInfo>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTableView>
+
+#include "app_test_support.h"
+#include "code_panel.h"
+#include "engine/catalog/catalog.h"
+#include "engine/code/code_view.h"
+#include "results_table.h"
+
+using namespace rl::gui;
+
+TEST(AppCodeView, ShowsSourceDiffSassAndResourcesForEveryVariant) {
+  CodePanel panel;
+  for (const rl::VariantInfo& v : rl::catalog()) {
+    panel.show_variant(QString::fromStdString(v.id));
+    const rl::code::CodeEntry& e = panel.entry();
+    ASSERT_NE(e.variant, nullptr) << v.id << ": " << e.missing;
+    EXPECT_EQ(e.variant->id, v.id);
+    EXPECT_TRUE(panel.source_text().contains("__global__") ||
+                panel.source_text().contains("cub::DeviceReduce"))
+        << v.id;
+    EXPECT_TRUE(panel.diff_text().startsWith("---") || v.id == rl::catalog().front().id) << v.id;
+    if (!rl::code::sass_unavailable_reason().empty()) {
+      EXPECT_TRUE(panel.sass_text().contains("unavailable")) << v.id;
+      continue;
+    }
+    // The counts shown are the engine's counts of the text shown.
+    const auto counts = rl::code::count_sass(panel.sass_text().toStdString());
+    EXPECT_GT(counts.instructions, 0) << v.id;
+    EXPECT_TRUE(panel.counts_text().contains(QString("BAR %1").arg(counts.barrier))) << v.id;
+    EXPECT_TRUE(panel.counts_text().contains(QString("SHFL %1").arg(counts.shuffle))) << v.id;
+    EXPECT_TRUE(panel.resources_text().contains("sm_90")) << v.id;
+    EXPECT_TRUE(panel.resources_text().contains("occupancy")) << v.id;
+  }
+}
+
+TEST(AppCodeView, CodeFontIsMonospacedAndFollowsTheTextSize) {
+  CodePanel panel;
+  auto* source = panel.findChild<QPlainTextEdit*>("code_source");
+  ASSERT_NE(source, nullptr);
+  EXPECT_TRUE(QFontInfo(source->font()).fixedPitch());
+  const QFont before = QApplication::font();
+  QFont big = before;
+  big.setPointSizeF(18);
+  QApplication::setFont(big);
+  QApplication::processEvents();
+  EXPECT_DOUBLE_EQ(source->font().pointSizeF(), 18);
+  QApplication::setFont(before);
+}
+
+TEST(AppCodeView, AResultsRowSelectsTheVariant) {
+  MainWindow w(test::quiet_options());
+  ASSERT_NE(w.code_panel(), nullptr);
+  QStringList titles;
+  for (int i = 0; i < w.tabs()->count(); ++i) titles << w.tabs()->tabText(i);
+  EXPECT_TRUE(titles.contains("Code"));
+  ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec())) << w.last_error().toStdString();
+  QTableView* table = w.results_table();
+  for (int row = 0; row < table->model()->rowCount(); ++row) {
+    table->setCurrentIndex(table->model()->index(row, 0));
+    const QString shown = table->model()->index(row, 0).data().toString();
+    const rl::VariantInfo* v = w.code_panel()->entry().variant;
+    ASSERT_NE(v, nullptr);
+    EXPECT_TRUE(shown.contains(QString::fromStdString(v->id)) ||
+                shown.contains(QString::fromStdString(v->display_name)) ||
+                shown.contains(QString::fromStdString(v->seed_name)))
+        << shown.toStdString() << " vs " << v->id;
+    EXPECT_EQ(w.code_panel()->entry().query.block_size, 256);
+  }
+}
+
+// With RL_CODE_SCREENSHOTS=DIR, the Code tab's pages at 1366x768 go there as PNG (to look at).
+TEST(AppCodeView, ScreenshotsAt1366x768) {
+  const QString dir = qEnvironmentVariable("RL_CODE_SCREENSHOTS");
+  if (dir.isEmpty()) GTEST_SKIP() << "set RL_CODE_SCREENSHOTS=DIR to write them";
+  MainWindow w(test::quiet_options());
+  w.resize(1366, 768);
+  w.show();
+  w.tabs()->setCurrentWidget(w.code_panel());
+  w.code_panel()->show_variant("unroll_warp_sync", 1024, 8);
+  for (int page = 0; page < w.code_panel()->pages()->count(); ++page) {
+    w.code_panel()->pages()->setCurrentIndex(page);
+    QApplication::processEvents();
+    EXPECT_TRUE(w.grab().save(QString("%1/code-%2.png").arg(dir).arg(page)));
+  }
+}
