@@ -38,6 +38,23 @@ void MainWindow::build_view_menu() {
       [this] { set_text_size(text_pt_ + 1); });
   add("Smaller text", {QKeySequence("Ctrl+-")}, [this] { set_text_size(text_pt_ - 1); });
   add("Normal text size", {QKeySequence("Ctrl+0")}, [this] { set_text_size(kDefaultTextPt); });
+  // Every page from the keyboard (a presenter at a lectern, a screenshot script): Ctrl+1 is the
+  // first tab (Ladder), Ctrl+9 the ninth; the tab's own name is read when the menu opens.
+  QMenu* pages = view->addMenu("Go to &page");
+  for (int i = 0; i < 9; ++i) {
+    QAction* a = pages->addAction(QString("Page %1").arg(i + 1));
+    a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(i + 1)));
+    connect(a, &QAction::triggered, this, [this, i] {
+      if (i < tabs_->count()) tabs_->setCurrentIndex(i);
+    });
+  }
+  connect(pages, &QMenu::aboutToShow, this, [this, pages] {
+    const QList<QAction*> actions = pages->actions();
+    for (int i = 0; i < int(actions.size()); ++i) {
+      actions[i]->setVisible(i < tabs_->count());
+      if (i < tabs_->count()) actions[i]->setText(tabs_->tabText(i).remove('&'));
+    }
+  });
 }
 
 void MainWindow::set_text_size(double pt) {
