@@ -48,7 +48,7 @@ bool contains(const std::string& text, const std::string& part) {
   try {
     LaunchOverride fault;
     fault.applies = [](const PointSpec& p) {
-      return p.variant == kFaultVariant && p.size == kFaultSize;
+      return p.label().rfind(std::string(kFaultVariant) + "/", 0) == 0 && p.size == kFaultSize;
     };
     fault.launch = [](void* stream) {
       return int(testing::launch_illegal_address_kernel(static_cast<cudaStream_t>(stream)));
@@ -62,7 +62,8 @@ bool contains(const std::string& text, const std::string& part) {
     check(reported == 4, "4 results reported, got " + std::to_string(reported));
     check(!s.cancelled, "the session is not cancelled");
     for (const PointResult& r : s.results) {
-      const bool faulted = r.point.variant == kFaultVariant && r.point.size == kFaultSize;
+      const bool faulted = r.point.label().rfind(std::string(kFaultVariant) + "/", 0) == 0 &&
+                           r.point.size == kFaultSize;
       const std::string label = r.point.label();
       if (!faulted) {
         check(r.status == PointStatus::Ok, label + " is OK, got: " + r.message);
