@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "engine/code/code_view.h"
+#include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "parse_args.h"
 
@@ -78,8 +79,8 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
   if (!arch.empty()) {
     std::string have;
     for (const auto& [a, t] : texts) have += (have.empty() ? "" : ", ") + a;
-    throw UsageError("--arch '" + arch + "': no " + what + " for it in this build (built: " + have +
-                     ")");
+    throw UsageError("--arch " + echo(arch) + ": no " + what +
+                     " for it in this build (built: " + have + ")");
   }
   return texts.begin()->second;
 }

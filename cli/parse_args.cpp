@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "engine/run/grammar.h"
 #include "engine/run/spec.h"
 
@@ -13,7 +14,7 @@ namespace rlcli {
 namespace {
 
 std::string in_quotes(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  return echo(s);  // cut when long: the message stays short
 }
 
 [[noreturn]] void bad(std::string_view flag, std::string_view text, const std::string& why) {

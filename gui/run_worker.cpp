@@ -38,8 +38,11 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
     if (!runner_ || runner_device_ != device) {
       runner_.reset();
       // Created here, on the worker thread: the CUDA backend calls cudaSetDevice on this thread.
-      runner_ = std::make_unique<rl::Runner>(device == kHostDevice ? rl::make_host_backend()
-                                                                   : rl::make_cuda_backend(device));
+      // A point that faults the GPU fails alone: the runner resets the device and goes on.
+      runner_ =
+          std::make_unique<rl::Runner>(factory_                ? factory_(device)
+                                       : device == kHostDevice ? rl::make_host_backend()
+                                                               : rl::make_cuda_backend(device));
       runner_device_ = device;
     }
     emit run_started(run_id, runner_->device());

@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -20,8 +21,9 @@
 #include "metatypes.h"
 
 namespace rl {
+class Backend;
 class Runner;
-}
+}  // namespace rl
 
 namespace rl::gui {
 
@@ -39,6 +41,9 @@ class RunWorker : public QObject {
            std::shared_ptr<std::atomic<bool>> cancel);
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
+  // Tests only: what makes the backend for a device (default: the host or the CUDA backend).
+  using BackendFactory = std::function<std::unique_ptr<rl::Backend>(int device)>;
+  void set_backend_factory(BackendFactory factory) { factory_ = std::move(factory); }
 
  signals:
   void discovered(const rl::Discovery& discovery);
@@ -52,6 +57,7 @@ class RunWorker : public QObject {
  private:
   std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
   int runner_device_ = -2;
+  BackendFactory factory_;
 };
 
 class RunController : public QObject {

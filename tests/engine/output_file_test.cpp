@@ -333,3 +333,27 @@ TEST(InputFile, DevZeroAndOversizedFilesAreRefusedAtOnce) {
 
 }  // namespace
 }  // namespace rl
+
+namespace rl {
+namespace {
+
+// A hard-linked output keeps its links: every name sees the new text, on the same inode.
+TEST(OutputFileLinks, HardLinkedOutputIsWrittenThroughItsInode) {
+  TempDir dir;
+  const std::string a = dir.file("a.json"), b = dir.file("b.json");
+  spit(a, "old text, longer than the new one");
+  ASSERT_EQ(::link(a.c_str(), b.c_str()), 0);
+  struct stat before {};
+  ASSERT_EQ(::stat(a.c_str(), &before), 0);
+  EXPECT_EQ(write_output_file(a, "new"), "");
+  struct stat after {};
+  ASSERT_EQ(::stat(a.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(after.st_nlink, 2u);
+  EXPECT_EQ(slurp(a), "new");
+  EXPECT_EQ(slurp(b), "new");
+  EXPECT_EQ(dir.names(), (std::vector<std::string>{"a.json", "b.json"}));  // no temporary left
+}
+
+}  // namespace
+}  // namespace rl

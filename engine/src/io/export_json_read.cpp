@@ -7,6 +7,7 @@
 
 #include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "engine/io/session_checks.h"
@@ -90,13 +91,13 @@ std::string as_string(const Json& v, const std::string& path) {
 Workspace as_workspace(const Json& v, const std::string& path) {
   const std::string s = as_string(v, path);
   if (auto w = parse_workspace(s)) return *w;
-  fail(path, "unknown workspace '" + s + "' (expected global, shared or registers)");
+  fail(path, "unknown workspace " + echo(s) + " (expected global, shared or registers)");
 }
 
 DType as_dtype(const Json& v, const std::string& path) {
   const std::string s = as_string(v, path);
   if (auto t = parse_dtype(s)) return *t;
-  fail(path, "unknown type '" + s + "' (expected int32 or float32)");
+  fail(path, "unknown type " + echo(s) + " (expected int32 or float32)");
 }
 
 template <typename T, typename Convert>
@@ -166,7 +167,7 @@ DeviceInfo read_device(const Json& obj, const std::string& path) {
   DeviceInfo d;
   d.backend = get_str("backend");
   if (d.backend != "cuda" && d.backend != "host")
-    fail(join(path, "backend"), "unknown backend '" + d.backend + "' (expected cuda or host)");
+    fail(join(path, "backend"), "unknown backend " + echo(d.backend) + " (expected cuda or host)");
   d.index = get_int("index");
   d.name = get_str("name");
   d.cc_major = get_int("cc_major");
@@ -193,7 +194,7 @@ DeviceInfo read_device(const Json& obj, const std::string& path) {
 
 std::string resolvable_variant(const Json& v, const std::string& path) {
   std::string name = as_string(v, path);
-  if (!resolve_variant(name)) fail(path, "unknown variant '" + name + "'");
+  if (!resolve_variant(name)) fail(path, "unknown variant " + echo(name));
   return name;
 }
 
@@ -269,7 +270,7 @@ PointResult read_result(const Json& obj, const std::string& path) {
   PointSpec& p = r.point;
   p.variant = as_string(get("variant"), at("variant"));
   if (!find_variant_by_id(p.variant))
-    fail(at("variant"), "unknown variant '" + p.variant + "' (not in this build's catalog)");
+    fail(at("variant"), "unknown variant " + echo(p.variant) + " (not in this build's catalog)");
   p.workspace = as_workspace(get("workspace"), at("workspace"));
   p.block_size = as_int(get("block_size"), at("block_size"));
   p.unroll = as_int(get("unroll"), at("unroll"));
@@ -277,10 +278,10 @@ PointResult read_result(const Json& obj, const std::string& path) {
   p.type = as_dtype(get("type"), at("type"));
   const std::string status = as_string(get("status"), at("status"));
   const auto parsed = parse_point_status(status);
-  if (!parsed) fail(at("status"), "unknown status '" + status + "'");
+  if (!parsed) fail(at("status"), "unknown status " + echo(status));
   r.status = *parsed;
   if (as_bool(get("correct"), at("correct")) != (r.status == PointStatus::Ok))
-    fail(at("correct"), "disagrees with status '" + status + "'");
+    fail(at("correct"), "disagrees with status " + echo(status));
   r.message = as_string(get("message"), at("message"));
   const std::int64_t grid = as_int64(get("grid"), at("grid"));
   if (grid < 0 || grid > std::int64_t(std::numeric_limits<unsigned>::max()))

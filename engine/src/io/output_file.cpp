@@ -133,6 +133,28 @@ void write_stream(const OutputTarget& t, std::string_view text) {
   if (err) throw OutputError(t, err, "write");
 }
 
+constexpr const char* kThroughLinks = "write through the hard link";
+
+// The target has other names (st_nlink > 1): a rename would give this name a new inode and leave
+// the others on the old text. The text is complete in `temp` already (so a full disk fails
+// before the target is touched); it is written over the target's own inode, truncated to its
+// length and fsynced; temp goes. Not atomic: a failure here may leave the target partly new
+// (OutputError::untouched() is false).
+void write_through_links(const OutputTarget& t, const std::string& temp, std::string_view text) {
+  const int fd = ::open(t.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    throw OutputError(t, err, "open");
+  }
+  int err = write_all(fd, text);
+  if (!err && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) err = errno;
+  if (!err && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
+  if (::close(fd) != 0 && !err && errno != EINTR) err = errno;
+  ::unlink(temp.c_str());
+  if (err) throw OutputError(t, err, kThroughLinks);
+}
+
 void write_regular(const OutputTarget& t, std::string_view text) {
   const std::string dir = dir_of(t.path);
   std::string temp = (dir == "/" ? "/" : dir + "/") + t.temp_prefix + "XXXXXX";
@@ -163,6 +185,10 @@ void write_regular(const OutputTarget& t, std::string_view text) {
     ::unlink(temp.c_str());
     throw OutputError(t, err, "close");
   }
+  // A file with other hard links keeps them: the complete text goes through its own inode.
+  struct stat now {};
+  if (lstat(t.path.c_str(), &now) == 0 && S_ISREG(now.st_mode) && now.st_nlink > 1)
+    return write_through_links(t, temp, text);
   if (std::rename(temp.c_str(), t.path.c_str()) != 0) {
     const int err = errno;
     ::unlink(temp.c_str());
@@ -284,8 +310,8 @@ OutputError::OutputError(const OutputTarget& t, int err, std::string step)
       step_(std::move(step)),
       // A regular file is replaced only by the rename, the last step: before it, nothing
       // changed. A device, FIFO or descriptor may have taken part of the text.
-      untouched_(t.kind == OutputTarget::Kind::File || step_ == "open" ||
-                 step_ == "no longer a device or FIFO") {}
+      untouched_((t.kind == OutputTarget::Kind::File && step_ != kThroughLinks) ||
+                 step_ == "open" || step_ == "no longer a device or FIFO") {}
 
 void write_output(const OutputTarget& target, std::string_view text) {
   switch (target.kind) {

@@ -2,6 +2,7 @@
 // cold samples, and the seed's in-place input restored before every sample outside the timing.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "engine/catalog/catalog.h"
 #include "engine/run/backend.h"
@@ -14,7 +15,8 @@ namespace {
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int device) : device_(device) {
+  CudaBackend(int device, LaunchOverride test_override)
+      : device_(device), override_(std::move(test_override)) {
     const std::string ctx = "opening cuda:" + std::to_string(device);
     int count = 0;
     RL_CUDA_CHECK(cudaGetDeviceCount(&count), ctx);
@@ -27,15 +29,7 @@ class CudaBackend final : public Backend {
     for (const auto& d : all.gpus)
       if (d.index == device) info_ = d;
     info_.measured_copy_gbps = measure_copy_bandwidth_gbps(device);
-    stream_ = std::make_unique<Stream>();
-    start_ = std::make_unique<Event>();
-    mid_ = std::make_unique<Event>();
-    stop_ = std::make_unique<Event>();
-    // Flushing: reading a buffer twice the L2's size (kernels::flush_l2 says why).
-    flush_.allocate(std::max<std::size_t>(info_.l2_bytes * 2, 1 << 20), "L2 flush buffer");
-    RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_->get()),
-                  "zeroing the L2 flush buffer");
-    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "zeroing the L2 flush buffer");
+    create_resources();
   }
 
   const DeviceInfo& device() const override { return info_; }
@@ -64,6 +58,7 @@ class CudaBackend final : public Backend {
     args_.unroll = p.unroll;
     args_.n = p.size;
     args_.stream = stream_->get();
+    overridden_ = override_.applies && override_.launch && override_.applies(p);
     RL_CUDA_CHECK(kernels::plan_launch(args_, &plan_), "planning " + ctx_);
 
     const std::size_t elem = dtype_size(p.type);
@@ -122,7 +117,7 @@ class CudaBackend final : public Backend {
     // A third event costs about a microsecond of its own on an H200 (measured: an empty
     // event pair reads ~1.3 us), so it is recorded only when a finishing pass follows.
     RL_CUDA_CHECK(cudaEventRecord(start_->get(), s), ctx_);
-    RL_CUDA_CHECK(kernels::launch_first(args_, plan_), "launching the first kernel, " + ctx_);
+    RL_CUDA_CHECK(launch_first(), "launching the first kernel, " + ctx_);
     if (plan_.needs_finish) {
       RL_CUDA_CHECK(cudaEventRecord(mid_->get(), s), ctx_);
       RL_CUDA_CHECK(kernels::launch_finish(args_, plan_), "launching the finishing pass, " + ctx_);
@@ -216,25 +211,17 @@ class CudaBackend final : public Backend {
     out.type = args_.type;
     cudaStream_t s = stream_->get();
     out.has_partials = plan_.has_first_kernel && plan_.needs_finish && plan_.partial_count > 0;
-    if (args_.type == DType::Int32) {
-      if (out.has_partials) {
-        out.partials_i64.resize(plan_.partial_count);
-        RL_CUDA_CHECK(cudaMemcpyAsync(out.partials_i64.data(), partials_.get(),
-                                      plan_.partial_count * 8, cudaMemcpyDeviceToHost, s),
-                      "reading partials, " + ctx_);
-      }
-      RL_CUDA_CHECK(cudaMemcpyAsync(&out.total_i64, result_.get(), 8, cudaMemcpyDeviceToHost, s),
-                    "reading the total, " + ctx_);
-    } else {
-      if (out.has_partials) {
-        out.partials_f32.resize(plan_.partial_count);
-        RL_CUDA_CHECK(cudaMemcpyAsync(out.partials_f32.data(), partials_.get(),
-                                      plan_.partial_count * 4, cudaMemcpyDeviceToHost, s),
-                      "reading partials, " + ctx_);
-      }
-      RL_CUDA_CHECK(cudaMemcpyAsync(&out.total_f32, result_.get(), 4, cudaMemcpyDeviceToHost, s),
-                    "reading the total, " + ctx_);
+    const bool i32 = args_.type == DType::Int32;  // int64 partials and total, else float
+    const std::size_t n = plan_.partial_count, elem = i32 ? 8 : 4;
+    if (out.has_partials) {
+      i32 ? out.partials_i64.resize(n) : out.partials_f32.resize(n);
+      void* host = i32 ? static_cast<void*>(out.partials_i64.data()) : out.partials_f32.data();
+      RL_CUDA_CHECK(cudaMemcpyAsync(host, partials_.get(), n * elem, cudaMemcpyDeviceToHost, s),
+                    "reading partials, " + ctx_);
     }
+    void* total = i32 ? static_cast<void*>(&out.total_i64) : &out.total_f32;
+    RL_CUDA_CHECK(cudaMemcpyAsync(total, result_.get(), elem, cudaMemcpyDeviceToHost, s),
+                  "reading the total, " + ctx_);
     RL_CUDA_CHECK(cudaStreamSynchronize(s), ctx_);
     return out;
   }
@@ -249,8 +236,50 @@ class CudaBackend final : public Backend {
     uploaded_n_ = 0;
   }
 
+  std::string recover() override {
+    const cudaError_t last = cudaGetLastError();  // clears an error that is not sticky
+    const cudaError_t sync = cudaDeviceSynchronize();
+    const cudaError_t err = sync != cudaSuccess ? sync : last;
+    if (sync == cudaSuccess && !is_sticky_cuda_error(last)) return {};
+    const std::string dev = "cuda:" + std::to_string(device_);
+    const std::string why = std::string(cudaGetErrorName(err));
+    // Everything goes before the reset: afterwards the old handles could name new resources.
+    release();
+    result_.reset();
+    flush_.reset();
+    start_.reset();
+    mid_.reset();
+    stop_.reset();
+    stream_.reset();
+    RL_CUDA_CHECK(cudaDeviceReset(), "resetting " + dev + " after " + why);
+    RL_CUDA_CHECK(cudaSetDevice(device_), "selecting " + dev + " after its reset");
+    create_resources();
+    RL_CUDA_CHECK(cudaDeviceSynchronize(), "checking " + dev + " after its reset");
+    return dev + " was reset after " + why + " and its context created again";
+  }
+
  private:
+  // Stream, events and the L2 flush buffer: at start and after a reset.
+  void create_resources() {
+    stream_ = std::make_unique<Stream>();
+    start_ = std::make_unique<Event>();
+    mid_ = std::make_unique<Event>();
+    stop_ = std::make_unique<Event>();
+    // Flushing: reading a buffer twice the L2's size (kernels::flush_l2 says why).
+    flush_.allocate(std::max<std::size_t>(info_.l2_bytes * 2, 1 << 20), "L2 flush buffer");
+    RL_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_->get()),
+                  "zeroing the L2 flush buffer");
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "zeroing the L2 flush buffer");
+  }
+
+  cudaError_t launch_first() {
+    if (overridden_) return static_cast<cudaError_t>(override_.launch(stream_->get()));
+    return kernels::launch_first(args_, plan_);
+  }
+
   int device_;
+  LaunchOverride override_;  // tests only
+  bool overridden_ = false;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<Event> start_, mid_, stop_;  // created after cudaSetDevice
@@ -269,7 +298,11 @@ class CudaBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend(int device_index) {
-  return std::make_unique<CudaBackend>(device_index);
+  return std::make_unique<CudaBackend>(device_index, LaunchOverride{});
+}
+
+std::unique_ptr<Backend> make_cuda_backend(int device_index, LaunchOverride test_override) {
+  return std::make_unique<CudaBackend>(device_index, std::move(test_override));
 }
 
 }  // namespace rl

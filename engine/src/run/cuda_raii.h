@@ -19,6 +19,26 @@
 
 namespace rl {
 
+// Errors that leave the context unusable until cudaDeviceReset(): every later call returns them.
+inline bool is_sticky_cuda_error(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "engine/core/echo.h"
+
 namespace rl {
 
 namespace {
@@ -88,11 +90,10 @@ bool parse_int_list(std::string_view text, std::string_view what, std::vector<in
   const std::string w(what);
   std::vector<int> values;
   std::vector<std::string_view> items;
-  if (!items_of(text, &items))
-    return fail(w + " '" + std::string(text) + "': empty item in the list");
+  if (!items_of(text, &items)) return fail(w + " " + echo(text) + ": empty item in the list");
   if (items.empty()) return fail(w + ": none given");
   for (const std::string_view item : items) {
-    const std::string quoted = "'" + std::string(item) + "'";
+    const std::string quoted = echo(item);
     const std::size_t dots = item.find("..");
     if (dots != std::string_view::npos) {
       long long a = 0, b = 0;
@@ -125,7 +126,7 @@ std::string format_size_list(const std::vector<std::uint64_t>& values) {
 
 bool parse_size(std::string_view text, std::uint64_t* out, std::string* error) {
   auto fail = [&](const std::string& why) {
-    if (error) *error = "size '" + std::string(text) + "': " + why;
+    if (error) *error = "size " + echo(text) + ": " + why;
     return false;
   };
   std::string_view t = text;
@@ -177,8 +178,7 @@ bool parse_size_list(std::string_view text, std::vector<std::uint64_t>* out, std
           !parse_size(item.substr(dots + 2), &b, error))
         return false;
       if (!is_pow2(a) || !is_pow2(b) || a > b) {
-        if (error)
-          *error = "size range '" + std::string(item) + "': ends must be powers of two, low..high";
+        if (error) *error = "size range " + echo(item) + ": ends must be powers of two, low..high";
         return false;
       }
       for (std::uint64_t v = a; v <= b; v *= 2) sizes.push_back(v);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/model/block_model.h"
 #include "engine/run/backend.h"
@@ -57,7 +58,7 @@ class HostBackend final : public Backend {
 
   std::string unsupported_reason(const PointSpec& p) const override {
     const VariantInfo* v = find_variant_by_id(p.variant);
-    if (v == nullptr) return "unknown variant '" + p.variant + "'";
+    if (v == nullptr) return "unknown variant " + echo(p.variant);
     if (!v->has_block_model) return "no host model for " + v->seed_label(p.unroll);
     return {};
   }

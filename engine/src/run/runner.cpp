@@ -207,6 +207,11 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
   r.point = p;
   // What the point's launch does on a GPU, from the block model: arithmetic, no timing.
   r.counts = model_counts(p);
+  if (!device_lost_.empty()) {
+    r.status = PointStatus::Failed;
+    r.message = "not run: the device was lost (" + device_lost_ + ")";
+    return r;
+  }
   const std::string why = backend_->unsupported_reason(p);
   if (!why.empty()) {
     r.status = PointStatus::Skipped;
@@ -254,8 +259,22 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();
+    recover_device(&r);
   }
   return r;
+}
+
+void Runner::recover_device(PointResult* r) {
+  try {
+    const std::string done = backend_->recover();
+    if (done.empty()) return;
+    r->message += "; " + done;
+    // The profiler's state belonged to the old context.
+    if (counters_) counters_ = std::make_unique<CounterPass>(counters_->metrics());
+  } catch (const std::exception& e) {
+    device_lost_ = e.what();
+    r->message += "; the device could not be recovered: " + device_lost_;
+  }
 }
 
 }  // namespace rl

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "engine/run/device.h"
 
 namespace rl {
@@ -167,9 +168,9 @@ void check_names(const ExperimentSpec& s, std::vector<VariantRef>* refs,
   for (const auto& name : s.variants) {
     auto ref = resolve_variant(name);
     if (!ref) {
-      errors.push_back("variant '" + name + "': unknown (see `reductionlab-cli variants`)");
+      errors.push_back("variant " + echo(name) + ": unknown (see `reductionlab-cli variants`)");
     } else if (ref->unroll && !ref->variant->takes_unroll(*ref->unroll)) {
-      errors.push_back("variant '" + name + "': unroll " + std::to_string(*ref->unroll) +
+      errors.push_back("variant " + echo(name) + ": unroll " + std::to_string(*ref->unroll) +
                        " is not built; " + ref->variant->id + " takes " +
                        join_ints(ref->variant->unroll_factors));
     } else {
@@ -359,7 +360,7 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
   check_sizes(s, device, errors);
   check_timing(s.timing, errors);
   if (!s.baseline.empty() && !resolve_variant(s.baseline))
-    errors.push_back("baseline '" + s.baseline + "': unknown variant");
+    errors.push_back("baseline " + echo(s.baseline) + ": unknown variant");
   return errors;
 }
 

@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/model/block_model_ladder.h"
 #include "engine/run/input_data.h"
@@ -45,11 +46,11 @@ struct Resolved {
 Resolved resolve(const TraceRequest& r) {
   const std::optional<VariantRef> ref = resolve_variant(r.variant);
   if (!ref)
-    throw Error("unknown variant '" + r.variant + "' (reductionlab-cli variants lists them)");
+    throw Error("unknown variant " + echo(r.variant) + " (reductionlab-cli variants lists them)");
   Resolved out{ref->variant, ref->variant->default_unroll};
   if (ref->unroll && r.unroll && *ref->unroll != *r.unroll)
-    throw Error("'" + r.variant + "' names unroll " + std::to_string(*ref->unroll) +
-                " but unroll " + std::to_string(*r.unroll) + " was asked for");
+    throw Error(echo(r.variant) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
+                std::to_string(*r.unroll) + " was asked for");
   if (ref->unroll) out.unroll = *ref->unroll;
   if (r.unroll) out.unroll = *r.unroll;
   if (!has_trace(*out.variant))

@@ -4,6 +4,10 @@
 //    (mkstemp: O_CREAT|O_EXCL, so a planted symlink is never followed), fsynced and renamed
 //    over it: a reader sees the old file or the new one, never half of one, and a failure
 //    leaves the old file as it was;
+//  - a regular file with other hard links (st_nlink > 1) keeps them: once the temporary file
+//    is complete, the text is written over the file's own inode (truncated, fsynced) and the
+//    temporary file removed; every name sees the new text, at the cost of atomicity (a failure
+//    at that step may leave the file partly new, and the error says so);
 //  - a symlink is followed to its target, which is replaced; the link stays a link;
 //  - a character device or FIFO (/dev/null, a named pipe) is opened and written directly,
 //    never replaced; "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are written

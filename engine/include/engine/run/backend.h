@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,10 +76,24 @@ class Backend {
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;
   virtual void release() = 0;
+  // After a point failed: where the failure left the device unusable (a sticky CUDA error, e.g.
+  // an illegal address or a failed launch), drops every resource held, resets the device and
+  // creates them again. Returns what was done, empty when nothing was needed. Throws rl::Error
+  // when the device cannot be brought back.
+  virtual std::string recover() { return {}; }
+};
+
+// Tests only (tests/gpu/fault_gpu_test.cpp): a launch run in place of the first kernel of the
+// points where applies(point) holds. launch gets the backend's stream (a cudaStream_t) and
+// returns its cudaError_t as an int.
+struct LaunchOverride {
+  std::function<bool(const PointSpec&)> applies;
+  std::function<int(void* stream)> launch;
 };
 
 // Throws rl::Error when the device cannot be used. Measures copy bandwidth once.
 std::unique_ptr<Backend> make_cuda_backend(int device_index);
+std::unique_ptr<Backend> make_cuda_backend(int device_index, LaunchOverride test_override);
 std::unique_ptr<Backend> make_host_backend();
 
 }  // namespace rl

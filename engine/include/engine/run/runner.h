@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "engine/counters/counter_pass.h"
 #include "engine/run/backend.h"
@@ -49,6 +50,8 @@ class Runner {
   // and, in its device, the floor at a large size (device_floor_bytes).
   // With `resume` (a saved session of the same spec and device: resume.h), its finished points
   // are kept as they are, not run again, and its read floors reused.
+  // A point that leaves the device unusable (a GPU fault) fails with the CUDA error named; the
+  // backend resets the device and the remaining points run.
   Session run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
               const std::atomic<bool>* cancel = nullptr, const Session* resume = nullptr);
 
@@ -64,7 +67,11 @@ class Runner {
   const ReadFloor* read_floor_for(std::uint64_t bytes, const TimingOptions& t,
                                   std::vector<ReadFloor>& floors, const std::atomic<bool>* cancel,
                                   bool* cancelled);
+  // After a failed point: Backend::recover(), what it did added to the point's message; when the
+  // device cannot be brought back, every later point fails saying so (finished ones are kept).
+  void recover_device(PointResult* r);
   std::unique_ptr<Backend> backend_;
+  std::string device_lost_;
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;
   std::unique_ptr<CounterPass> counters_;
