@@ -16,12 +16,14 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class QVBoxLayout;
 
 namespace rl::gui {
 
@@ -68,6 +70,15 @@ class ExperimentPanel : public QWidget {
   void spec_changed();
 
  private:
+  void build_presets(QVBoxLayout* layout);
+  void build_device(QVBoxLayout* layout);
+  void build_workspaces(QFormLayout* axes);
+  void build_ranges(QFormLayout* axes);
+  void build_types(QFormLayout* axes);
+  void build_sampling(QFormLayout* axes);
+  void build_messages(QVBoxLayout* layout);
+  void build_run_controls(QVBoxLayout* layout);
+  void connect_validation();
   void schedule_validation();
 
   Discovery discovery_;

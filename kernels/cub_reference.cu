@@ -15,6 +15,7 @@
 #include <climits>
 
 #include "dispatch.cuh"
+#include "kernels/accepts.h"
 #include "modern_launchers.cuh"
 
 namespace rl::kernels::modern {
@@ -37,10 +38,20 @@ __global__ void __launch_bounds__(B)
   if (threadIdx.x == 0) partials[blockIdx.x] = static_cast<typename Accum<T>::type>(sum);
 }
 
-// Block sizes the CUB block kernels are built for (B is a template parameter of BlockReduce).
+// Block sizes the CUB block kernels are built for (B is a template parameter of BlockReduce):
+// their rows of kernels/accepts.h, which the two algorithms share.
+inline constexpr Pow2Range kCubBlocks = accepts(KernelId::CubBlockReduceRaking).block_sizes;
+static_assert(kCubBlocks.covers(accepts(KernelId::CubBlockReduceWarpReductions).block_sizes) &&
+                  accepts(KernelId::CubBlockReduceWarpReductions).block_sizes.covers(kCubBlocks),
+              "the CUB block kernels share one dispatch: their rows must agree");
+static_assert(
+    detail::kUnrollBuilt.covers(accepts(KernelId::CubBlockReduceRaking).unroll_factors) &&
+        detail::kUnrollBuilt.covers(accepts(KernelId::CubBlockReduceWarpReductions).unroll_factors),
+    "with_unroll must instantiate every unroll factor the table lists");
+
 template <typename F>
 cudaError_t with_cub_block(int b, F&& f) {
-  return detail::with_pow2<64, 1024>(b, std::forward<F>(f));
+  return detail::with_pow2<kCubBlocks.min, kCubBlocks.max>(b, std::forward<F>(f));
 }
 
 template <cub::BlockReduceAlgorithm Algo>
@@ -99,10 +110,8 @@ cudaError_t plan_cub(const LaunchArgs& a, LaunchPlan* plan) {
     plan->needs_finish = false;
     return cudaSuccess;
   }
-  const cudaError_t shape = with_cub_block(a.block_size, [&](auto) {
-    return detail::with_unroll(a.unroll, [](auto) { return cudaSuccess; });
-  });
-  if (shape != cudaSuccess) return shape;
+  if (!accepts_launch(a.kernel, a.block_size, a.unroll, a.type, a.workspace))
+    return cudaErrorInvalidValue;
   const std::size_t tile = static_cast<std::size_t>(a.block_size) * a.unroll;
   const std::size_t grid = (a.n + tile - 1) / tile;
   if (grid > 0x7fffffffu) return cudaErrorInvalidValue;

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/accepts.h"
 #include "kernels/launch.h"
 
 namespace rl::kernels::detail {
@@ -47,20 +48,29 @@ cudaError_t with_pow2(int v, F&& f) {
   }
 }
 
-// Unroll factors every ladder kernel is built for: 1 and the seed's 2, 4, 8, plus 16.
+// Unroll factors the tiled kernels are instantiated for: 1 and the seed's 2, 4, 8, plus 16.
+// Each family static_asserts that this covers its rows of kernels/accepts.h.
+inline constexpr Pow2Range kUnrollBuilt{1, 16};
 template <typename F>
 cudaError_t with_unroll(int u, F&& f) {
-  return with_pow2<1, 16>(u, std::forward<F>(f));
+  return with_pow2<kUnrollBuilt.min, kUnrollBuilt.max>(u, std::forward<F>(f));
 }
 
 // Block sizes for kernels that take the block size as a template parameter.
+inline constexpr Pow2Range kBlockBuilt{32, 1024};
 template <typename F>
 cudaError_t with_block_size(int b, F&& f) {
-  return with_pow2<32, 1024>(b, std::forward<F>(f));
+  return with_pow2<kBlockBuilt.min, kBlockBuilt.max>(b, std::forward<F>(f));
 }
 
 inline bool is_pow2_block(int b) {
-  return b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
+  return kBlockBuilt.contains(b);
+}
+
+// Whether with_unroll and with_block_size instantiate everything kernel k is listed for.
+constexpr bool dispatch_covers(KernelId k) {
+  return kUnrollBuilt.covers(accepts(k).unroll_factors) &&
+         kBlockBuilt.covers(accepts(k).block_sizes);
 }
 
 }  // namespace rl::kernels::detail

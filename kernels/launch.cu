@@ -1,5 +1,6 @@
 // Plans and dispatches launches by kernel family.
 #include "dispatch.cuh"
+#include "kernels/accepts.h"
 #include "ladder_launchers.h"
 
 namespace rl::kernels {
@@ -14,23 +15,14 @@ bool is_seed_warp(KernelId k) {
   return v >= static_cast<int>(KernelId::UnrollWarpVolatile) &&
          v <= static_cast<int>(KernelId::CompleteUnrollSync);
 }
-bool is_unroll_factor(int u) {
-  return u == 1 || u == 2 || u == 4 || u == 8 || u == 16;
-}
 }  // namespace
 
 cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
   if (plan == nullptr || a.n == 0) return cudaErrorInvalidValue;
+  // Block sizes, unroll factors, types and workspaces: the table in kernels/accepts.h.
+  if (!accepts_launch(a.kernel, a.block_size, a.unroll, a.type, a.workspace))
+    return cudaErrorInvalidValue;
   if (is_seed_tree(a.kernel) || is_seed_warp(a.kernel)) {
-    // Kernels past the seed check their own block sizes (CUB DeviceReduce takes 0: its own).
-    if (!detail::is_pow2_block(a.block_size)) return cudaErrorInvalidValue;
-    if (!is_unroll_factor(a.unroll) || a.workspace == Workspace::Registers) {
-      return cudaErrorInvalidValue;
-    }
-    if (is_seed_warp(a.kernel) && a.block_size < 64) return cudaErrorInvalidValue;
-    if (a.kernel != KernelId::Unroll && is_seed_tree(a.kernel) && a.unroll != 1) {
-      return cudaErrorInvalidValue;
-    }
     const std::size_t tile = static_cast<std::size_t>(a.block_size) * a.unroll;
     const std::size_t grid = (a.n + tile - 1) / tile;
     if (grid > 0x7fffffffu) return cudaErrorInvalidValue;

@@ -1,6 +1,6 @@
 // Internal: the launchers of the kernels past the seed, one pair per file, called by
 // modern_dispatch.cu (plan_modern / launch_modern). Each returns cudaErrorInvalidValue for a
-// combination it is not built for (the catalog in engine/catalog_modern.cpp lists what it takes).
+// combination it is not built for (kernels/accepts.h lists what each takes).
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "dispatch.cuh"
+#include "kernels/accepts.h"
 #include "kernels/launch.h"
 #include "modern_common.cuh"
 #include "modern_launchers.cuh"
@@ -65,15 +66,27 @@ inline std::size_t stream_blocks_needed(std::size_t n, int block, int vectors) {
   return needed == 0 ? 1 : needed;
 }
 
-// Block sizes and vectors per iteration the grid-stride kernels are built for.
+// Block sizes and vectors per iteration the grid-stride kernels are built for: their rows of
+// kernels/accepts.h, which the two kernels share.
+inline constexpr KernelAccepts kStreamAccepts = accepts(KernelId::VectorizedGridStride);
+static_assert(
+    accepts(KernelId::SinglePass).block_sizes.covers(kStreamAccepts.block_sizes) &&
+        kStreamAccepts.block_sizes.covers(accepts(KernelId::SinglePass).block_sizes) &&
+        accepts(KernelId::SinglePass).unroll_factors.covers(kStreamAccepts.unroll_factors) &&
+        kStreamAccepts.unroll_factors.covers(accepts(KernelId::SinglePass).unroll_factors),
+    "the grid-stride kernels share one dispatch: their rows must agree");
+static_assert(kStreamAccepts.vector_width == 4, "the stream loads int4/float4");
+
 template <typename F>
 cudaError_t with_stream_block(int b, F&& f) {
-  return detail::with_pow2<128, 1024>(b, std::forward<F>(f));
+  return detail::with_pow2<kStreamAccepts.block_sizes.min, kStreamAccepts.block_sizes.max>(
+      b, std::forward<F>(f));
 }
 
 template <typename F>
 cudaError_t with_stream_vectors(int u, F&& f) {
-  return detail::with_pow2<1, 8>(u, std::forward<F>(f));
+  return detail::with_pow2<kStreamAccepts.unroll_factors.min, kStreamAccepts.unroll_factors.max>(
+      u, std::forward<F>(f));
 }
 
 // cudaMalloc returns 256-byte aligned memory; anything else would fault on a 16-byte load.

@@ -88,19 +88,22 @@ bool device_has_redux(cudaError_t* err) {
 
 }  // namespace
 
+static_assert(detail::dispatch_covers(KernelId::WarpShuffle) &&
+                  detail::dispatch_covers(KernelId::ReduceAddSync) &&
+                  detail::dispatch_covers(KernelId::CgReduce),
+              "the warp-level kernels are instantiated for every shape kernels/accepts.h lists");
+
 bool is_warp_family(KernelId k) {
   return k == KernelId::WarpShuffle || k == KernelId::ReduceAddSync || k == KernelId::CgReduce;
 }
 
 cudaError_t plan_warp_family(const LaunchArgs& a, LaunchPlan* plan) {
-  if (!is_warp_family(a.kernel) || !detail::is_pow2_block(a.block_size) ||
-      a.workspace != Workspace::Registers) {
+  // Shapes and types (REDUX has no float form): the table in kernels/accepts.h.
+  if (!is_warp_family(a.kernel) ||
+      !accepts_launch(a.kernel, a.block_size, a.unroll, a.type, a.workspace)) {
     return cudaErrorInvalidValue;
   }
-  if (a.unroll != 1 && a.unroll != 2 && a.unroll != 4 && a.unroll != 8 && a.unroll != 16)
-    return cudaErrorInvalidValue;
   if (a.kernel == KernelId::ReduceAddSync) {
-    if (a.type != DType::Int32) return cudaErrorInvalidValue;  // REDUX has no float form
     cudaError_t err = cudaSuccess;
     if (!device_has_redux(&err)) return err != cudaSuccess ? err : cudaErrorInvalidDeviceFunction;
   }

@@ -60,6 +60,12 @@ std::size_t smem_bytes(Workspace w, int block) {
 
 }  // namespace
 
+static_assert(detail::dispatch_covers(KernelId::Neighbored) &&
+                  detail::dispatch_covers(KernelId::NeighboredLess) &&
+                  detail::dispatch_covers(KernelId::Interleaved) &&
+                  detail::dispatch_covers(KernelId::Unroll),
+              "the tree kernels are instantiated for every shape kernels/accepts.h lists");
+
 cudaError_t launch_seed_tree(const LaunchArgs& a, const LaunchPlan& p) {
   return detail::with_type(a.type, [&](auto t) {
     using T = typename decltype(t)::type;

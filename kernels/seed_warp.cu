@@ -116,8 +116,16 @@ __global__ void __launch_bounds__(B)
 
 }  // namespace
 
+static_assert(detail::dispatch_covers(KernelId::UnrollWarpVolatile) &&
+                  detail::dispatch_covers(KernelId::UnrollWarpSync) &&
+                  detail::dispatch_covers(KernelId::CompleteUnrollWarpVolatile) &&
+                  detail::dispatch_covers(KernelId::CompleteUnrollWarpSync) &&
+                  detail::dispatch_covers(KernelId::CompleteUnrollVolatile) &&
+                  detail::dispatch_covers(KernelId::CompleteUnrollSync),
+              "the warp kernels are instantiated for every shape kernels/accepts.h lists");
+
 cudaError_t launch_seed_warp(const LaunchArgs& a, const LaunchPlan& p) {
-  if (a.block_size < 64) return cudaErrorInvalidValue;
+  if (!accepts(a.kernel).block_sizes.contains(a.block_size)) return cudaErrorInvalidValue;
   return detail::with_type(a.type, [&](auto t) {
     using T = typename decltype(t)::type;
     using P = typename Accum<T>::type;

@@ -19,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QVBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -62,8 +63,16 @@ class BlockAnimationPanel : public QWidget {
 
  private:
   void build_ui();
-  void rebuild();  // traces from the pickers
-  void tick();     // the play timer
+  void build_pickers(QVBoxLayout* root);
+  void build_compare_row(QVBoxLayout* root);
+  void build_views(QVBoxLayout* root);
+  void build_transport(QVBoxLayout* root);
+  void connect_transport();
+  void connect_pickers();
+  void add_shortcuts();
+  void ask_export_frame();  // asks for a path, writes the current frame as PNG
+  void rebuild();           // traces from the pickers
+  void tick();              // the play timer
   void show_frame(int f, double progress);
   void update_transport();
   void on_discovery(const Discovery& d);

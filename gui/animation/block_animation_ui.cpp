@@ -59,8 +59,24 @@ QPushButton* tool_button(const QString& text, const QString& tip, QWidget* paren
 
 void BlockAnimationPanel::build_ui() {
   auto* root = new QVBoxLayout(this);
+  build_pickers(root);
+  build_compare_row(root);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  status_->setObjectName("status");
+  root->addWidget(status_);
+  build_views(root);
+  build_transport(root);
+  connect_transport();
+  connect_pickers();
+  add_shortcuts();
+  setFocusPolicy(Qt::StrongFocus);
+  view_a_->set_cell_size(zoom_->value());
+  view_b_->set_cell_size(zoom_->value());
+}
 
-  // Pickers.
+// First row: variant, unroll, block size, workspace, type, N and which block.
+void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   auto* picks = new QHBoxLayout;
   variant_a_ = ladder_variant_combo(this);
   variant_a_->setObjectName("variant_a");
@@ -100,7 +116,10 @@ void BlockAnimationPanel::build_ui() {
   picks->addWidget(new QLabel("block #", this));
   picks->addWidget(block_index_);
   root->addLayout(picks);
+}
 
+// Second row: the variant compared side by side, and where the steps come from.
+void BlockAnimationPanel::build_compare_row(QVBoxLayout* root) {
   auto* picks2 = new QHBoxLayout;
   compare_ = new QCheckBox("Side by side with", this);
   compare_->setChecked(true);
@@ -118,13 +137,10 @@ void BlockAnimationPanel::build_ui() {
   picks2->addWidget(new QLabel("Source", this));
   picks2->addWidget(source_, 1);
   root->addLayout(picks2);
+}
 
-  status_ = new QLabel(this);
-  status_->setWordWrap(true);
-  status_->setObjectName("status");
-  root->addWidget(status_);
-
-  // Views, side by side, in one scroll area.
+// Views, side by side, in one scroll area.
+void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   views_ = new QWidget(scroll);
@@ -136,8 +152,10 @@ void BlockAnimationPanel::build_ui() {
   row->addWidget(view_b_, 1, Qt::AlignTop);
   scroll->setWidget(views_);
   root->addWidget(scroll, 1);
+}
 
-  // Transport.
+// Transport: frame buttons, scrub, speed, loop, zoom and the exports.
+void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
   auto* transport = new QHBoxLayout;
   first_ = tool_button("|<", "first frame (Home)", this);
   back_ = tool_button("<", "step back (Left)", this);
@@ -171,7 +189,24 @@ void BlockAnimationPanel::build_ui() {
   transport->addWidget(export_frame_btn);
   transport->addWidget(export_seq_btn);
   root->addLayout(transport);
+  connect(export_frame_btn, &QPushButton::clicked, this, [this] { ask_export_frame(); });
+  connect(export_seq_btn, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export every frame into");
+    QString err;
+    if (dir.isEmpty()) return;
+    const int n = export_sequence(dir, &err);
+    status_->setText(n < 0 ? err : QString("Wrote %1 frames to %2").arg(n).arg(dir));
+  });
+}
 
+void BlockAnimationPanel::ask_export_frame() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
+  QString err;
+  if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
+}
+
+void BlockAnimationPanel::connect_transport() {
   timer_ = new QTimer(this);
   timer_->setInterval(kTickMs);
   connect(timer_, &QTimer::timeout, this, &BlockAnimationPanel::tick);
@@ -187,19 +222,10 @@ void BlockAnimationPanel::build_ui() {
     view_a_->set_cell_size(px);
     view_b_->set_cell_size(px);
   });
-  connect(export_frame_btn, &QPushButton::clicked, this, [this] {
-    const QString path =
-        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
-    QString err;
-    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
-  });
-  connect(export_seq_btn, &QPushButton::clicked, this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, "Export every frame into");
-    QString err;
-    if (dir.isEmpty()) return;
-    const int n = export_sequence(dir, &err);
-    status_->setText(n < 0 ? err : QString("Wrote %1 frames to %2").arg(n).arg(dir));
-  });
+}
+
+// Any pick rebuilds the frames; a new variant first refills its unroll factors.
+void BlockAnimationPanel::connect_pickers() {
   auto on_pick = [this] {
     if (!building_) rebuild();
   };
@@ -216,7 +242,9 @@ void BlockAnimationPanel::build_ui() {
   connect(compare_, &QCheckBox::toggled, this, on_pick);
   connect(size_, &QLineEdit::editingFinished, this, on_pick);
   connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
+}
 
+void BlockAnimationPanel::add_shortcuts() {
   auto shortcut = [this](const QKeySequence& key, auto fn) {
     auto* s = new QShortcut(key, this);
     s->setContext(Qt::WidgetWithChildrenShortcut);
@@ -231,15 +259,7 @@ void BlockAnimationPanel::build_ui() {
   shortcut(Qt::Key_Plus, [this] { zoom_->setValue(zoom_->value() + 4); });
   shortcut(Qt::Key_Equal, [this] { zoom_->setValue(zoom_->value() + 4); });
   shortcut(Qt::Key_Minus, [this] { zoom_->setValue(zoom_->value() - 4); });
-  shortcut(Qt::Key_P, [this] {
-    const QString path =
-        QFileDialog::getSaveFileName(this, "Export frame", "block-frame.png", "PNG (*.png)");
-    QString err;
-    if (!path.isEmpty() && !export_frame(path, &err)) status_->setText(err);
-  });
-  setFocusPolicy(Qt::StrongFocus);
-  view_a_->set_cell_size(zoom_->value());
-  view_b_->set_cell_size(zoom_->value());
+  shortcut(Qt::Key_P, [this] { ask_export_frame(); });
 }
 
 void BlockAnimationPanel::fill_unrolls(QComboBox* variant, QComboBox* unroll) {

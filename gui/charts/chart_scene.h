@@ -8,6 +8,10 @@
 #include <QObject>
 #include <QPointF>
 
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_axes.h"
 #include "charts/chart_data.h"
 
 class QAbstractSeries;
@@ -55,6 +59,24 @@ class ChartScene : public QObject {
   };
   void build();
   void fill();  // points, ranges, labels from data_
+  // The extent of the drawn points (x already transformed to the axis).
+  struct Extent {
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    void grow(double x, double y) {
+      if (std::isfinite(x)) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+      if (std::isfinite(y)) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+    }
+  };
+  using Scale = detail::Scale;
+  void clear_overlays();
+  void fill_series(int i, Scale xs, Scale ys, Extent& e, QList<QPointF>& wrong_xy, int& dropped);
+  void draw_bars(const Series& s, Drawn& d);
+  void draw_line(const Series& s, Drawn& d, Scale xs, Scale ys);
+  void set_x_axis(Scale xs, const Extent& e, double* x_lo, double* x_hi);
+  void set_y_axis(Scale ys, const Extent& e);
+  void draw_roofs(Scale ys, double x_lo, double x_hi);
+  void add_bar_labels();
+  void show_warnings(Scale ys, int dropped);
   void place_overlays();
   void fit_categories(double axis_width);
   void fit_value_title(double plot_height);  // the short title where the full one would be cut  //

@@ -1,6 +1,6 @@
 // ChartScene's numbers: points into the Qt Charts series (one bulk replace per series), axis
-// ranges and ticks, roof lines across the plot, bar labels, warnings; and the overlay text
-// kept in place when the plot area moves.
+// ranges and ticks, roof lines across the plot, bar labels, warnings (the overlays are placed by
+// chart_scene_overlays.cpp).
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -29,6 +29,30 @@ namespace rl::gui::charts {
 using namespace detail;
 
 void ChartScene::fill() {
+  clear_overlays();
+  if (data_.empty()) {
+    place_overlays();
+    return;
+  }
+  const Scale xs = resolve_x(data_), ys = resolve_y(data_);
+  Extent e;
+  QList<QPointF> wrong_xy;
+  int dropped = 0;
+  for (int i = 0; i < data_.series.size(); ++i) fill_series(i, xs, ys, e, wrong_xy, dropped);
+  if (wrong_series_) static_cast<QScatterSeries*>(wrong_series_)->replace(wrong_xy);
+  drawn_points_ += wrong_xy.size();
+  if (!std::isfinite(e.xmin)) e.xmin = xs == Scale::Log2 ? 0 : 0, e.xmax = 1;
+  if (!std::isfinite(e.ymin)) e.ymin = ys == Scale::Log10 ? 1 : 0, e.ymax = 1;
+  double x_lo = e.xmin, x_hi = e.xmax;
+  set_x_axis(xs, e, &x_lo, &x_hi);
+  set_y_axis(ys, e);
+  draw_roofs(ys, x_lo, x_hi);
+  add_bar_labels();
+  show_warnings(ys, dropped);
+  place_overlays();
+}
+
+void ChartScene::clear_overlays() {
   drawn_points_ = 0;
   fitted_width_ = -1;  // place_overlays() fits the labels afresh to the new numbers
   wrong_points_.clear();
@@ -38,107 +62,109 @@ void ChartScene::fill() {
   noisy_hatches_.clear();
   warnings_->setHtml(QString());
   empty_hint_->setPlainText(data_.empty() ? data_.empty_hint : QString());
-  if (data_.empty()) {
-    place_overlays();
+}
+
+// Analysis of series i: which points can be drawn on these scales (in x order), the extent they
+// span, the wrong ones (drawn apart) and those dropped; then the drawing.
+void ChartScene::fill_series(int i, Scale xs, Scale ys, Extent& e, QList<QPointF>& wrong_xy,
+                             int& dropped) {
+  const Series& s = data_.series[i];
+  Drawn* d = drawn_[i];
+  d->shown.clear();
+  if (s.kind == SeriesKind::Roof) {
+    if (!s.points.isEmpty() && usable(s.points[0].y, ys)) e.grow(NAN, s.points[0].y);
     return;
   }
-  const Scale xs = resolve_x(data_), ys = resolve_y(data_);
-  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-  auto grow = [&](double x, double y) {
-    if (std::isfinite(x)) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
-    if (std::isfinite(y)) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
-  };
-  QList<QPointF> wrong_xy;
-  int dropped = 0;
-  for (int i = 0; i < data_.series.size(); ++i) {
-    const Series& s = data_.series[i];
-    Drawn* d = drawn_[i];
-    d->shown.clear();
-    if (s.kind == SeriesKind::Roof) {
-      if (!s.points.isEmpty() && usable(s.points[0].y, ys)) grow(NAN, s.points[0].y);
+  for (int k = 0; k < s.points.size(); ++k) {
+    const Point& p = s.points[k];
+    if (!usable(p.x, xs) || !usable(p.y, ys)) {
+      ++dropped;
       continue;
     }
-    for (int k = 0; k < s.points.size(); ++k) {
-      const Point& p = s.points[k];
-      if (!usable(p.x, xs) || !usable(p.y, ys)) {
-        ++dropped;
-        continue;
-      }
-      grow(tx(p.x, xs), p.y);
-      if (s.kind == SeriesKind::Line && p.has_spread() && usable(p.lo, ys))
-        grow(NAN, p.lo), grow(NAN, p.hi);
-      if (p.wrong && s.kind == SeriesKind::Line) {
-        wrong_points_.append({i, k});
-        wrong_xy.append(QPointF(tx(p.x, xs), p.y));
-        continue;
-      }
-      d->shown.append(k);
-    }
-    std::sort(d->shown.begin(), d->shown.end(),
-              [&](int a, int b) { return s.points[a].x < s.points[b].x; });
-    if (s.kind == SeriesKind::Bars) {
-      QList<qreal> values(data_.x.categories.size(), 0.0);
-      for (int k : d->shown)
-        if (int(s.points[k].x) >= 0 && int(s.points[k].x) < values.size() && !s.points[k].wrong)
-          values[int(s.points[k].x)] = s.points[k].y;
-      d->bar->remove(0, d->bar->count());
-      d->bar->append(values);
-      drawn_points_ += d->shown.size();
+    e.grow(tx(p.x, xs), p.y);
+    if (s.kind == SeriesKind::Line && p.has_spread() && usable(p.lo, ys))
+      e.grow(NAN, p.lo), e.grow(NAN, p.hi);
+    if (p.wrong && s.kind == SeriesKind::Line) {
+      wrong_points_.append({i, k});
+      wrong_xy.append(QPointF(tx(p.x, xs), p.y));
       continue;
     }
-    QList<QPointF> line, upper, lower;
-    for (int k : d->shown) {
-      const Point& p = s.points[k];
-      line.append(QPointF(tx(p.x, xs), p.y));
-      const bool spread = p.has_spread() && usable(p.lo, ys);
-      upper.append(QPointF(tx(p.x, xs), spread ? p.hi : p.y));
-      lower.append(QPointF(tx(p.x, xs), spread ? p.lo : p.y));
-    }
-    d->line->replace(line);  // one bulk update, not a signal per point
-    if (d->upper) d->upper->replace(upper), d->lower->replace(lower);
-    drawn_points_ += line.size();
+    d->shown.append(k);
   }
-  if (wrong_series_) static_cast<QScatterSeries*>(wrong_series_)->replace(wrong_xy);
-  drawn_points_ += wrong_xy.size();
-  if (!std::isfinite(xmin)) xmin = xs == Scale::Log2 ? 0 : 0, xmax = 1;
-  if (!std::isfinite(ymin)) ymin = ys == Scale::Log10 ? 1 : 0, ymax = 1;
+  std::sort(d->shown.begin(), d->shown.end(),
+            [&](int a, int b) { return s.points[a].x < s.points[b].x; });
+  if (s.kind == SeriesKind::Bars)
+    draw_bars(s, *d);
+  else
+    draw_line(s, *d, xs, ys);
+}
 
-  // x axis range and ticks
+void ChartScene::draw_bars(const Series& s, Drawn& d) {
+  QList<qreal> values(data_.x.categories.size(), 0.0);
+  for (int k : d.shown)
+    if (int(s.points[k].x) >= 0 && int(s.points[k].x) < values.size() && !s.points[k].wrong)
+      values[int(s.points[k].x)] = s.points[k].y;
+  d.bar->remove(0, d.bar->count());
+  d.bar->append(values);
+  drawn_points_ += d.shown.size();
+}
+
+void ChartScene::draw_line(const Series& s, Drawn& d, Scale xs, Scale ys) {
+  QList<QPointF> line, upper, lower;
+  for (int k : d.shown) {
+    const Point& p = s.points[k];
+    line.append(QPointF(tx(p.x, xs), p.y));
+    const bool spread = p.has_spread() && usable(p.lo, ys);
+    upper.append(QPointF(tx(p.x, xs), spread ? p.hi : p.y));
+    lower.append(QPointF(tx(p.x, xs), spread ? p.lo : p.y));
+  }
+  d.line->replace(line);  // one bulk update, not a signal per point
+  if (d.upper) d.upper->replace(upper), d.lower->replace(lower);
+  drawn_points_ += line.size();
+}
+
+// x axis range and ticks; *x_lo, *x_hi: the range set.
+void ChartScene::set_x_axis(Scale xs, const Extent& e, double* x_lo, double* x_hi) {
   QAbstractAxis* xa = chart_->axes(Qt::Horizontal).value(0);
-  double x_lo = xmin, x_hi = xmax;
+  const double xmin = e.xmin, xmax = e.xmax;
   if (xs == Scale::Log2) {
     const int k0 = int(std::floor(xmin + 1e-9)), k1 = int(std::ceil(xmax - 1e-9));
-    x_lo = k0 - 0.3, x_hi = std::max(k1, k0 + 1) + 0.3;
-    if (k1 == k0) x_lo = k0 - 1.3;
+    *x_lo = k0 - 0.3, *x_hi = std::max(k1, k0 + 1) + 0.3;
+    if (k1 == k0) *x_lo = k0 - 1.3;
     auto* cat = static_cast<QCategoryAxis*>(xa);
     for (const QString& l : cat->categoriesLabels()) cat->remove(l);
-    cat->setStartValue(x_lo);
+    cat->setStartValue(*x_lo);
     const int step = std::max(1, (k1 - k0 + 11) / 12);
     for (int k = k0; k <= k1; k += step) cat->append(tick_label(k, data_.x.ticks), k);
-    cat->setRange(x_lo, x_hi);
+    cat->setRange(*x_lo, *x_hi);
   } else if (xs == Scale::Linear) {
     const double pad = xmax > xmin ? (xmax - xmin) * 0.05 : 1;
-    x_lo = xmin - pad, x_hi = xmax + pad;
-    static_cast<QValueAxis*>(xa)->setRange(x_lo, x_hi);
+    *x_lo = xmin - pad, *x_hi = xmax + pad;
+    static_cast<QValueAxis*>(xa)->setRange(*x_lo, *x_hi);
   } else {
-    x_lo = -0.5, x_hi = data_.x.categories.size() - 0.5;
+    *x_lo = -0.5, *x_hi = data_.x.categories.size() - 0.5;
   }
-  // y axis
+}
+
+void ChartScene::set_y_axis(Scale ys, const Extent& e) {
   QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
   if (ys == Scale::Log10) {
-    double lo = std::pow(10.0, std::floor(std::log10(ymin))),
-           hi = std::pow(10.0, std::ceil(std::log10(ymax)));
+    double lo = std::pow(10.0, std::floor(std::log10(e.ymin))),
+           hi = std::pow(10.0, std::ceil(std::log10(e.ymax)));
     if (hi <= lo) hi = lo * 10;
     // A hair wider than the decades, so the end ticks are not lost to rounding.
     static_cast<QLogValueAxis*>(ya)->setRange(lo * 0.999, hi * 1.001);
   } else {
     auto* lin = static_cast<QValueAxis*>(ya);
     value_top_ =
-        ymax > 0 ? ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1;
+        e.ymax > 0 ? e.ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1;
     applied_top_ = -1;  // place_overlays() may raise it for the bar labels
-    set_nice_range(lin, std::min(0.0, ymin * 1.1), value_top_);
+    set_nice_range(lin, std::min(0.0, e.ymin * 1.1), value_top_);
   }
-  // roof lines span the whole x range
+}
+
+// Roof lines span the whole x range.
+void ChartScene::draw_roofs(Scale ys, double x_lo, double x_hi) {
   for (int i = 0; i < data_.series.size(); ++i) {
     const Series& s = data_.series[i];
     if (s.kind != SeriesKind::Roof || s.points.isEmpty()) continue;
@@ -146,7 +172,10 @@ void ChartScene::fill() {
     drawn_[i]->line->replace(usable(y, ys) ? QList<QPointF>{{x_lo, y}, {x_hi, y}}
                                            : QList<QPointF>{});
   }
-  // bar labels
+}
+
+// A label over every drawn bar, and a hatch over the noisy ones (placed by place_overlays()).
+void ChartScene::add_bar_labels() {
   for (int i = 0; i < data_.series.size(); ++i) {
     const Series& s = data_.series[i];
     if (s.kind != SeriesKind::Bars) continue;
@@ -169,6 +198,10 @@ void ChartScene::fill() {
       }
     }
   }
+}
+
+// The chart's warnings and the points the log scale could not draw, at most five lines.
+void ChartScene::show_warnings(Scale ys, int dropped) {
   QStringList warnings = data_.warnings;
   if (dropped > 0 && ys == Scale::Log10)
     warnings.append(
@@ -182,158 +215,6 @@ void ChartScene::fill() {
     QStringList escaped;
     for (const QString& w : warnings) escaped.append(w.toHtmlEscaped());
     warnings_->setHtml(escaped.join("<br>"));
-  }
-  place_overlays();
-}
-
-void ChartScene::place_overlays() {
-  const QRectF plot = chart_->plotArea();
-  const QRectF whole = chart_->rect();
-  fit_value_title(plot.height());
-  if (!empty_hint_->toPlainText().isEmpty()) {
-    empty_hint_->setTextWidth(std::min(whole.width() * 0.75, 620.0));
-    const QSizeF sz = empty_hint_->boundingRect().size();
-    empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
-  }
-  warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
-  warnings_->setPos(plot.topLeft() + QPointF(8, 4));
-  // The fits below (category labels wrapped or turned, bar labels upright or turned) are redone
-  // when the plot got narrower than at the last fit (what fitted may no longer fit: in a live
-  // run wider tick labels such as "12.5" take width from it) or wider by more than 20 px.
-  // Smaller widenings come from the fits themselves: room for bar labels changes the value
-  // axis's tick labels, hence the plot's width, and refitting on them could flip labels to and
-  // fro, each flip a new layout. So each fit assumes a plot 20 px narrower than now.
-  const bool refit =
-      plot.width() > 20 && (fitted_width_ < 0 || plot.width() < fitted_width_ - 0.5 ||
-                            plot.width() > fitted_width_ + 20);
-  if (refit) {
-    fitted_width_ = plot.width();
-    // A bottom axis spans the plot and the value axis on its left.
-    fit_categories(plot.right() - chart_->rect().left() - chart_->margins().left() - 20);
-  }
-  int bar_sets = 0;
-  QAbstractSeries* bars = nullptr;
-  for (auto* s : chart_->series())
-    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
-  for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
-  if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
-  const double width = static_cast<QBarSeries*>(bars)->barWidth();
-  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
-  if (refit) {
-    // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
-    // bars): then all of them stand upright on their bar, turned by -90 degrees.
-    double widest = 0;
-    for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
-    bar_labels_turned_ = widest > bar_px - 2;
-  }
-  const bool turned = bar_labels_turned_;
-  auto extent = [&](QGraphicsSimpleTextItem* item) {  // height above the bar
-    return turned ? item->boundingRect().width() : item->boundingRect().height();
-  };
-  // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
-  // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
-  // new range does not trigger layouts without end.
-  if (auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0))) {
-    double top = value_top_;
-    for (auto* item : bar_labels_) {
-      const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
-      const double share = (extent(item) + 6) / plot.height();  // of the plot's height
-      if (!p.wrong && p.y > 0 && share < 0.6)
-        top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
-    }
-    if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
-      applied_top_ = top;
-      set_nice_range(ya, ya->min(), top);
-      // New tick labels may be wider than the room this layout gave them: lay out once more
-      // (the next pass finds the same top and changes nothing).
-      QMetaObject::invokeMethod(
-          chart_,
-          [c = chart_] {
-            if (c->layout()) c->layout()->invalidate();
-          },
-          Qt::QueuedConnection);
-    }
-  }
-  for (auto* item : bar_labels_) {
-    const int i = item->data(0).toInt(), k = item->data(1).toInt();
-    int set = 0;
-    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
-    const Point& p = data_.series[i].points[k];
-    const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
-    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
-    const QRectF r = item->boundingRect();
-    // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
-    // than its bar even turned (big text for a room, many bars): left out rather than drawn
-    // over its neighbour's; the value axis and the tooltip still give it.
-    item->setRotation(turned ? -90 : 0);
-    item->setVisible(!turned || r.height() <= bar_px + 2);
-    if (turned)
-      item->setPos(at.x() - r.height() / 2, at.y() - 3);
-    else
-      item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
-  }
-  for (auto* hatch : noisy_hatches_) {
-    const int i = hatch->data(0).toInt(), k = hatch->data(1).toInt();
-    int set = 0;
-    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
-    const Point& p = data_.series[i].points[k];
-    const double left = p.x - width / 2 + set * width / bar_sets;
-    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), bars);
-    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + width / bar_sets, 0), bars);
-    hatch->setRect(QRectF(top_left, bottom_right).normalized());
-  }
-}
-
-void ChartScene::fit_value_title(double plot_height) {
-  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
-  if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
-  const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
-  const QString full = data_.y.title + suffix;
-  const bool fits = QFontMetricsF(ya->titleFont()).horizontalAdvance(full) <= plot_height - 8;
-  const QString want = fits ? full : data_.y.short_title + suffix;
-  if (ya->titleText() != want) ya->setTitleText(want);
-}
-
-void ChartScene::fit_categories(double axis_width) {
-  auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
-  const int n = data_.x.categories.size();
-  if (!cat || n == 0) return;
-  // Qt Charts cuts a label wider than its slot to "Complete...", so "CompleteUnroll" and
-  // "CompleteUnrollWarp8" would read the same. Upright names wrapped to the slot's width read
-  // best and take little height (two charts share a page); if a word is wider than the slot, in
-  // a point smaller font; else whole names turned by -90 degrees. Qt gives a label the axis's
-  // width over n + 2 (its count of grid lines), less 2 x 4 px of padding.
-  const QFont fonts[] = {scaled_font(-1), scaled_font(-2)};
-  const double room = axis_width / (n + 2) - 8;
-  int fit = 2;  // upright in fonts[0] or fonts[1], or 2: turned
-  QStringList labels;
-  for (int f = 0; f < 2 && fit == 2; ++f) {
-    labels.clear();
-    for (const QString& c : data_.x.categories) {
-      const QString lines = wrapped_label(c, fonts[f], room);
-      if (lines.isEmpty()) break;
-      labels << (lines.contains("<br>") ? "<center>" + lines + "</center>" : lines);
-    }
-    if (labels.size() == n) fit = f;
-  }
-  if (fit == 2) {
-    // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
-    // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
-    const double tall = chart_->rect().height() * 0.2;
-    const QFontMetricsF metrics(fonts[0]);
-    labels.clear();
-    for (const QString& c : data_.x.categories) {
-      const QString lines =
-          metrics.horizontalAdvance(c) > tall ? wrapped_label(c, fonts[0], tall) : QString();
-      labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
-    }
-  }
-  const QFont& font = fonts[fit == 1 ? 1 : 0];
-  if (cat->labelsFont() != font) cat->setLabelsFont(font);
-  if (cat->labelsAngle() != (fit == 2 ? -90 : 0)) cat->setLabelsAngle(fit == 2 ? -90 : 0);
-  if (cat->categories() != labels) {
-    cat->clear();
-    cat->append(labels);
   }
 }
 

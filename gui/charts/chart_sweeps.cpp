@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "charts/chart_builders_internal.h"
+#include "charts/chart_sweep_groups.h"
 #include "charts/palette.h"
 #include "engine/catalog/catalog.h"
 #include "format.h"
@@ -22,39 +23,8 @@ using charts::SeriesKind;
 
 namespace {
 
-double x_value(const PointSpec& p, Dim d) {
-  switch (d) {
-    case Dim::Unroll:
-      return p.unroll;
-    case Dim::Block:
-      return p.block_size;
-    case Dim::Size:
-      return double(p.size);
-  }
-  return 0;
-}
-
-struct Group {
-  int session = 0;
-  PointSpec proto;  // the point's fixed dimensions (the swept one is meaningless)
-  std::vector<const PointResult*> points;
-  std::vector<std::optional<double>> speedups;  // with points, on the chosen time
-  std::set<double> xs;
-  std::set<double> all_xs;  // with the points left out for want of the time
-};
-
-auto order_key(const Group& g) {
-  const PointSpec& p = g.proto;
-  return std::make_tuple(catalog_index(p.variant), p.variant, p.unroll, int(p.workspace),
-                         p.block_size, p.size, int(p.type), g.session);
-}
-
-}  // namespace
-
-Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
-                  const std::string& baseline, TimeBasis basis) {
-  Chart c;
-  c.id = id;
+// Title and x axis: what is drawn against what.
+void title_and_x_axis(Chart& c, Dim dim, Measure m, Cpu cpu) {
   const QString what = m == Measure::Time        ? "Time"
                        : m == Measure::Bandwidth ? "Bandwidth"
                                                  : "Speed-up";
@@ -63,7 +33,6 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                                               : "size";
   c.title = what + " against " + against;
   // Host sessions: CPU times of an emulation, whose ratios are no GPU speed-ups.
-  const Cpu cpu = cpu_times(ss);
   if (cpu == Cpu::All && m == Measure::Speedup)
     c.title = "CPU-time ratio against " + against + " (host emulation, not a GPU speed-up)";
   else if (cpu == Cpu::All && m == Measure::Time)
@@ -74,111 +43,64 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
               : dim == Dim::Block ? "block size (threads)"
                                   : "N (elements)";
   c.y.scale = AxisScale::Auto;
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
+}
 
-  // Group every usable point by all its dimensions but the swept one.
-  std::map<std::string, Group> groups;
-  int failed = 0, wrong = 0, no_baseline = 0, baseline_lacks = 0, noisy = 0;
-  QStringList wrong_names;
-  BasisNotes notes(basis);
-  for (int si = 0; si < int(ss.size()); ++si) {
-    const std::vector<PointResult>& results = ss[si].session->results;
-    const BasisSpeedups sp =
-        m == Measure::Speedup ? basis_speedups(results, baseline, basis) : BasisSpeedups{};
-    for (size_t i = 0; i < results.size(); ++i) {
-      const PointResult& r = results[i];
-      if (r.status == PointStatus::Failed || r.status == PointStatus::Skipped) {
-        ++failed;
-        continue;
-      }
-      const PointSpec& p = r.point;
-      if (dim == Dim::Block && p.block_size <= 0) continue;  // the variant picks its own
-      if (r.status == PointStatus::Wrong) {
-        ++wrong;
-        wrong_names << QString("%1 %2 B=%3 N=%4")
-                           .arg(variant_label(p.variant, p.unroll), ws_name(p.workspace))
-                           .arg(block_size_text(p.block_size))
-                           .arg(format_size(p.size));
-        if (m == Measure::Speedup) continue;  // never drawn as a speed-up
-      }
-      PointSpec key = p;
-      if (dim == Dim::Unroll) key.unroll = 0;
-      if (dim == Dim::Block) key.block_size = 0;
-      if (dim == Dim::Size) key.size = 0;
-      Group& g = groups[std::to_string(si) + "|" + key.label() + "|" + key.variant];
-      g.session = si;
-      g.proto = key;
-      g.all_xs.insert(x_value(p, dim));
-      if (!notes.time_of(r)) continue;  // counted, said in the warnings
-      if (m == Measure::Speedup && !sp.value[i]) {
-        ++(sp.baseline_lacks_time[i] ? baseline_lacks : no_baseline);
-        continue;
-      }
-      g.points.push_back(&r);
-      g.speedups.push_back(m == Measure::Speedup ? sp.value[i] : std::nullopt);
-      g.xs.insert(x_value(p, dim));
-    }
-  }
-  std::vector<Group> kept;
-  for (auto& [k, g] : groups)
-    if (g.xs.size() >= 2) kept.push_back(g);
-  std::sort(kept.begin(), kept.end(),
-            [](const Group& a, const Group& b) { return order_key(a) < order_key(b); });
-
-  const QString sweep_word = dim == Dim::Unroll  ? "unroll"
-                             : dim == Dim::Block ? "block-size"
-                                                 : "size";
-  const QString preset = dim == Dim::Unroll  ? "Unroll 1/2/4/8"
-                         : dim == Dim::Block ? "Block-size sweep"
-                                             : "Size sweep";
-  // What the chosen time leaves out; said over the chart, or instead of it when that is all.
-  QStringList basis_warnings = qstrs(notes.warnings());
-  if (baseline_lacks > 0)
-    basis_warnings << QString("%1 point(s) get no speed-up: their %2 point has no %3")
-                          .arg(baseline_lacks)
-                          .arg(variant_label(baseline, 1, false), qtext::time_basis_name(basis));
+// The hint shown instead of a chart when no group is a sweep; false when there is a chart.
+bool explain_no_sweep(Chart& c, const std::map<std::string, Group>& groups,
+                      const std::vector<Group>& kept, const QStringList& basis_warnings, Dim dim) {
   if (kept.empty() && !basis_warnings.isEmpty() &&
       std::any_of(groups.begin(), groups.end(),
                   [](const auto& g) { return g.second.all_xs.size() >= 2; })) {
     // A sweep is there, but not in the chosen time: say that, not "no sweep".
     c.warnings = basis_warnings;
     c.empty_hint = c.warnings.join("\n") + "\nChoose another Time (top of the window, or --time).";
-    return c;
+    return true;
   }
-  if (kept.empty()) {
-    const QString values = dim == Dim::Unroll  ? "unroll factors"
-                           : dim == Dim::Block ? "block sizes"
-                                               : "sizes";
-    c.empty_hint = QString(
-                       "No %1 sweep in this session: this chart needs a variant measured at two or "
-                       "more %2 with everything else equal.\nTry the preset \"%3\".")
-                       .arg(sweep_word, values, preset);
-    return c;
-  }
+  if (!kept.empty()) return false;
+  const QString sweep_word = dim == Dim::Unroll  ? "unroll"
+                             : dim == Dim::Block ? "block-size"
+                                                 : "size";
+  const QString preset = dim == Dim::Unroll  ? "Unroll 1/2/4/8"
+                         : dim == Dim::Block ? "Block-size sweep"
+                                             : "Size sweep";
+  const QString values = dim == Dim::Unroll  ? "unroll factors"
+                         : dim == Dim::Block ? "block sizes"
+                                             : "sizes";
+  c.empty_hint = QString(
+                     "No %1 sweep in this session: this chart needs a variant measured at two or "
+                     "more %2 with everything else equal.\nTry the preset \"%3\".")
+                     .arg(sweep_word, values, preset);
+  return true;
+}
 
-  // Name series by what differs between them.
+// What differs between the series, so their names say only that.
+struct Varies {
+  bool ws = false, block = false, size = false, type = false, session = false;
+};
+
+Varies what_varies(const std::vector<Group>& kept, Dim dim, std::size_t sessions) {
   auto differs = [&](auto get) {
     for (const Group& g : kept)
       if (get(g) != get(kept.front())) return true;
     return false;
   };
-  const bool vary_ws = differs([](const Group& g) { return int(g.proto.workspace); });
-  const bool vary_block =
-      dim != Dim::Block && differs([](const Group& g) { return g.proto.block_size; });
-  const bool vary_size = dim != Dim::Size && differs([](const Group& g) { return g.proto.size; });
-  const bool vary_type = differs([](const Group& g) { return int(g.proto.type); });
-  const bool vary_session = ss.size() > 1;
+  Varies v;
+  v.ws = differs([](const Group& g) { return int(g.proto.workspace); });
+  v.block = dim != Dim::Block && differs([](const Group& g) { return g.proto.block_size; });
+  v.size = dim != Dim::Size && differs([](const Group& g) { return g.proto.size; });
+  v.type = differs([](const Group& g) { return int(g.proto.type); });
+  v.session = sessions > 1;
+  return v;
+}
 
-  // Units: microseconds unless something takes a millisecond or more.
+// The y axis; returns the unit times are drawn in (microseconds unless something takes a
+// millisecond or more).
+double y_axis(Chart& c, const std::vector<Group>& kept, Measure m, TimeBasis basis, Cpu cpu) {
   double max_ms = 0;
   for (const Group& g : kept)
     for (const PointResult* r : g.points)
       max_ms = std::max(max_ms, basis_time(*r, basis)->median_ms);
   const bool micro = max_ms < 1;
-  const double unit = micro ? 1000 : 1;
   const QString on = basis == TimeBasis::Whole ? QString() : ", " + qtext::time_basis_name(basis);
   c.y.title = m == Measure::Time        ? qtext::time_axis_title(basis, micro ? "µs" : "ms")
               : m == Measure::Bandwidth ? QString("bandwidth%1 (GB/s)").arg(on)
@@ -188,55 +110,80 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   c.y.short_title = m == Measure::Time        ? QString("time (%1)").arg(micro ? "µs" : "ms")
                     : m == Measure::Bandwidth ? QString("GB/s")
                                               : QString("ratio (×)");
+  return micro ? 1000 : 1;
+}
 
-  constexpr int kMaxSeries = 24;
+QString series_name(const Group& g, const Varies& v, Dim dim, const std::vector<ShownSession>& ss) {
+  const PointSpec& p = g.proto;
+  QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
+  if (v.ws) name << ws_name(p.workspace);
+  if (v.block) name << "B=" + block_size_text(p.block_size);
+  if (v.size) name << "N=" + format_size(p.size);
+  if (v.type) name << type_name(p.type);
+  if (v.session) name.prepend(ss[g.session].label);
+  return name.join(" · ");
+}
+
+// The inputs of one point's drawing.
+struct SweepStyle {
+  Dim dim;
+  Measure m;
+  const std::string& baseline;
+  TimeBasis basis;
+  double unit;
+};
+
+Point sweep_point(const Group& g, std::size_t k, const SweepStyle& st,
+                  const std::vector<ShownSession>& ss) {
+  const PointResult* r = g.points[k];
+  const Summary& t = *basis_time(*r, st.basis);
+  Point pt;
+  pt.x = x_value(r->point, st.dim);
+  const std::uint64_t bytes = input_bytes(r->point);
+  if (st.m == Measure::Time) {
+    pt.y = t.median_ms * st.unit;
+    pt.lo = t.min_ms * st.unit;
+    pt.hi = t.max_ms * st.unit;
+  } else if (st.m == Measure::Bandwidth) {
+    pt.y = basis_gbps(*r, st.basis);
+    if (t.min_ms > 0 && t.max_ms > 0) {
+      pt.lo = gbps_of(bytes, t.max_ms);
+      pt.hi = gbps_of(bytes, t.min_ms);
+    }
+  } else {
+    pt.y = *g.speedups[k];
+  }
+  pt.wrong = r->status == PointStatus::Wrong;
+  pt.noisy = r->noisy;
+  pt.tooltip = qtext::point_details(*r, ss[g.session].session->device, st.baseline);
+  if (st.basis != TimeBasis::Whole) {
+    pt.tooltip += "\n" + qtext::charted_details(*r, st.basis);
+    if (st.m == Measure::Speedup)
+      pt.tooltip += QString("\nspeed-up on %1 vs %2: ×%3")
+                        .arg(qtext::time_basis_name(st.basis), QString::fromStdString(st.baseline))
+                        .arg(pt.y, 0, 'f', 2);
+  }
+  return pt;
+}
+
+// Drawing: one series per group, up to kMaxSeries; returns the noisy points drawn.
+constexpr int kMaxSeries = 24;
+
+int add_series(Chart& c, const std::vector<Group>& kept, const Varies& v, const SweepStyle& st,
+               const std::vector<ShownSession>& ss) {
+  int noisy = 0;
   std::map<std::string, int> colors;
   for (int gi = 0; gi < int(kept.size()) && gi < kMaxSeries; ++gi) {
     const Group& g = kept[gi];
-    const PointSpec& p = g.proto;
-    QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
-    if (vary_ws) name << ws_name(p.workspace);
-    if (vary_block) name << "B=" + block_size_text(p.block_size);
-    if (vary_size) name << "N=" + format_size(p.size);
-    if (vary_type) name << type_name(p.type);
-    if (vary_session) name.prepend(ss[g.session].label);
-    const std::string color_key = p.label() + p.variant;
+    const std::string color_key = g.proto.label() + g.proto.variant;
     if (!colors.count(color_key)) colors[color_key] = int(colors.size());
     Series s;
-    s.name = name.join(" · ");
+    s.name = series_name(g, v, st.dim, ss);
     s.color = charts::palette_color(colors[color_key]);
     s.dashed = g.session > 0;
     for (size_t k = 0; k < g.points.size(); ++k) {
-      const PointResult* r = g.points[k];
-      const Summary& t = *basis_time(*r, basis);
-      Point pt;
-      pt.x = x_value(r->point, dim);
-      const std::uint64_t bytes = input_bytes(r->point);
-      if (m == Measure::Time) {
-        pt.y = t.median_ms * unit;
-        pt.lo = t.min_ms * unit;
-        pt.hi = t.max_ms * unit;
-      } else if (m == Measure::Bandwidth) {
-        pt.y = basis_gbps(*r, basis);
-        if (t.min_ms > 0 && t.max_ms > 0) {
-          pt.lo = gbps_of(bytes, t.max_ms);
-          pt.hi = gbps_of(bytes, t.min_ms);
-        }
-      } else {
-        pt.y = *g.speedups[k];
-      }
-      pt.wrong = r->status == PointStatus::Wrong;
-      pt.noisy = r->noisy;
-      noisy += r->noisy ? 1 : 0;
-      pt.tooltip = qtext::point_details(*r, ss[g.session].session->device, baseline);
-      if (basis != TimeBasis::Whole) {
-        pt.tooltip += "\n" + qtext::charted_details(*r, basis);
-        if (m == Measure::Speedup)
-          pt.tooltip += QString("\nspeed-up on %1 vs %2: ×%3")
-                            .arg(qtext::time_basis_name(basis), QString::fromStdString(baseline))
-                            .arg(pt.y, 0, 'f', 2);
-      }
-      s.points.append(pt);
+      s.points.append(sweep_point(g, k, st, ss));
+      noisy += g.points[k]->noisy ? 1 : 0;
     }
     c.series.append(s);
   }
@@ -244,36 +191,77 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
     c.warnings << QString(
                       "%1 more series not drawn: narrow the experiment or read the Results table")
                       .arg(int(kept.size()) - kMaxSeries);
-  if (m == Measure::Bandwidth)
-    add_roofs(c, ss, dim == Dim::Size ? 0 : input_bytes(kept.front().proto), basis);
-  if (dim == Dim::Size && m != Measure::Speedup)
-    add_read_floor_curve(c, ss, m == Measure::Time, basis, unit);
+  return noisy;
+}
 
+// What every series shares: device, the dimensions that do not vary, the statistic.
+QString sweep_subtitle(const std::vector<ShownSession>& ss, const PointSpec& first, const Varies& v,
+                       const SweepStyle& st) {
   QStringList sub{device_part(ss)};
-  if (!vary_size && dim != Dim::Size) sub << "N=" + format_size(kept.front().proto.size);
-  if (!vary_block && dim != Dim::Block)
-    sub << "B=" + block_size_text(kept.front().proto.block_size);
-  if (!vary_type) sub << type_name(kept.front().proto.type);
-  sub << (m == Measure::Speedup
+  if (!v.size && st.dim != Dim::Size) sub << "N=" + format_size(first.size);
+  if (!v.block && st.dim != Dim::Block) sub << "B=" + block_size_text(first.block_size);
+  if (!v.type) sub << type_name(first.type);
+  sub << (st.m == Measure::Speedup
               ? QString("%1, median against the median of %2")
-                    .arg(qtext::time_basis_name(basis), variant_label(baseline, 1, false))
-              : qtext::time_basis_name(basis) + ", median; band: min to max");
-  c.subtitle = sub.join(" · ");
+                    .arg(qtext::time_basis_name(st.basis), variant_label(st.baseline, 1, false))
+              : qtext::time_basis_name(st.basis) + ", median; band: min to max");
+  return sub.join(" · ");
+}
+
+void add_warnings(Chart& c, const Tally& t, const QStringList& basis_warnings, int noisy, Measure m,
+                  const std::string& baseline) {
   if (m == Measure::Speedup) {
-    for (const QString& w : wrong_names) c.warnings << "wrong result, no speed-up: " + w;
-    if (no_baseline > 0)
+    for (const QString& w : t.wrong_names) c.warnings << "wrong result, no speed-up: " + w;
+    if (t.no_baseline > 0)
       c.warnings << QString(
                         "%1 point(s) have no %2 point to compare with (add it to the experiment)")
-                        .arg(no_baseline)
+                        .arg(t.no_baseline)
                         .arg(variant_label(baseline, 1, false));
-  } else if (wrong > 0) {
+  } else if (t.wrong > 0) {
     c.warnings << QString("%1 wrong result(s), marked in red: the value differs from the host's")
-                      .arg(wrong);
+                      .arg(t.wrong);
   }
   c.warnings << basis_warnings;
   if (noisy > 0) c.warnings << noisy_warning(noisy);
-  if (failed > 0)
-    c.warnings << QString("%1 point(s) failed or were skipped: see the Results table").arg(failed);
+  if (t.failed > 0)
+    c.warnings
+        << QString("%1 point(s) failed or were skipped: see the Results table").arg(t.failed);
+}
+
+}  // namespace
+
+Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
+                  const std::string& baseline, TimeBasis basis) {
+  Chart c;
+  c.id = id;
+  const Cpu cpu = cpu_times(ss);
+  title_and_x_axis(c, dim, m, cpu);
+  if (!has_results(ss)) {
+    c.empty_hint = kNoData;
+    return c;
+  }
+  BasisNotes notes(basis);
+  Tally tally;
+  const std::map<std::string, Group> groups =
+      group_points(ss, dim, m, baseline, basis, notes, tally);
+  const std::vector<Group> kept = sweeps_of(groups);
+  // What the chosen time leaves out; said over the chart, or instead of it when that is all.
+  QStringList basis_warnings = qstrs(notes.warnings());
+  if (tally.baseline_lacks > 0)
+    basis_warnings << QString("%1 point(s) get no speed-up: their %2 point has no %3")
+                          .arg(tally.baseline_lacks)
+                          .arg(variant_label(baseline, 1, false), qtext::time_basis_name(basis));
+  if (explain_no_sweep(c, groups, kept, basis_warnings, dim)) return c;
+
+  const Varies varies = what_varies(kept, dim, ss.size());
+  const SweepStyle style{dim, m, baseline, basis, y_axis(c, kept, m, basis, cpu)};
+  const int noisy = add_series(c, kept, varies, style, ss);
+  if (m == Measure::Bandwidth)
+    add_roofs(c, ss, dim == Dim::Size ? 0 : input_bytes(kept.front().proto), basis);
+  if (dim == Dim::Size && m != Measure::Speedup)
+    add_read_floor_curve(c, ss, m == Measure::Time, basis, style.unit);
+  c.subtitle = sweep_subtitle(ss, kept.front().proto, varies, style);
+  add_warnings(c, tally, basis_warnings, noisy, m, baseline);
   return c;
 }
 

@@ -5,16 +5,35 @@
 #include <algorithm>
 #include <charconv>
 
+#include "kernels/accepts.h"
+
 #include "catalog/catalog_modern.h"
 
 namespace rl {
 
 namespace {
 
-const std::vector<int> kAllBlocks{32, 64, 128, 256, 512, 1024};
-const std::vector<int> kWarpBlocks{64, 128, 256, 512, 1024};  // the last warp reads ws[tid + 32]
-const std::vector<int> kUnrolls{1, 2, 4, 8, 16};
-const std::vector<Workspace> kBothWorkspaces{Workspace::Global, Workspace::Shared};
+// The powers of two of a range of kernels/accepts.h; empty for "the kernel picks its own".
+std::vector<int> expand(kernels::Pow2Range r) {
+  std::vector<int> out;
+  if (r.empty()) return out;
+  for (int v = r.min; v <= r.max; v *= 2) out.push_back(v);
+  return out;
+}
+
+// What the kernel is built for, from the kernels' table: the catalog restates none of it.
+void take_accepts(VariantInfo& v) {
+  const kernels::KernelAccepts a = kernels::accepts(v.kernel);
+  v.block_sizes = expand(a.block_sizes);
+  v.unroll_factors = expand(a.unroll_factors);
+  v.vector_width = a.vector_width;
+  v.types.clear();
+  for (DType t : {DType::Int32, DType::Float32})
+    if (a.takes_type(t)) v.types.push_back(t);
+  v.workspaces.clear();
+  for (Workspace w : {Workspace::Global, Workspace::Shared, Workspace::Registers})
+    if (a.takes_workspace(w)) v.workspaces.push_back(w);
+}
 
 const std::vector<std::string> kTreePhases(const std::string& tree) {
   return {"load: global workspace uses the input tile in place; shared copies it to shared memory",
@@ -31,9 +50,6 @@ VariantInfo ladder(std::string id, KernelId k, std::string seed, std::string dis
   v.family = VariantFamily::SeedLadder;
   v.explanation = std::move(explanation);
   v.phases = std::move(phases);
-  v.workspaces = kBothWorkspaces;
-  v.block_sizes = kAllBlocks;
-  v.unroll_factors = {1};
   return v;
 }
 
@@ -48,8 +64,6 @@ void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelI
                              "warp running in lock-step, which Volta and later GPUs do not "
                              "promise: compute-sanitizer racecheck reports it as a race.",
                          phases);
-  v.block_sizes = kWarpBlocks;
-  v.unroll_factors = kUnrolls;
   v.default_unroll = 8;
   v.seed_unroll = 8;
   v.seed_name_has_unroll = seed_has_unroll;
@@ -98,7 +112,6 @@ std::vector<VariantInfo> build_catalog() {
        "tree: interleaved, __syncthreads() after every step",
        "thread 0 writes the block's partial sum", "finish: one block sums the partials"});
   unroll.seed_name_has_unroll = true;
-  unroll.unroll_factors = kUnrolls;
   unroll.default_unroll = 8;
   unroll.seed_unroll = 8;
   out.push_back(unroll);
@@ -133,6 +146,7 @@ std::vector<VariantInfo> build_catalog() {
                 "do not apply and their barriers, and schedules the rest freely.",
                 chain_phases, false);
   append_modern_variants(out);
+  for (VariantInfo& v : out) take_accepts(v);
   return out;
 }
 

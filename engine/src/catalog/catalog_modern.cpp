@@ -1,16 +1,11 @@
 // Variants past the seed: warp-level primitives, vectorized grid-stride loads, a single-pass
 // reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu, cub_reference.cu.
+// Block sizes, unroll factors, types and workspaces come from kernels/accepts.h (catalog.cpp).
 #include "catalog/catalog_modern.h"
 
 namespace rl {
 
 namespace {
-
-const std::vector<int> kAllBlocks{32, 64, 128, 256, 512, 1024};
-const std::vector<int> kStreamBlocks{128, 256, 512, 1024};   // kernels/modern_stream.cuh
-const std::vector<int> kCubBlocks{64, 128, 256, 512, 1024};  // kernels/cub_reference.cu
-const std::vector<int> kTileUnrolls{1, 2, 4, 8, 16};
-const std::vector<int> kVectorUnrolls{1, 2, 4, 8};
 
 const std::string kTileUnrollMeaning =
     " Unroll U: each block owns a tile of U x blockDim.x elements and each thread first adds "
@@ -38,20 +33,15 @@ VariantInfo modern(std::string id, KernelId k, std::string display, std::string 
   v.family = VariantFamily::Modern;
   v.explanation = std::move(explanation);
   v.phases = std::move(phases);
-  v.workspaces = {Workspace::Registers};
   return v;
 }
 
 void tile_shape(VariantInfo& v) {
-  v.block_sizes = kAllBlocks;
-  v.unroll_factors = kTileUnrolls;
   v.default_unroll = 8;
   v.explanation += kTileUnrollMeaning;
 }
 
 void stream_shape(VariantInfo& v) {
-  v.block_sizes = kStreamBlocks;
-  v.unroll_factors = kVectorUnrolls;
   v.default_unroll = 4;
   v.explanation += kVectorUnrollMeaning;
   // The grid comes from the occupancy API (the GPU's SM count and limits), so the order of the
@@ -80,7 +70,6 @@ void add_warp_family(std::vector<VariantInfo>& out) {
        "thread 0 writes the block's partial sum", kFinish});
   tile_shape(redux);
   redux.min_compute_capability = 80;
-  redux.types = {DType::Int32};
   out.push_back(redux);
 
   VariantInfo cg = modern(
@@ -139,8 +128,6 @@ void add_cub(std::vector<VariantInfo>& out) {
       {"CUB's reduction kernel: tiles of items per thread per block, partials",
        "CUB's single-tile kernel: the partials to the total (one kernel when N fits one tile)"});
   device.family = VariantFamily::CubReference;
-  device.block_sizes = {};
-  device.unroll_factors = {1};
   device.has_block_model = false;
   out.push_back(device);
 
@@ -159,8 +146,6 @@ void add_cub(std::vector<VariantInfo>& out) {
               "block sum: cub::BlockReduce<T, B, BLOCK_REDUCE_RAKING>::Sum",
               "thread 0 writes the block's partial sum", kFinish});
   raking.family = VariantFamily::CubReference;
-  raking.block_sizes = kCubBlocks;
-  raking.unroll_factors = kTileUnrolls;
   raking.default_unroll = 8;
   raking.has_block_model = false;
   out.push_back(raking);

@@ -1,6 +1,6 @@
 // What each reduction variant is: stable id, the seed's name, what it demonstrates, its phases,
-// and which workspaces, block sizes and unroll factors it takes. The GUI, CLI, spec validation
-// and the block model all read this one table.
+// and which workspaces, block sizes and unroll factors it takes (read from the kernels' own table,
+// kernels/accepts.h). The GUI, CLI, spec validation and the block model all read this one table.
 #pragma once
 
 #include <optional>
@@ -26,6 +26,7 @@ struct VariantInfo {
   std::vector<Workspace> workspaces;
   std::vector<int> block_sizes;  // empty: the variant picks its own (recorded as 0)
   std::vector<int> unroll_factors;
+  int vector_width = 1;  // elements per load: 1 scalar, 4 for int4/float4; 0: the library's own
   int default_unroll = 1;
   int seed_unroll = 1;              // the factor the seed used (8 for reduceUnrollWarp8)
   bool volatile_last_warp = false;  // relies on warp lock-step; racecheck reports it

@@ -1,0 +1,181 @@
+// ChartScene's overlays: the text, bar labels and hatches kept in place when the plot area moves
+// (chart_scene_fill.cpp puts the numbers in).
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_axes.h"
+#include "charts/chart_scene.h"
+#include "charts/palette.h"
+
+namespace rl::gui::charts {
+
+using namespace detail;
+
+void ChartScene::place_overlays() {
+  const QRectF plot = chart_->plotArea();
+  const QRectF whole = chart_->rect();
+  fit_value_title(plot.height());
+  if (!empty_hint_->toPlainText().isEmpty()) {
+    empty_hint_->setTextWidth(std::min(whole.width() * 0.75, 620.0));
+    const QSizeF sz = empty_hint_->boundingRect().size();
+    empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
+  }
+  warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
+  warnings_->setPos(plot.topLeft() + QPointF(8, 4));
+  // The fits below (category labels wrapped or turned, bar labels upright or turned) are redone
+  // when the plot got narrower than at the last fit (what fitted may no longer fit: in a live
+  // run wider tick labels such as "12.5" take width from it) or wider by more than 20 px.
+  // Smaller widenings come from the fits themselves: room for bar labels changes the value
+  // axis's tick labels, hence the plot's width, and refitting on them could flip labels to and
+  // fro, each flip a new layout. So each fit assumes a plot 20 px narrower than now.
+  const bool refit =
+      plot.width() > 20 && (fitted_width_ < 0 || plot.width() < fitted_width_ - 0.5 ||
+                            plot.width() > fitted_width_ + 20);
+  if (refit) {
+    fitted_width_ = plot.width();
+    // A bottom axis spans the plot and the value axis on its left.
+    fit_categories(plot.right() - chart_->rect().left() - chart_->margins().left() - 20);
+  }
+  int bar_sets = 0;
+  QAbstractSeries* bars = nullptr;
+  for (auto* s : chart_->series())
+    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
+  for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
+  if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
+  const double width = static_cast<QBarSeries*>(bars)->barWidth();
+  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
+  if (refit) {
+    // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
+    // bars): then all of them stand upright on their bar, turned by -90 degrees.
+    double widest = 0;
+    for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
+    bar_labels_turned_ = widest > bar_px - 2;
+  }
+  const bool turned = bar_labels_turned_;
+  auto extent = [&](QGraphicsSimpleTextItem* item) {  // height above the bar
+    return turned ? item->boundingRect().width() : item->boundingRect().height();
+  };
+  // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
+  // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
+  // new range does not trigger layouts without end.
+  if (auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0))) {
+    double top = value_top_;
+    for (auto* item : bar_labels_) {
+      const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
+      const double share = (extent(item) + 6) / plot.height();  // of the plot's height
+      if (!p.wrong && p.y > 0 && share < 0.6)
+        top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
+    }
+    if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
+      applied_top_ = top;
+      set_nice_range(ya, ya->min(), top);
+      // New tick labels may be wider than the room this layout gave them: lay out once more
+      // (the next pass finds the same top and changes nothing).
+      QMetaObject::invokeMethod(
+          chart_,
+          [c = chart_] {
+            if (c->layout()) c->layout()->invalidate();
+          },
+          Qt::QueuedConnection);
+    }
+  }
+  for (auto* item : bar_labels_) {
+    const int i = item->data(0).toInt(), k = item->data(1).toInt();
+    int set = 0;
+    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const Point& p = data_.series[i].points[k];
+    const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
+    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
+    const QRectF r = item->boundingRect();
+    // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
+    // than its bar even turned (big text for a room, many bars): left out rather than drawn
+    // over its neighbour's; the value axis and the tooltip still give it.
+    item->setRotation(turned ? -90 : 0);
+    item->setVisible(!turned || r.height() <= bar_px + 2);
+    if (turned)
+      item->setPos(at.x() - r.height() / 2, at.y() - 3);
+    else
+      item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+  }
+  for (auto* hatch : noisy_hatches_) {
+    const int i = hatch->data(0).toInt(), k = hatch->data(1).toInt();
+    int set = 0;
+    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const Point& p = data_.series[i].points[k];
+    const double left = p.x - width / 2 + set * width / bar_sets;
+    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), bars);
+    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + width / bar_sets, 0), bars);
+    hatch->setRect(QRectF(top_left, bottom_right).normalized());
+  }
+}
+
+void ChartScene::fit_value_title(double plot_height) {
+  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
+  if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
+  const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
+  const QString full = data_.y.title + suffix;
+  const bool fits = QFontMetricsF(ya->titleFont()).horizontalAdvance(full) <= plot_height - 8;
+  const QString want = fits ? full : data_.y.short_title + suffix;
+  if (ya->titleText() != want) ya->setTitleText(want);
+}
+
+void ChartScene::fit_categories(double axis_width) {
+  auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
+  const int n = data_.x.categories.size();
+  if (!cat || n == 0) return;
+  // Qt Charts cuts a label wider than its slot to "Complete...", so "CompleteUnroll" and
+  // "CompleteUnrollWarp8" would read the same. Upright names wrapped to the slot's width read
+  // best and take little height (two charts share a page); if a word is wider than the slot, in
+  // a point smaller font; else whole names turned by -90 degrees. Qt gives a label the axis's
+  // width over n + 2 (its count of grid lines), less 2 x 4 px of padding.
+  const QFont fonts[] = {scaled_font(-1), scaled_font(-2)};
+  const double room = axis_width / (n + 2) - 8;
+  int fit = 2;  // upright in fonts[0] or fonts[1], or 2: turned
+  QStringList labels;
+  for (int f = 0; f < 2 && fit == 2; ++f) {
+    labels.clear();
+    for (const QString& c : data_.x.categories) {
+      const QString lines = wrapped_label(c, fonts[f], room);
+      if (lines.isEmpty()) break;
+      labels << (lines.contains("<br>") ? "<center>" + lines + "</center>" : lines);
+    }
+    if (labels.size() == n) fit = f;
+  }
+  if (fit == 2) {
+    // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
+    // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
+    const double tall = chart_->rect().height() * 0.2;
+    const QFontMetricsF metrics(fonts[0]);
+    labels.clear();
+    for (const QString& c : data_.x.categories) {
+      const QString lines =
+          metrics.horizontalAdvance(c) > tall ? wrapped_label(c, fonts[0], tall) : QString();
+      labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
+    }
+  }
+  const QFont& font = fonts[fit == 1 ? 1 : 0];
+  if (cat->labelsFont() != font) cat->setLabelsFont(font);
+  if (cat->labelsAngle() != (fit == 2 ? -90 : 0)) cat->setLabelsAngle(fit == 2 ? -90 : 0);
+  if (cat->categories() != labels) {
+    cat->clear();
+    cat->append(labels);
+  }
+}
+
+}  // namespace rl::gui::charts

@@ -1,0 +1,112 @@
+// What each kernel is built for, in one table: block sizes, unroll factors, the width of its
+// loads, element types and workspaces. The kernels' dispatch turns these ranges into template
+// arguments (plan_launch refuses anything outside them) and the engine's catalog reads its
+// variants' accepted values from here, so the two never restate them. CUDA-free and C++17 (the
+// device code includes it).
+#pragma once
+
+#include "kernels/ids.h"
+
+namespace rl::kernels {
+
+// The powers of two in [min, max]; {0, 0}: none, the kernel picks its own (launched with 0).
+struct Pow2Range {
+  int min = 0;
+  int max = 0;
+
+  constexpr bool empty() const { return min == 0; }
+  constexpr bool contains(int v) const {
+    return empty() ? v == 0 : v >= min && v <= max && (v & (v - 1)) == 0;
+  }
+  constexpr bool covers(Pow2Range r) const { return r.empty() || (min <= r.min && r.max <= max); }
+};
+
+constexpr unsigned bit(DType t) {
+  return 1u << static_cast<unsigned>(t);
+}
+constexpr unsigned bit(Workspace w) {
+  return 1u << static_cast<unsigned>(w);
+}
+
+struct KernelAccepts {
+  KernelId kernel;
+  Pow2Range block_sizes;
+  Pow2Range unroll_factors;  // elements (tiles) or 16-byte vectors per thread, see vector_width
+  int vector_width;          // elements per load: 1 scalar, 4 for int4/float4; 0: the library's
+  unsigned types;            // bit(DType) for each element type
+  unsigned workspaces;       // bit(Workspace) for each workspace
+
+  constexpr bool takes_type(DType t) const { return (types & bit(t)) != 0; }
+  constexpr bool takes_workspace(Workspace w) const { return (workspaces & bit(w)) != 0; }
+};
+
+namespace accepts_detail {
+inline constexpr unsigned kBothTypes = bit(DType::Int32) | bit(DType::Float32);
+inline constexpr unsigned kInMemory = bit(Workspace::Global) | bit(Workspace::Shared);
+inline constexpr unsigned kRegisters = bit(Workspace::Registers);
+inline constexpr Pow2Range kAllBlocks{32, 1024};
+inline constexpr Pow2Range kWarpBlocks{64, 1024};  // the last warp reads ws[tid + 32]
+inline constexpr Pow2Range kStreamBlocks{128, 1024};
+inline constexpr Pow2Range kUnrolls{1, 16};
+inline constexpr Pow2Range kNoUnroll{1, 1};
+inline constexpr Pow2Range kVectorUnrolls{1, 8};
+}  // namespace accepts_detail
+
+inline constexpr KernelAccepts kKernelAccepts[] = {
+    // The seed's ladder (seed_ladder.cu, seed_warp.cu): scalar loads, global or shared workspace.
+    {KernelId::Neighbored, accepts_detail::kAllBlocks, accepts_detail::kNoUnroll, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::NeighboredLess, accepts_detail::kAllBlocks, accepts_detail::kNoUnroll, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::Interleaved, accepts_detail::kAllBlocks, accepts_detail::kNoUnroll, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::Unroll, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::UnrollWarpVolatile, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::UnrollWarpSync, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::CompleteUnrollWarpVolatile, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::CompleteUnrollWarpSync, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::CompleteUnrollVolatile, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    {KernelId::CompleteUnrollSync, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kInMemory},
+    // Past the seed (modern_warp.cu): tiles of B x U elements, registers only; REDUX is int-only.
+    {KernelId::WarpShuffle, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::ReduceAddSync, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
+     bit(DType::Int32), accepts_detail::kRegisters},
+    {KernelId::CgReduce, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    // Grid-stride (modern_stream.cuh): U 16-byte vectors in flight per thread.
+    {KernelId::VectorizedGridStride, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls,
+     4, accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::SinglePass, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 4,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    // CUB (cub_reference.cu): DeviceReduce picks its own shape; BlockReduce takes B >= 64.
+    {KernelId::CubDeviceReduce, Pow2Range{}, accepts_detail::kNoUnroll, 0,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::CubBlockReduceRaking, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::CubBlockReduceWarpReductions, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls,
+     1, accepts_detail::kBothTypes, accepts_detail::kRegisters},
+};
+
+// The row of kernel k; a kernel without a row accepts nothing.
+constexpr KernelAccepts accepts(KernelId k) {
+  for (const KernelAccepts& a : kKernelAccepts)
+    if (a.kernel == k) return a;
+  return KernelAccepts{k, Pow2Range{}, Pow2Range{}, 0, 0u, 0u};
+}
+
+// Whether a launch of kernel k with this shape is one the kernels are built for.
+constexpr bool accepts_launch(KernelId k, int block_size, int unroll, DType t, Workspace w) {
+  const KernelAccepts a = accepts(k);
+  return a.types != 0 && a.block_sizes.contains(block_size) && a.unroll_factors.contains(unroll) &&
+         a.takes_type(t) && a.takes_workspace(w);
+}
+
+}  // namespace rl::kernels
