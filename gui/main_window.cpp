@@ -89,6 +89,7 @@ MainWindow::MainWindow(Options options)
       "The time every chart draws (times, bandwidths, speed-ups); points without it are left out "
       "and counted. The Results table shows all three.");
   top->addWidget(time_basis_);
+  right_layout->addWidget(build_resume_bar());
   right_layout->addLayout(top);
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");
@@ -149,6 +150,7 @@ MainWindow::MainWindow(Options options)
       QFile::exists(kBundledSession)
           ? "Showing the bundled session. Ctrl+R runs the experiment on the left."
           : "Ready. Pick a preset, then Ctrl+R.");
+  offer_checkpoint();
 }
 
 MainWindow::~MainWindow() = default;
@@ -249,14 +251,20 @@ void MainWindow::run() {
     return;
   }
   spec->baseline = store_->baseline();
-  const int device = experiment_->device();
   DeviceInfo info = discovery_ ? discovery_->host : DeviceInfo{};
   if (const DeviceInfo* gpu = experiment_->device_info()) info = *gpu;
-  store_->begin_live(*spec, info);  // overlays stay: e.g. a saved H200 session beside this GPU
+  start_run(*spec, experiment_->device(), info, std::nullopt);
+}
+
+void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceInfo& info,
+                           std::optional<Session> resume) {
+  resume_bar_->hide();  // a new run's checkpoint takes the place of an offered one
+  checkpoint_.reset();
+  store_->begin_live(spec, info);  // overlays stay: e.g. a saved H200 session beside this GPU
   experiment_->set_running(true);
   cancel_action_->setEnabled(true);
   run_clock_.start();
-  controller_->start(*spec, device);
+  controller_->start(spec, device, std::move(resume));
   // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
   statusBar()->showMessage(
       QString("Running on %1; Esc cancels.").arg(QString::fromStdString(info.label())));
@@ -319,7 +327,7 @@ void MainWindow::report_error(const QString& title, const QString& message) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (options_.settings) save_settings();
-  controller_->cancel();
+  controller_->cancel(/*keep_checkpoint=*/true);  // the next start offers to resume it
   QMainWindow::closeEvent(event);
 }
 

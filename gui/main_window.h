@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "engine/run/device.h"
+#include "engine/run/results.h"
 
 class QAction;
 class QComboBox;
@@ -37,6 +38,10 @@ class MainWindow : public QMainWindow {
     bool settings = true;      // read and write QSettings
     bool discover = true;      // look for GPUs on the worker thread at start
     bool open_bundled = true;  // open ":/sessions/h200-ladder.json" when it exists
+    // Where runs keep their checkpoint (checkpoint.json, written after every point) and where
+    // the start looks for one to resume. "": $REDUCTIONLAB_CHECKPOINT_DIR, else the app data
+    // directory, when `settings` is on; none when it is off (tests never see a real one).
+    QString checkpoint_dir;
   };
   MainWindow();
   explicit MainWindow(Options options);
@@ -52,6 +57,15 @@ class MainWindow : public QMainWindow {
 
   void run();
   void cancel();
+
+  // A checkpoint of an unfinished run found at start (main_window_resume.cpp): offered in a bar
+  // above the charts with Resume / Open as it is / Discard. A damaged one is moved aside.
+  QString checkpoint_path() const;  // "" when checkpoints are off
+  QWidget* resume_bar() const { return resume_bar_; }
+  QString resume_offer() const;  // the bar's text
+  bool resume_checkpoint();      // runs the missing points on the same device
+  bool open_checkpoint();        // shows the finished points as they are
+  void discard_checkpoint();
   // Presentation mode (F5): one chart at a time, full screen, text for a room; F5 again or Esc
   // leaves. The whole app's text size otherwise (Ctrl+= / Ctrl+- / Ctrl+0), remembered.
   void present();
@@ -94,6 +108,10 @@ class MainWindow : public QMainWindow {
   void save_settings() const;
   QString ask_save_path(const QString& title, const QString& filter, const QString& suggested);
   void export_chart_interactive(const QString& id);
+  QWidget* build_resume_bar();  // main_window_resume.cpp
+  void offer_checkpoint();
+  void start_run(const ExperimentSpec& spec, int device, const DeviceInfo& info,
+                 std::optional<Session> resume);
 
   Options options_;
   SessionStore* store_;
@@ -117,6 +135,10 @@ class MainWindow : public QMainWindow {
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;
   double text_pt_ = 9.5;
+  QWidget* resume_bar_ = nullptr;
+  QLabel* resume_text_ = nullptr;
+  QWidget *resume_button_ = nullptr, *open_button_ = nullptr, *discard_button_ = nullptr;
+  std::optional<Session> checkpoint_;  // the offered one
 };
 
 }  // namespace rl::gui

@@ -1,8 +1,12 @@
 #include "run_worker.h"
 
+#include <QFile>
+
 #include <exception>
 
 #include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/io/output_file.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
 
@@ -26,7 +30,8 @@ void RunWorker::discover() {
 }
 
 void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
-                    std::shared_ptr<std::atomic<bool>> cancel) {
+                    std::shared_ptr<std::atomic<bool>> cancel, const QString& checkpoint,
+                    std::shared_ptr<std::atomic<bool>> discard, std::optional<rl::Session> resume) {
   if (cancel->load()) {  // cancelled (or replaced) before it began
     Session empty;
     empty.spec = spec;
@@ -49,7 +54,19 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
     RunCallbacks callbacks;
     callbacks.on_progress = [&](const Progress& p) { emit progress(run_id, p); };
     callbacks.on_result = [&](const PointResult& r) { emit point_finished(run_id, r); };
-    Session session = runner_->run(spec, callbacks, cancel.get());
+    const std::string path = checkpoint.toStdString();
+    bool write_failed = false;
+    callbacks.on_session = [&](const Session& s) {
+      if (path.empty() || write_failed) return;
+      const std::string error = rl::write_output_file(path, rl::session_to_json(s));
+      if (error.empty()) return;
+      write_failed = true;  // said once; the run goes on
+      emit checkpoint_failed(run_id, QString::fromStdString(error));
+    };
+    Session session = runner_->run(spec, callbacks, cancel.get(), resume ? &*resume : nullptr);
+    // Finished, or cancelled on purpose: the user has the session. Kept when the app closes.
+    if (!path.empty() && (!session.cancelled || (discard && discard->load())))
+      QFile::remove(checkpoint);
     emit run_finished(run_id, session);
   } catch (const std::exception& e) {
     if (!runner_ || runner_device_ != device) runner_device_ = -2;
@@ -98,6 +115,9 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     running_ = false;
     emit finished(s);
   });
+  connect(worker_, &RunWorker::checkpoint_failed, this, [this](quint64 id, const QString& m) {
+    if (id == current_ && running_) emit checkpoint_failed(m);
+  });
   connect(worker_, &RunWorker::run_failed, this, [this](quint64 id, const QString& message) {
     if (id != current_ || !running_) return;
     running_ = false;
@@ -129,22 +149,27 @@ quint64 RunController::record_traces(const rl::TraceRequest& first,
   return recording_;
 }
 
-quint64 RunController::start(const rl::ExperimentSpec& spec, int device) {
-  if (cancel_) cancel_->store(true);  // the previous run, if any, stops and is ignored
+quint64 RunController::start(const rl::ExperimentSpec& spec, int device,
+                             std::optional<rl::Session> resume) {
+  if (cancel_) cancel_->store(true);    // the previous run, if any, stops and is ignored
+  if (discard_) discard_->store(true);  // and leaves the checkpoint to this one
   cancel_ = std::make_shared<std::atomic<bool>>(false);
+  discard_ = std::make_shared<std::atomic<bool>>(false);
   current_ = ++next_;
   running_ = true;
   QMetaObject::invokeMethod(
       worker_,
-      [w = worker_, id = current_, spec, device, flag = cancel_] {
-        w->run(id, spec, device, flag);
-      },
+      [w = worker_, id = current_, spec, device, flag = cancel_, path = checkpoint_,
+       discard = discard_,
+       resume = std::move(resume)] { w->run(id, spec, device, flag, path, discard, resume); },
       Qt::QueuedConnection);
   return current_;
 }
 
-void RunController::cancel() {
-  if (running_ && cancel_) cancel_->store(true);
+void RunController::cancel(bool keep_checkpoint) {
+  if (!running_ || !cancel_) return;
+  if (discard_ && !keep_checkpoint) discard_->store(true);
+  cancel_->store(true);
 }
 
 }  // namespace rl::gui

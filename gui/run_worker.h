@@ -37,8 +37,13 @@ class RunWorker : public QObject {
   ~RunWorker() override;
   // Both run on the worker thread (the controller invokes them queued).
   void discover();
+  // checkpoint: a file written (atomically, engine/io/output_file.h) with the session so far
+  // after every point, and removed when the run finishes, or is cancelled with *discard set;
+  // "" writes none. resume: a saved session whose finished points are kept (engine/io/resume.h).
   void run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
-           std::shared_ptr<std::atomic<bool>> cancel);
+           std::shared_ptr<std::atomic<bool>> cancel, const QString& checkpoint = {},
+           std::shared_ptr<std::atomic<bool>> discard = {},
+           std::optional<rl::Session> resume = std::nullopt);
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
   // Tests only: what makes the backend for a device (default: the host or the CUDA backend).
@@ -52,6 +57,7 @@ class RunWorker : public QObject {
   void point_finished(quint64 run_id, const rl::PointResult& result);
   void run_finished(quint64 run_id, const rl::Session& session);
   void run_failed(quint64 run_id, const QString& message);
+  void checkpoint_failed(quint64 run_id, const QString& message);  // once a run; the run goes on
   void recorded(const rl::gui::TraceRecording& recording);
 
  private:
@@ -75,10 +81,17 @@ class RunController : public QObject {
   // job id that traces_recorded() carries. A newer recording makes an older one's result stale.
   quint64 record_traces(const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
                         int device);
-  // Starts a run; a run in progress is cancelled and its remaining signals dropped.
-  quint64 start(const rl::ExperimentSpec& spec, int device);
+  // Starts a run; a run in progress is cancelled and its remaining signals dropped. resume: a
+  // saved session of the same spec and device; only its missing points run.
+  quint64 start(const rl::ExperimentSpec& spec, int device,
+                std::optional<rl::Session> resume = std::nullopt);
   // Asks the current run to stop between samples; finished() follows with the points so far.
-  void cancel();
+  // The checkpoint is removed (the user has the session), unless keep_checkpoint (the app is
+  // closing: the next start offers to resume).
+  void cancel(bool keep_checkpoint = false);
+  // Where runs write their checkpoint ("" : none); the worker thread writes it after each point.
+  void set_checkpoint_path(const QString& path) { checkpoint_ = path; }
+  const QString& checkpoint_path() const { return checkpoint_; }
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
@@ -90,6 +103,7 @@ class RunController : public QObject {
   void point_finished(const rl::PointResult& result);
   void finished(const rl::Session& session);  // session.cancelled after cancel()
   void failed(const QString& message);
+  void checkpoint_failed(const QString& message);
   // The latest recording's result only.
   void traces_recorded(const rl::gui::TraceRecording& recording);
 
@@ -98,7 +112,8 @@ class RunController : public QObject {
   RunWorker* worker_;
   quint64 current_ = 0, next_ = 0;
   bool running_ = false;
-  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::shared_ptr<std::atomic<bool>> cancel_, discard_;
+  QString checkpoint_;
   std::optional<rl::Discovery> discovery_;
   quint64 recording_ = 0;
 };
