@@ -127,7 +127,8 @@ void MainWindow::offer_checkpoint() {
 
 bool MainWindow::resume_checkpoint() {
   if (!checkpoint_ || controller_->running()) return false;
-  const Session& saved = *checkpoint_;
+  // A copy: start_run() drops checkpoint_, and the spec must outlive it.
+  const Session saved = *checkpoint_;
   int device = kHostDevice;
   DeviceInfo info = saved.device;
   QString problem;
@@ -159,11 +160,10 @@ bool MainWindow::resume_checkpoint() {
     resume_button_->setEnabled(false);
     return false;
   }
-  Session resume = saved;
   experiment_->set_spec(saved.spec);
   experiment_->set_device(device);
   if (!saved.spec.baseline.empty()) store_->set_baseline(saved.spec.baseline);
-  start_run(saved.spec, device, info, std::move(resume));
+  start_run(saved.spec, device, info, saved);
   return true;
 }
 

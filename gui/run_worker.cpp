@@ -59,7 +59,10 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
     callbacks.on_session = [&](const Session& s) {
       if (path.empty() || write_failed) return;
       const std::string error = rl::write_output_file(path, rl::session_to_json(s));
-      if (error.empty()) return;
+      if (error.empty()) {
+        ++checkpoints_written_;
+        return;
+      }
       write_failed = true;  // said once; the run goes on
       emit checkpoint_failed(run_id, QString::fromStdString(error));
     };

@@ -58,12 +58,19 @@ class RunWorker : public QObject {
   void run_finished(quint64 run_id, const rl::Session& session);
   void run_failed(quint64 run_id, const QString& message);
   void checkpoint_failed(quint64 run_id, const QString& message);  // once a run; the run goes on
+
+ public:
+  // Checkpoints written so far, all runs (read from any thread: tests).
+  int checkpoints_written() const { return checkpoints_written_.load(); }
+
+ signals:
   void recorded(const rl::gui::TraceRecording& recording);
 
  private:
   std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
   int runner_device_ = -2;
   BackendFactory factory_;
+  std::atomic<int> checkpoints_written_{0};
 };
 
 class RunController : public QObject {
@@ -92,6 +99,7 @@ class RunController : public QObject {
   // Where runs write their checkpoint ("" : none); the worker thread writes it after each point.
   void set_checkpoint_path(const QString& path) { checkpoint_ = path; }
   const QString& checkpoint_path() const { return checkpoint_; }
+  int checkpoints_written() const { return worker_->checkpoints_written(); }
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
