@@ -79,7 +79,7 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
   if (!arch.empty()) {
     std::string have;
     for (const auto& [a, t] : texts) have += (have.empty() ? "" : ", ") + a;
-    throw UsageError("--arch " + echo(arch) + ": no " + what +
+    throw UsageError("--arch " + rl::echo(arch) + ": no " + what +
                      " for it in this build (built: " + have + ")");
   }
   return texts.begin()->second;

@@ -26,7 +26,7 @@ rl::TraceRequest build_request(const TraceArgs& a) {
   rl::TraceRequest r;
   const auto ref = rl::resolve_variant(a.variant);
   if (!ref)
-    throw UsageError("--variant " + echo(a.variant) +
+    throw UsageError("--variant " + rl::echo(a.variant) +
                      ": unknown variant (run `reductionlab-cli variants` for the list)");
   r.variant = a.variant;
   r.block_size = parse_int("--block-size", a.block_size);
@@ -38,12 +38,12 @@ rl::TraceRequest build_request(const TraceArgs& a) {
   }
   const auto ws = parse_workspaces("--workspace", a.workspace);
   if (ws.size() != 1)
-    throw UsageError("--workspace " + echo(a.workspace) +
+    throw UsageError("--workspace " + rl::echo(a.workspace) +
                      ": a trace takes one workspace (global or shared)");
   r.workspace = ws.front();
   const auto types = parse_types("--type", a.type);
   if (types.size() != 1)
-    throw UsageError("--type " + echo(a.type) + ": a trace takes one type (int32 or float32)");
+    throw UsageError("--type " + rl::echo(a.type) + ": a trace takes one type (int32 or float32)");
   r.type = types.front();
   if (a.o_size->count() > 0) r.size = parse_size_arg("--size", a.size);
   if (a.o_block_index->count() > 0) {

@@ -14,7 +14,7 @@ namespace rlcli {
 namespace {
 
 std::string in_quotes(std::string_view s) {
-  return echo(s);  // cut when long: the message stays short
+  return rl::echo(s);  // cut when long: the message stays short
 }
 
 [[noreturn]] void bad(std::string_view flag, std::string_view text, const std::string& why) {

@@ -209,7 +209,7 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
 
 rl::TimeBasis time_basis_of(const RunArgs& a) {
   const auto b = rl::parse_time_basis(a.time);
-  if (!b) throw UsageError("--time " + echo(a.time) + ": expected whole, gpu or first");
+  if (!b) throw UsageError("--time " + rl::echo(a.time) + ": expected whole, gpu or first");
   return *b;
 }
 
@@ -220,7 +220,7 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
       throw UsageError("--preset " + a.preset + ": give --preset or --spec, not both");
     const rl::Preset* p = rl::find_preset(a.preset);
     if (!p)
-      throw UsageError("--preset " + echo(a.preset) + ": unknown preset (expected one of " +
+      throw UsageError("--preset " + rl::echo(a.preset) + ": unknown preset (expected one of " +
                        rl::preset_ids() + "; reductionlab-cli presets lists them)");
     spec = p->spec;
   }
