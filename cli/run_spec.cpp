@@ -115,7 +115,10 @@ std::vector<std::string> default_variants() {
   return out;
 }
 
-void add_run_options(CLI::App& sub, RunArgs& a) {
+namespace {
+
+// What to measure: device, variants, workspaces, block sizes, unroll factors, sizes, types.
+void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_device = sub.add_option("--device", a.device,
                               "cpu or cuda:N (default: cuda:0 when there is a GPU, else cpu)");
   a.o_variants = sub.add_option(
@@ -132,6 +135,10 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
   a.o_sizes = sub.add_option("--sizes", a.sizes,
                              "Comma list: 1000003, 2^24, 16M, 2^10..2^28 (default 2^24)");
   a.o_type = sub.add_option("--type", a.type, "int32, float32 or both (default int32)");
+}
+
+// How long to sample each point.
+void add_sampling_options(CLI::App& sub, RunArgs& a) {
   a.o_noise = sub.add_option("--noise", a.noise,
                              "Stop sampling a point once the relative standard error of the mean "
                              "is below this (default 0.01)");
@@ -141,6 +148,10 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                                    "Take at least this many samples of every point (default 5)");
   a.o_max_samples =
       sub.add_option("--max-samples", a.max_samples, "... and at most this many (default 1000)");
+}
+
+// Baseline, outputs, where the experiment comes from, the time the table uses.
+void add_session_options(CLI::App& sub, RunArgs& a) {
   a.o_baseline = sub.add_option("--baseline", a.baseline,
                                 "Variant that speed-ups are measured against (default neighbored "
                                 "when it runs, else the first variant)");
@@ -162,6 +173,9 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                               "Finish the run a saved session FILE holds (its experiment, on the "
                               "same device): its points are kept, the rest run; --json defaults "
                               "to FILE");
+}
+
+void set_value_names(RunArgs& a) {
   // Shown in --help instead of CLI11's "TEXT" (values are parsed by parse_args.h).
   const std::pair<CLI::Option*, const char*> value_names[] = {{a.o_device, "cpu|cuda:N"},
                                                               {a.o_variants, "ID,...|all"},
@@ -182,6 +196,15 @@ void add_run_options(CLI::App& sub, RunArgs& a) {
                                                               {a.o_time, "whole|gpu|first"},
                                                               {a.o_resume, "FILE"}};
   for (const auto& [option, name] : value_names) option->type_name(name);
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& sub, RunArgs& a) {
+  add_point_options(sub, a);
+  add_sampling_options(sub, a);
+  add_session_options(sub, a);
+  set_value_names(a);
 }
 
 rl::TimeBasis time_basis_of(const RunArgs& a) {

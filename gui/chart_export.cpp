@@ -78,73 +78,79 @@ bool export_session_charts(const QString& session_path, const QString& dir, QSiz
                           error, left_out);
 }
 
+namespace {
+
+// The window's options, in the order --help lists them.
+struct Options {
+  QCommandLineOption open{"open", "Open a saved session (JSON).", "SESSION"};
+  QCommandLineOption export_charts{
+      "export-charts",
+      "With --open: write every chart as DIR/<chart>.png and exit, without a window.", "DIR"};
+  QCommandLineOption size{"size", "Size of exported charts in pixels (default 1600x1000).", "WxH"};
+  QCommandLineOption time{"time",
+                          "Which time the charts draw: whole (the whole reduction, default), "
+                          "gpu (GPU time, the timestamps taken out) or first (the first kernel "
+                          "alone, the seed's timing).",
+                          "whole|gpu|first"};
+};
+
+// What is wrong with the arguments naming files and folders; empty: nothing.
+QString check_paths(const QCommandLineParser& parser, const Options& o, const CommandLine& out) {
+  if (!parser.positionalArguments().isEmpty())
+    return QString("unexpected argument '%1' (use --open SESSION)")
+        .arg(parser.positionalArguments().first());
+  // An empty value is a mistake, not "no value": without this, --export-charts "" would open
+  // a window (which hangs where there is no display).
+  if (parser.isSet(o.export_charts) && out.export_dir.isEmpty())
+    return "--export-charts: empty folder name; give the folder for the charts";
+  if (parser.isSet(o.open) && out.open.isEmpty())
+    return "--open: empty file name; give the session to open";
+  if (parser.isSet(o.export_charts) && out.open.isEmpty())
+    return "--export-charts needs --open SESSION: which session to draw";
+  return {};
+}
+
+// --size and --time into `out`; returns the error, empty when none.
+QString parse_values(const QCommandLineParser& parser, const Options& o, CommandLine& out) {
+  if (parser.isSet(o.size)) {
+    static const QRegularExpression wxh(R"(^(\d{2,5})[xX](\d{2,5})$)");
+    const auto m = wxh.match(parser.value(o.size));
+    const int w = m.hasMatch() ? m.captured(1).toInt() : 0,
+              h = m.hasMatch() ? m.captured(2).toInt() : 0;
+    if (w < 200 || h < 150 || w > 10000 || h > 10000)
+      return QString("--size '%1': expected WxH from 200x150 to 10000x10000, e.g. 1600x1000")
+          .arg(parser.value(o.size));
+    out.size = QSize(w, h);
+  }
+  if (parser.isSet(o.time)) {
+    const auto basis = parse_time_basis(parser.value(o.time));
+    if (!basis)
+      return QString("--time '%1': expected whole, gpu or first").arg(parser.value(o.time));
+    out.time_basis = *basis;
+  }
+  return {};
+}
+
+}  // namespace
+
 CommandLine parse_command_line(const QStringList& arguments) {
   CommandLine out;
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "ReductionLab: run the CUDA reduction ladder, watch what each optimisation buys.");
   parser.addHelpOption();
-  QCommandLineOption open("open", "Open a saved session (JSON).", "SESSION");
-  QCommandLineOption export_charts(
-      "export-charts",
-      "With --open: write every chart as DIR/<chart>.png and exit, without a window.", "DIR");
-  QCommandLineOption size("size", "Size of exported charts in pixels (default 1600x1000).", "WxH");
-  parser.addOption(open);
-  parser.addOption(export_charts);
-  QCommandLineOption time("time",
-                          "Which time the charts draw: whole (the whole reduction, default), "
-                          "gpu (GPU time, the timestamps taken out) or first (the first kernel "
-                          "alone, the seed's timing).",
-                          "whole|gpu|first");
-  parser.addOption(size);
-  parser.addOption(time);
+  const Options o;
+  parser.addOptions({o.open, o.export_charts, o.size, o.time});
   out.help_text = parser.helpText();
   if (!parser.parse(arguments)) {
     out.error = parser.errorText();
     return out;
   }
   out.help = parser.isSet("help");
-  out.open = parser.value(open);
-  out.export_dir = parser.value(export_charts);
-  if (!parser.positionalArguments().isEmpty()) {
-    out.error = QString("unexpected argument '%1' (use --open SESSION)")
-                    .arg(parser.positionalArguments().first());
-    return out;
-  }
-  // An empty value is a mistake, not "no value": without this, --export-charts "" would open
-  // a window (which hangs where there is no display).
-  if (parser.isSet(export_charts) && out.export_dir.isEmpty()) {
-    out.error = "--export-charts: empty folder name; give the folder for the charts";
-    return out;
-  }
-  if (parser.isSet(open) && out.open.isEmpty()) {
-    out.error = "--open: empty file name; give the session to open";
-    return out;
-  }
-  if (parser.isSet(export_charts) && out.open.isEmpty()) {
-    out.error = "--export-charts needs --open SESSION: which session to draw";
-    return out;
-  }
-  if (parser.isSet(size)) {
-    static const QRegularExpression wxh(R"(^(\d{2,5})[xX](\d{2,5})$)");
-    const auto m = wxh.match(parser.value(size));
-    const int w = m.hasMatch() ? m.captured(1).toInt() : 0,
-              h = m.hasMatch() ? m.captured(2).toInt() : 0;
-    if (w < 200 || h < 150 || w > 10000 || h > 10000) {
-      out.error = QString("--size '%1': expected WxH from 200x150 to 10000x10000, e.g. 1600x1000")
-                      .arg(parser.value(size));
-      return out;
-    }
-    out.size = QSize(w, h);
-  }
-  if (parser.isSet(time)) {
-    const auto basis = parse_time_basis(parser.value(time));
-    if (!basis) {
-      out.error = QString("--time '%1': expected whole, gpu or first").arg(parser.value(time));
-      return out;
-    }
-    out.time_basis = *basis;
-  }
+  out.open = parser.value(o.open);
+  out.export_dir = parser.value(o.export_charts);
+  out.error = check_paths(parser, o, out);
+  if (out.error.isEmpty()) out.error = parse_values(parser, o, out);
   return out;
 }
 

@@ -48,6 +48,24 @@ CodePanel::CodePanel(QWidget* parent) : QWidget(parent) {
 }
 
 void CodePanel::build_ui() {
+  QHBoxLayout* top = build_pickers();
+  build_pages();
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(pages_, 1);
+
+  connect(variant_, &QComboBox::currentIndexChanged, this, [this] {
+    if (filling_) return;
+    fill_shapes();
+    refresh();
+  });
+  for (QComboBox* c : {block_, unroll_, type_, workspace_, arch_, compare_})
+    connect(c, &QComboBox::currentIndexChanged, this, [this] {
+      if (!filling_) refresh();
+    });
+}
+
+QHBoxLayout* CodePanel::build_pickers() {
   variant_ = new QComboBox;
   variant_->setObjectName("code_variant");
   variant_->setMinimumContentsLength(24);  // the panel shares the window with the form
@@ -78,7 +96,34 @@ void CodePanel::build_ui() {
   add("Type", type_);
   add("Workspace", workspace_);
   top->addStretch(1);
+  return top;
+}
 
+namespace {
+
+// A tab's page: the rows one under the other, `stretch` taking the height left.
+QWidget* page(std::initializer_list<QWidget*> rows, QWidget* stretch) {
+  auto* w = new QWidget;
+  auto* l = new QVBoxLayout(w);
+  l->setContentsMargins(4, 4, 4, 4);
+  for (QWidget* r : rows) l->addWidget(r, r == stretch ? 1 : 0);
+  return w;
+}
+
+// "label [picker] note" across a page's top.
+QWidget* picker_bar(const char* label, QComboBox* picker, QLabel* note) {
+  auto* bar = new QWidget;
+  auto* l = new QHBoxLayout(bar);
+  l->setContentsMargins(0, 0, 0, 0);
+  l->addWidget(new QLabel(label));
+  l->addWidget(picker);
+  l->addWidget(note, 1);
+  return bar;
+}
+
+}  // namespace
+
+void CodePanel::build_pages() {
   source_ = code_page(), diff_ = code_page(), sass_ = code_page();
   source_->setObjectName("code_source"), diff_->setObjectName("code_diff");
   sass_->setObjectName("code_sass");
@@ -91,45 +136,13 @@ void CodePanel::build_ui() {
   resources_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   resources_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  auto page = [](std::initializer_list<QWidget*> rows, QWidget* stretch) {
-    auto* w = new QWidget;
-    auto* l = new QVBoxLayout(w);
-    l->setContentsMargins(4, 4, 4, 4);
-    for (QWidget* r : rows) l->addWidget(r, r == stretch ? 1 : 0);
-    return w;
-  };
-  auto* diff_top = new QWidget;
-  auto* dl = new QHBoxLayout(diff_top);
-  dl->setContentsMargins(0, 0, 0, 0);
-  dl->addWidget(new QLabel("Changes from"));
-  dl->addWidget(compare_);
-  dl->addWidget(diff_note_, 1);
-  auto* sass_top = new QWidget;
-  auto* sl = new QHBoxLayout(sass_top);
-  sl->setContentsMargins(0, 0, 0, 0);
-  sl->addWidget(new QLabel("Architecture"));
-  sl->addWidget(arch_);
-  sl->addWidget(counts_, 1);
-
+  QWidget* diff_top = picker_bar("Changes from", compare_, diff_note_);
+  QWidget* sass_top = picker_bar("Architecture", arch_, counts_);
   pages_ = new QTabWidget;
   pages_->addTab(page({phases_, source_}, source_), "Source");
   pages_->addTab(page({diff_top, diff_}, diff_), "Changes");
   pages_->addTab(page({sass_top, sass_}, sass_), "SASS");
   pages_->addTab(page({resources_}, resources_), "Resources");
-
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(pages_, 1);
-
-  connect(variant_, &QComboBox::currentIndexChanged, this, [this] {
-    if (filling_) return;
-    fill_shapes();
-    refresh();
-  });
-  for (QComboBox* c : {block_, unroll_, type_, workspace_, arch_, compare_})
-    connect(c, &QComboBox::currentIndexChanged, this, [this] {
-      if (!filling_) refresh();
-    });
 }
 
 void CodePanel::fill_shapes() {

@@ -10,6 +10,7 @@
 #include "engine/code/code_view.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
@@ -37,6 +38,8 @@ class CodePanel : public QWidget {
 
  private:
   void build_ui();
+  QHBoxLayout* build_pickers();  // the pickers, and the row of them over the pages
+  void build_pages();
   void fill_shapes();  // block, unroll, type, workspace choices of the chosen variant
   void refresh();      // everything from the current choices
   void show_source();

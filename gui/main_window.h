@@ -96,6 +96,8 @@ class MainWindow : public QMainWindow {
  private:
   void fit_to_screen();
   void build_actions();
+  void build_file_menu();
+  void export_all_charts_interactive();  // File > Export all charts as PNG
   void build_view_menu();
   void add_code_view();  // main_window_code.cpp
   void restore_view_settings();

@@ -24,79 +24,96 @@
 
 namespace rl::gui {
 
-void MainWindow::build_actions() {
-  QMenu* file = menuBar()->addMenu("&File");
-  auto add = [this](QMenu* menu, const QString& text, QKeySequence key, auto slot) {
-    QAction* a = menu->addAction(text);
-    if (!key.isEmpty()) a->setShortcut(key);
-    connect(a, &QAction::triggered, this, slot);
-    return a;
-  };
-  add(file, "&Open session...", QKeySequence::Open, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Open session", last_dir_,
-                                                      "Sessions (*.json);;All files (*)");
-    if (!path.isEmpty()) open_session(path);
-  });
-  add(file, "O&verlay a second session...", QKeySequence("Ctrl+Shift+O"), [this] {
-    const QString path = QFileDialog::getOpenFileName(
-        this, "Overlay session (e.g. another GPU)", last_dir_, "Sessions (*.json);;All files (*)");
-    if (!path.isEmpty()) open_session(path, true);
-  });
-  add(file, "Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
-  file->addSeparator();
-  add(file, "&Save session...", QKeySequence::Save, [this] {
-    const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
-    if (!path.isEmpty()) save_session(path);
-  });
-  add(file, "&Export chart...", QKeySequence("Ctrl+E"),
-      [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
-  add(file, "Export all charts as PNG...", QKeySequence("Ctrl+Shift+E"), [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
-    if (dir.isEmpty()) return;
-    QStringList written, left_out;
-    QString error;
-    if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir,
-                         export_size_, &written, &error, &left_out))
-      statusBar()->showMessage(
-          QString("Wrote %1 charts to %2%3")
-              .arg(written.size())
-              .arg(dir, left_out.isEmpty()
-                            ? QString()
-                            : QString("; %1 with nothing to draw left out").arg(left_out.size())),
-          8000);
-    else
-      report_error("Export charts", error);
-  });
-  add(file, "Export summary CSV...", QKeySequence(), [this] {
-    const QString path = ask_save_path("Export summary CSV", "CSV (*.csv)", "summary.csv");
-    if (!path.isEmpty()) export_summary_csv(path);
-  });
-  add(file, "Export raw samples CSV...", QKeySequence(), [this] {
-    const QString path = ask_save_path("Export raw samples CSV", "CSV (*.csv)", "samples.csv");
-    if (!path.isEmpty()) export_samples_csv(path);
-  });
-  file->addSeparator();
-  add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
+namespace {
 
+template <class Slot>
+QAction* add_action(QWidget* owner, QMenu* menu, const QString& text, QKeySequence key, Slot slot) {
+  QAction* a = menu->addAction(text);
+  if (!key.isEmpty()) a->setShortcut(key);
+  QObject::connect(a, &QAction::triggered, owner, slot);
+  return a;
+}
+
+}  // namespace
+
+void MainWindow::build_actions() {
+  build_file_menu();
   QMenu* run_menu = menuBar()->addMenu("&Run");
-  run_action_ = add(run_menu, "&Run the experiment", QKeySequence("Ctrl+R"), [this] { run(); });
-  cancel_action_ = add(run_menu, "&Cancel", QKeySequence(Qt::Key_Escape), [this] { cancel(); });
+  run_action_ =
+      add_action(this, run_menu, "&Run the experiment", QKeySequence("Ctrl+R"), [this] { run(); });
+  cancel_action_ =
+      add_action(this, run_menu, "&Cancel", QKeySequence(Qt::Key_Escape), [this] { cancel(); });
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence("Ctrl+.")});
   cancel_action_->setEnabled(false);
   QMenu* presets_menu = run_menu->addMenu("Presets");
   for (int i = 0; i < int(presets().size()); ++i)
-    add(presets_menu, QString::fromStdString(presets()[size_t(i)].name), QKeySequence(),
-        [this, i] { experiment_->apply_preset(i); });
+    add_action(this, presets_menu, QString::fromStdString(presets()[size_t(i)].name),
+               QKeySequence(), [this, i] { experiment_->apply_preset(i); });
 
   build_view_menu();
   QMenu* help = menuBar()->addMenu("&Help");
-  add(help, "About ReductionLab", QKeySequence(), [this] {
+  add_action(this, help, "About ReductionLab", QKeySequence(), [this] {
     QMessageBox::about(
         this, "ReductionLab",
         "ReductionLab runs the classic ladder of CUDA parallel-reduction kernels and "
         "modern ones, measures what each optimisation buys, and shows what happens "
         "inside a block.\n\nFont: DejaVu Sans (bundled; see resources/fonts/LICENSE).");
   });
+}
+
+void MainWindow::build_file_menu() {
+  QMenu* file = menuBar()->addMenu("&File");
+  auto add = [this, file](const QString& text, QKeySequence key, auto slot) {
+    return add_action(this, file, text, key, slot);
+  };
+  add("&Open session...", QKeySequence::Open, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Open session", last_dir_,
+                                                      "Sessions (*.json);;All files (*)");
+    if (!path.isEmpty()) open_session(path);
+  });
+  add("O&verlay a second session...", QKeySequence("Ctrl+Shift+O"), [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, "Overlay session (e.g. another GPU)", last_dir_, "Sessions (*.json);;All files (*)");
+    if (!path.isEmpty()) open_session(path, true);
+  });
+  add("Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
+  file->addSeparator();
+  add("&Save session...", QKeySequence::Save, [this] {
+    const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
+    if (!path.isEmpty()) save_session(path);
+  });
+  add("&Export chart...", QKeySequence("Ctrl+E"),
+      [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
+  add("Export all charts as PNG...", QKeySequence("Ctrl+Shift+E"),
+      [this] { export_all_charts_interactive(); });
+  add("Export summary CSV...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Export summary CSV", "CSV (*.csv)", "summary.csv");
+    if (!path.isEmpty()) export_summary_csv(path);
+  });
+  add("Export raw samples CSV...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Export raw samples CSV", "CSV (*.csv)", "samples.csv");
+    if (!path.isEmpty()) export_samples_csv(path);
+  });
+  file->addSeparator();
+  add("&Quit", QKeySequence::Quit, [this] { close(); });
+}
+
+void MainWindow::export_all_charts_interactive() {
+  const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
+  if (dir.isEmpty()) return;
+  QStringList written, left_out;
+  QString error;
+  if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir, export_size_,
+                       &written, &error, &left_out))
+    statusBar()->showMessage(
+        QString("Wrote %1 charts to %2%3")
+            .arg(written.size())
+            .arg(dir, left_out.isEmpty()
+                          ? QString()
+                          : QString("; %1 with nothing to draw left out").arg(left_out.size())),
+        8000);
+  else
+    report_error("Export charts", error);
 }
 
 bool MainWindow::open_session(const QString& path, bool overlay) {

@@ -205,26 +205,12 @@ void BlockView::paint_arrows(QPainter& p) const {
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 
-void BlockView::paint_footer(QPainter& p) const {
-  const Trace& t = *trace_;
-  const QFontMetrics fm(font());
-  int y = layout_.grid_top + layout_.rows * layout_.row_h + 4;
-  const TraceStep* s = step_for(frame_);
-  if (s && s->barrier) {
-    p.setPen(QPen(kBarrier, 2, Qt::DashLine));
-    p.drawLine(layout_.left, y, layout_.left + layout_.columns * cell_, y);
-    p.setPen(kBarrier);
-    p.drawText(
-        QRect(layout_.left, y + 2, width() - layout_.left - kMargin, fm.height()), Qt::AlignLeft,
-        QString("__syncthreads(): all %1 warps wait here until the last arrives").arg(t.warps()));
-  }
-  y += fm.height() + 6;
-  // Counters as a small table: this step, the steps so far, the whole launch.
-  const StepCounters none{};
-  const QString launch = QString("launch, %1 block%2").arg(t.grid).arg(t.grid == 1 ? "" : "s");
-  const std::pair<QString, StepCounters> rows[] = {{"this step", s ? s->counters : none},
-                                                   {"so far", cumulative_[frame_]},
-                                                   {launch, t.launch_totals}};
+namespace {
+
+// The counters as a small table from `y` down: this step, the steps so far, the whole launch.
+// Returns the y under it.
+int paint_counter_table(QPainter& p, const QFontMetrics& fm, int y,
+                        const std::pair<QString, StepCounters> (&rows)[3]) {
   constexpr int kColumns = 9;
   const char* heads[] = {"active lanes", "divergent", "idle warps", "exited", "barriers",
                          "syncwarp",     "shuffles",  "loads",      "stores"};
@@ -233,7 +219,7 @@ void BlockView::paint_footer(QPainter& p) const {
                                                c.exited_warps, c.barriers,        c.warp_syncs,
                                                c.shuffles,     c.loads,           c.stores};
   };
-  int label_w = fm.horizontalAdvance(launch) + 12;
+  int label_w = fm.horizontalAdvance(rows[2].first) + 12;  // the launch's, the longest
   std::array<int, kColumns> col_w{};
   for (int c = 0; c < kColumns; ++c) {
     col_w[c] = fm.horizontalAdvance(heads[c]);
@@ -258,15 +244,18 @@ void BlockView::paint_footer(QPainter& p) const {
       x += col_w[c];
     }
   }
-  y += fm.height() + 6;
-  // Legend.
-  x = kMargin;
+  return y + fm.height() + 6;
+}
+
+// The colours' legend, one line at `y`.
+void paint_legend(QPainter& p, const QFontMetrics& fm, int y) {
+  int x = kMargin;
   const struct {
     QColor c;
     const char* name;
-  } legend[] = {{acting_color(), "acting"},
-                {masked_color(), "masked off"},
-                {exited_color(), "exited"},
+  } legend[] = {{BlockView::acting_color(), "acting"},
+                {BlockView::masked_color(), "masked off"},
+                {BlockView::exited_color(), "exited"},
                 {kDst, "written"},
                 {kSrc, "read"},
                 {kDim, "no longer needed"}};
@@ -276,6 +265,31 @@ void BlockView::paint_footer(QPainter& p) const {
     p.drawText(QPoint(x, y + fm.ascent()), item.name);
     x += fm.horizontalAdvance(item.name) + 12;
   }
+}
+
+}  // namespace
+
+void BlockView::paint_footer(QPainter& p) const {
+  const Trace& t = *trace_;
+  const QFontMetrics fm(font());
+  int y = layout_.grid_top + layout_.rows * layout_.row_h + 4;
+  const TraceStep* s = step_for(frame_);
+  if (s && s->barrier) {
+    p.setPen(QPen(kBarrier, 2, Qt::DashLine));
+    p.drawLine(layout_.left, y, layout_.left + layout_.columns * cell_, y);
+    p.setPen(kBarrier);
+    p.drawText(
+        QRect(layout_.left, y + 2, width() - layout_.left - kMargin, fm.height()), Qt::AlignLeft,
+        QString("__syncthreads(): all %1 warps wait here until the last arrives").arg(t.warps()));
+  }
+  y += fm.height() + 6;
+  const StepCounters none{};
+  const QString launch = QString("launch, %1 block%2").arg(t.grid).arg(t.grid == 1 ? "" : "s");
+  const std::pair<QString, StepCounters> rows[] = {{"this step", s ? s->counters : none},
+                                                   {"so far", cumulative_[frame_]},
+                                                   {launch, t.launch_totals}};
+  y = paint_counter_table(p, fm, y, rows);
+  paint_legend(p, fm, y);
 }
 
 }  // namespace rl::gui

@@ -20,6 +20,61 @@ using charts::Point;
 using charts::Series;
 using charts::SeriesKind;
 
+namespace {
+
+// Analysis: the rungs with a barrier stall in any shown session, at each session's ladder
+// setting, and the bar sets (session, workspace) that have one.
+struct StallRungs {
+  std::vector<std::pair<std::string, int>> rungs;  // (variant, unroll), in catalog order
+  std::set<std::pair<int, int>> sets;              // (session, workspace)
+  std::map<std::tuple<int, std::string, int, int>, const PointResult*> found;
+};
+
+StallRungs stall_rungs(const std::vector<ShownSession>& ss) {
+  std::set<std::tuple<int, std::string, int>> rungs;
+  StallRungs sr;
+  for (int si = 0; si < int(ss.size()); ++si) {
+    if (!ss[si].session) continue;
+    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session);
+    if (!chosen) continue;
+    for (const PointResult& r : ss[si].session->results) {
+      if (!chosen->holds(r) || !barrier_stall(r)) continue;
+      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
+      sr.sets.insert({si, int(r.point.workspace)});
+      sr.found[{si, r.point.variant, r.point.unroll, int(r.point.workspace)}] = &r;
+    }
+  }
+  for (const auto& [idx, v, u] : rungs) sr.rungs.push_back({v, u});
+  return sr;
+}
+
+Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<ShownSession>& ss,
+                    int color) {
+  Series s;
+  s.kind = SeriesKind::Bars;
+  s.name = bars_name(Workspace(ws));
+  if (ss.size() > 1 && !ss[si].label.isEmpty()) s.name = ss[si].label + ": " + s.name;
+  s.color = charts::palette_color(color);
+  for (size_t k = 0; k < sr.rungs.size(); ++k) {
+    const auto it = sr.found.find({si, sr.rungs[k].first, sr.rungs[k].second, ws});
+    if (it == sr.found.end()) continue;
+    const PointResult& r = *it->second;
+    const double stall = *barrier_stall(r);
+    Point pt;
+    pt.x = double(k);
+    pt.y = stall;
+    pt.label = QString("%1%").arg(stall, 0, 'f', 1);
+    pt.tooltip = QString("%1 (%2)\n")
+                     .arg(variant_label(r.point.variant, r.point.unroll),
+                          variant_display_name(r.point.variant)) +
+                 counters_text(r);
+    s.points.append(pt);
+  }
+  return s;
+}
+
+}  // namespace
+
 Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss) {
   Chart c;
   c.id = id;
@@ -31,58 +86,21 @@ Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSessi
     c.empty_hint = kNoData;
     return c;
   }
-  // Rungs with a barrier stall in any shown session, at each session's ladder setting.
-  std::set<std::tuple<int, std::string, int>> rungs;
-  std::set<std::pair<int, int>> sets;  // (session, workspace)
-  std::map<std::tuple<int, std::string, int, int>, const PointResult*> found;
-  for (int si = 0; si < int(ss.size()); ++si) {
-    if (!ss[si].session) continue;
-    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session);
-    if (!chosen) continue;
-    for (const PointResult& r : ss[si].session->results) {
-      if (!chosen->holds(r) || !barrier_stall(r)) continue;
-      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
-      sets.insert({si, int(r.point.workspace)});
-      found[{si, r.point.variant, r.point.unroll, int(r.point.workspace)}] = &r;
-    }
-  }
+  const StallRungs sr = stall_rungs(ss);
   c.subtitle = device_part(ss) + " · the first kernel (or the one launch) · CUPTI, ncu's metric";
-  if (rungs.empty()) {
+  if (sr.rungs.empty()) {
     c.empty_hint =
         "No hardware counters in this session: run with counters on a GPU "
         "(reductionlab-cli run --counters).";
     return c;
   }
-  std::vector<std::pair<std::string, int>> order;
-  for (const auto& [idx, v, u] : rungs) {
-    order.push_back({v, u});
+  for (const auto& [v, u] : sr.rungs) {
     QString label = short_label(v, u);
     if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
     c.x.categories << label;
   }
-  for (const auto& [si, ws] : sets) {
-    Series s;
-    s.kind = SeriesKind::Bars;
-    s.name = bars_name(Workspace(ws));
-    if (ss.size() > 1 && !ss[si].label.isEmpty()) s.name = ss[si].label + ": " + s.name;
-    s.color = charts::palette_color(int(c.series.size()));
-    for (size_t k = 0; k < order.size(); ++k) {
-      const auto it = found.find({si, order[k].first, order[k].second, ws});
-      if (it == found.end()) continue;
-      const PointResult& r = *it->second;
-      const double stall = *barrier_stall(r);
-      Point pt;
-      pt.x = double(k);
-      pt.y = stall;
-      pt.label = QString("%1%").arg(stall, 0, 'f', 1);
-      pt.tooltip = QString("%1 (%2)\n")
-                       .arg(variant_label(r.point.variant, r.point.unroll),
-                            variant_display_name(r.point.variant)) +
-                   counters_text(r);
-      s.points.append(pt);
-    }
-    c.series.append(s);
-  }
+  for (const auto& [si, ws] : sr.sets)
+    c.series.append(stall_series(sr, si, ws, ss, int(c.series.size())));
   return c;
 }
 

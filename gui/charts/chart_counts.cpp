@@ -86,6 +86,72 @@ QString counts_tooltip(const PointResult& r, const ModelCounts& m) {
   return lines.join('\n');
 }
 
+// Analysis: the rungs with counts, in catalog order; bar sets: workspaces. The model's counts
+// do not depend on the device, so overlaid sessions would only repeat them: the primary session
+// is drawn.
+struct CountedRungs {
+  std::vector<std::pair<std::string, int>> rungs;  // (variant, unroll)
+  std::set<int> sets;
+  QStringList uncounted;  // the rungs without a block model
+  std::map<const PointResult*, ModelCounts> counts;
+};
+
+CountedRungs counted_rungs(const Session& session, const LadderSetting& chosen) {
+  std::set<std::tuple<int, std::string, int>> rungs;
+  CountedRungs cr;
+  for (const PointResult& r : session.results) {
+    if (!chosen.holds(r)) continue;
+    if (const std::optional<ModelCounts> m = counts_of(r)) {
+      cr.counts.emplace(&r, *m);
+      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
+      cr.sets.insert(int(r.point.workspace));
+    } else {
+      const QString name = variant_label(r.point.variant, r.point.unroll);
+      if (!cr.uncounted.contains(name)) cr.uncounted << name;
+    }
+  }
+  for (const auto& [idx, v, u] : rungs) cr.rungs.push_back({v, u});
+  return cr;
+}
+
+QString counts_subtitle(const std::vector<ShownSession>& ss, const LadderSetting& chosen) {
+  QStringList sub{cpu_times(ss) == Cpu::All ? QString("host session: what a GPU would execute")
+                                            : device_part(ss),
+                  "N=" + format_size(chosen.size),
+                  chosen.block ? QString("B=%1").arg(chosen.block)
+                               : QString("block size picked by the variant"),
+                  type_name(DType(chosen.type))};
+  sub << "block model: the first kernel, every block (exact, any device)";
+  if (chosen.settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen.settings);
+  return sub.join(" · ");
+}
+
+// One bar set: the exact count over the lane efficiency; several side by side (a GPU
+// session's workspaces, `compact`): the count, short ("2.62M"), as a longer turned label would
+// not fit a small chart; the lane efficiency is then in the tooltips, which have everything.
+Series counts_series(const CountedRungs& cr, int ws, double unit, bool compact, int color) {
+  Series s;
+  s.kind = SeriesKind::Bars;
+  // The same names as the ladder's time and speed-up charts.
+  s.name = bars_name(Workspace(ws));
+  s.color = charts::palette_color(color);
+  for (size_t k = 0; k < cr.rungs.size(); ++k)
+    for (const auto& [r, m] : cr.counts) {
+      if (int(r->point.workspace) != ws || r->point.variant != cr.rungs[k].first ||
+          r->point.unroll != cr.rungs[k].second)
+        continue;
+      Point pt;
+      pt.x = double(k);
+      pt.y = double(m.barriers()) / unit;
+      pt.label = compact
+                     ? short_count(m.barriers())
+                     : count_text(m.barriers()) + "\n" + pct_text(m.lane_efficiency()) + " lanes";
+      pt.tooltip = counts_tooltip(*r, m);
+      s.points.append(pt);
+    }
+  return s;
+}
+
 }  // namespace
 
 Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss) {
@@ -104,78 +170,29 @@ Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss
     c.empty_hint = "No measured points in this session (all failed or were skipped).";
     return c;
   }
-  // Rungs with counts, in catalog order; bar sets: workspaces. The model's counts do not depend
-  // on the device, so overlaid sessions would only repeat them: the primary session is drawn.
-  std::set<std::tuple<int, std::string, int>> rungs;
-  std::set<int> sets;
-  QStringList uncounted;
-  std::map<const PointResult*, ModelCounts> counts;
-  for (const PointResult& r : session.results) {
-    if (!chosen->holds(r)) continue;
-    if (const std::optional<ModelCounts> m = counts_of(r)) {
-      counts.emplace(&r, *m);
-      rungs.insert({catalog_index(r.point.variant), r.point.variant, r.point.unroll});
-      sets.insert(int(r.point.workspace));
-    } else {
-      const QString name = variant_label(r.point.variant, r.point.unroll);
-      if (!uncounted.contains(name)) uncounted << name;
-    }
-  }
-  QStringList sub{cpu_times(ss) == Cpu::All ? QString("host session: what a GPU would execute")
-                                            : device_part(ss),
-                  "N=" + format_size(chosen->size),
-                  chosen->block ? QString("B=%1").arg(chosen->block)
-                                : QString("block size picked by the variant"),
-                  type_name(DType(chosen->type))};
-  sub << "block model: the first kernel, every block (exact, any device)";
-  if (chosen->settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen->settings);
-  c.subtitle = sub.join(" · ");
-  if (rungs.empty()) {
+  const CountedRungs cr = counted_rungs(session, *chosen);
+  c.subtitle = counts_subtitle(ss, *chosen);
+  if (cr.rungs.empty()) {
     c.empty_hint =
-        "No rung of this ladder has a block model (" + uncounted.join(", ") + "): no counts.";
+        "No rung of this ladder has a block model (" + cr.uncounted.join(", ") + "): no counts.";
     return c;
   }
-  std::vector<std::pair<std::string, int>> order;
-  for (const auto& [idx, v, u] : rungs) {
-    order.push_back({v, u});
+  for (const auto& [v, u] : cr.rungs) {
     QString label = short_label(v, u);
     if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
     c.x.categories << label;
   }
   std::uint64_t max_barriers = 0;
-  for (const auto& [r, m] : counts) max_barriers = std::max(max_barriers, m.barriers());
+  for (const auto& [r, m] : cr.counts) max_barriers = std::max(max_barriers, m.barriers());
   // Short axis titles: a small chart elides longer ones.
   const double unit = max_barriers >= 1'000'000 ? 1e6 : max_barriers >= 10'000 ? 1e3 : 1;
   c.y.title = unit == 1e6 ? "barriers (M)" : unit == 1e3 ? "barriers (k)" : "barriers";
-  // One bar set: the exact count over the lane efficiency; several side by side (a GPU
-  // session's workspaces): the count, short ("2.62M"), as a longer turned label would not fit a
-  // small chart; the lane efficiency is then in the tooltips, which have everything.
-  const bool compact = sets.size() > 1;
-  for (int ws : sets) {
-    Series s;
-    s.kind = SeriesKind::Bars;
-    // The same names as the ladder's time and speed-up charts.
-    s.name = bars_name(Workspace(ws));
-    s.color = charts::palette_color(int(c.series.size()));
-    for (size_t k = 0; k < order.size(); ++k)
-      for (const auto& [r, m] : counts) {
-        if (int(r->point.workspace) != ws || r->point.variant != order[k].first ||
-            r->point.unroll != order[k].second)
-          continue;
-        Point pt;
-        pt.x = double(k);
-        pt.y = double(m.barriers()) / unit;
-        pt.label = compact
-                       ? short_count(m.barriers())
-                       : count_text(m.barriers()) + "\n" + pct_text(m.lane_efficiency()) + " lanes";
-        pt.tooltip = counts_tooltip(*r, m);
-        s.points.append(pt);
-      }
-    c.series.append(s);
-  }
+  const bool compact = cr.sets.size() > 1;
+  for (int ws : cr.sets)
+    c.series.append(counts_series(cr, ws, unit, compact, int(c.series.size())));
   if (compact) c.subtitle += " · lane efficiency: hover a bar";
-  if (!uncounted.isEmpty())
-    c.subtitle += QString(" · not drawn (no block model): %1").arg(uncounted.join(", "));
+  if (!cr.uncounted.isEmpty())
+    c.subtitle += QString(" · not drawn (no block model): %1").arg(cr.uncounted.join(", "));
   return c;
 }
 

@@ -63,8 +63,78 @@ QString ChartScene::signature(const Chart& c) const {
   return sig + (wrong ? "W" : "");
 }
 
+namespace {
+
+QAbstractAxis* make_x_axis(const Chart& data, Scale xs) {
+  if (xs == Scale::Category) {
+    // Labels are rich text; fit_categories() wraps or turns them once the plot's width is
+    // known.
+    auto* cat = new QBarCategoryAxis;
+    QStringList labels;
+    for (const QString& c : data.x.categories) labels << c.toHtmlEscaped();
+    cat->append(labels);
+    return cat;
+  }
+  if (xs == Scale::Log2) {
+    auto* cat = new QCategoryAxis;
+    cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    return cat;
+  }
+  return new QValueAxis;
+}
+
+QAbstractAxis* make_y_axis(Scale ys) {
+  if (ys == Scale::Log10) {
+    auto* log = new QLogValueAxis;
+    log->setBase(10);
+    log->setLabelFormat("%g");
+    log->setMinorTickCount(8);
+    return log;
+  }
+  auto* lin = new QValueAxis;
+  lin->setLabelFormat("%.4g");
+  return lin;
+}
+
+void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y) {
+  chart->addSeries(s);
+  s->attachAxis(x);
+  s->attachAxis(y);
+}
+
+}  // namespace
+
 void ChartScene::build() {
   signature_ = signature(data_);
+  build_title();
+  if (data_.empty()) {
+    chart_->legend()->hide();
+  } else {
+    const Scale xs = resolve_x(data_), ys = resolve_y(data_);
+    QAbstractAxis* x = make_x_axis(data_, xs);
+    QAbstractAxis* y = make_y_axis(ys);
+    for (QAbstractAxis* a : {x, y}) {
+      a->setLabelsFont(scaled_font(-1));
+      a->setTitleFont(scaled_font(0));
+    }
+    x->setTitleText(data_.x.title);
+    y->setTitleText(data_.y.title + (ys == Scale::Log10 ? "  (log scale)" : ""));
+    chart_->addAxis(x, Qt::AlignBottom);
+    chart_->addAxis(y, Qt::AlignLeft);
+    build_series(x, y);
+    if (signature_.endsWith('W')) build_wrong_series(x, y);
+  }
+  warnings_ = new QGraphicsTextItem(chart_);
+  warnings_->setDefaultTextColor(palette_wrong());
+  warnings_->setFont(scaled_font(-0.5, true));
+  warnings_->setZValue(20);
+  empty_hint_ = new QGraphicsTextItem(chart_);
+  empty_hint_->setDefaultTextColor(QColor(90, 90, 90));
+  empty_hint_->setFont(scaled_font(1));
+  empty_hint_->setZValue(20);
+}
+
+void ChartScene::build_title() {
   chart_->setAnimationOptions(QChart::NoAnimation);
   chart_->setBackgroundRoundness(0);
   chart_->setTitleFont(scaled_font(2, true));
@@ -78,132 +148,87 @@ void ChartScene::build() {
   chart_->legend()->setAlignment(Qt::AlignBottom);
   chart_->legend()->setFont(scaled_font(-0.5));
   chart_->legend()->setShowToolTips(true);
+}
 
-  const QFont tick_font = scaled_font(-1);
-  const QFont axis_title_font = scaled_font(0);
-  if (data_.empty()) {
-    chart_->legend()->hide();
-  } else {
-    const Scale xs = resolve_x(data_), ys = resolve_y(data_);
-    QAbstractAxis* x = nullptr;
-    if (xs == Scale::Category) {
-      // Labels are rich text; fit_categories() wraps or turns them once the plot's width is
-      // known.
-      auto* cat = new QBarCategoryAxis;
-      QStringList labels;
-      for (const QString& c : data_.x.categories) labels << c.toHtmlEscaped();
-      cat->append(labels);
-      x = cat;
-    } else if (xs == Scale::Log2) {
-      auto* cat = new QCategoryAxis;
-      cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-      x = cat;
+void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
+  QBarSeries* bars = nullptr;
+  int palette_index = 0;
+  for (int i = 0; i < data_.series.size(); ++i) {
+    const Series& s = data_.series[i];
+    auto* d = new Drawn;
+    d->kind = s.kind;
+    drawn_.append(d);
+    const QColor color = s.color.isValid() ? s.color : palette_color(palette_index++);
+    if (s.kind == SeriesKind::Bars) {
+      if (!bars) {
+        bars = new QBarSeries;
+        bars->setBarWidth(0.8);
+      }
+      build_bar_set(i, *d, color, bars);
     } else {
-      x = new QValueAxis;
-    }
-    QAbstractAxis* y = nullptr;
-    if (ys == Scale::Log10) {
-      auto* log = new QLogValueAxis;
-      log->setBase(10);
-      log->setLabelFormat("%g");
-      log->setMinorTickCount(8);
-      y = log;
-    } else {
-      auto* lin = new QValueAxis;
-      lin->setLabelFormat("%.4g");
-      y = lin;
-    }
-    for (QAbstractAxis* a : {x, y}) {
-      a->setLabelsFont(tick_font);
-      a->setTitleFont(axis_title_font);
-    }
-    x->setTitleText(data_.x.title);
-    y->setTitleText(data_.y.title + (ys == Scale::Log10 ? "  (log scale)" : ""));
-    chart_->addAxis(x, Qt::AlignBottom);
-    chart_->addAxis(y, Qt::AlignLeft);
-
-    auto attach = [&](QAbstractSeries* s) {
-      chart_->addSeries(s);
-      s->attachAxis(x);
-      s->attachAxis(y);
-    };
-    QBarSeries* bars = nullptr;
-    int palette_index = 0;
-    for (int i = 0; i < data_.series.size(); ++i) {
-      const Series& s = data_.series[i];
-      auto* d = new Drawn;
-      d->kind = s.kind;
-      drawn_.append(d);
-      const QColor color = s.color.isValid() ? s.color : palette_color(palette_index++);
-      if (s.kind == SeriesKind::Bars) {
-        if (!bars) {
-          bars = new QBarSeries;
-          bars->setBarWidth(0.8);
-        }
-        d->bar = new QBarSet(s.name);
-        d->bar->setColor(color);
-        d->bar->setBorderColor(color.darker(130));
-        bars->append(d->bar);
-        connect(d->bar, &QBarSet::hovered, this, [this, i](bool on, int cat) {
-          int idx = -1;
-          for (int k = 0; k < data_.series[i].points.size(); ++k)
-            if (int(data_.series[i].points[k].x) == cat) idx = k;
-          emit hover_text(on && idx >= 0 ? tooltip(i, idx) : QString());
-        });
-        continue;
-      }
-      bool spread = false;
-      for (const auto& p : s.points) spread = spread || p.has_spread();
-      if (s.kind == SeriesKind::Line && spread) {
-        d->upper = new QLineSeries(this);
-        d->lower = new QLineSeries(this);
-        auto* band = new QAreaSeries(d->upper, d->lower);
-        band->setName(s.name + " (min-max)");
-        QColor fill = color;
-        fill.setAlpha(28);  // light: bands of several series overlap
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
-        attach(band);
-        for (auto* m : chart_->legend()->markers(band)) m->setVisible(false);
-      }
-      d->line = new QLineSeries;
-      d->line->setName(s.name);
-      QPen pen(color, s.kind == SeriesKind::Roof ? 1.5 : 2.2);
-      if (s.dashed || s.kind == SeriesKind::Roof)
-        pen.setStyle(s.kind == SeriesKind::Roof ? Qt::DashDotLine : Qt::DashLine);
-      d->line->setPen(pen);
-      if (s.kind == SeriesKind::Line) {
-        d->line->setPointsVisible(true);
-        d->line->setMarkerSize(7);
-      }
-      attach(d->line);
-      if (s.kind == SeriesKind::Line)
-        connect(d->line, &QXYSeries::hovered, this,
-                [this, i](const QPointF& p, bool state) { on_xy_hovered(i, p, state); });
-    }
-    if (bars) attach(bars);
-    if (signature_.endsWith('W')) {
-      auto* wrong = new QScatterSeries;
-      wrong->setName("wrong result (differs from the host)");
-      wrong->setColor(palette_wrong());
-      wrong->setBorderColor(Qt::black);
-      wrong->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
-      wrong->setMarkerSize(16);  // larger than the line markers it may sit on
-      attach(wrong);
-      wrong_series_ = wrong;
-      connect(wrong, &QXYSeries::hovered, this,
-              [this](const QPointF& p, bool state) { on_xy_hovered(-1, p, state); });
+      build_line(i, *d, color, x, y);
     }
   }
+  if (bars) attach(chart_, bars, x, y);
+}
 
-  warnings_ = new QGraphicsTextItem(chart_);
-  warnings_->setDefaultTextColor(palette_wrong());
-  warnings_->setFont(scaled_font(-0.5, true));
-  warnings_->setZValue(20);
-  empty_hint_ = new QGraphicsTextItem(chart_);
-  empty_hint_->setDefaultTextColor(QColor(90, 90, 90));
-  empty_hint_->setFont(scaled_font(1));
-  empty_hint_->setZValue(20);
+void ChartScene::build_bar_set(int i, Drawn& d, const QColor& color, QBarSeries* bars) {
+  d.bar = new QBarSet(data_.series[i].name);
+  d.bar->setColor(color);
+  d.bar->setBorderColor(color.darker(130));
+  bars->append(d.bar);
+  connect(d.bar, &QBarSet::hovered, this, [this, i](bool on, int cat) {
+    int idx = -1;
+    for (int k = 0; k < data_.series[i].points.size(); ++k)
+      if (int(data_.series[i].points[k].x) == cat) idx = k;
+    emit hover_text(on && idx >= 0 ? tooltip(i, idx) : QString());
+  });
+}
+
+void ChartScene::build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x,
+                            QAbstractAxis* y) {
+  const Series& s = data_.series[i];
+  bool spread = false;
+  for (const auto& p : s.points) spread = spread || p.has_spread();
+  if (s.kind == SeriesKind::Line && spread) {
+    d.upper = new QLineSeries(this);
+    d.lower = new QLineSeries(this);
+    auto* band = new QAreaSeries(d.upper, d.lower);
+    band->setName(s.name + " (min-max)");
+    QColor fill = color;
+    fill.setAlpha(28);  // light: bands of several series overlap
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+    attach(chart_, band, x, y);
+    for (auto* m : chart_->legend()->markers(band)) m->setVisible(false);
+  }
+  d.line = new QLineSeries;
+  d.line->setName(s.name);
+  QPen pen(color, s.kind == SeriesKind::Roof ? 1.5 : 2.2);
+  if (s.dashed || s.kind == SeriesKind::Roof)
+    pen.setStyle(s.kind == SeriesKind::Roof ? Qt::DashDotLine : Qt::DashLine);
+  d.line->setPen(pen);
+  if (s.kind == SeriesKind::Line) {
+    d.line->setPointsVisible(true);
+    d.line->setMarkerSize(7);
+  }
+  attach(chart_, d.line, x, y);
+  if (s.kind == SeriesKind::Line)
+    connect(d.line, &QXYSeries::hovered, this,
+            [this, i](const QPointF& p, bool state) { on_xy_hovered(i, p, state); });
+}
+
+void ChartScene::build_wrong_series(QAbstractAxis* x, QAbstractAxis* y) {
+  auto* wrong = new QScatterSeries;
+  wrong->setName("wrong result (differs from the host)");
+  wrong->setColor(palette_wrong());
+  wrong->setBorderColor(Qt::black);
+  wrong->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+  wrong->setMarkerSize(16);  // larger than the line markers it may sit on
+  attach(chart_, wrong, x, y);
+  wrong_series_ = wrong;
+  connect(wrong, &QXYSeries::hovered, this,
+          [this](const QPointF& p, bool state) { on_xy_hovered(-1, p, state); });
 }
 
 bool ChartScene::update(const Chart& data) {

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointF>
+#include <QRectF>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,9 @@
 #include "charts/chart_axes.h"
 #include "charts/chart_data.h"
 
+class QAbstractAxis;
 class QAbstractSeries;
+class QBarSeries;
 class QBarSet;
 class QLineSeries;
 class QChart;
@@ -58,7 +61,12 @@ class ChartScene : public QObject {
     QList<int> shown;  // data point indices, in the order drawn (hover maps back through it)
   };
   void build();
-  void fill();  // points, ranges, labels from data_
+  void build_title();  // title, subtitle, legend
+  void build_series(QAbstractAxis* x, QAbstractAxis* y);
+  void build_bar_set(int i, Drawn& d, const QColor& color, QBarSeries* bars);
+  void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
+  void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
+  void fill();                                                  // points, ranges, labels from data_
   // The extent of the drawn points (x already transformed to the axis).
   struct Extent {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
@@ -78,6 +86,18 @@ class ChartScene : public QObject {
   void add_bar_labels();
   void show_warnings(Scale ys, int dropped);
   void place_overlays();
+  // The bars as the overlays are placed over them: the series, each bar's share of its
+  // category, the bar sets side by side.
+  struct BarGeometry {
+    QAbstractSeries* bars;
+    double width;
+    int sets;
+  };
+  bool refit_categories(const QRectF& plot);  // true: the labels were fitted anew
+  void make_room_for_bar_labels(double plot_height);
+  int bar_set_of(int series) const;  // the bar set series `series` is drawn as
+  void place_bar_labels(const BarGeometry& g, double bar_px);
+  void place_hatches(const BarGeometry& g);
   void fit_categories(double axis_width);
   void fit_value_title(double plot_height);  // the short title where the full one would be cut  //
                                              // category labels: wrapped to a slot, or turned

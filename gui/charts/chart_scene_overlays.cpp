@@ -38,7 +38,29 @@ void ChartScene::place_overlays() {
   }
   warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
   warnings_->setPos(plot.topLeft() + QPointF(8, 4));
-  // The fits below (category labels wrapped or turned, bar labels upright or turned) are redone
+  const bool refit = refit_categories(plot);
+  int bar_sets = 0;
+  QAbstractSeries* bars = nullptr;
+  for (auto* s : chart_->series())
+    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
+  for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
+  if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
+  const BarGeometry g{bars, static_cast<QBarSeries*>(bars)->barWidth(), bar_sets};
+  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * g.width / bar_sets;
+  if (refit) {
+    // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
+    // bars): then all of them stand upright on their bar, turned by -90 degrees.
+    double widest = 0;
+    for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
+    bar_labels_turned_ = widest > bar_px - 2;
+  }
+  make_room_for_bar_labels(plot.height());
+  place_bar_labels(g, bar_px);
+  place_hatches(g);
+}
+
+bool ChartScene::refit_categories(const QRectF& plot) {
+  // The fits (category labels wrapped or turned, bar labels upright or turned) are redone
   // when the plot got narrower than at the last fit (what fitted may no longer fit: in a live
   // run wider tick labels such as "12.5" take width from it) or wider by more than 20 px.
   // Smaller widenings come from the fits themselves: room for bar labels changes the value
@@ -52,21 +74,10 @@ void ChartScene::place_overlays() {
     // A bottom axis spans the plot and the value axis on its left.
     fit_categories(plot.right() - chart_->rect().left() - chart_->margins().left() - 20);
   }
-  int bar_sets = 0;
-  QAbstractSeries* bars = nullptr;
-  for (auto* s : chart_->series())
-    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
-  for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
-  if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
-  const double width = static_cast<QBarSeries*>(bars)->barWidth();
-  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * width / bar_sets;
-  if (refit) {
-    // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
-    // bars): then all of them stand upright on their bar, turned by -90 degrees.
-    double widest = 0;
-    for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
-    bar_labels_turned_ = widest > bar_px - 2;
-  }
+  return refit;
+}
+
+void ChartScene::make_room_for_bar_labels(double plot_height) {
   const bool turned = bar_labels_turned_;
   auto extent = [&](QGraphicsSimpleTextItem* item) {  // height above the bar
     return turned ? item->boundingRect().width() : item->boundingRect().height();
@@ -74,34 +85,43 @@ void ChartScene::place_overlays() {
   // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
   // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
   // new range does not trigger layouts without end.
-  if (auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0))) {
-    double top = value_top_;
-    for (auto* item : bar_labels_) {
-      const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
-      const double share = (extent(item) + 6) / plot.height();  // of the plot's height
-      if (!p.wrong && p.y > 0 && share < 0.6)
-        top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
-    }
-    if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
-      applied_top_ = top;
-      set_nice_range(ya, ya->min(), top);
-      // New tick labels may be wider than the room this layout gave them: lay out once more
-      // (the next pass finds the same top and changes nothing).
-      QMetaObject::invokeMethod(
-          chart_,
-          [c = chart_] {
-            if (c->layout()) c->layout()->invalidate();
-          },
-          Qt::QueuedConnection);
-    }
+  auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0));
+  if (!ya) return;
+  double top = value_top_;
+  for (auto* item : bar_labels_) {
+    const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
+    const double share = (extent(item) + 6) / plot_height;  // of the plot's height
+    if (!p.wrong && p.y > 0 && share < 0.6)
+      top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
   }
+  if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
+    applied_top_ = top;
+    set_nice_range(ya, ya->min(), top);
+    // New tick labels may be wider than the room this layout gave them: lay out once more
+    // (the next pass finds the same top and changes nothing).
+    QMetaObject::invokeMethod(
+        chart_,
+        [c = chart_] {
+          if (c->layout()) c->layout()->invalidate();
+        },
+        Qt::QueuedConnection);
+  }
+}
+
+int ChartScene::bar_set_of(int series) const {
+  int set = 0;
+  for (int j = 0; j < series; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+  return set;
+}
+
+void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
+  const bool turned = bar_labels_turned_;
   for (auto* item : bar_labels_) {
     const int i = item->data(0).toInt(), k = item->data(1).toInt();
-    int set = 0;
-    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const int set = bar_set_of(i);
     const Point& p = data_.series[i].points[k];
-    const double x = p.x - width / 2 + (set + 0.5) * width / bar_sets;
-    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), bars);
+    const double x = p.x - g.width / 2 + (set + 0.5) * g.width / g.sets;
+    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), g.bars);
     const QRectF r = item->boundingRect();
     // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
     // than its bar even turned (big text for a room, many bars): left out rather than drawn
@@ -113,14 +133,16 @@ void ChartScene::place_overlays() {
     else
       item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
   }
+}
+
+void ChartScene::place_hatches(const BarGeometry& g) {
   for (auto* hatch : noisy_hatches_) {
     const int i = hatch->data(0).toInt(), k = hatch->data(1).toInt();
-    int set = 0;
-    for (int j = 0; j < i; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
+    const int set = bar_set_of(i);
     const Point& p = data_.series[i].points[k];
-    const double left = p.x - width / 2 + set * width / bar_sets;
-    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), bars);
-    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + width / bar_sets, 0), bars);
+    const double left = p.x - g.width / 2 + set * g.width / g.sets;
+    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), g.bars);
+    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + g.width / g.sets, 0), g.bars);
     hatch->setRect(QRectF(top_left, bottom_right).normalized());
   }
 }
