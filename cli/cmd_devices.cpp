@@ -26,14 +26,13 @@ void print_measured(const rl::DeviceInfo& d) {
   sizes.push_back(rl::device_floor_bytes(runner.device()));
   for (std::uint64_t bytes : sizes) {
     const rl::ReadFloor f = runner.measure_read_floor(bytes, timing, nullptr, &cancelled);
-    std::printf("\n  read floor %9s: %10s (gpu %s)  %6s GB/s = %s%% of theoretical  [%s%s]",
-                format_bytes(bytes).c_str(), format_ms(f.time.median_ms).c_str(),
-                f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
-                format_fixed(f.gbps(), 0).c_str(),
-                d.theoretical_gbps > 0
-                    ? format_fixed(100.0 * f.gbps() / d.theoretical_gbps, 1).c_str()
-                    : "?",
-                f.shape.c_str(), f.noisy ? ", noisy" : "");
+    std::printf(
+        "\n  read floor %9s: %10s (gpu %s)  %6s GB/s = %s%% of theoretical  [%s%s]",
+        format_bytes(bytes).c_str(), format_ms(f.time.median_ms).c_str(),
+        f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
+        format_fixed(f.gbps(), 0).c_str(),
+        d.theoretical_gbps > 0 ? format_fixed(rl::pct_of_theoretical(f.gbps(), d), 1).c_str() : "?",
+        f.shape.c_str(), f.noisy ? ", noisy" : "");
   }
   runner.backend().release();
 }

@@ -61,26 +61,40 @@ bool contains(const std::string& text, const std::string& part) {
     check(s.results.size() == 4, "4 results, got " + std::to_string(s.results.size()));
     check(reported == 4, "4 results reported, got " + std::to_string(reported));
     check(!s.cancelled, "the session is not cancelled");
+    // Before the fault: measured. The fault: FAILED, naming the error, the call and the point.
+    // After it: measured again where the driver let the context be created again; where it did
+    // not (CUDA documents cudaErrorIllegalAddress as leaving the process unable to go on), FAILED
+    // saying the device was lost and why, never a crash.
+    bool after = false, lost = false;
     for (const PointResult& r : s.results) {
       const bool faulted = r.point.label().rfind(std::string(kFaultVariant) + "/", 0) == 0 &&
                            r.point.size == kFaultSize;
       const std::string label = r.point.label();
       if (!faulted) {
-        check(r.status == PointStatus::Ok, label + " is OK, got: " + r.message);
+        const bool lost_here = after && contains(r.message, "the device was lost");
+        lost = lost || lost_here;
+        check(r.status == PointStatus::Ok || lost_here,
+              label + " is OK or says why not: " + r.message);
         continue;
       }
+      after = true;
       std::fprintf(stderr, "faulted point's message: %s\n", r.message.c_str());
       check(r.status == PointStatus::Failed, label + " failed");
       check(contains(r.message, "cudaErrorIllegalAddress"), "the CUDA error is named");
       check(contains(r.message, label), "the point (variant and size) is named");
       check(contains(r.message, "failed:"), "the failing call is named");
-      check(contains(r.message, "was reset"), "the reset is reported");
+      check(contains(r.message, "was reset") || contains(r.message, "could not be recovered"),
+            "the reset or why it failed is reported");
     }
-    // The same runner (and backend) after the reset: everything runs.
+    std::fprintf(stderr, "after the fault: %s\n",
+                 lost ? "the device was lost (points after it FAILED, saying why)"
+                      : "the device was reset and the remaining points ran");
+    // The same runner (and backend) again: it runs, or says the device is lost; no crash.
     const Session again = runner.run(fault_spec({kLaterSize}), {});
-    check(again.results.size() == 2, "2 results after the reset");
+    check(again.results.size() == 2, "2 results after the fault");
     for (const PointResult& r : again.results)
-      check(r.status == PointStatus::Ok, r.point.label() + " after the reset: " + r.message);
+      check(r.status == PointStatus::Ok || (lost && contains(r.message, "the device was lost")),
+            r.point.label() + " after the fault: " + r.message);
   } catch (const std::exception& e) {
     problems.push_back(std::string("threw: ") + e.what());
   }
@@ -90,7 +104,7 @@ bool contains(const std::string& text, const std::string& part) {
   std::_Exit(problems.empty() ? 0 : 1);
 }
 
-TEST(GpuFault, IllegalAddressFailsItsPointAndTheRestRun) {
+TEST(GpuFault, IllegalAddressFailsItsPointTheRestSayWhatBecameOfThem) {
   RL_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(run_with_fault(), ::testing::ExitedWithCode(0), "fault survived");

@@ -112,7 +112,8 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   if (resume) session.read_floors = resume->read_floors;
   const std::vector<PointSpec> points = expand(spec);
   const auto start = Clock::now();
-  if (backend_->read_floor_shapes() > 0 && !points.empty()) {
+  // A device lost to a fault (recover_device) is not touched again: its points fail, saying why.
+  if (device_lost_.empty() && backend_->read_floor_shapes() > 0 && !points.empty()) {
     bool cancelled = false;
     const ReadFloor f =
         measure_read_floor(device_floor_bytes(session.device), spec.timing, cancel, &cancelled);
@@ -209,7 +210,10 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
   r.counts = model_counts(p);
   if (!device_lost_.empty()) {
     r.status = PointStatus::Failed;
-    r.message = "not run: the device was lost (" + device_lost_ + ")";
+    r.message =
+        "not run: the device was lost (" + device_lost_ +
+        "); CUDA cannot go on in this process after such an error: restart the program to use "
+        "the GPU again";
     return r;
   }
   const std::string why = backend_->unsupported_reason(p);
