@@ -19,6 +19,8 @@ QString setup_application(const QString& organization) {
     const int id = QFontDatabase::addApplicationFont(file);
     if (id >= 0 && family.isEmpty()) family = QFontDatabase::applicationFontFamilies(id).value(0);
   }
+  // The Code view's monospaced font, for machines whose font configuration has none.
+  QFontDatabase::addApplicationFont(":/fonts/DejaVuSansMono.ttf");
   if (!family.isEmpty()) {
     QFont font(family);
     font.setPointSizeF(9.5);

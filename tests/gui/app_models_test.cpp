@@ -66,6 +66,8 @@ std::vector<std::string> table_rows(const std::string& out, const rl::Session& s
 }
 
 TEST(FrontEndsAgree, TheCliTableAndTheAppTableShowTheSameNumbersOnEveryTimeBasis) {
+  if (!std::filesystem::exists(RL_CLI_PATH))  // test binaries copied to another machine
+    GTEST_SKIP() << RL_CLI_PATH << " is not on this machine: nothing to compare with";
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("rl_agree_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
