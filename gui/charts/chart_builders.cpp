@@ -54,7 +54,15 @@ QString ws_name(Workspace w) {
   return QString::fromStdString(std::string(to_string(w)));
 }
 QString bars_name(Workspace w) {
-  return ws_name(w) + (w == Workspace::Global ? ", in place" : " memory");
+  switch (w) {
+    case Workspace::Global:
+      return "global, in place";
+    case Workspace::Shared:
+      return "shared memory";
+    case Workspace::Registers:
+      return "in registers";
+  }
+  return ws_name(w);
 }
 QString type_name(DType t) {
   return QString::fromStdString(std::string(to_string(t)));

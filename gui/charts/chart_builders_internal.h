@@ -20,7 +20,7 @@ int catalog_index(const std::string& id);  // catalog order; unknown ids last
 // so they fit; hover shows the full name.
 QString short_label(const std::string& id, int unroll, bool with_unroll = true);
 QString ws_name(Workspace w);
-// A ladder's bar set: "global, in place" (the seed's way), "shared memory", "registers memory".
+// A ladder's bar set: "global, in place" (the seed's way), "shared memory", "in registers".
 QString bars_name(Workspace w);
 QString type_name(DType t);
 bool has_results(const std::vector<ShownSession>& ss);
