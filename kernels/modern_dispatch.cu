@@ -17,6 +17,8 @@ cudaError_t plan_modern(const LaunchArgs& a, LaunchPlan* plan) {
       return modern::plan_vectorized(a, plan);
     case KernelId::SinglePass:
       return modern::plan_single_pass(a, plan);
+    case KernelId::ClusterSinglePass:
+      return modern::plan_cluster(a, plan);
     default:
       return cudaErrorInvalidValue;
   }
@@ -32,6 +34,8 @@ cudaError_t launch_modern(const LaunchArgs& a, const LaunchPlan& p) {
       return modern::launch_vectorized(a, p);
     case KernelId::SinglePass:
       return modern::launch_single_pass(a, p);
+    case KernelId::ClusterSinglePass:
+      return modern::launch_cluster(a, p);
     default:
       return cudaErrorInvalidValue;
   }

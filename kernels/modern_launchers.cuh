@@ -23,6 +23,11 @@ cudaError_t launch_vectorized(const LaunchArgs& a, const LaunchPlan& p);
 cudaError_t plan_single_pass(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p);
 
+// modern_cluster.cu: ClusterSinglePass (the single pass with clusters of 8 blocks; sm_90+,
+// cudaErrorInvalidDeviceFunction below).
+cudaError_t plan_cluster(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_cluster(const LaunchArgs& a, const LaunchPlan& p);
+
 // cub_reference.cu: CubDeviceReduce, CubBlockReduceRaking, CubBlockReduceWarpReductions.
 bool is_cub(KernelId k);
 cudaError_t plan_cub(const LaunchArgs& a, LaunchPlan* plan);

@@ -28,6 +28,7 @@ VARIANTS = {
     "cg_reduce": ("modern_warp.cu", "cg_reduce", []),
     "vectorized": ("modern_vectorized.cu", "vectorized_grid_stride", []),
     "single_pass": ("modern_single_pass.cu", "single_pass", []),
+    "cluster_single_pass": ("modern_cluster.cu", "cluster_single_pass", []),
     "cub_device_reduce": ("cub_reference.cu", "device_sum", ["with_type"]),
     "cub_block_reduce_raking": ("cub_reference.cu", "cub_block_reduce", []),
     "cub_block_reduce_warp_reductions": ("cub_reference.cu", "cub_block_reduce", []),
@@ -40,8 +41,9 @@ PHASE_RULES = [
              r"LoadDirectStriped|T items\["),
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
-                  r"block\.sync|nwarps > 1|meta_group"),
-    ("write", r"partials\[blockIdx\.x\]|write_partial|finish_counted|finish_in_order|\*result"),
+                  r"block\.sync|nwarps > 1|meta_group|block_total|warp_total"),
+    ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"
+              r"map_shared_rank|cluster\.sync|\*result"),
     ("tree", r"__syncthreads|ws\[(tid|index)\] \+=|stride|blockDim\.x >=|B >="),
     ("block sum", r"__syncthreads"),  # past the seed, the one barrier is the block sum's
     ("finish", r"DeviceReduce::Sum"),

@@ -101,21 +101,48 @@ void add_stream_family(std::vector<VariantInfo>& out) {
       "One launch does the whole reduction. Each block reads one contiguous tile of 16-byte "
       "vectors (U loads in flight per thread) and there are as many blocks as tiles, so the "
       "hardware scheduler hands the next tile to whichever SM is free: fast SMs take more "
-      "tiles. The block that finishes last adds everything up: for int32 every block adds its "
-      "sum and a count of one to a single 64-bit word with one atomicAdd (count in the high "
-      "bits, sum in the low bits), and the block that sees the count reach gridDim.x holds the "
-      "total; for float32 blocks store partials, fence and count, and the last block adds the "
-      "partials in block order so every run gives the same bits. No second kernel, no launch "
-      "gap.",
+      "tiles. Whoever finishes last adds everything up, and the sums travel in integer "
+      "atomics: int32 adds its sum and a count of one to a single 64-bit word (count in the "
+      "high bits, sum in the low bits), and the one that sees the count reach the total holds "
+      "the result; float32 adds its sum, as an exact integer, to one of 32 counted exponent "
+      "windows, and the last one adds the windows and rounds once. Integer additions do not "
+      "depend on order, so float32 gives the same bits on every run with no partials array "
+      "and no fence. On small grids each warp hands its sum on (no block barrier on the "
+      "critical path); on large ones each block. No second kernel, no launch gap.",
       {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
        "one block per tile; the n % 4 tail by block 0",
-       kShuffleBlockSum,
-       "int32: thread 0 atomicAdd(word, 2^48 + block sum); float32: thread 0 stores the "
-       "partial, __threadfence(), atomicAdd(counter)",
-       "last block: int32 writes the sum field of the word and resets it to 0; float32 sums the "
-       "partials in block order, writes the total, resets the counter"});
+       "warp sums (int32: REDUX on sm_80+; float32: __shfl_down_sync tree); grids of more than "
+       "512 warps: lane 0 of each warp writes its sum to shared memory, __syncthreads(), warp 0 "
+       "adds them",
+       "int32: atomicAdd(word, 2^48 + sum); float32: atomicAdd(window[exponent / 8], 2^48 + "
+       "integer sum), then atomicAdd(counter, 1)",
+       "the last to count: int32 writes the word's sum field and resets it to 0; float32 adds "
+       "the 32 windows in a fixed order, rounds to float once, writes the total, resets"});
   stream_shape(single);
   out.push_back(single);
+
+  VariantInfo cluster = modern(
+      "cluster_single_pass", KernelId::ClusterSinglePass,
+      "Cluster single pass (8-block clusters, DSMEM)",
+      "Hopper's level between the block and the grid: a thread-block cluster, here of 8 "
+      "blocks on 8 SMs of one GPC, whose blocks can read and write each other's shared memory "
+      "(distributed shared memory). Each block reads its tile and sums it as the single pass "
+      "does; thread 0 then stores the block sum straight into the leader block's shared "
+      "memory, cluster.sync() waits for all 8, and the leader adds them and hands one sum per "
+      "cluster on with the single pass's atomics: thread -> warp -> block -> cluster -> grid. "
+      "Needs sm_90. On the H200 the cluster barrier costs more than the atomics it saves "
+      "(docs/benchmarks.md), so this rung shows the level, not a speed-up.",
+      {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
+       "grid = tiles rounded up to whole clusters of 8",
+       "block sum: warp sums (REDUX for int32, shuffles for float32), __syncthreads(), warp 0 "
+       "adds them",
+       "cluster: thread 0 stores the block sum into the leader's shared memory "
+       "(map_shared_rank); cluster.sync(); the leader's warp adds the 8 sums",
+       "the leader hands the cluster's sum on as the single pass does (counted word or "
+       "exponent windows); the last cluster writes the total"});
+  stream_shape(cluster);
+  cluster.min_compute_capability = 90;
+  out.push_back(cluster);
 }
 
 void add_cub(std::vector<VariantInfo>& out) {

@@ -37,7 +37,9 @@ TraceRequest request_of(const PointSpec& p, std::uint64_t size) {
 // vector, so tracing block 0 at N generates the whole input (1 GiB at 2^28). But only the load
 // step's reads depend on N: the other counters are per block times the grid. So trace N' = the
 // grid's whole tiles (same grid, one tile to generate) and put N's reads in place of N''s.
-StepCounters single_pass_totals(const PointSpec& p, std::uint64_t* grid) {
+// The cluster kernel plans as the single pass does, rounded up to whole clusters of 8 (the trace
+// does the same).
+StepCounters single_pass_totals(const PointSpec& p, bool cluster, std::uint64_t* grid) {
   kernels::LaunchArgs args;
   args.kernel = KernelId::SinglePass;
   args.type = p.type;
@@ -47,11 +49,12 @@ StepCounters single_pass_totals(const PointSpec& p, std::uint64_t* grid) {
   args.n = p.size;
   kernels::LaunchPlan plan;
   if (kernels::plan_launch(args, &plan) != cudaSuccess)
-    throw Error("single_pass: no launch of N = " + std::to_string(p.size));
+    throw Error(p.variant + ": no launch of N = " + std::to_string(p.size));
+  if (cluster) plan.grid = (plan.grid + 7) / 8 * 8;
   const std::uint64_t tile_elements = 4ull * std::uint64_t(p.block_size) * std::uint64_t(p.unroll);
   const std::uint64_t whole_tiles = std::uint64_t(plan.grid) * tile_elements;
   const Trace t = make_trace(request_of(p, whole_tiles));
-  if (t.grid != plan.grid) throw Error("single_pass: the grid of N' differs from N's");
+  if (t.grid != plan.grid) throw Error(p.variant + ": the grid of N' differs from N's");
   StepCounters c = t.launch_totals;
   c.loads = c.loads - whole_tiles + p.size;  // every element is read once, by whichever block
   *grid = t.grid;
@@ -61,8 +64,9 @@ StepCounters single_pass_totals(const PointSpec& p, std::uint64_t* grid) {
 ModelCounts compute(const PointSpec& p) {
   const VariantInfo* v = find_variant_by_id(p.variant);
   ModelCounts c;
-  if (v->kernel == KernelId::SinglePass) {
-    c.first_kernel = single_pass_totals(p, &c.grid);
+  if (v->kernel == KernelId::SinglePass || v->kernel == KernelId::ClusterSinglePass) {
+    c.first_kernel =
+        single_pass_totals(p, v->kernel == KernelId::ClusterSinglePass, &c.grid);
     c.launches = 1;  // the last block to finish writes the total: no second kernel
     return c;
   }

@@ -2,9 +2,12 @@
 //   load        phase 1: thread t loads vectors t, t + B, ..., t + (U-1)B of each tile the block
 //               walks (tile b, b + grid, ...; one tile when the grid is the tile count), U
 //               16-byte loads in flight, and adds their 4U values in a register (tile_thread_sum)
-//   level 1..2  phase 2: the block sum from warp shuffles (block_sum_shfl), as warp_shuffle
-//   finish      phase 3: thread 0 hands the block's sum on with one atomic; the block that
-//               counts last holds (int32) or adds up (float32) the total
+//   level 1..2  phase 2: warp sums (REDUX for int32, shuffles for float32) and, on grids of
+//               more than 512 warps, the block sum from them
+//   cluster     (cluster_single_pass) thread 0 stores the block sum into the leader's shared
+//               memory, cluster.sync()
+//   finish      phase 3: each warp, block or cluster hands its sum on with integer atomics
+//               (kernels/modern_finish.cuh); the last to count writes the total
 // The register sums follow tile_thread_sum's order of additions, float included, so the traced
 // block sum is the bits the GPU block computes; the tests check that every block's sum adds up
 // to the total.
@@ -19,6 +22,10 @@
 namespace rl {
 
 namespace {
+
+// kernels/modern_single_pass.cu's kMaxWarpSlots and modern_cluster.cu's kClusterBlocks.
+constexpr std::uint64_t kMaxWarpSlots = 512;
+constexpr unsigned kClusterBlocks = 8;
 
 using warp_trace::Builder;
 using warp_trace::kFull;
@@ -72,7 +79,9 @@ void build(Trace& t, const InputData& input) {
     x = input.i32.data();
   const unsigned B = t.block_size, U = static_cast<unsigned>(t.unroll), W = t.warps();
   const unsigned grid = static_cast<unsigned>(t.grid), b = t.block_index;
-  Builder<T> builder(t, warp_trace::WarpOp::ShuffleDown);
+  // int32 sums warps with REDUX (sm_80+, the GPUs this trace describes), float32 with shuffles.
+  Builder<T> builder(t, std::is_same_v<T, float> ? warp_trace::WarpOp::ShuffleDown
+                                                 : warp_trace::WarpOp::Redux);
   // The view's cells show each thread's first element: x[4(tile b * B * U + tid)].
   const std::uint64_t first = std::uint64_t(b) * B * U * 4;
   t.initial_values.assign(B, 0.0);
@@ -98,38 +107,68 @@ void build(Trace& t, const InputData& input) {
   load.masks.assign(W, kFull);
   builder.snapshot(load);
 
-  warp_trace::block_reduce_steps(builder, W);
-
+  const bool cluster = t.variant == "cluster_single_pass";
+  const bool per_warp = !cluster && std::uint64_t(grid) * W <= kMaxWarpSlots;
+  if (per_warp)
+    builder.warp_level(W, W == 1 ? "the block's only warp" : "all " + num(W) + " warps at once");
+  else
+    warp_trace::block_reduce_steps(builder, W);
+  const std::uint64_t slots = cluster ? grid / kClusterBlocks : per_warp ? std::uint64_t(grid) * W
+                                                                         : grid;
+  const std::string slot = cluster ? "cluster" : per_warp ? "warp" : "block";
+  if (cluster) {
+    TraceStep& dsmem = builder.push(
+        "cluster",
+        "phase 3: thread 0 stores the block sum into the shared memory of the cluster's leader "
+        "block (block " + num(b - b % kClusterBlocks) +
+            ", on another SM of the same GPC: distributed shared memory, no trip through L2); "
+            "cluster.sync() waits for the cluster's " + num(kClusterBlocks) +
+            " blocks. " + (b % kClusterBlocks == 0
+                               ? "This block is the leader: its warp 0 adds the 8 sums."
+                               : "This block is done; the leader goes on."));
+    dsmem.masks[0] = 1u;
+    dsmem.barrier = true;
+    dsmem.counters.stores = 1;
+    dsmem.counters.barriers = 1;
+    builder.snapshot(dsmem);
+  }
   TraceStep& finish = builder.push("atomic", "");
-  finish.masks[0] = 1u;
-  finish.counters.stores = 1;
+  for (unsigned w = 0; w < (per_warp ? W : 1u); ++w) finish.masks[w] = 1u;
+  finish.counters.stores = per_warp ? W : 1;
   builder.snapshot(finish);
   t.partial = double(builder.regs()[0]);
   const std::string sum =
       t.type == DType::Int32 ? num(static_cast<std::uint64_t>(static_cast<std::int64_t>(t.partial)))
                              : std::to_string(t.partial);
-  if (grid == 1)
-    finish.caption = "phase 3: the only block: thread 0 writes the total (" + sum +
-                     ") to the result. No atomic, no second kernel.";
-  else if (t.type == DType::Int32)
-    finish.caption = "phase 3: thread 0 adds 2^48 + its block sum (" + sum +
-                     ") to one 64-bit word with a single atomicAdd: the high bits count the blocks "
-                     "done, the low bits add their sums. The block whose atomic sees the count " +
-                     num(grid - 1) +
-                     " holds every block's sum: it writes the total and resets "
-                     "the word. No partials array, no second kernel.";
+  const std::string who = per_warp ? "lane 0 of each warp" : cluster ? "the leader" : "thread 0";
+  const std::string what = per_warp ? "its warp sum" : "the " + slot + " sum";
+  if (t.type == DType::Int32)
+    finish.caption = "phase " + std::string(cluster ? "4" : "3") + ": " + who + " adds 2^48 + " +
+                     what + " (block sum " + sum +
+                     ") to one 64-bit word with a single atomicAdd: the high bits count the " +
+                     slot + "s done, the low bits add their sums. The " + slot +
+                     " whose atomic sees the count " + num(slots - 1) +
+                     " holds every sum: it writes the total and resets the word. No partials "
+                     "array, no second kernel.";
   else
-    finish.caption = "phase 3: thread 0 stores the block sum (" + sum + ") in partials[" + num(b) +
-                     "], __threadfence(), then atomicAdd(counter, 1); __syncthreads(). The block "
-                     "that counts last adds the " +
-                     num(grid) +
-                     " partials in block order (same bits every run) and writes the total.";
+    finish.caption = "phase " + std::string(cluster ? "4" : "3") + ": " + who + " adds " + what +
+                     " (block sum " + sum +
+                     "), as an exact integer with a count of one, to the window word of its "
+                     "exponent (atomicAdd), then takes a ticket (atomicAdd(counter, 1)). The " +
+                     slot + " with ticket " + num(slots - 1) +
+                     " adds the 32 windows in a fixed order and rounds once: integer additions "
+                     "do not depend on order, so every run gives the same bits.";
+  if (per_warp)
+    finish.caption += " Per warp because the grid has only " + num(std::uint64_t(grid) * W) +
+                      " warps: no block barrier on the way to the total.";
 }
 
 }  // namespace
 
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
-  if (v.kernel != KernelId::SinglePass) throw Error("no single-pass trace for " + v.id);
+  const bool cluster = v.kernel == KernelId::ClusterSinglePass;
+  if (v.kernel != KernelId::SinglePass && !cluster)
+    throw Error("no single-pass trace for " + v.id);
   const std::string name = v.seed_label(unroll);
   if (!v.takes_block_size(r.block_size))
     throw Error("block size " + std::to_string(r.block_size) + ": " + name +
@@ -156,7 +195,9 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
   if (kernels::plan_launch(args, &plan) != cudaSuccess)
     throw Error(name + ": no launch of N = " + std::to_string(t.size) +
                 " at B = " + std::to_string(r.block_size) + ", U = " + std::to_string(unroll));
-  t.grid = plan.grid;
+  // The cluster kernel's grid: the single pass's, rounded up to whole clusters (its own plan
+  // asks the GPU whether it has clusters; a trace needs no GPU).
+  t.grid = cluster ? (plan.grid + kClusterBlocks - 1) / kClusterBlocks * kClusterBlocks : plan.grid;
   check_block_index(t);
   // The input up to the block's last tile, and to the end for block 0's scalar tail or a block
   // that walks several tiles.

@@ -32,6 +32,7 @@ enum class KernelId : int {
   CgReduce = 22,
   VectorizedGridStride = 23,
   SinglePass = 24,
+  ClusterSinglePass = 25,  // sm_90+: thread-block clusters
   CubDeviceReduce = 30,
   CubBlockReduceRaking = 31,
   CubBlockReduceWarpReductions = 32,

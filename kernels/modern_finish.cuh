@@ -1,0 +1,136 @@
+// The finish of the one-launch kernels (modern_single_pass.cu, modern_cluster.cu). Every
+// contributor of a sum (a "slot": a warp, a block or a cluster, the same kind for the whole
+// grid) hands its sum on with integer atomics, and the slot that counts last writes the total.
+// Integer additions are exact, so the total has the same bits whatever order the slots arrive
+// in: float32 as well as int32 is deterministic, with no partials array, no fence and no second
+// pass over partials.
+//
+//  int32, the counted word: the slot adds (1 << 48) + its sum to one 64-bit word; the high 16 bits
+//    count the slots, the low 48 bits add their sums (inputs are in [0, 255], so any total of up
+//    to 2^40 elements fits). The slot whose atomicAdd returns the count slots - 1 holds the total
+//    in the returned word plus its own; it writes it and puts the word back to 0.
+//  float32, the counted exponent windows: a slot's float sum s = +-m * 2^E (m < 2^24) is the
+//    integer m << (q % 8), q = E + 149, placed in window q / 8 (32 windows cover every finite
+//    float; a 33rd word counts NaN, +inf and -inf). A window word is count (bits 48..63) + the
+//    sum of its entries, each biased by 2^31 so it is never negative (bits 0..47: 16384 entries
+//    below 2^32 fit). The slot then takes a ticket from a counter; its warp reads the 33 words at
+//    the same time (one round trip for both). The last slot re-reads until the windows' counts
+//    add up to every slot (an add may still be on its way), then adds the 32 windows as doubles
+//    in a fixed order, rounds once to float, writes the total and puts every word back to 0.
+//    The result is the block sums' exact total, rounded: never worse than adding them in order.
+//
+// Scratch (zeroed once when it is allocated; the last slot zeroes it again): the counted word
+// or the ticket counter at offset 0, the windows at kWindowsOffset.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "modern_common.cuh"
+
+namespace rl::kernels::modern {
+
+inline constexpr int kCountShift = 48;
+inline constexpr unsigned long long kSumMask = (1ull << kCountShift) - 1;
+// The int32 sum field holds any total of the input contract (values in [0, 255]) up to 2^40
+// elements (255 * 2^40 < 2^48).
+inline constexpr std::size_t kMaxInt32Elements = std::size_t(1) << 40;
+// At most this many slots (the count fields are 16 bits; the window sums take 16384 entries).
+inline constexpr unsigned kMaxSlots = 16384;
+inline constexpr std::size_t kWindowsOffset = 256;
+inline constexpr int kWindowWords = 33;  // 32 windows + NaN/inf
+inline constexpr std::size_t kFinishScratchBytes = kWindowsOffset + kWindowWords * 8;
+
+// int32: called by the slot's one thread.
+__device__ __forceinline__ void hand_on_counted(long long slot_sum, long long* result,
+                                                unsigned long long* word, unsigned slots) {
+  const unsigned long long mine =
+      (1ull << kCountShift) + static_cast<unsigned long long>(slot_sum);
+  const unsigned long long before = atomicAdd(word, mine);
+  if ((before >> kCountShift) == slots - 1) {
+    *result = static_cast<long long>((before + mine) & kSumMask);
+    *word = 0;  // every slot has counted; the next launch on the stream sees 0
+  }
+}
+
+// The window word and entry of a float (see the top of the file).
+__device__ __forceinline__ unsigned long long window_entry(float s, int* word) {
+  const unsigned bits = __float_as_uint(s);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  if (e == 0xffu) {  // NaN: field 0, +inf: field 1, -inf: field 2 of the last word
+    *word = kWindowWords - 1;
+    const int field = mant ? 0 : ((bits >> 31) ? 2 : 1);
+    return (1ull << kCountShift) + (1ull << (16 * field));
+  }
+  const unsigned q = (e ? e : 1u) - 1u;  // subnormals share the lowest exponent
+  const long long m = static_cast<long long>((e ? 0x800000u : 0u) | mant) << (q & 7u);
+  *word = static_cast<int>(q >> 3);
+  return (1ull << kCountShift) +
+         static_cast<unsigned long long>((bits >> 31 ? -m : m) + (1ll << 31));
+}
+
+__device__ __forceinline__ unsigned long long load_word(unsigned long long* w) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*w).load(
+      cuda::memory_order_relaxed);
+}
+
+// 2^k for k in [-149, 99], exactly, without a library call.
+__device__ __forceinline__ double pow2(int k) {
+  return __longlong_as_double(static_cast<long long>(1023 + k) << 52);
+}
+
+// float32: called by a whole warp; `slot_sum` is read from lane 0.
+__device__ __forceinline__ void hand_on_windows(float slot_sum, float* result,
+                                                unsigned long long* words, unsigned* counter,
+                                                unsigned slots) {
+  const unsigned lane = threadIdx.x % kWarp;
+  unsigned ticket = 0;
+  if (lane == 0) {
+    int w = 0;
+    const unsigned long long entry = window_entry(slot_sum, &w);
+    atomicAdd(words + w, entry);
+    ticket = atomicAdd(counter, 1u);
+  }
+  unsigned long long mine = load_word(words + lane), special = load_word(words + kWindowWords - 1);
+  if (__shfl_sync(kFullMask, ticket, 0) != slots - 1) return;
+  for (unsigned tries = 0;; ++tries) {
+    unsigned counted = static_cast<unsigned>(mine >> kCountShift);
+#pragma unroll
+    for (int o = kWarp / 2; o > 0; o >>= 1) counted += __shfl_xor_sync(kFullMask, counted, o);
+    counted += static_cast<unsigned>(special >> kCountShift);
+    if (counted == slots) break;
+    // More entries than slots: the scratch held another launch's entries. Say so with a NaN
+    // (and clean up) rather than a wrong number; a count that never arrives is a fault.
+    if (counted > slots) {
+      special = 1;
+      break;
+    }
+    if (tries > (1u << 24)) __trap();
+    mine = load_word(words + lane);
+    special = load_word(words + kWindowWords - 1);
+  }
+  const long long count = static_cast<long long>(mine >> kCountShift);
+  const long long sum = static_cast<long long>(mine & kSumMask) - (count << 31);
+  double v = static_cast<double>(sum) * pow2(8 * static_cast<int>(lane) - 149);
+  v = warp_sum_shfl(v);  // a fixed tree over the windows: the same bits every run
+  words[lane] = 0;
+  if (lane == 0) {
+    const unsigned nan = special & 0xffffu, pinf = (special >> 16) & 0xffffu,
+                   ninf = (special >> 32) & 0xffffu;
+    float total = static_cast<float>(v);
+    if (nan || (pinf && ninf))
+      total = __int_as_float(0x7fc00000);
+    else if (pinf)
+      total = __int_as_float(0x7f800000);
+    else if (ninf)
+      total = __int_as_float(0xff800000);
+    *result = total;
+    words[kWindowWords - 1] = 0;
+    *counter = 0;
+  }
+}
+
+}  // namespace rl::kernels::modern
