@@ -219,6 +219,8 @@ void MainWindow::connect_run() {
   connect(controller_, &RunController::point_finished, store_, &SessionStore::append_live);
   connect(controller_, &RunController::finished, this, [this](const Session& session) {
     store_->finish_live(session);
+    // A run in worker processes: the device as the worker measured it (copy, read floor).
+    if (session.device.measured_copy_gbps > 0) device_panel_->update_device(session.device);
     experiment_->set_running(false);
     cancel_action_->setEnabled(false);
     const QString took = format_duration_s(run_clock_.elapsed() / 1000.0);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <thread>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -20,6 +21,10 @@
 namespace rl {
 
 namespace {
+
+bool is_set(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -88,6 +93,14 @@ SupervisedRun::SupervisedRun(const SupervisorOptions& options, const ExperimentS
 Session SupervisedRun::run(int* workers_started) {
   int failures = 0;  // workers in a row that ended on a fault or a crash
   for (bool continuing = false; session_.results.size() < points_.size(); continuing = true) {
+    // A moment for the driver to finish with the lost process's context, longer after each
+    // failure in a row; a cancel cuts it short.
+    for (int i = 0; i < failures * 10 && !is_set(cancel_); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (is_set(cancel_)) {
+      session_.cancelled = true;
+      break;
+    }
     ++*workers_started;
     WorkerEnd end = run_worker(continuing);
     if (end.cancelled || end.ended) {
