@@ -19,6 +19,7 @@
 
 #include "engine/core/error.h"
 #include "engine/run/backend.h"
+#include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
 
 namespace rl {
@@ -95,6 +96,26 @@ TEST_F(SupervisorTest, RunsEveryPointInOneWorker) {
   EXPECT_EQ(sup.workers_started(), 1);
   EXPECT_FALSE(s.cancelled);
   EXPECT_TRUE(notices_.empty());
+}
+
+// The real reductionlab-worker (linked beside the tests) on the host backend: the same points,
+// verified, as the runner gives in this process.
+TEST_F(SupervisorTest, TheRealWorkerSpeaksTheProtocol) {
+  options_.worker = beside_this_test("reductionlab-worker");
+  ASSERT_EQ(access(options_.worker.c_str(), X_OK), 0) << options_.worker;
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  Runner in_process(make_host_backend());
+  const Session expected = in_process.run(five_points(), {});
+  ASSERT_EQ(s.results.size(), expected.results.size());
+  for (std::size_t i = 0; i < s.results.size(); ++i) {
+    EXPECT_EQ(s.results[i].point, expected.results[i].point);
+    EXPECT_EQ(s.results[i].status, PointStatus::Ok) << s.results[i].message;
+    EXPECT_EQ(s.results[i].value, expected.results[i].value);
+    EXPECT_EQ(s.results[i].counts.has_value(), expected.results[i].counts.has_value());
+  }
+  EXPECT_EQ(s.device.name, expected.device.name);
+  EXPECT_EQ(sup.workers_started(), 1);
 }
 
 TEST_F(SupervisorTest, FaultFailsItsPointAndAFreshWorkerRunsTheRest) {
