@@ -1,4 +1,4 @@
-// `reductionlab-cli run`: builds the spec from flags, picks the backend, runs it with a live
+// `reductionlab-cli run`: builds the spec from flags, picks where it runs, runs it with a live
 // table, writes the files asked for, and turns the outcome into an exit code.
 #include <unistd.h>
 #include <atomic>
@@ -11,6 +11,7 @@
 #include "engine/io/export.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
 #include "live_table.h"
 #include "output_files.h"
 #include "parse_args.h"
@@ -25,9 +26,52 @@ namespace rlcli {
 
 namespace {
 
-// The backend the flags ask for, settling the spec for that device first (before the CUDA
+// Where the run happens: on a GPU in worker processes (a GPU fault then costs one point:
+// engine/run/supervisor.h), else in this process (the host backend, or a GPU when the worker
+// executable is missing).
+struct RunTarget {
+  std::unique_ptr<rl::Supervisor> supervisor;
+  std::unique_ptr<rl::Runner> runner;
+  const rl::DeviceInfo& device() const {
+    return supervisor ? supervisor->device() : runner->device();
+  }
+  rl::Session run(const rl::ExperimentSpec& spec, const rl::RunCallbacks& cb,
+                  const std::atomic<bool>* cancel, const rl::Session* resume) {
+    return supervisor ? supervisor->run(spec, cb, cancel, resume)
+                      : runner->run(spec, cb, cancel, resume);
+  }
+};
+
+RunTarget on_gpu(int index, const rl::DeviceInfo& device,
+                 const std::vector<std::string>& counters) {
+  RunTarget t;
+  std::string looked_at;
+  const std::string worker = rl::find_worker(&looked_at);
+  if (!worker.empty()) {
+    rl::SupervisorOptions o;
+    o.worker = worker;
+    o.device_index = index;
+    o.device = device;
+    o.counters = counters;
+    o.on_notice = [](const std::string& what) {
+      std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
+    };
+    t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
+    return t;
+  }
+  std::fprintf(stderr,
+               "reductionlab-cli: no GPU worker process (%s is missing); running in this process: "
+               "after a GPU fault the rest of the run cannot use the GPU\n",
+               looked_at.c_str());
+  t.runner = std::make_unique<rl::Runner>(rl::make_cuda_backend(index));
+  t.runner->set_counters(counters);
+  return t;
+}
+
+// The target the flags ask for, settling the spec for that device first (before the CUDA
 // backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
-std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, rl::ExperimentSpec& spec) {
+RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
+                      const std::vector<std::string>& counters) {
   bool cpu = false;
   int index = 0;
   if (a.o_device->count() > 0) {
@@ -49,12 +93,14 @@ std::unique_ptr<rl::Backend> pick_backend(const RunArgs& a, rl::ExperimentSpec& 
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      return rl::make_cuda_backend(index);
+      return on_gpu(index, found.gpus[index], counters);
     }
   }
-  auto backend = rl::make_host_backend();
-  spec = settle_for_device(spec, a, backend->device());
-  return backend;
+  RunTarget t;
+  t.runner = std::make_unique<rl::Runner>(rl::make_host_backend());
+  t.runner->set_counters(counters);
+  spec = settle_for_device(spec, a, t.runner->device());
+  return t;
 }
 
 // A cancelled run exits 128 + the signal that cancelled it (130 for Ctrl-C).
@@ -80,12 +126,11 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
   RunOutputs outputs(a);  // names, directories and collisions checked before the run
 
-  rl::Runner runner(pick_backend(a, spec));
-  runner.set_counters(counter_list);
-  if (resumed) check_resume_device(a, *resumed, runner.device());
+  RunTarget target = pick_target(a, spec, counter_list);
+  if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
-  LiveTable table(runner.device(), points, spec.baseline, spec.timing.noise, basis);
-  table.show_counts(show_counts(counts, runner.device()));
+  LiveTable table(target.device(), points, spec.baseline, spec.timing.noise, basis);
+  table.show_counts(show_counts(counts, target.device()));
   table.show_counters(counter_list);
   CounterNotes counter_notes;
   table.print_header();
@@ -100,7 +145,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   // Until the files are written: a signal then still leaves them whole (run_signals.h).
   const CancelOnSignals signals;
   const rl::Session session =
-      runner.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
+      target.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
   table.print_footer(session, points.size());
   if (!outputs.write(session)) return kExitRuntime;
   const int code = exit_code_for(session, signals.signal());

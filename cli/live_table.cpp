@@ -75,9 +75,11 @@ LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSp
 void LiveTable::print_header() {
   std::printf("device: %s", device_.label().c_str());
   if (device_.backend == "cuda") {
-    std::printf("  theoretical %s GB/s  measured copy %s GB/s\n",
-                gbps_text(device_.theoretical_gbps).c_str(),
-                gbps_text(device_.measured_copy_gbps).c_str());
+    // Measured by the GPU worker process when the run starts: then listed at the end.
+    std::printf(
+        "  theoretical %s GB/s  measured copy %s\n", gbps_text(device_.theoretical_gbps).c_str(),
+        device_.measured_copy_gbps > 0 ? (gbps_text(device_.measured_copy_gbps) + " GB/s").c_str()
+                                       : "at the end");
     std::printf(
         "roofs: %%floor = the read floor's time / the point's time at the same size (the read "
         "floor: a kernel that only reads the input, measured before the first point of each "
@@ -221,6 +223,10 @@ void LiveTable::on_result(const rl::Session& so_far) {
 }
 
 void LiveTable::print_read_floors(const rl::Session& s) {
+  if (device_.measured_copy_gbps <= 0 && s.device.measured_copy_gbps > 0)
+    std::printf(
+        "measured copy of the device: %s GB/s (reads and writes: information, not a roof)\n",
+        gbps_text(s.device.measured_copy_gbps).c_str());
   if (s.device.measured_read_gbps > 0)
     std::printf("read floor of the device (%s): %s GB/s\n",
                 format_bytes(s.device.read_floor_bytes).c_str(),

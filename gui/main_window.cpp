@@ -219,18 +219,30 @@ void MainWindow::connect_run() {
   connect(controller_, &RunController::point_finished, store_, &SessionStore::append_live);
   connect(controller_, &RunController::finished, this, [this](const Session& session) {
     store_->finish_live(session);
+    // A run in worker processes: the device as the worker measured it (copy, read floor).
+    if (session.device.measured_copy_gbps > 0) device_panel_->update_device(session.device);
     experiment_->set_running(false);
     cancel_action_->setEnabled(false);
     const QString took = format_duration_s(run_clock_.elapsed() / 1000.0);
-    const QString text =
-        session.cancelled
-            ? QString("Cancelled after %1 point(s) in %2; the finished points are kept.")
-                  .arg(session.results.size())
-                  .arg(took)
-            : QString("Done: %1 point(s) in %2.").arg(session.results.size()).arg(took);
+    QString text = session.cancelled
+                       ? QString("Cancelled after %1 point(s) in %2; the finished points are kept.")
+                             .arg(session.results.size())
+                             .arg(took)
+                       : QString("Done: %1 point(s) in %2.").arg(session.results.size()).arg(took);
+    // A GPU fault survived: the app says what became of the run (the points say why they failed).
+    const QString notices =
+        run_notices_.isEmpty() ? QString() : " " + run_notices_.join(". ") + ".";
+    text += notices;
     experiment_->show_status(text);
     statusBar()->showMessage(text, 10000);
     emit run_ended();
+  });
+  connect(controller_, &RunController::notice, this, [this](const QString& message) {
+    QString m = message;
+    if (!m.isEmpty()) m[0] = m[0].toUpper();
+    run_notices_ << m;
+    experiment_->show_status(m);
+    statusBar()->showMessage(m, 15000);
   });
   connect(controller_, &RunController::failed, this, [this](const QString& message) {
     experiment_->set_running(false);
@@ -264,6 +276,7 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
   experiment_->set_running(true);
   cancel_action_->setEnabled(true);
   run_clock_.start();
+  run_notices_.clear();
   controller_->start(spec, device, std::move(resume));
   // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
   statusBar()->showMessage(

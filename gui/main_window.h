@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QSize>
+#include <QStringList>
 
 #include <optional>
 
@@ -132,6 +133,7 @@ class MainWindow : public QMainWindow {
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;
+  QStringList run_notices_;  // what became of the GPU worker during the run (RunController::notice)
   CodePanel* code_ = nullptr;
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
   QAction* present_action_ = nullptr;

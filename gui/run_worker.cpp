@@ -9,6 +9,7 @@
 #include "engine/io/output_file.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
 
 namespace rl::gui {
 
@@ -26,7 +27,43 @@ RunWorker::~RunWorker() =
     default;  // on the worker thread: the backend is released where it was made
 
 void RunWorker::discover() {
-  emit discovered(rl::discover_devices());
+  discovery_ = rl::discover_devices();
+  emit discovered(*discovery_);
+}
+
+bool RunWorker::supervised(quint64 run_id, int device, std::string* worker) {
+  if (device == kHostDevice || factory_) return false;
+  std::string looked_at;
+  *worker = rl::find_worker(&looked_at);
+  if (!worker->empty()) return true;
+  if (!said_no_worker_) {
+    said_no_worker_ = true;
+    emit notice(run_id, QString::fromStdString(
+                            "No GPU worker process (" + looked_at +
+                            " is missing): runs happen in the app's own process, where a GPU "
+                            "fault leaves the GPU unusable until the app is restarted"));
+  }
+  return false;
+}
+
+rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
+                                      const rl::ExperimentSpec& spec, int device,
+                                      const std::atomic<bool>* cancel,
+                                      const rl::RunCallbacks& callbacks,
+                                      const rl::Session* resume) {
+  if (!discovery_) discovery_ = rl::discover_devices();
+  const rl::DeviceInfo* info = nullptr;
+  for (const rl::DeviceInfo& d : discovery_->gpus)
+    if (d.index == device) info = &d;
+  if (!info) throw rl::Error("cuda:" + std::to_string(device) + ": no such GPU");
+  rl::SupervisorOptions o;
+  o.worker = worker;
+  o.device_index = device;
+  o.device = *info;
+  o.on_notice = [&](const std::string& what) { emit notice(run_id, QString::fromStdString(what)); };
+  rl::Supervisor supervisor(std::move(o));
+  emit run_started(run_id, supervisor.device());
+  return supervisor.run(spec, callbacks, cancel, resume);
 }
 
 void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
@@ -40,7 +77,12 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
     return;
   }
   try {
-    if (!runner_ || runner_device_ != device) {
+    std::string worker;
+    const bool in_workers = supervised(run_id, device, &worker);
+    if (in_workers) {
+      runner_.reset();  // no CUDA context is held for a run
+      runner_device_ = -2;
+    } else if (!runner_ || runner_device_ != device) {
       runner_.reset();
       // Created here, on the worker thread: the CUDA backend calls cudaSetDevice on this thread.
       // A point that faults the GPU fails alone: the runner resets the device and goes on.
@@ -50,7 +92,7 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
                                                                : rl::make_cuda_backend(device));
       runner_device_ = device;
     }
-    emit run_started(run_id, runner_->device());
+    if (!in_workers) emit run_started(run_id, runner_->device());
     RunCallbacks callbacks;
     callbacks.on_progress = [&](const Progress& p) { emit progress(run_id, p); };
     callbacks.on_result = [&](const PointResult& r) { emit point_finished(run_id, r); };
@@ -66,7 +108,10 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
       write_failed = true;  // said once; the run goes on
       emit checkpoint_failed(run_id, QString::fromStdString(error));
     };
-    Session session = runner_->run(spec, callbacks, cancel.get(), resume ? &*resume : nullptr);
+    const Session* resumed = resume ? &*resume : nullptr;
+    Session session =
+        in_workers ? run_supervised(run_id, worker, spec, device, cancel.get(), callbacks, resumed)
+                   : runner_->run(spec, callbacks, cancel.get(), resumed);
     // Finished, or cancelled on purpose: the user has the session. Kept when the app closes.
     if (!path.empty() && (!session.cancelled || (discard && discard->load())))
       QFile::remove(checkpoint);
@@ -120,6 +165,9 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
   });
   connect(worker_, &RunWorker::checkpoint_failed, this, [this](quint64 id, const QString& m) {
     if (id == current_ && running_) emit checkpoint_failed(m);
+  });
+  connect(worker_, &RunWorker::notice, this, [this](quint64 id, const QString& m) {
+    if (id == current_ && running_) emit notice(m);
   });
   connect(worker_, &RunWorker::run_failed, this, [this](quint64 id, const QString& message) {
     if (id != current_ || !running_) return;

@@ -1,7 +1,10 @@
-// The app's one GPU job queue. RunWorker lives on one QThread and owns the rl::Runner (and
-// through it the CUDA backend, created on that thread so cudaSetDevice applies there); every job
-// that touches the GPU runs there, one after another: device discovery, runs, and the
-// animation's trace recordings, so nothing else uses the GPU while a run is being timed.
+// The app's one GPU job queue. RunWorker lives on one QThread; every job that touches the GPU
+// runs there, one after another: device discovery, runs, and the animation's trace recordings,
+// so nothing else uses the GPU while a run is being timed. A run on a GPU is measured in
+// reductionlab-worker processes (engine/run/supervisor.h): a GPU fault costs its point, a fresh
+// process runs the rest, and the app never holds a CUDA context for a run. Without the worker
+// executable, and on the host, the worker owns an rl::Runner (and through it the backend,
+// created on that thread so cudaSetDevice applies there).
 // RunController lives on the GUI thread: it queues jobs, cancels runs and re-emits only the
 // signals of the current job, so a cancelled or replaced job's late results are dropped by id.
 // Every signal carries whole value structs; the GUI thread never waits on the GPU.
@@ -23,6 +26,7 @@
 namespace rl {
 class Backend;
 class Runner;
+struct RunCallbacks;
 }  // namespace rl
 
 namespace rl::gui {
@@ -58,6 +62,9 @@ class RunWorker : public QObject {
   void run_finished(quint64 run_id, const rl::Session& session);
   void run_failed(quint64 run_id, const QString& message);
   void checkpoint_failed(quint64 run_id, const QString& message);  // once a run; the run goes on
+  // What happened to the GPU worker process (lost to a fault, restarted), or that runs happen in
+  // the app's own process because the worker executable is missing (said once).
+  void notice(quint64 run_id, const QString& message);
 
  public:
   // Checkpoints written so far, all runs (read from any thread: tests).
@@ -67,8 +74,17 @@ class RunWorker : public QObject {
   void recorded(const rl::gui::TraceRecording& recording);
 
  private:
+  // A run on a GPU in worker processes; false (runs in this process) when the worker
+  // executable is missing, said once.
+  bool supervised(quint64 run_id, int device, std::string* worker);
+  rl::Session run_supervised(quint64 run_id, const std::string& worker,
+                             const rl::ExperimentSpec& spec, int device,
+                             const std::atomic<bool>* cancel, const rl::RunCallbacks& callbacks,
+                             const rl::Session* resume);
   std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
   int runner_device_ = -2;
+  std::optional<rl::Discovery> discovery_;  // the last discover(): the devices' descriptions
+  bool said_no_worker_ = false;
   BackendFactory factory_;
   std::atomic<int> checkpoints_written_{0};
 };
@@ -112,6 +128,7 @@ class RunController : public QObject {
   void finished(const rl::Session& session);  // session.cancelled after cancel()
   void failed(const QString& message);
   void checkpoint_failed(const QString& message);
+  void notice(const QString& message);  // RunWorker::notice
   // The latest recording's result only.
   void traces_recorded(const rl::gui::TraceRecording& recording);
 

@@ -1,10 +1,16 @@
-// A GPU fault survived: a point whose kernel writes through a bad pointer (cudaErrorIllegalAddress,
-// sticky) fails with the CUDA error, the call and the point named; the backend resets the device
-// and the remaining points run and verify; the finished ones are kept and the runner stays usable.
-// The run happens in a child process of its own (a death test in "threadsafe" style: the binary
-// is executed again, not forked), because cudaDeviceReset() drops every CUDA resource of the
-// process, the shared test backend's (gpu_fixture.h) included.
+// A GPU fault survived. A point whose kernel writes through a bad pointer
+// (cudaErrorIllegalAddress, sticky) fails with the CUDA error, the call and the point named; the
+// finished points are kept and the remaining points run and verify.
+// - Supervised (what the CLI and the app do: engine/run/supervisor.h): the points run in worker
+//   processes (fault_worker.cpp, beside this binary); the worker that faulted ends and a fresh one
+//   runs the rest. This process never touches the faulted context.
+// - In one process (the fallback without the worker executable): the backend resets the device;
+//   where CUDA does not let the context be created again (the H200), the later points fail saying
+//   the device was lost. That run happens in a child process of its own (a death test in
+//   "threadsafe" style: the binary is executed again, not forked), because cudaDeviceReset() drops
+//   every CUDA resource of the process, the shared test backend's (gpu_fixture.h) included.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,25 +20,18 @@
 
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
 #include "fault_kernel.h"
+#include "fault_points.h"
 #include "gpu_fixture.h"
 
 namespace rl {
 namespace {
 
-constexpr std::uint64_t kFaultSize = (1u << 16) + 1;
-constexpr std::uint64_t kLaterSize = (1u << 18) + 3;
-const char* const kFaultVariant = "reduceInterleaved";
-
-ExperimentSpec fault_spec(std::vector<std::uint64_t> sizes) {
-  ExperimentSpec s;
-  s.variants = {"reduceNeighbored", kFaultVariant};
-  s.workspaces = {Workspace::Global};
-  s.block_sizes = {256};
-  s.sizes = std::move(sizes);
-  s.timing.budget_ms = 10;
-  return s;
-}
+using testing::fault_spec;
+using testing::is_fault_point;
+using testing::kFaultSize;
+using testing::kLaterSize;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -47,9 +46,7 @@ bool contains(const std::string& text, const std::string& part) {
   };
   try {
     LaunchOverride fault;
-    fault.applies = [](const PointSpec& p) {
-      return p.label().rfind(std::string(kFaultVariant) + "/", 0) == 0 && p.size == kFaultSize;
-    };
+    fault.applies = is_fault_point;
     fault.launch = [](void* stream) {
       return int(testing::launch_illegal_address_kernel(static_cast<cudaStream_t>(stream)));
     };
@@ -67,8 +64,7 @@ bool contains(const std::string& text, const std::string& part) {
     // saying the device was lost and why, never a crash.
     bool after = false, lost = false;
     for (const PointResult& r : s.results) {
-      const bool faulted = r.point.label().rfind(std::string(kFaultVariant) + "/", 0) == 0 &&
-                           r.point.size == kFaultSize;
+      const bool faulted = is_fault_point(r.point);
       const std::string label = r.point.label();
       if (!faulted) {
         const bool lost_here = after && contains(r.message, "the device was lost");
@@ -104,7 +100,65 @@ bool contains(const std::string& text, const std::string& part) {
   std::_Exit(problems.empty() ? 0 : 1);
 }
 
-TEST(GpuFault, IllegalAddressFailsItsPointTheRestSayWhatBecameOfThem) {
+std::string beside_this_test(const std::string& name) {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string path(exe, n > 0 ? std::size_t(n) : 0);
+  return path.substr(0, path.rfind('/') + 1) + name;
+}
+
+TEST(GpuFault, SupervisedTheFaultFailsItsPointAndAFreshWorkerRunsTheRest) {
+  RL_REQUIRE_GPU();
+  const Discovery found = discover_devices();
+  ASSERT_FALSE(found.gpus.empty());
+  SupervisorOptions o;
+  o.worker = beside_this_test("rl_fault_worker");
+  ASSERT_EQ(access(o.worker.c_str(), X_OK), 0) << o.worker << " is missing";
+  o.device_index = found.gpus.front().index;
+  o.device = found.gpus.front();
+  std::vector<std::string> notices;
+  o.on_notice = [&](const std::string& m) { notices.push_back(m); };
+  Supervisor sup(o);
+  std::size_t reported = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { ++reported; };
+  const Session s = sup.run(fault_spec({kFaultSize, kLaterSize}), cb);
+  ASSERT_EQ(s.results.size(), 4u);
+  EXPECT_EQ(reported, 4u);
+  EXPECT_FALSE(s.cancelled);
+  EXPECT_EQ(s.device.name, o.device.name);
+  EXPECT_GT(s.device.measured_read_gbps, 0);  // the first worker's floor, kept
+  for (const std::string& n : notices) std::fprintf(stderr, "notice: %s\n", n.c_str());
+  for (const PointResult& r : s.results) {
+    const std::string label = r.point.label();
+    if (!is_fault_point(r.point)) {  // before the fault and after it: measured and verified
+      EXPECT_EQ(r.status, PointStatus::Ok) << label << ": " << r.message;
+      EXPECT_GT(r.total.samples, 0) << label;
+      continue;
+    }
+    std::fprintf(stderr, "faulted point's message: %s\n", r.message.c_str());
+    EXPECT_EQ(r.status, PointStatus::Failed);
+    EXPECT_NE(r.message.find("cudaErrorIllegalAddress"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find(label), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("failed:"), std::string::npos) << r.message;
+    // Where the driver lets the context be created again, the same worker goes on; where it does
+    // not (the H200), a fresh worker runs the rest.
+    if (sup.workers_started() == 2) {
+      EXPECT_NE(r.message.find("fresh worker process"), std::string::npos) << r.message;
+      EXPECT_EQ(notices.size(), 1u);
+    } else {
+      EXPECT_EQ(sup.workers_started(), 1);
+      EXPECT_NE(r.message.find("was reset"), std::string::npos) << r.message;
+    }
+  }
+  // The same supervisor again: a fresh worker, every point measured.
+  const Session again = sup.run(fault_spec({kLaterSize}), {});
+  ASSERT_EQ(again.results.size(), 2u);
+  for (const PointResult& r : again.results)
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.point.label() << ": " << r.message;
+}
+
+TEST(GpuFault, InOneProcessIllegalAddressFailsItsPointTheRestSayWhatBecameOfThem) {
   RL_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(run_with_fault(), ::testing::ExitedWithCode(0), "fault survived");

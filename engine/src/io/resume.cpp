@@ -6,10 +6,10 @@ FinishedPoints::Key FinishedPoints::key_of(const PointSpec& p) {
   return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type)};
 }
 
-FinishedPoints::FinishedPoints(const Session* resumed) {
+FinishedPoints::FinishedPoints(const Session* resumed, bool keep_failed) {
   if (!resumed) return;
   for (const PointResult& r : resumed->results)
-    if (r.status != PointStatus::Failed) index_.emplace(key_of(r.point), &r);
+    if (keep_failed || r.status != PointStatus::Failed) index_.emplace(key_of(r.point), &r);
 }
 
 const PointResult* FinishedPoints::find(const PointSpec& p) const {

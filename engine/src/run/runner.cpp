@@ -108,12 +108,18 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   session.created_utc = utc_now();
   session.device = backend_->device();
   session.spec = spec;
-  const FinishedPoints finished(resume);  // resume.h: kept, not run again
+  const FinishedPoints finished(resume, continuing_);  // resume.h: kept, not run again
   if (resume) session.read_floors = resume->read_floors;
   const std::vector<PointSpec> points = expand(spec);
   const auto start = Clock::now();
+  const bool floor_known = continuing_ && resume && resume->device.measured_read_gbps > 0;
+  if (floor_known) {
+    session.device.measured_read_gbps = resume->device.measured_read_gbps;
+    session.device.read_floor_bytes = resume->device.read_floor_bytes;
+  }
   // A device lost to a fault (recover_device) is not touched again: its points fail, saying why.
-  if (device_lost_.empty() && backend_->read_floor_shapes() > 0 && !points.empty()) {
+  if (!floor_known && device_lost_.empty() && backend_->read_floor_shapes() > 0 &&
+      !points.empty()) {
     bool cancelled = false;
     const ReadFloor f =
         measure_read_floor(device_floor_bytes(session.device), spec.timing, cancel, &cancelled);

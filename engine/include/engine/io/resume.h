@@ -13,10 +13,11 @@
 namespace rl {
 
 // The finished points of a saved session, looked up by PointSpec. Ok, WRONG and SKIPPED points
-// are kept; a FAILED point (a CUDA error, often passing) is run again.
+// are kept; a FAILED point (a CUDA error, often passing) is run again, unless keep_failed (the
+// same run continued in a fresh process after a fault: Runner::set_continuing).
 class FinishedPoints {
  public:
-  explicit FinishedPoints(const Session* resumed);
+  explicit FinishedPoints(const Session* resumed, bool keep_failed = false);
   const PointResult* find(const PointSpec& p) const;  // nullptr: run it
   std::size_t size() const { return index_.size(); }
 

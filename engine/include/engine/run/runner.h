@@ -42,6 +42,13 @@ class Runner {
   // Reads these hardware counters (counter ids: engine/counters/counter_catalog.h) for every point
   // run after its timed samples, in a pass of its own; empty: none (the default).
   void set_counters(const std::vector<std::string>& ids);
+  // The resume session given to run() is this same run continued in a fresh process (a worker
+  // after a fault: run/supervisor.h): its failed points are kept too (the point that faulted is
+  // not run again) and its device's read floor is reused instead of measured again.
+  void set_continuing(bool continuing) { continuing_ = continuing; }
+  // Why the device was lost to a fault that could not be recovered in this process ("" while it
+  // is usable): every later point fails saying so (recover_device).
+  const std::string& device_lost() const { return device_lost_; }
 
   // Validates, expands and runs. Throws rl::Error with every validation message when the spec
   // is invalid. Setting *cancel stops between samples; finished points are kept and the
@@ -72,6 +79,7 @@ class Runner {
   void recover_device(PointResult* r);
   std::unique_ptr<Backend> backend_;
   std::string device_lost_;
+  bool continuing_ = false;
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;
   std::unique_ptr<CounterPass> counters_;

@@ -1,0 +1,61 @@
+// One run of the supervisor (engine/run/supervisor.h): the session being built, what each worker
+// process sends, and what becomes of the points when a worker is lost. Private to the engine.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
+
+namespace rl::detail {
+
+// How one worker process ended.
+struct WorkerEnd {
+  bool ended = false;           // sent "end": the run is over
+  bool cancelled = false;       // killed because *cancel was set
+  std::string lost, error;      // sent "lost" / "error", or could not be read or started
+  bool garbled = false;         // sent a line that cannot be read (error says what)
+  std::string how;              // "exited with code 3", "was killed by signal 11 (...)"
+  std::string stderr_tail;      // the last of what it wrote on stderr
+  bool finished_point = false;  // finished at least one point that did not fail
+};
+
+class SupervisedRun {
+ public:
+  SupervisedRun(const SupervisorOptions& options, const ExperimentSpec& spec,
+                const RunCallbacks& callbacks, const std::atomic<bool>* cancel,
+                const Session* resume);
+  // Runs workers until every point has a result, the run is cancelled, or the restarts are
+  // spent. Throws rl::Error when the first worker cannot start.
+  Session run(int* workers_started);
+
+ private:
+  WorkerEnd run_worker(bool continuing);
+  Session worker_input(bool continuing) const;
+  void on_line(std::string_view line, WorkerEnd* end);
+  void on_point(const Session& one, WorkerEnd* end);
+  void on_progress(std::size_t index);
+  void append(PointResult r);
+  void flush_pending(const std::string& note);
+  // After a worker ended without finishing: what the point in flight becomes, and the note.
+  void worker_lost(const WorkerEnd& end, bool restarting);
+  std::string why(const WorkerEnd& end) const;
+
+  const SupervisorOptions& options_;
+  const ExperimentSpec& spec_;
+  const RunCallbacks& cb_;
+  const std::atomic<bool>* cancel_;
+  const Session* resume_;
+  std::vector<PointSpec> points_;
+  std::chrono::steady_clock::time_point start_;
+  Session session_;
+  bool device_reported_ = false;
+  std::optional<PointResult> pending_;  // a FAILED point, held until the worker says what follows
+  std::optional<std::size_t> in_flight_;
+};
+
+}  // namespace rl::detail

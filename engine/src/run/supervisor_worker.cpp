@@ -1,0 +1,227 @@
+// One worker process of a supervised run: started with its input on a memfd, read line by line
+// (run/worker_protocol.h) with poll(2) so that a cancel is seen within kPollMs, its stderr passed
+// on to this process's and its tail kept for the message when it dies.
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/io/resume.h"
+#include "run/child_process.h"
+#include "run/supervisor_run.h"
+#include "run/worker_protocol.h"
+
+namespace rl::detail {
+
+namespace {
+
+constexpr int kPollMs = 20;
+constexpr std::size_t kStderrTail = 1000;
+
+bool is_set(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
+
+std::string tidy_tail(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+Session SupervisedRun::worker_input(bool continuing) const {
+  if (!continuing) {
+    Session in = resume_ ? *resume_ : Session{};
+    in.spec = spec_;
+    return in;
+  }
+  // This run so far (its failed points kept: the point that faulted does not run again), and the
+  // resumed session's points further on.
+  Session in = session_;
+  if (resume_) {
+    const FinishedPoints have(&session_, /*keep_failed=*/true);
+    for (const PointResult& r : resume_->results)
+      if (r.status != PointStatus::Failed && !have.find(r.point)) in.results.push_back(r);
+  }
+  return in;
+}
+
+WorkerEnd SupervisedRun::run_worker(bool continuing) {
+  WorkerEnd end;
+  in_flight_.reset();
+  std::vector<std::string> argv = {options_.worker,
+                                   "--device",
+                                   std::to_string(options_.device_index),
+                                   "--input",
+                                   kWorkerInputPath,
+                                   "--from",
+                                   std::to_string(continuing ? session_.results.size() : 0)};
+  if (continuing) argv.push_back("--continue");
+  if (!options_.counters.empty()) {
+    std::string ids;
+    for (const std::string& id : options_.counters) ids += (ids.empty() ? "" : ",") + id;
+    argv.insert(argv.end(), {"--counters", ids});
+  }
+  std::optional<ChildProcess> child;
+  try {
+    const UniqueFd input =
+        memory_file("reductionlab-worker-input", session_to_json(worker_input(continuing), -1));
+    child.emplace(argv, input.get());
+  } catch (const std::exception& e) {
+    end.error = std::string("cannot start the GPU worker process: ") + e.what();
+    return end;
+  }
+  std::string out, err;
+  char buf[65536];
+  while (child->stdout_fd() >= 0 || child->stderr_fd() >= 0) {
+    if (is_set(cancel_)) {
+      child->kill();
+      child->wait();
+      end.cancelled = true;
+      return end;
+    }
+    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    const int ready = poll(fds, 2, kPollMs);  // a negative fd is skipped
+    if (ready <= 0) continue;                 // timeout, or EINTR: look at *cancel again
+    if (fds[1].revents) {
+      const long n = read_some(fds[1].fd, buf, sizeof buf);
+      if (n <= 0) {
+        child->close_stderr();
+      } else {
+        write_all(STDERR_FILENO, std::string(buf, std::size_t(n)));
+        err.append(buf, std::size_t(n));
+        if (err.size() > 2 * kStderrTail) err.erase(0, err.size() - kStderrTail);
+      }
+    }
+    if (fds[0].revents) {
+      const long n = read_some(fds[0].fd, buf, sizeof buf);
+      if (n <= 0) {
+        child->close_stdout();
+        continue;
+      }
+      out.append(buf, std::size_t(n));
+      std::size_t start = 0;
+      for (std::size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1) {
+        on_line(std::string_view(out).substr(start, nl - start), &end);
+        if (end.garbled) break;
+      }
+      out.erase(0, start);
+      if (end.garbled) {  // it sent what cannot be read: it is of no further use
+        child->kill();
+        break;
+      }
+    }
+  }
+  while (!child->try_wait()) {
+    if (is_set(cancel_)) {
+      child->kill();
+      child->wait();
+      end.cancelled = true;
+      return end;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  end.how = describe_wait_status(child->wait());
+  end.stderr_tail =
+      tidy_tail(err.size() > kStderrTail ? err.substr(err.size() - kStderrTail) : err);
+  // A run that ended, then was cut short by a cancel, is cancelled all the same.
+  if (end.ended && is_set(cancel_)) session_.cancelled = true;
+  return end;
+}
+
+void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
+  const std::size_t space = line.find(' ');
+  const std::string_view tag = line.substr(0, space);
+  const std::string_view payload = space == std::string_view::npos ? "" : line.substr(space + 1);
+  // Read and checked first; the callbacks run outside, so what they throw is not taken for a
+  // garbled line.
+  std::optional<std::size_t> progress;
+  std::optional<Session> point;
+  try {
+    const std::size_t next = session_.results.size() + (pending_ ? 1 : 0);
+    if (tag == kTagProgress) {
+      progress = std::stoul(std::string(payload));
+      if (*progress != next || *progress >= points_.size())
+        throw Error("progress on point " + std::to_string(*progress) + ", expected " +
+                    std::to_string(next));
+    } else if (tag == kTagSession) {
+      point = session_from_json(payload);
+      if (point->results.size() != 1 || next >= points_.size() ||
+          !(point->results.front().point == points_[next]))
+        throw Error("a result that is not point " + std::to_string(next) + "'s");
+    } else if (tag == kTagLost) {
+      end->lost = payload;
+    } else if (tag == kTagError) {
+      end->error = payload;
+    } else if (tag == kTagEnd) {
+      end->ended = true;
+      end->cancelled = payload == "1";
+    } else {
+      throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
+    }
+  } catch (const std::exception& e) {
+    end->garbled = true;
+    end->error =
+        std::string("the GPU worker process sent what this program cannot read: ") + e.what();
+    return;
+  }
+  if (progress) on_progress(*progress);
+  if (point) on_point(*point, end);
+  if (end->ended) flush_pending("");
+}
+
+void SupervisedRun::on_progress(std::size_t index) {
+  flush_pending("");
+  in_flight_ = index;
+  Progress p;
+  p.total = points_.size();
+  p.done = index;
+  p.current = points_[index];
+  p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.eta_s = index ? p.elapsed_s / double(index) * double(p.total - index) : -1;
+  if (cb_.on_progress) cb_.on_progress(p);
+}
+
+void SupervisedRun::on_point(const Session& one, WorkerEnd* end) {
+  flush_pending("");
+  const std::size_t index = session_.results.size();
+  if (!device_reported_) {  // the worker's device: with its measured copy and read floor
+    session_.device = one.device;
+    session_.created_utc = one.created_utc;
+    device_reported_ = true;
+  }
+  session_.read_floors = one.read_floors;
+  in_flight_.reset();
+  const PointResult& r = one.results.front();
+  if (r.status == PointStatus::Failed) {
+    pending_ = r;  // a fault may follow ("lost"): its message then says what became of the rest
+    in_flight_ = index;
+    return;
+  }
+  end->finished_point = true;
+  append(r);
+}
+
+void SupervisedRun::flush_pending(const std::string& note) {
+  if (!pending_) return;
+  PointResult r = std::move(*pending_);
+  pending_.reset();
+  r.message += note;
+  append(std::move(r));
+}
+
+void SupervisedRun::append(PointResult r) {
+  session_.results.push_back(std::move(r));
+  compute_speedups(session_.results, spec_.baseline);
+  if (cb_.on_result) cb_.on_result(session_.results.back());
+  if (cb_.on_session) cb_.on_session(session_);
+}
+
+}  // namespace rl::detail

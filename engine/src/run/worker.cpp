@@ -1,0 +1,159 @@
+#include "engine/run/worker.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "engine/io/input_file.h"
+#include "engine/run/runner.h"
+#include "run/child_process.h"
+#include "run/worker_protocol.h"
+
+namespace rl {
+
+namespace {
+
+using detail::write_all;
+
+// Where the lines to the supervisor go: stdout as it was given; the process's own stdout then
+// points at stderr, so that nothing a library prints can break a line.
+int protocol_fd = STDOUT_FILENO;
+
+struct WorkerArgs {
+  int device = 0;
+  std::string input;
+  bool continuing = false;
+  std::size_t from = 0;
+  std::vector<std::string> counters;
+};
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+WorkerArgs parse_args(int argc, char** argv) {
+  WorkerArgs a;
+  bool have_device = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--continue") {
+      a.continuing = true;
+    } else if (arg == "--device" && has_value) {
+      char* end = nullptr;
+      const long d = std::strtol(argv[++i], &end, 10);
+      if (!end || *end || d < -1 || d > 1024) throw Error("--device: not a device ordinal");
+      a.device = int(d);
+      have_device = true;
+    } else if (arg == "--input" && has_value) {
+      a.input = argv[++i];
+    } else if (arg == "--from" && has_value) {
+      char* end = nullptr;
+      a.from = std::strtoul(argv[++i], &end, 10);
+      if (!end || *end) throw Error("--from: not a point index");
+    } else if (arg == "--counters" && has_value) {
+      a.counters = split_commas(argv[++i]);
+    } else {
+      throw Error("unknown argument '" + arg +
+                  "' (a worker is started by ReductionLab, not by hand: docs/architecture.md)");
+    }
+  }
+  if (!have_device || a.input.empty()) throw Error("--device and --input are needed");
+  return a;
+}
+
+// One line to the supervisor. A write that fails means the supervisor is gone: nothing to do
+// but stop (SIGPIPE usually ends the process first).
+void emit(std::string_view tag, const std::string& payload) {
+  std::string line(tag);
+  line += ' ';
+  line += payload;
+  if (line.back() != '\n') line += '\n';
+  if (!write_all(protocol_fd, line)) std::_Exit(detail::kWorkerExitError);
+}
+
+// No newline may end a payload early: messages are one line.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+// The point just finished, as a session of one result (the format of io/export.h).
+std::string point_line(const Session& s) {
+  Session one;
+  one.tool_version = s.tool_version;
+  one.git_commit = s.git_commit;
+  one.created_utc = s.created_utc;
+  one.device = s.device;
+  one.spec = s.spec;
+  one.read_floors = s.read_floors;
+  one.results.push_back(s.results.back());
+  return session_to_json(one, -1);
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_worker_backend(int device) {
+  return device >= 0 ? make_cuda_backend(device) : make_host_backend();
+}
+
+int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend) {
+  // Dies with the supervisor (a killed CLI or app leaves no worker holding the GPU).
+  const pid_t parent = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) return detail::kWorkerExitError;
+  const int own = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, detail::kWorkerInputFd + 1);
+  if (own >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) protocol_fd = own;
+  try {
+    const WorkerArgs a = parse_args(argc, argv);
+    Session input;
+    try {
+      input = session_from_json(read_text_file(a.input, kMaxSessionFileBytes));
+    } catch (const Error& e) {
+      throw Error("--input " + a.input + ": " + e.what());
+    }
+    Runner runner(make_backend(a.device));
+    runner.set_counters(a.counters);
+    runner.set_continuing(a.continuing);
+    // The points before --from are the supervisor's already: not sent again.
+    const std::size_t known = a.from;
+    RunCallbacks cb;
+    cb.on_progress = [&](const Progress& p) {
+      if (p.done < p.total && p.done >= known) emit(detail::kTagProgress, std::to_string(p.done));
+    };
+    cb.on_session = [&](const Session& s) {
+      if (s.results.size() <= known) return;
+      emit(detail::kTagSession, point_line(s));
+      if (runner.device_lost().empty()) return;
+      emit(detail::kTagLost, one_line(runner.device_lost()));
+      // Nothing more can run in this process; the supervisor starts a fresh one.
+      std::_Exit(detail::kWorkerExitDeviceLost);
+    };
+    const Session done = runner.run(input.spec, cb, nullptr, &input);
+    emit(detail::kTagEnd, done.cancelled ? "1" : "0");
+    return 0;
+  } catch (const std::exception& e) {
+    emit(detail::kTagError, one_line(e.what()));
+    return detail::kWorkerExitError;
+  }
+}
+
+}  // namespace rl

@@ -1,0 +1,31 @@
+// What a worker process (run/worker.h) writes on its stdout for its supervisor
+// (run/supervisor.h): one line per event, a tag, a space and its payload. Results travel as
+// sessions in the engine's own JSON format (io/export.h, compact: one line), never as a format
+// of their own.
+//   progress <i>           point i (of the expanded spec) starts
+//   session <json>         point i finished: a session holding that one result, the device and
+//                          every read floor measured so far
+//   lost <reason>          the device was lost to the point just reported; the worker exits
+//                          kWorkerExitDeviceLost and a fresh process can go on
+//   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
+//   end <0|1>              the run is over (1: cancelled); exit 0
+#pragma once
+
+#include <string_view>
+
+namespace rl::detail {
+
+inline constexpr std::string_view kTagProgress = "progress";
+inline constexpr std::string_view kTagSession = "session";
+inline constexpr std::string_view kTagLost = "lost";
+inline constexpr std::string_view kTagError = "error";
+inline constexpr std::string_view kTagEnd = "end";
+
+inline constexpr int kWorkerExitError = 2;
+inline constexpr int kWorkerExitDeviceLost = 3;
+
+// The fd the supervisor hands the worker its input on (a memfd), and the path it passes.
+inline constexpr int kWorkerInputFd = 3;
+inline constexpr const char* kWorkerInputPath = "/proc/self/fd/3";
+
+}  // namespace rl::detail

@@ -1,0 +1,86 @@
+// rl_fake_worker: reductionlab-worker on the host backend, with faults chosen by the test
+// (tests/engine/supervisor_test.cpp) through the environment, each a comma-separated list of
+// input sizes:
+//   RL_FAKE_FAULT_SIZES  the point faults like a GPU (fault_backend.h) and the device cannot be
+//                        recovered: the worker reports it lost and exits
+//   RL_FAKE_CRASH_SIZES  the worker aborts (SIGABRT) preparing the point, after a word on stderr
+//   RL_FAKE_HANG_SIZES   the worker sleeps for ever preparing the point
+// RL_FAKE_START_FAIL set: the backend cannot be made. RL_FAKE_PID_FILE: each worker appends its
+// pid there when it starts.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "engine/core/error.h"
+#include "engine/run/worker.h"
+#include "fault_backend.h"
+
+namespace {
+
+std::set<std::uint64_t> sizes_from(const char* name) {
+  std::set<std::uint64_t> out;
+  const char* v = std::getenv(name);
+  if (!v) return out;
+  std::string s = v;
+  for (std::size_t start = 0; start < s.size();) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > start) out.insert(std::stoull(s.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// The faulty host backend, and a crash or a hang where asked.
+class FakeBackend final : public rl::Backend {
+ public:
+  FakeBackend()
+      : faulty_([f = sizes_from("RL_FAKE_FAULT_SIZES")](
+                    const rl::PointSpec& p) { return f.count(p.size) > 0; },
+                /*recovery_fails=*/true),
+        crash_(sizes_from("RL_FAKE_CRASH_SIZES")),
+        hang_(sizes_from("RL_FAKE_HANG_SIZES")) {}
+  const rl::DeviceInfo& device() const override { return faulty_.device(); }
+  bool is_gpu() const override { return false; }
+  std::string unsupported_reason(const rl::PointSpec& p) const override {
+    return faulty_.unsupported_reason(p);
+  }
+  void prepare(const rl::PointSpec& p, const rl::InputData& input) override {
+    if (crash_.count(p.size)) {
+      std::fprintf(stderr, "fake worker: crashing on purpose at N=%llu\n",
+                   static_cast<unsigned long long>(p.size));
+      std::fflush(stderr);
+      std::abort();
+    }
+    if (hang_.count(p.size))
+      while (true) pause();
+    faulty_.prepare(p, input);
+  }
+  unsigned grid() const override { return faulty_.grid(); }
+  rl::SampleTimes run_sample(bool cold_l2) override { return faulty_.run_sample(cold_l2); }
+  rl::ReductionOutput read_output() override { return faulty_.read_output(); }
+  void release() override { faulty_.release(); }
+  std::string recover() override { return faulty_.recover(); }
+
+ private:
+  rl::testing::FaultyHostBackend faulty_;
+  std::set<std::uint64_t> crash_, hang_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const char* pids = std::getenv("RL_FAKE_PID_FILE")) {
+    if (FILE* f = std::fopen(pids, "a")) {
+      std::fprintf(f, "%d\n", int(getpid()));
+      std::fclose(f);
+    }
+  }
+  return rl::worker_main(argc, argv, [](int) -> std::unique_ptr<rl::Backend> {
+    if (std::getenv("RL_FAKE_START_FAIL")) throw rl::Error("no device here (fake worker)");
+    return std::make_unique<FakeBackend>();
+  });
+}

@@ -1,0 +1,262 @@
+// The supervisor (engine/run/supervisor.h) with a fake worker (fake_worker.cpp: the host backend
+// with faults, crashes and hangs chosen per point): finished points kept, the faulted point
+// FAILED with its error, the rest run in a fresh worker, the restarts capped, a cancel that kills
+// the worker at once, and no zombie or file descriptor left behind.
+// The real fault on a GPU: tests/gpu/fault_gpu_test.cpp.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "engine/run/backend.h"
+#include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
+
+namespace rl {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string beside_this_test(const std::string& name) {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string path(exe, n > 0 ? std::size_t(n) : 0);
+  return path.substr(0, path.rfind('/') + 1) + name;
+}
+
+int open_fds() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (readdir(d)) ++n;
+    closedir(d);
+  }
+  return n;
+}
+
+ExperimentSpec five_points() {
+  ExperimentSpec s;
+  s.variants = {"reduceInterleaved"};
+  s.block_sizes = {64};
+  s.sizes = {1000, 2000, 3000, 4000, 5000};
+  s.timing.budget_ms = 1;
+  return s;
+}
+
+// Every test sets the fake worker's faults afresh.
+class SupervisorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* v : {"RL_FAKE_FAULT_SIZES", "RL_FAKE_CRASH_SIZES", "RL_FAKE_HANG_SIZES",
+                          "RL_FAKE_START_FAIL", "RL_FAKE_PID_FILE"})
+      unsetenv(v);
+    options_.worker = beside_this_test("rl_fake_worker");
+    options_.device_index = -1;
+    options_.device = make_host_backend()->device();
+    options_.on_notice = [this](const std::string& m) { notices_.push_back(m); };
+    ASSERT_EQ(access(options_.worker.c_str(), X_OK), 0) << options_.worker;
+  }
+  const PointResult& at(const Session& s, std::uint64_t size) {
+    for (const PointResult& r : s.results)
+      if (r.point.size == size) return r;
+    static PointResult none;
+    ADD_FAILURE() << "no point of size " << size;
+    return none;
+  }
+  SupervisorOptions options_;
+  std::vector<std::string> notices_;
+};
+
+TEST_F(SupervisorTest, RunsEveryPointInOneWorker) {
+  Supervisor sup(options_);
+  int results = 0, sessions = 0, progress = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { ++results; };
+  cb.on_session = [&](const Session& s) {
+    sessions += s.results.size() == std::size_t(sessions + 1);
+  };
+  cb.on_progress = [&](const Progress&) { ++progress; };
+  const Session s = sup.run(five_points(), cb);
+  ASSERT_EQ(s.results.size(), 5u);
+  for (const PointResult& r : s.results) EXPECT_EQ(r.status, PointStatus::Ok) << r.message;
+  EXPECT_EQ(results, 5);
+  EXPECT_EQ(sessions, 5);
+  EXPECT_EQ(progress, 6);  // before each point, and after the last
+  EXPECT_EQ(sup.workers_started(), 1);
+  EXPECT_FALSE(s.cancelled);
+  EXPECT_TRUE(notices_.empty());
+}
+
+// The real reductionlab-worker (linked beside the tests) on the host backend: the same points,
+// verified, as the runner gives in this process.
+TEST_F(SupervisorTest, TheRealWorkerSpeaksTheProtocol) {
+  options_.worker = beside_this_test("reductionlab-worker");
+  ASSERT_EQ(access(options_.worker.c_str(), X_OK), 0) << options_.worker;
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  Runner in_process(make_host_backend());
+  const Session expected = in_process.run(five_points(), {});
+  ASSERT_EQ(s.results.size(), expected.results.size());
+  for (std::size_t i = 0; i < s.results.size(); ++i) {
+    EXPECT_EQ(s.results[i].point, expected.results[i].point);
+    EXPECT_EQ(s.results[i].status, PointStatus::Ok) << s.results[i].message;
+    EXPECT_EQ(s.results[i].value, expected.results[i].value);
+    EXPECT_EQ(s.results[i].counts.has_value(), expected.results[i].counts.has_value());
+  }
+  EXPECT_EQ(s.device.name, expected.device.name);
+  EXPECT_EQ(sup.workers_started(), 1);
+}
+
+TEST_F(SupervisorTest, FaultFailsItsPointAndAFreshWorkerRunsTheRest) {
+  setenv("RL_FAKE_FAULT_SIZES", "3000", 1);
+  Supervisor sup(options_);
+  int reported = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { ++reported; };
+  const Session s = sup.run(five_points(), cb);
+  ASSERT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(reported, 5);
+  EXPECT_EQ(sup.workers_started(), 2);
+  for (std::uint64_t size : {1000, 2000, 4000, 5000})
+    EXPECT_EQ(at(s, size).status, PointStatus::Ok) << at(s, size).message;
+  const PointResult& f = at(s, 3000);
+  EXPECT_EQ(f.status, PointStatus::Failed);
+  EXPECT_TRUE(contains(f.message, "cudaErrorIllegalAddress")) << f.message;
+  EXPECT_TRUE(contains(f.message, f.point.label())) << f.message;
+  EXPECT_TRUE(contains(f.message, "could not be recovered")) << f.message;
+  EXPECT_TRUE(contains(f.message, "run in a fresh worker process")) << f.message;
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_TRUE(contains(notices_[0], "remaining 2 point(s)")) << notices_[0];
+}
+
+TEST_F(SupervisorTest, CrashFailsItsPointSayingHowTheWorkerDied) {
+  setenv("RL_FAKE_CRASH_SIZES", "2000", 1);
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  ASSERT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(sup.workers_started(), 2);
+  const PointResult& f = at(s, 2000);
+  EXPECT_EQ(f.status, PointStatus::Failed);
+  EXPECT_TRUE(contains(f.message, "killed by signal 6")) << f.message;
+  EXPECT_TRUE(contains(f.message, "crashing on purpose")) << f.message;  // its stderr
+  for (std::uint64_t size : {1000, 3000, 4000, 5000})
+    EXPECT_EQ(at(s, size).status, PointStatus::Ok) << at(s, size).message;
+}
+
+TEST_F(SupervisorTest, RestartsAreCappedAndTheRestSayWhy) {
+  setenv("RL_FAKE_FAULT_SIZES", "2000,3000", 1);
+  setenv("RL_FAKE_CRASH_SIZES", "4000", 1);
+  options_.max_consecutive_failures = 3;
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  ASSERT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(sup.workers_started(), 3);
+  EXPECT_EQ(at(s, 1000).status, PointStatus::Ok);
+  for (std::uint64_t size : {2000, 3000, 4000}) EXPECT_EQ(at(s, size).status, PointStatus::Failed);
+  EXPECT_TRUE(contains(at(s, 4000).message, "failed too often")) << at(s, 4000).message;
+  const PointResult& rest = at(s, 5000);
+  EXPECT_EQ(rest.status, PointStatus::Failed);
+  EXPECT_TRUE(contains(rest.message, "not run: the GPU worker process failed 3 times in a row"))
+      << rest.message;
+  EXPECT_TRUE(contains(rest.message, "killed by signal 6")) << rest.message;
+}
+
+TEST_F(SupervisorTest, AWorkerThatCannotStartFailsTheRunWithItsReason) {
+  setenv("RL_FAKE_START_FAIL", "1", 1);
+  Supervisor sup(options_);
+  try {
+    sup.run(five_points(), {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(contains(e.what(), "no device here")) << e.what();
+  }
+  EXPECT_EQ(sup.workers_started(), 1);
+}
+
+TEST_F(SupervisorTest, CancelKillsTheWorkerAtOnceAndKeepsTheFinishedPoints) {
+  const std::string pids = ::testing::TempDir() + "supervisor_pids.txt";
+  std::remove(pids.c_str());
+  setenv("RL_FAKE_PID_FILE", pids.c_str(), 1);
+  setenv("RL_FAKE_HANG_SIZES", "3000", 1);
+  Supervisor sup(options_);
+  std::atomic<bool> cancel{false};
+  std::chrono::steady_clock::time_point cancelled_at;
+  RunCallbacks cb;
+  cb.on_progress = [&](const Progress& p) {
+    if (p.current.size == 3000 && !cancel) {
+      cancel = true;
+      cancelled_at = std::chrono::steady_clock::now();
+    }
+  };
+  const Session s = sup.run(five_points(), cb, &cancel);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelled_at).count();
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_EQ(s.results.size(), 2u);
+  EXPECT_LT(took, 1.0);
+  std::ifstream in(pids);
+  int pid = 0;
+  ASSERT_TRUE(in >> pid);
+  EXPECT_EQ(kill(pid, 0), -1);  // gone, and reaped: a zombie would still answer
+  EXPECT_EQ(errno, ESRCH);
+}
+
+TEST_F(SupervisorTest, LeavesNoZombieAndNoOpenFile) {
+  setenv("RL_FAKE_FAULT_SIZES", "2000", 1);
+  setenv("RL_FAKE_CRASH_SIZES", "4000", 1);
+  const int before = open_fds();
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  EXPECT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(sup.workers_started(), 3);
+  EXPECT_EQ(open_fds(), before);
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);  // no child left, reaped or not
+  EXPECT_EQ(errno, ECHILD);
+}
+
+TEST_F(SupervisorTest, ResumeKeepsTheSavedPointsAcrossARestart) {
+  setenv("RL_FAKE_FAULT_SIZES", "3000", 1);
+  Session saved = Supervisor(options_).run(five_points(), {});  // 3000 FAILED
+  ASSERT_EQ(saved.results.size(), 5u);
+  // Keep 1000, 2000 and 5000 (4000 dropped, 3000 failed: both run again).
+  saved.results.erase(saved.results.begin() + 3);
+  const double kept_median = saved.results.back().total.median_ms;
+  Supervisor sup(options_);
+  int reported = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult&) { ++reported; };
+  const Session s = sup.run(five_points(), cb, nullptr, &saved);
+  ASSERT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(reported, 5);
+  EXPECT_EQ(sup.workers_started(), 2);
+  EXPECT_EQ(at(s, 3000).status, PointStatus::Failed);   // run again, faulted again
+  EXPECT_EQ(at(s, 4000).status, PointStatus::Ok);       // run by the fresh worker
+  EXPECT_EQ(at(s, 5000).total.median_ms, kept_median);  // kept, not measured again
+}
+
+TEST(FindWorker, TheEnvironmentNamesIt) {
+  const std::string fake = beside_this_test("rl_fake_worker");
+  setenv("REDUCTIONLAB_WORKER", fake.c_str(), 1);
+  EXPECT_EQ(find_worker(), fake);
+  setenv("REDUCTIONLAB_WORKER", "/nonexistent/reductionlab-worker", 1);
+  std::string looked_at;
+  EXPECT_EQ(find_worker(&looked_at), "");
+  EXPECT_EQ(looked_at, "/nonexistent/reductionlab-worker");
+  unsetenv("REDUCTIONLAB_WORKER");
+  find_worker(&looked_at);
+  EXPECT_EQ(looked_at, beside_this_test("reductionlab-worker"));
+}
+
+}  // namespace
+}  // namespace rl
