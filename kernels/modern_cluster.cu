@@ -68,9 +68,8 @@ cudaError_t with_kernel(const LaunchArgs& a, F&& f) {
     using T = typename decltype(t)::type;
     return with_stream_block(a.block_size, [&](auto b) {
       constexpr int B = decltype(b)::value;
-      return with_stream_vectors(a.unroll, [&](auto u) {
-        return f(cluster_single_pass<T, B, decltype(u)::value>, B, t);
-      });
+      return with_stream_vectors(
+          a.unroll, [&](auto u) { return f(cluster_single_pass<T, B, decltype(u)::value>, B, t); });
     });
   });
 }

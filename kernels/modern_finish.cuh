@@ -23,8 +23,8 @@
 // or the ticket counter at offset 0, the windows at kWindowsOffset.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <cstddef>
 #include <cstdint>
@@ -47,8 +47,7 @@ inline constexpr std::size_t kFinishScratchBytes = kWindowsOffset + kWindowWords
 // int32: called by the slot's one thread.
 __device__ __forceinline__ void hand_on_counted(long long slot_sum, long long* result,
                                                 unsigned long long* word, unsigned slots) {
-  const unsigned long long mine =
-      (1ull << kCountShift) + static_cast<unsigned long long>(slot_sum);
+  const unsigned long long mine = (1ull << kCountShift) + static_cast<unsigned long long>(slot_sum);
   const unsigned long long before = atomicAdd(word, mine);
   if ((before >> kCountShift) == slots - 1) {
     *result = static_cast<long long>((before + mine) & kSumMask);

@@ -42,8 +42,8 @@ PHASE_RULES = [
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
                   r"block\.sync|nwarps > 1|meta_group|block_total|warp_total"),
-    ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"
-              r"map_shared_rank|cluster\.sync|\*result"),
+    ("cluster", r"map_shared_rank|cluster\.sync"),
+    ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|\*result"),
     ("tree", r"__syncthreads|ws\[(tid|index)\] \+=|stride|blockDim\.x >=|B >="),
     ("block sum", r"__syncthreads"),  # past the seed, the one barrier is the block sum's
     ("finish", r"DeviceReduce::Sum"),

@@ -81,7 +81,7 @@ def instance_keys(demangled):
     return [key(name, t, "registers", int(targs[1]))]
   if name == "reduce_add_sync":
     return [key(name, "int32", "registers", int(targs[0]))]
-  if name in ("vectorized_grid_stride", "single_pass"):
+  if name in ("vectorized_grid_stride", "single_pass", "cluster_single_pass"):
     variant = "vectorized" if name == "vectorized_grid_stride" else name
     return [key(variant, t, "registers", int(targs[2]), int(targs[1]))]
   if name == "cub_block_reduce":

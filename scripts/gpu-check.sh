@@ -3,7 +3,7 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner counters" (default: the first six).
+# memcheck_runner counters floor17" (default: the first six).
 # gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -27,7 +27,7 @@ if has memcheck; then
   echo "memcheck exit $?" >> "$out/memcheck.log"
 fi
 if has racecheck; then
-  for v in unroll_warp_volatile unroll_warp_sync complete_unroll_volatile complete_unroll_sync warp_shuffle single_pass; do
+  for v in ${RACECHECK_VARIANTS:-unroll_warp_volatile unroll_warp_sync complete_unroll_volatile complete_unroll_sync warp_shuffle single_pass cluster_single_pass}; do
     echo "== $v" >> "$out/racecheck.log"
     timeout 40 compute-sanitizer --tool racecheck --print-limit 4 $B/gpu_tests --gtest_brief=1 \
       --gtest_filter="*/${v}_*B256_U*_N1000:*/${v}_*int32_B256_U*_N1000" >> "$out/racecheck.log" 2>&1
@@ -81,7 +81,7 @@ if has session; then
   # The session bundled with the app (resources/sessions/h200-ladder.json; its README has the
   # command), with hardware counters (issue 10) beside the times.
   timeout -s INT 400 $B/reductionlab-cli run --device cuda:0 --counters \
-    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cub_device_reduce \
+    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cluster_single_pass,cub_device_reduce \
     --workspace both --block-sizes 1024 --sizes 2^16,2^20,2^24,2^28 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
   echo "exit $?" >> "$out/session.txt"
 fi
@@ -133,6 +133,22 @@ if has ncu3; then
     $B/reductionlab-cli run "${pts[@]}" --min-samples 25 --max-samples 25 \
     --json "$out/ncu3_profiled.json" > "$out/ncu3.csv" 2> "$out/ncu3.err"
   echo "ncu exit $?" >> "$out/ncu3.err"
+fi
+if has floor17; then
+  # Issue 17: the read floor per N (kernels/read_floor.cu's kernel in its six shapes, from the
+  # experiment's floor mode) and the one-launch variants in every shape, int32 and float32, all
+  # under ncu with caches flushed; scripts/floor_targets.py makes the table.
+  nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o /tmp/sps
+  (cd "$out" && timeout 120 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum \
+    -k regex:exp_floor /tmp/sps floor "$out/floor_launches.csv" > "$out/floor_ncu.csv" 2> "$out/floor_ncu.err")
+  echo "floor ncu exit $?" >> "$out/floor_ncu.err"
+  timeout 300 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
+    $B/reductionlab-cli run --variants single_pass,cluster_single_pass --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
+    --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 \
+    --json "$out/floor17_profiled.json" > "$out/floor17_ncu.csv" 2> "$out/floor17.err"
+  echo "ncu exit $?" >> "$out/floor17.err"
+  python3 scripts/floor_targets.py "$out/floor_launches.csv" "$out/floor_ncu.csv" "$out/floor17_ncu.csv" \
+    "$out/floor17_profiled.json" > "$out/floor17_table.md" 2>&1
 fi
 ls -la "$out"
 tar czf "$final/results.tar.gz" -C "$out" .

@@ -10,12 +10,14 @@
 //                  cluster writes the result with no atomic at all
 // Modes: `check` verifies every candidate at every size against a host sum and float32 bits over
 // 100 runs; `profile` launches each 3 times per size for
-//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k regex:exp_
-// and writes the launch list (same order as ncu's IDs) to launches.csv.
+//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k
+//   regex:exp_
+// and writes the launch list (same order as ncu's IDs) to launches.csv; `floor` launches only the
+// read floor's shapes (scripts/gpu-check.sh step floor17).
 //   nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o sps
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cmath>
@@ -28,28 +30,39 @@
 
 namespace cg = cooperative_groups;
 
-#define CK(x)                                                                   \
-  do {                                                                          \
-    cudaError_t e_ = (x);                                                       \
-    if (e_ != cudaSuccess) {                                                    \
+#define CK(x)                                                                        \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
       std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                             \
-    }                                                                           \
+      std::exit(1);                                                                  \
+    }                                                                                \
   } while (0)
 
-template <typename T> struct Acc;
-template <> struct Acc<int> { using type = long long; using vec = int4; };
-template <> struct Acc<float> { using type = float; using vec = float4; };
+template <typename T>
+struct Acc;
+template <>
+struct Acc<int> {
+  using type = long long;
+  using vec = int4;
+};
+template <>
+struct Acc<float> {
+  using type = float;
+  using vec = float4;
+};
 
 constexpr unsigned kFull = 0xffffffffu;
 
-template <typename V> __device__ __forceinline__ V warp_shfl(V v) {
+template <typename V>
+__device__ __forceinline__ V warp_shfl(V v) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(kFull, v, o);
   return v;
 }
 
-template <typename V> __device__ __forceinline__ V block_shfl(V v, int nwarps) {
+template <typename V>
+__device__ __forceinline__ V block_shfl(V v, int nwarps) {
   __shared__ V ws[32];
   v = warp_shfl(v);
   if (nwarps == 1) return v;
@@ -74,13 +87,16 @@ __device__ __forceinline__ long long block_redux(long long v, int nwarps) {
   return v;
 }
 
-template <typename T, int R> __device__ __forceinline__ typename Acc<T>::type block_sum(
-    typename Acc<T>::type v, int nwarps) {
-  if constexpr (std::is_same_v<T, int> && R == 1) return block_redux(v, nwarps);
-  else return block_shfl(v, nwarps);
+template <typename T, int R>
+__device__ __forceinline__ typename Acc<T>::type block_sum(typename Acc<T>::type v, int nwarps) {
+  if constexpr (std::is_same_v<T, int> && R == 1)
+    return block_redux(v, nwarps);
+  else
+    return block_shfl(v, nwarps);
 }
 
-template <typename V> __device__ __forceinline__ auto lanes(const V& v) {
+template <typename V>
+__device__ __forceinline__ auto lanes(const V& v) {
   return (v.x + v.y) + (v.z + v.w);
 }
 
@@ -220,8 +236,10 @@ __global__ void __launch_bounds__(B)
   const bool leader = rank == 0;
   if (leader && threadIdx.x < 32) {
     A v = threadIdx.x < C ? slots[threadIdx.x] : A(0);
-    if constexpr (std::is_same_v<T, int>) v = warp_redux(v);
-    else v = warp_shfl(v);
+    if constexpr (std::is_same_v<T, int>)
+      v = warp_redux(v);
+    else
+      v = warp_shfl(v);
     s = v;
   }
   const unsigned clusters = gridDim.x / C, me = blockIdx.x / C;
@@ -237,7 +255,6 @@ __global__ void __launch_bounds__(B)
                       reinterpret_cast<unsigned*>(scratch), me, clusters);
   }
 }
-
 
 // float32 finish, counted exponent windows: the block sum s = +-m * 2^E (m < 2^24) goes, as the
 // integer m << (q % 8) with q = E + 149, into window word q / 8 (33 words: 32 windows and one
@@ -299,9 +316,12 @@ __device__ __forceinline__ void finish_windows(float s, bool has, float* result,
     const unsigned nan = unsigned(special & 0xffff), pinf = unsigned((special >> 16) & 0xffff),
                    ninf = unsigned((special >> 32) & 0xffff);
     float r = float(v);
-    if (nan || (pinf && ninf)) r = __int_as_float(0x7fc00000);
-    else if (pinf) r = __int_as_float(0x7f800000);
-    else if (ninf) r = __int_as_float(0xff800000);
+    if (nan || (pinf && ninf))
+      r = __int_as_float(0x7fc00000);
+    else if (pinf)
+      r = __int_as_float(0x7f800000);
+    else if (ninf)
+      r = __int_as_float(0xff800000);
     *result = r;
     words[32] = 0;
     *counter = 0;
@@ -376,21 +396,62 @@ struct Cand {
 
 std::vector<Cand> g_cands;
 
-template <int B, int U> void add_shape() {
-  g_cands.push_back({"sp0", 0, B, U, 1, {(const void*)exp_sp<int, B, U, 0>, (const void*)exp_sp<float, B, U, 0>}});
-  g_cands.push_back({"sp1", 1, B, U, 1, {(const void*)exp_sp<int, B, U, 1>, (const void*)exp_sp<float, B, U, 1>}});
-  g_cands.push_back({"sp2", 3, B, U, 1, {(const void*)exp_sp2<int, B, U>, (const void*)exp_sp2<float, B, U>}});
-  g_cands.push_back({"cl2", 2, B, U, 2, {(const void*)exp_cl<int, B, U, 2>, (const void*)exp_cl<float, B, U, 2>}});
-  g_cands.push_back({"cl4", 2, B, U, 4, {(const void*)exp_cl<int, B, U, 4>, (const void*)exp_cl<float, B, U, 4>}});
-  g_cands.push_back({"cl8", 2, B, U, 8, {(const void*)exp_cl<int, B, U, 8>, (const void*)exp_cl<float, B, U, 8>}});
-  g_cands.push_back({"cl16", 2, B, U, 16, {(const void*)exp_cl<int, B, U, 16>, (const void*)exp_cl<float, B, U, 16>}});
+template <int B, int U>
+void add_shape() {
+  g_cands.push_back({"sp0",
+                     0,
+                     B,
+                     U,
+                     1,
+                     {(const void*)exp_sp<int, B, U, 0>, (const void*)exp_sp<float, B, U, 0>}});
+  g_cands.push_back({"sp1",
+                     1,
+                     B,
+                     U,
+                     1,
+                     {(const void*)exp_sp<int, B, U, 1>, (const void*)exp_sp<float, B, U, 1>}});
+  g_cands.push_back(
+      {"sp2", 3, B, U, 1, {(const void*)exp_sp2<int, B, U>, (const void*)exp_sp2<float, B, U>}});
+  g_cands.push_back({"cl2",
+                     2,
+                     B,
+                     U,
+                     2,
+                     {(const void*)exp_cl<int, B, U, 2>, (const void*)exp_cl<float, B, U, 2>}});
+  g_cands.push_back({"cl4",
+                     2,
+                     B,
+                     U,
+                     4,
+                     {(const void*)exp_cl<int, B, U, 4>, (const void*)exp_cl<float, B, U, 4>}});
+  g_cands.push_back({"cl8",
+                     2,
+                     B,
+                     U,
+                     8,
+                     {(const void*)exp_cl<int, B, U, 8>, (const void*)exp_cl<float, B, U, 8>}});
+  g_cands.push_back({"cl16",
+                     2,
+                     B,
+                     U,
+                     16,
+                     {(const void*)exp_cl<int, B, U, 16>, (const void*)exp_cl<float, B, U, 16>}});
 }
 
 void build_cands() {
-  add_shape<128, 1>(); add_shape<128, 2>(); add_shape<128, 4>();
-  add_shape<256, 1>(); add_shape<256, 2>(); add_shape<256, 4>();
-  add_shape<512, 1>(); add_shape<512, 2>(); add_shape<512, 4>(); add_shape<512, 8>();
-  add_shape<1024, 1>(); add_shape<1024, 2>(); add_shape<1024, 4>();
+  add_shape<128, 1>();
+  add_shape<128, 2>();
+  add_shape<128, 4>();
+  add_shape<256, 1>();
+  add_shape<256, 2>();
+  add_shape<256, 4>();
+  add_shape<512, 1>();
+  add_shape<512, 2>();
+  add_shape<512, 4>();
+  add_shape<512, 8>();
+  add_shape<1024, 1>();
+  add_shape<1024, 2>();
+  add_shape<1024, 4>();
 }
 
 unsigned grid_of(const Cand& c, size_t n, int type) {
@@ -435,7 +496,8 @@ int main(int argc, char** argv) {
   build_cands();
   for (const Cand& c : g_cands)
     for (int t = 0; t < 2; ++t)
-      if (c.C == 16) CK(cudaFuncSetAttribute(c.fn[t], cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      if (c.C == 16)
+        CK(cudaFuncSetAttribute(c.fn[t], cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   const size_t maxn = size_t(1) << 28;
   int* xi;
   float* xf;
@@ -471,11 +533,13 @@ int main(int argc, char** argv) {
       for (const Cand& c : g_cands)
         for (int t = 0; t < 2; ++t) {
           unsigned first_bits = 0;
-          const int reps = (t == 1 && (n == (1u << 16) || n == (1u << 20) || n == (1u << 24))) ? 100 : 2;
+          const int reps =
+              (t == 1 && (n == (1u << 16) || n == (1u << 20) || n == (1u << 24))) ? 100 : 2;
           for (int r = 0; r < reps; ++r) {
             CK(cudaMemsetAsync(result, 0xff, 8, st));
             if (!launch(c, t, t ? (void*)xf : (void*)xi, n, result, scratch, st)) {
-              if (r == 0 && n == all[0]) std::printf("refused: %s B=%d U=%d type=%d\n", c.name.c_str(), c.B, c.U, t);
+              if (r == 0 && n == all[0])
+                std::printf("refused: %s B=%d U=%d type=%d\n", c.name.c_str(), c.B, c.U, t);
               ++refused;
               break;
             }
@@ -486,28 +550,33 @@ int main(int argc, char** argv) {
               CK(cudaMemcpy(&got, result, 8, cudaMemcpyDeviceToHost));
               if (got != want_i) {
                 ++bad;
-                std::printf("WRONG %s B=%d U=%d int n=%zu got %lld want %lld\n", c.name.c_str(), c.B, c.U, n, got, want_i);
+                std::printf("WRONG %s B=%d U=%d int n=%zu got %lld want %lld\n", c.name.c_str(),
+                            c.B, c.U, n, got, want_i);
               }
             } else {
               float got;
               CK(cudaMemcpy(&got, result, 4, cudaMemcpyDeviceToHost));
               unsigned bits;
               std::memcpy(&bits, &got, 4);
-              if (r == 0) first_bits = bits;
+              if (r == 0)
+                first_bits = bits;
               else if (bits != first_bits) {
                 ++bad;
-                std::printf("NONDETERMINISTIC %s B=%d U=%d n=%zu run %d\n", c.name.c_str(), c.B, c.U, n, r);
+                std::printf("NONDETERMINISTIC %s B=%d U=%d n=%zu run %d\n", c.name.c_str(), c.B,
+                            c.U, n, r);
                 break;
               }
               if (std::fabs(got - want_f) > 1e-5 * want_f + 1e-3) {
                 ++bad;
-                std::printf("WRONG %s B=%d U=%d float n=%zu got %.9g want %.9g\n", c.name.c_str(), c.B, c.U, n, got, want_f);
+                std::printf("WRONG %s B=%d U=%d float n=%zu got %.9g want %.9g\n", c.name.c_str(),
+                            c.B, c.U, n, got, want_f);
               }
             }
           }
         }
     }
-    std::printf("check: %d runs, %d wrong or nondeterministic, %d refused launches\n", runs, bad, refused);
+    std::printf("check: %d runs, %d wrong or nondeterministic, %d refused launches\n", runs, bad,
+                refused);
     return bad != 0;
   }
   // profile
@@ -515,8 +584,11 @@ int main(int argc, char** argv) {
   std::fprintf(log, "idx,cand,B,U,C,type,n,grid\n");
   int idx = 0;
   const int reps = 3;
-  struct Shape { int B, U, per_sm, cap; };
-  const Shape floors[] = {{128, 1, 0, 0}, {256, 1, 0, 0}, {256, 4, 8, 0}, {512, 4, 4, 0}, {512, 4, 0, 16384}, {1024, 2, 2, 0}};
+  struct Shape {
+    int B, U, per_sm, cap;
+  };
+  const Shape floors[] = {{128, 1, 0, 0}, {256, 1, 0, 0},     {256, 4, 8, 0},
+                          {512, 4, 4, 0}, {512, 4, 0, 16384}, {1024, 2, 2, 0}};
   for (size_t n : sizes) {
     for (const Shape& s : floors) {
       const size_t vectors = n / 4, per = size_t(s.B) * s.U;
@@ -524,21 +596,24 @@ int main(int argc, char** argv) {
       if (s.per_sm) g = std::min<size_t>(g, 132u * s.per_sm);
       if (s.cap) g = std::min<size_t>(g, s.cap);
       for (int r = 0; r < reps; ++r) {
-        if (s.U == 1) exp_floor<1><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
-        else if (s.U == 2) exp_floor<2><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
-        else exp_floor<4><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        if (s.U == 1)
+          exp_floor<1><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else if (s.U == 2)
+          exp_floor<2><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else
+          exp_floor<4><<<g, s.B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
         CK(cudaGetLastError());
         std::fprintf(log, "%d,floor,%d,%d,1,-1,%zu,%zu\n", idx++, s.B, s.U, n, g);
       }
     }
-    for (int t = 0; t < 2; ++t)
+    for (int t = 0; t < 2 && mode != "floor"; ++t)
       for (const Cand& c : g_cands) {
         // Large N: the cluster sizes 2 and 4 and the 128-thread shapes only below 2^22.
         if (n >= (size_t(1) << 22) && (c.B == 128 || c.C == 2 || c.C == 4 || c.U == 1)) continue;
         for (int r = 0; r < reps; ++r) {
           if (!launch(c, t, t ? (void*)xf : (void*)xi, n, result, scratch, st)) break;
-          std::fprintf(log, "%d,%s,%d,%d,%d,%d,%zu,%u\n", idx++, c.name.c_str(), c.B, c.U, c.C, t, n,
-                       grid_of(c, n, t));
+          std::fprintf(log, "%d,%s,%d,%d,%d,%d,%zu,%u\n", idx++, c.name.c_str(), c.B, c.U, c.C, t,
+                       n, grid_of(c, n, t));
         }
       }
     CK(cudaStreamSynchronize(st));

@@ -58,8 +58,9 @@ TEST(SpecAll, TheDeviceDecidesToo) {
     EXPECT_EQ(excluded_as(ex, v.id) != nullptr, !v.has_block_model) << v.id;
   const DeviceInfo turing = gpu(75);
   resolve_all(s, &turing, &ex);
-  ASSERT_EQ(ex.size(), 1u);
+  ASSERT_EQ(ex.size(), 2u);
   EXPECT_EQ(ex[0], (Exclusion{"reduce_add_sync", "needs sm_80; this GPU is sm_75"}));
+  EXPECT_EQ(ex[1], (Exclusion{"cluster_single_pass", "needs sm_90; this GPU is sm_75"}));
 }
 
 TEST(SpecAll, EveryReasonIsGivenAndGroupedForPeople) {
@@ -104,12 +105,14 @@ TEST(SpecAll, NothingLeftIsAnErrorWithTheReasons) {
 TEST(SpecAll, NothingTheDeviceRunsIsAnError) {
   const DeviceInfo maxwell = gpu(50);
   const auto errors = validate(all_spec(), &maxwell);
-  ASSERT_EQ(errors.size(), 3u);  // the headline; sm_75 for most, sm_80 for one
+  ASSERT_EQ(errors.size(), 4u);  // the headline; sm_75 for most, sm_80 and sm_90 for one each
   EXPECT_EQ(errors[0], "variants all: no variant applies to this request on this device");
   EXPECT_EQ(errors[1].rfind("variants all: left out neighbored, neighbored_less,", 0), 0u)
       << errors[1];
   EXPECT_NE(errors[1].find(": needs sm_75; this GPU is sm_50"), std::string::npos) << errors[1];
   EXPECT_EQ(errors[2], "variants all: left out reduce_add_sync: needs sm_80; this GPU is sm_50");
+  EXPECT_EQ(errors[3],
+            "variants all: left out cluster_single_pass: needs sm_90; this GPU is sm_50");
 }
 
 TEST(SpecAll, AnotherBadValueIsReportedInsteadOfNothingApplies) {

@@ -46,9 +46,11 @@ TEST(TraceSinglePass, BlocksAddUpToTheTotal) {
           sum += std::int64_t(t.partial);
         }
         EXPECT_EQ(sum, total) << "B=" << B << " U=" << U << " N=" << n;
-        // Every element once, and warp 0 of each block reads the W warp sums back.
+        // Every element once, and (grids of more than 512 warps) warp 0 of each block reads the
+        // W warp sums back.
         const std::uint64_t warps = B / 32;
-        EXPECT_EQ(first.launch_totals.loads, n + first.grid * warps);
+        const bool per_warp = first.grid * warps <= 512;
+        EXPECT_EQ(first.launch_totals.loads, n + (per_warp ? 0 : first.grid * warps));
       }
 }
 
@@ -74,7 +76,7 @@ TEST(TraceSinglePass, StepsAreTheKernels) {
   EXPECT_EQ(t.steps.front().kind, "load");
   EXPECT_EQ(t.steps.front().counters.loads, 512u * 4 * 4);
   EXPECT_EQ(t.steps.back().kind, "atomic");
-  EXPECT_NE(t.steps.back().caption.find("block order"), std::string::npos);
+  EXPECT_NE(t.steps.back().caption.find("32 windows"), std::string::npos);
   EXPECT_EQ(t.block_totals.barriers, 1u);
   EXPECT_EQ(t.grid, (1u << 20) / (512 * 4 * 4));
   // A float block sum is close to the double sum of its tile.
@@ -84,7 +86,37 @@ TEST(TraceSinglePass, StepsAreTheKernels) {
   EXPECT_NEAR(t.partial, want, 1e-5 * want);
   const Trace one = make_trace({"single_pass", 128, 1, Workspace::Registers, 7, DType::Int32, 0});
   EXPECT_EQ(one.grid, 1u);
-  EXPECT_NE(one.steps.back().caption.find("the only block"), std::string::npos);
+  EXPECT_NE(one.steps.back().caption.find("lane 0 of each warp"), std::string::npos);
+}
+
+TEST(TraceSinglePass, SmallGridsFinishPerWarpWithOneRedux) {
+  // 2^16 ints at 128 x 4: 32 blocks of 4 warps, 128 warps: each hands its own sum on.
+  const Trace t =
+      make_trace({"single_pass", 128, 4, Workspace::Registers, 1u << 16, DType::Int32, 5});
+  ASSERT_EQ(t.steps.size(), 3u);  // load, REDUX, atomic
+  EXPECT_EQ(t.steps[1].kind, "warp_reduce");
+  EXPECT_EQ(t.steps[2].masks, (std::vector<std::uint32_t>{1u, 1u, 1u, 1u}));
+  EXPECT_NE(t.steps[2].caption.find("only 128 warps"), std::string::npos) << t.steps[2].caption;
+  EXPECT_EQ(t.block_totals.barriers, 0u);
+  const InputData in = make_input(1u << 16, DType::Int32);
+  EXPECT_EQ(std::int64_t(t.partial), block_sum(in.i32, 128, 4, 32, 5));
+}
+
+TEST(TraceSinglePass, TheClusterKernelAddsTheClusterStep) {
+  // 2^16 ints at 256 x 4: 16 tiles, two clusters of 8 blocks.
+  const Trace t = make_trace(
+      {"cluster_single_pass", 256, 4, Workspace::Registers, 1u << 16, DType::Float32, 9});
+  EXPECT_EQ(t.grid, 16u);
+  ASSERT_GE(t.steps.size(), 3u);
+  EXPECT_EQ(t.steps[t.steps.size() - 2].kind, "cluster");
+  EXPECT_NE(t.steps[t.steps.size() - 2].caption.find("leader block (block 8"), std::string::npos)
+      << t.steps[t.steps.size() - 2].caption;
+  EXPECT_NE(t.steps.back().caption.find("ticket 1"), std::string::npos) << t.steps.back().caption;
+  // 1000 ints at 1024 x 8: one tile, rounded up to one whole cluster.
+  EXPECT_EQ(
+      make_trace({"cluster_single_pass", 1024, 8, Workspace::Registers, 1000, DType::Int32, 0})
+          .grid,
+      8u);
 }
 
 TEST(TraceSinglePass, SaysWhatItDoesNotTake) {

@@ -126,6 +126,82 @@ TEST(ModernSinglePassOnGpu, SumsExactlyWhenBlocksWalkSeveralTiles) {
   unsetenv("RL_BLOCKS_PER_SM");
 }
 
+// The one-launch kernels hand float32 sums on as exact integers (kernels/modern_finish.cuh), so
+// the same input gives the same bits on every run, per-warp and per-block finishes alike.
+TEST(ModernSinglePassOnGpu, Float32GivesTheSameBitsOnEveryRun) {
+  RL_REQUIRE_GPU();
+  Backend& gpu = *testing::GpuEnvironment::get().backend;
+  const std::uint64_t cap = max_test_size();
+  for (const char* variant : {"single_pass", "cluster_single_pass"})
+    for (std::uint64_t n :
+         {std::uint64_t(1) << 16, (std::uint64_t(1) << 20) + 13, std::uint64_t(1) << 24}) {
+      if (n > cap) continue;
+      const PointSpec p{variant, Workspace::Registers, 512, 4, n, DType::Float32};
+      if (!gpu.unsupported_reason(p).empty()) continue;
+      SCOPED_TRACE(p.label());
+      const InputData& in = testing::cached_input(n, DType::Float32);
+      gpu.prepare(p, in);
+      std::uint32_t first = 0;
+      for (int run = 0; run < 100; ++run) {
+        gpu.run_sample(run % 10 == 0);
+        const float got = gpu.read_output().total_f32;
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &got, sizeof bits);
+        if (run == 0) {
+          first = bits;
+          EXPECT_NEAR(got, in.exact_double(), float_tolerance(n, in.exact_double()));
+        } else {
+          ASSERT_EQ(bits, first) << "run " << run;
+        }
+      }
+    }
+}
+
+// Inputs whose every partial sum is exact (multiples of 2^-10 below 2^13, signs mixed): the
+// windows add exactly, so the total is the exact sum, to the bit. And NaN and infinities come
+// through as IEEE addition says.
+TEST(ModernSinglePassOnGpu, Float32ExactInputsGiveTheExactTotalAndSpecialsComeThrough) {
+  RL_REQUIRE_GPU();
+  Backend& gpu = *testing::GpuEnvironment::get().backend;
+  const std::uint64_t n = 1000003;
+  InputData in;
+  in.type = DType::Float32;
+  in.f32.resize(n);
+  std::int64_t units = 0;  // the exact total in units of 2^-10
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const int v = int(i * 7919 % 2001) - 1000;
+    in.f32[i] = float(v) * 0x1p-10f;
+    units += v;
+  }
+  const float exact = float(double(units) * 0x1p-10);
+  for (const char* variant : {"single_pass", "cluster_single_pass"})
+    for (int b : {128, 1024}) {
+      const PointSpec p{variant, Workspace::Registers, b, 2, n, DType::Float32};
+      if (!gpu.unsupported_reason(p).empty()) continue;
+      SCOPED_TRACE(p.label());
+      InputData special = in;
+      gpu.prepare(p, in);
+      gpu.run_sample(true);
+      EXPECT_EQ(gpu.read_output().total_f32, exact);
+      special.f32[n / 3] = INFINITY;
+      gpu.prepare(p, special);
+      gpu.run_sample(true);
+      EXPECT_EQ(gpu.read_output().total_f32, INFINITY);
+      special.f32[n / 2] = -INFINITY;
+      gpu.prepare(p, special);
+      gpu.run_sample(true);
+      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32));
+      special.f32[n / 2] = NAN;
+      special.f32[n / 3] = 1.0f;
+      gpu.prepare(p, special);
+      gpu.run_sample(true);
+      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32));
+      gpu.prepare(p, in);  // and the scratch is clean again after the NaN
+      gpu.run_sample(true);
+      EXPECT_EQ(gpu.read_output().total_f32, exact);
+    }
+}
+
 std::string point_name(const ::testing::TestParamInfo<PointSpec>& info) {
   const PointSpec& p = info.param;
   return p.variant + "_" + std::string(to_string(p.type)) + "_B" + std::to_string(p.block_size) +

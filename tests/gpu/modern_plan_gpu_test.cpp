@@ -108,6 +108,27 @@ TEST_F(ModernPlanOnGpu, SinglePassNeedsNoFinishAndKeepsItsWindowsInScratch) {
   EXPECT_LT(plan.scratch_bytes, 1024u);
 }
 
+TEST_F(ModernPlanOnGpu, ClusterSinglePassTakesWholeClustersAndNeedsSm90) {
+  BlocksPerSm unset(nullptr);
+  LaunchPlan plan;
+  const cudaError_t err =
+      kernels::plan_launch(args(KernelId::ClusterSinglePass, 256, 4, 1 << 16), &plan);
+  if (cc_ < 90) {
+    EXPECT_EQ(err, cudaErrorInvalidDeviceFunction);
+    return;
+  }
+  ASSERT_EQ(err, cudaSuccess);
+  EXPECT_EQ(plan.grid, 16u);  // 16 tiles: two clusters of 8
+  EXPECT_FALSE(plan.needs_finish);
+  ASSERT_EQ(kernels::plan_launch(args(KernelId::ClusterSinglePass, 1024, 8, 3), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 8u);  // one tile, one whole cluster (seven blocks read nothing)
+  ASSERT_EQ(
+      kernels::plan_launch(args(KernelId::ClusterSinglePass, 128, 1, std::size_t(1) << 28), &plan),
+      cudaSuccess);
+  EXPECT_EQ(plan.grid, 16384u);
+}
+
 TEST_F(ModernPlanOnGpu, CubDeviceReduceIsTimedWholeWithItsTempStorageInScratch) {
   LaunchPlan plan;
   ASSERT_EQ(kernels::plan_launch(args(KernelId::CubDeviceReduce, 0, 1, 1 << 20), &plan),

@@ -111,9 +111,9 @@ void add_stream_family(std::vector<VariantInfo>& out) {
       "critical path); on large ones each block. No second kernel, no launch gap.",
       {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
        "one block per tile; the n % 4 tail by block 0",
-       "warp sums (int32: REDUX on sm_80+; float32: __shfl_down_sync tree); grids of more than "
-       "512 warps: lane 0 of each warp writes its sum to shared memory, __syncthreads(), warp 0 "
-       "adds them",
+       "block sum: warp sums (int32: REDUX on sm_80+; float32: __shfl_down_sync tree); grids of "
+       "more than 512 warps: lane 0 of each warp writes its sum to shared memory, "
+       "__syncthreads(), warp 0 adds them (smaller grids hand each warp's sum on)",
        "int32: atomicAdd(word, 2^48 + sum); float32: atomicAdd(window[exponent / 8], 2^48 + "
        "integer sum), then atomicAdd(counter, 1)",
        "the last to count: int32 writes the word's sum field and resets it to 0; float32 adds "
@@ -138,8 +138,8 @@ void add_stream_family(std::vector<VariantInfo>& out) {
        "adds them",
        "cluster: thread 0 stores the block sum into the leader's shared memory "
        "(map_shared_rank); cluster.sync(); the leader's warp adds the 8 sums",
-       "the leader hands the cluster's sum on as the single pass does (counted word or "
-       "exponent windows); the last cluster writes the total"});
+       "int32: the leader adds 2^48 + the cluster's sum to the counted word; float32: to its "
+       "exponent window, then takes a ticket; the last cluster writes the total"});
   stream_shape(cluster);
   cluster.min_compute_capability = 90;
   out.push_back(cluster);

@@ -41,6 +41,7 @@ std::string phase_for(const VariantInfo* v, const std::string& kind) {
       {"last warp", {"last warp"}},
       {"block sum", {"block sum"}},
       {"write", {"thread 0", "int32:", "last block"}},
+      {"cluster", {"cluster:"}},
       {"finish", {"CUB's"}}};
   if (v == nullptr) return kind;
   const auto it = kPrefixes.find(kind);

@@ -65,8 +65,7 @@ ModelCounts compute(const PointSpec& p) {
   const VariantInfo* v = find_variant_by_id(p.variant);
   ModelCounts c;
   if (v->kernel == KernelId::SinglePass || v->kernel == KernelId::ClusterSinglePass) {
-    c.first_kernel =
-        single_pass_totals(p, v->kernel == KernelId::ClusterSinglePass, &c.grid);
+    c.first_kernel = single_pass_totals(p, v->kernel == KernelId::ClusterSinglePass, &c.grid);
     c.launches = 1;  // the last block to finish writes the total: no second kernel
     return c;
   }

@@ -80,8 +80,8 @@ void build(Trace& t, const InputData& input) {
   const unsigned B = t.block_size, U = static_cast<unsigned>(t.unroll), W = t.warps();
   const unsigned grid = static_cast<unsigned>(t.grid), b = t.block_index;
   // int32 sums warps with REDUX (sm_80+, the GPUs this trace describes), float32 with shuffles.
-  Builder<T> builder(t, std::is_same_v<T, float> ? warp_trace::WarpOp::ShuffleDown
-                                                 : warp_trace::WarpOp::Redux);
+  Builder<T> builder(
+      t, std::is_same_v<T, float> ? warp_trace::WarpOp::ShuffleDown : warp_trace::WarpOp::Redux);
   // The view's cells show each thread's first element: x[4(tile b * B * U + tid)].
   const std::uint64_t first = std::uint64_t(b) * B * U * 4;
   t.initial_values.assign(B, 0.0);
@@ -113,19 +113,21 @@ void build(Trace& t, const InputData& input) {
     builder.warp_level(W, W == 1 ? "the block's only warp" : "all " + num(W) + " warps at once");
   else
     warp_trace::block_reduce_steps(builder, W);
-  const std::uint64_t slots = cluster ? grid / kClusterBlocks : per_warp ? std::uint64_t(grid) * W
-                                                                         : grid;
+  const std::uint64_t slots = cluster    ? grid / kClusterBlocks
+                              : per_warp ? std::uint64_t(grid) * W
+                                         : grid;
   const std::string slot = cluster ? "cluster" : per_warp ? "warp" : "block";
   if (cluster) {
     TraceStep& dsmem = builder.push(
         "cluster",
         "phase 3: thread 0 stores the block sum into the shared memory of the cluster's leader "
-        "block (block " + num(b - b % kClusterBlocks) +
+        "block (block " +
+            num(b - b % kClusterBlocks) +
             ", on another SM of the same GPC: distributed shared memory, no trip through L2); "
-            "cluster.sync() waits for the cluster's " + num(kClusterBlocks) +
-            " blocks. " + (b % kClusterBlocks == 0
-                               ? "This block is the leader: its warp 0 adds the 8 sums."
-                               : "This block is done; the leader goes on."));
+            "cluster.sync() waits for the cluster's " +
+            num(kClusterBlocks) + " blocks. " +
+            (b % kClusterBlocks == 0 ? "This block is the leader: its warp 0 adds the 8 sums."
+                                     : "This block is done; the leader goes on."));
     dsmem.masks[0] = 1u;
     dsmem.barrier = true;
     dsmem.counters.stores = 1;
@@ -136,7 +138,11 @@ void build(Trace& t, const InputData& input) {
   for (unsigned w = 0; w < (per_warp ? W : 1u); ++w) finish.masks[w] = 1u;
   finish.counters.stores = per_warp ? W : 1;
   builder.snapshot(finish);
+  // The block's sum: thread 0's register, or per warp the warps' sums added up (every lane of a
+  // warp holds its warp's sum after REDUX, lane 0 after the shuffles).
   t.partial = double(builder.regs()[0]);
+  if (per_warp)
+    for (unsigned w = 1; w < W; ++w) t.partial += double(builder.regs()[w * 32]);
   const std::string sum =
       t.type == DType::Int32 ? num(static_cast<std::uint64_t>(static_cast<std::int64_t>(t.partial)))
                              : std::to_string(t.partial);
@@ -167,8 +173,7 @@ void build(Trace& t, const InputData& input) {
 
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
   const bool cluster = v.kernel == KernelId::ClusterSinglePass;
-  if (v.kernel != KernelId::SinglePass && !cluster)
-    throw Error("no single-pass trace for " + v.id);
+  if (v.kernel != KernelId::SinglePass && !cluster) throw Error("no single-pass trace for " + v.id);
   const std::string name = v.seed_label(unroll);
   if (!v.takes_block_size(r.block_size))
     throw Error("block size " + std::to_string(r.block_size) + ": " + name +
