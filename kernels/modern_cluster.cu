@@ -4,8 +4,9 @@
 //           per thread; modern_tiles.cuh); the grid is the tile count rounded up to whole
 //           clusters, so the last cluster may hold blocks with nothing to read.
 //  phase 2: block sum (REDUX for int32, shuffles for float32; one __syncthreads()).
-//  phase 3: thread 0 of each of the cluster's kClusterBlocks blocks stores its block sum into
-//           the leader block's shared memory (distributed shared memory: the SMs of a cluster
+//  phase 3: once every block of the cluster runs (a split cluster barrier, arrived at before the
+//           loads), thread 0 of each of the cluster's kClusterBlocks blocks stores its block sum
+//           into the leader block's shared memory (distributed shared memory: the SMs of a cluster
 //           reach each other's shared memory without a trip through L2); cluster.sync(); the
 //           leader's first warp adds the sums in rank order.
 //  phase 4: the leader hands the cluster's sum on (modern_finish.cuh): one atomic per cluster
@@ -15,6 +16,7 @@
 #include <cooperative_groups.h>
 
 #include <type_traits>
+#include <utility>
 
 #include "dispatch.cuh"
 #include "modern_finish.cuh"
@@ -40,8 +42,12 @@ __global__ void __launch_bounds__(B)
   using A = typename Accum<T>::type;
   __shared__ A block_sums[kClusterBlocks];
   cg::cluster_group cluster = cg::this_cluster();
+  // A block may write another's shared memory only once that block runs: arrive now, wait
+  // just before the write, so the wait hides behind the loads.
+  auto started = cluster.barrier_arrive();
   A sum = block_total(tile_thread_sum<T, B, U>(x, n), B / kWarp);
   const unsigned rank = cluster.block_rank();
+  cluster.barrier_wait(std::move(started));
   if (threadIdx.x == 0) *cluster.map_shared_rank(&block_sums[rank], 0) = sum;
   cluster.sync();  // every block's sum is in the leader's shared memory
   if (rank != 0 || threadIdx.x >= kWarp) return;
