@@ -3,7 +3,7 @@
 N against the read floor at that N (<= 1.05x from 2^20 up, <= 1.12x below). Prints the markdown
 table of docs/benchmarks.md section 5; every number is read from the files.
 
-  scripts/floor_targets.py FLOOR_LAUNCHES.csv FLOOR_NCU.csv NCU.csv PROFILED.json
+  scripts/floor_targets.py FLOOR_LAUNCHES.csv FLOOR_NCU.csv NCU.csv PROFILED.json [NCU2.csv PROFILED2.json ...]
 
 FLOOR_*: docs/experiments/single_pass_shapes.cu's profile mode under ncu (its `floor` rows are
 kernels/read_floor.cu's kernel in the floor's six shapes; best shape's median of 3 per N).
@@ -38,10 +38,11 @@ def floors(launches_path, ncu_path):
     return best
 
 
-def main(floor_launches, floor_ncu, ncu_csv, session):
+def main(floor_launches, floor_ncu, *runs):
     floor = floors(floor_launches, floor_ncu)
     best = {}
-    for h, ncu, _, _ in pairs(ncu_csv, session, session):
+    profiled = [p for i in range(0, len(runs), 2) for p in pairs(runs[i], runs[i + 1], runs[i + 1])]
+    for h, ncu, _, _ in profiled:
         if h["status"] != "ok":
             continue
         k = (h["variant"], h["type"], h["size"])
@@ -74,6 +75,6 @@ def main(floor_launches, floor_ncu, ncu_csv, session):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
+    if len(sys.argv) < 5 or len(sys.argv) % 2 == 0:
         sys.exit(__doc__)
     main(*sys.argv[1:])

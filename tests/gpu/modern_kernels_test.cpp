@@ -179,24 +179,26 @@ TEST(ModernSinglePassOnGpu, Float32ExactInputsGiveTheExactTotalAndSpecialsComeTh
       const PointSpec p{variant, Workspace::Registers, b, 2, n, DType::Float32};
       if (!gpu.unsupported_reason(p).empty()) continue;
       SCOPED_TRACE(p.label());
-      InputData special = in;
+      // A new InputData per case: the backend keeps the input it uploaded last (same object).
+      InputData plus_inf = in, both_inf = in, nan = in;
+      plus_inf.f32[n / 3] = INFINITY;
+      both_inf.f32[n / 3] = INFINITY;
+      both_inf.f32[n / 2] = -INFINITY;
+      nan.f32[n / 2] = NAN;
       gpu.prepare(p, in);
       gpu.run_sample(true);
       EXPECT_EQ(gpu.read_output().total_f32, exact);
-      special.f32[n / 3] = INFINITY;
-      gpu.prepare(p, special);
+      gpu.prepare(p, plus_inf);
       gpu.run_sample(true);
       EXPECT_EQ(gpu.read_output().total_f32, INFINITY);
-      special.f32[n / 2] = -INFINITY;
-      gpu.prepare(p, special);
+      gpu.prepare(p, both_inf);
       gpu.run_sample(true);
-      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32));
-      special.f32[n / 2] = NAN;
-      special.f32[n / 3] = 1.0f;
-      gpu.prepare(p, special);
+      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32)) << gpu.read_output().total_f32;
+      gpu.prepare(p, nan);
       gpu.run_sample(true);
-      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32));
-      gpu.prepare(p, in);  // and the scratch is clean again after the NaN
+      EXPECT_TRUE(std::isnan(gpu.read_output().total_f32)) << gpu.read_output().total_f32;
+      const InputData again = in;  // and the scratch is clean again after the NaN
+      gpu.prepare(p, again);
       gpu.run_sample(true);
       EXPECT_EQ(gpu.read_output().total_f32, exact);
     }
