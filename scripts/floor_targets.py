@@ -14,20 +14,20 @@ import statistics
 import sys
 from collections import defaultdict
 
-from ncu_compare import pairs, size_name, UNIT
+from ncu_compare import open_text, pairs, size_name, UNIT
 
 
 def floors(launches_path, ncu_path):
     """{N: (best median us, shape)} of the floor rows."""
     rows = []
-    with open(ncu_path, newline="") as f:
+    with open_text(ncu_path) as f:
         lines = [l for l in f if l.startswith('"')]
     for r in csv.DictReader(lines):
         if r.get("Metric Name") == "gpu__time_duration.sum":
             rows.append((int(r["ID"]), float(r["Metric Value"].replace(",", "")) * UNIT[r["Metric Unit"]]))
     rows.sort()
     samples = defaultdict(list)
-    for launch, (_, us) in zip(csv.DictReader(open(launches_path)), rows):
+    for launch, (_, us) in zip(csv.DictReader(open_text(launches_path)), rows):
         if launch["cand"] == "floor":
             samples[(int(launch["n"]), f"B={launch['B']} U={launch['U']} grid={launch['grid']}")].append(us)
     best = {}
