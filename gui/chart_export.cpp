@@ -23,13 +23,14 @@ QString why_empty(const charts::Chart& c) {
 
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
                       TimeBasis basis, const QString& dir, QSize size, QStringList* written,
-                      QString* error, QStringList* left_out) {
+                      QString* error, QStringList* left_out,
+                      const std::optional<LadderSetting>& ladder) {
   // Decide what can be drawn before touching the folder: an export with nothing in it fails
   // without creating anything.
   std::vector<charts::Chart> drawable;
   QStringList skipped;
   for (const ChartKind& kind : chart_kinds()) {
-    charts::Chart c = build_chart(kind.id, sessions, baseline, basis);
+    charts::Chart c = build_chart(kind.id, sessions, baseline, basis, ladder);
     if (c.empty())
       skipped << kind.id + ": " + why_empty(c);
     else
@@ -68,14 +69,23 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
 
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
                            QStringList* written, QString* error, TimeBasis basis,
-                           QStringList* left_out) {
+                           QStringList* left_out, const std::optional<LadderChoice>& ladder) {
   std::optional<Session> session = read_session_file(session_path, error);
   if (!session) return false;
+  std::optional<LadderSetting> setting;
+  if (ladder) {
+    std::string why;
+    setting = find_ladder_setting(*session, *ladder, &why);
+    if (!setting) {
+      *error = "--setting: " + QString::fromStdString(why);
+      return false;
+    }
+  }
   const std::string baseline =
       session->spec.baseline.empty() ? "neighbored" : session->spec.baseline;
   compute_speedups(session->results, baseline);
   return write_all_charts({ShownSession{&*session, QString()}}, baseline, basis, dir, size, written,
-                          error, left_out);
+                          error, left_out, setting);
 }
 
 namespace {
@@ -92,6 +102,12 @@ struct Options {
                           "gpu (GPU time, the timestamps taken out) or first (the first kernel "
                           "alone, the seed's timing).",
                           "whole|gpu|first"};
+  QCommandLineOption setting{"setting",
+                             "With --export-charts: the N, block size and type the ladder charts "
+                             "draw, e.g. N=2^20,B=256,type=float32 (any part may be left out; "
+                             "default: the seed's N=2^24, B=1024, int32 when the session holds "
+                             "it, else the setting with the most rungs).",
+                             "N=..,B=..,type=.."};
 };
 
 // What is wrong with the arguments naming files and folders; empty: nothing.
@@ -107,6 +123,8 @@ QString check_paths(const QCommandLineParser& parser, const Options& o, const Co
     return "--open: empty file name; give the session to open";
   if (parser.isSet(o.export_charts) && out.open.isEmpty())
     return "--export-charts needs --open SESSION: which session to draw";
+  if (parser.isSet(o.setting) && !parser.isSet(o.export_charts))
+    return "--setting is for --export-charts; in the window, choose it on the Ladder page";
   return {};
 }
 
@@ -128,6 +146,11 @@ QString parse_values(const QCommandLineParser& parser, const Options& o, Command
       return QString("--time '%1': expected whole, gpu or first").arg(parser.value(o.time));
     out.time_basis = *basis;
   }
+  if (parser.isSet(o.setting)) {
+    std::string why;
+    out.ladder = parse_ladder_choice(parser.value(o.setting).toStdString(), &why);
+    if (!out.ladder) return "--setting: " + QString::fromStdString(why);
+  }
   return {};
 }
 
@@ -140,7 +163,7 @@ CommandLine parse_command_line(const QStringList& arguments) {
       "ReductionLab: run the CUDA reduction ladder, watch what each optimisation buys.");
   parser.addHelpOption();
   const Options o;
-  parser.addOptions({o.open, o.export_charts, o.size, o.time});
+  parser.addOptions({o.open, o.export_charts, o.size, o.time, o.setting});
   out.help_text = parser.helpText();
   if (!parser.parse(arguments)) {
     out.error = parser.errorText();

@@ -20,13 +20,16 @@ namespace rl::gui {
 // was left out, when no chart could be drawn; stops at the first failure to write.
 bool write_all_charts(const std::vector<ShownSession>& sessions, const std::string& baseline,
                       TimeBasis basis, const QString& dir, QSize size, QStringList* written,
-                      QString* error, QStringList* left_out = nullptr);
+                      QString* error, QStringList* left_out = nullptr,
+                      const std::optional<LadderSetting>& ladder = std::nullopt);
 
 // Opens a session file and writes its charts as write_all_charts does (speed-ups against the
-// session's own baseline). The message names the file or folder at fault.
+// session's own baseline; the ladder at `ladder` when given, which the session must hold). The
+// message names the file, folder or setting at fault.
 bool export_session_charts(const QString& session_path, const QString& dir, QSize size,
                            QStringList* written, QString* error, TimeBasis basis = TimeBasis::Whole,
-                           QStringList* left_out = nullptr);
+                           QStringList* left_out = nullptr,
+                           const std::optional<LadderChoice>& ladder = std::nullopt);
 
 struct CommandLine {
   QString open;            // --open SESSION
@@ -35,6 +38,8 @@ struct CommandLine {
   // --time whole|gpu|first: the time the charts draw (exported, or in the window over the one
   // remembered from last time)
   std::optional<TimeBasis> time_basis;
+  // --setting N=2^24,B=1024,type=int32: the ladder charts' setting in an export
+  std::optional<LadderChoice> ladder;
   bool help = false;
   QString help_text;
   QString error;  // set when the arguments make no sense; exit code 2

@@ -1,10 +1,14 @@
 #include "charts_panel.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMap>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWidget>
@@ -53,6 +57,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
         auto* box = new QVBoxLayout(inner);
         box->setContentsMargins(4, 4, 4, 4);
         box->setSpacing(6);
+        box->addWidget(setting_row());
         scroll->setWidget(inner);
         scroll->viewport()->installEventFilter(this);
         page = scroll;
@@ -75,8 +80,10 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     stale_.insert(kind.id);
   }
   arrange();
+  fill_setting_selector();
   auto stale_all = [this] {
     arrange();
+    fill_setting_selector();
     for (const auto& [id, w] : charts_) stale_.insert(id);
     schedule_refresh();
   };
@@ -86,7 +93,53 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   connect(store_, &SessionStore::overlays_changed, this, stale_all);
   connect(store_, &SessionStore::metadata_changed, this, stale_all);
   connect(store_, &SessionStore::time_basis_changed, this, stale_all);
+  connect(store_, &SessionStore::ladder_setting_changed, this, stale_all);
   refresh_all();
+}
+
+QWidget* ChartsPanel::setting_row() {
+  auto* row = new QWidget;
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  auto* label = new QLabel("Setting");
+  setting_ = new QComboBox;
+  setting_->setObjectName("ladder_setting");
+  setting_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  setting_->setToolTip(
+      "The N, block size and type the ladder charts draw. By default the seed's experiment "
+      "(N=2^24, B=1024, int32) when the session holds it with the most rungs, else the setting "
+      "with the most rungs. Exports: reductionlab --export-charts DIR --setting N=2^24,B=1024.");
+  label->setBuddy(setting_);
+  h->addWidget(label);
+  h->addWidget(setting_);
+  h->addStretch(1);
+  connect(setting_, &QComboBox::activated, this, [this](int i) {
+    if (i >= 0 && i < int(settings_.size())) store_->set_ladder_setting(settings_[size_t(i)]);
+  });
+  return row;
+}
+
+void ChartsPanel::fill_setting_selector() {
+  settings_ =
+      store_->has_primary() ? ladder_settings(store_->primary()) : std::vector<LadderSetting>{};
+  const std::optional<LadderSetting> drawn =
+      store_->has_primary() ? drawn_ladder_setting() : std::nullopt;
+  const QSignalBlocker quiet(setting_);
+  setting_->clear();
+  for (const LadderSetting& l : settings_)
+    setting_->addItem(QString::fromStdString(l.label()) +
+                      QString(" (%1 rung%2)").arg(l.rungs).arg(l.rungs == 1 ? "" : "s"));
+  for (size_t i = 0; i < settings_.size(); ++i)
+    if (drawn && settings_[i] == *drawn) setting_->setCurrentIndex(int(i));
+  setting_->setEnabled(settings_.size() > 1);
+}
+
+std::optional<LadderSetting> ChartsPanel::drawn_ladder_setting() const {
+  const std::optional<LadderSetting>& chosen = store_->ladder_setting();
+  if (chosen)
+    for (const LadderSetting& l : settings_)
+      if (l == *chosen) return l;
+  return default_ladder_setting(store_->primary());
 }
 
 void ChartsPanel::arrange() {
@@ -123,8 +176,11 @@ bool ChartsPanel::eventFilter(QObject* watched, QEvent* event) {
         // axis's title, so on a small screen one chart and a half show and the rest scroll.
         const QLayout* box = charts_layout(page);
         const QMargins m = box->contentsMargins();
+        // The Setting row stands above the charts.
+        const int row =
+            setting_ ? setting_->parentWidget()->sizeHint().height() + box->spacing() : 0;
         const int room = static_cast<QResizeEvent*>(event)->size().height() - m.top() - m.bottom() -
-                         box->spacing();
+                         box->spacing() - row;
         for (charts::ChartWidget* w : arranged_.value(group))
           w->setFixedHeight(std::max(380, room / 2));
       }
@@ -171,7 +227,8 @@ void ChartsPanel::schedule_refresh() {
 }
 
 void ChartsPanel::refresh(const QString& id) {
-  chart(id)->set_chart(build_chart(id, store_->shown(), store_->baseline(), store_->time_basis()));
+  chart(id)->set_chart(build_chart(id, store_->shown(), store_->baseline(), store_->time_basis(),
+                                   store_->ladder_setting()));
   stale_.remove(id);
 }
 

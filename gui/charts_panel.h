@@ -13,6 +13,12 @@
 #include <QSet>
 #include <QString>
 
+#include <optional>
+#include <vector>
+
+#include "engine/report/ladder_setting.h"
+
+class QComboBox;
 class QTimer;
 class QWidget;
 
@@ -46,6 +52,11 @@ class ChartsPanel : public QObject {
 
  private:
   void refresh(const QString& id);
+  // The Ladder page's Setting selector: every setting of the primary session, the drawn one
+  // current; choosing one sets it in the store (which redraws the ladder charts).
+  QWidget* setting_row();
+  void fill_setting_selector();
+  std::optional<LadderSetting> drawn_ladder_setting() const;  // the primary's drawn setting
   // Places each page's charts in chart_kinds_for(the shown sessions) order: on the Ladder page
   // one above the other, two to a screen, in a scroll area (the lead chart first: the counts
   // where the times are CPU times); on other pages three as two side by side and the third
@@ -58,6 +69,8 @@ class ChartsPanel : public QObject {
   QList<QPair<QString, charts::ChartWidget*>> charts_;
   QSet<QString> stale_;
   QTimer* timer_;
+  QComboBox* setting_ = nullptr;
+  std::vector<LadderSetting> settings_;  // the selector's items, in order
 };
 
 }  // namespace rl::gui

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     QString error;
     if (!rl::gui::export_session_charts(cl.open, cl.export_dir, cl.size, &written, &error,
                                         cl.time_basis.value_or(rl::gui::TimeBasis::Whole),
-                                        &left_out)) {
+                                        &left_out, cl.ladder)) {
       err << "reductionlab: " << error << "\n";
       return 1;
     }

@@ -104,7 +104,7 @@ void MainWindow::export_all_charts_interactive() {
   QStringList written, left_out;
   QString error;
   if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir, export_size_,
-                       &written, &error, &left_out))
+                       &written, &error, &left_out, store_->ladder_setting()))
     statusBar()->showMessage(
         QString("Wrote %1 charts to %2%3")
             .arg(written.size())

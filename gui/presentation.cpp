@@ -55,7 +55,9 @@ void PresentationView::collect_pages() {
   pages_.clear();
   // In the window's order: on a host session the model's counts lead (chart_kinds_for).
   for (const ChartKind& kind : chart_kinds_for(store_->shown()))
-    if (!build_chart(kind.id, store_->shown(), store_->baseline(), store_->time_basis()).empty())
+    if (!build_chart(kind.id, store_->shown(), store_->baseline(), store_->time_basis(),
+                     store_->ladder_setting())
+             .empty())
       pages_ << kind.id;
 }
 
@@ -88,8 +90,8 @@ void PresentationView::show_page(int index) {
     return;
   }
   page_ = std::clamp(index, 0, int(pages_.size()) - 1);
-  chart_->set_chart(
-      build_chart(pages_[page_], store_->shown(), store_->baseline(), store_->time_basis()));
+  chart_->set_chart(build_chart(pages_[page_], store_->shown(), store_->baseline(),
+                                store_->time_basis(), store_->ladder_setting()));
   footer_->setText(QString("%1 / %2  ·  PageDown / Space: next  ·  PageUp: back  ·  Ctrl+= / "
                            "Ctrl+-: text  ·  Esc: leave")
                        .arg(page_ + 1)

@@ -94,4 +94,10 @@ void SessionStore::set_time_basis(TimeBasis basis) {
   emit time_basis_changed();
 }
 
+void SessionStore::set_ladder_setting(std::optional<LadderSetting> setting) {
+  if (setting == ladder_setting_) return;
+  ladder_setting_ = setting;
+  emit ladder_setting_changed();
+}
+
 }  // namespace rl::gui

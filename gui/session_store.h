@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 #include "charts/chart_builders.h"
@@ -26,6 +27,9 @@ class SessionStore : public QObject {
   const std::string& baseline() const { return baseline_; }
   // The time every chart draws (the table shows all three whatever this is).
   TimeBasis time_basis() const { return time_basis_; }
+  // The ladder setting the person chose on the Ladder page (nullopt: each session's default).
+  // Kept across sessions: a session that does not hold it draws its default.
+  const std::optional<LadderSetting>& ladder_setting() const { return ladder_setting_; }
   // Primary first; labels name the device (with a number when two share a name).
   std::vector<ShownSession> shown() const;
 
@@ -41,6 +45,7 @@ class SessionStore : public QObject {
   void clear();
   void set_baseline(const std::string& variant_id);
   void set_time_basis(TimeBasis basis);
+  void set_ladder_setting(std::optional<LadderSetting> setting);
 
  signals:
   void reset();             // the primary session was replaced: views reload everything
@@ -49,6 +54,7 @@ class SessionStore : public QObject {
   void overlays_changed();
   void metadata_changed();  // device / origin of the primary changed, points did not
   void time_basis_changed();
+  void ladder_setting_changed();
 
  private:
   void recompute(Session& s) { compute_speedups(s.results, baseline_); }
@@ -58,6 +64,7 @@ class SessionStore : public QObject {
   std::vector<Session> overlays_;
   std::string baseline_ = "neighbored";
   TimeBasis time_basis_ = TimeBasis::Whole;
+  std::optional<LadderSetting> ladder_setting_;
 };
 
 }  // namespace rl::gui

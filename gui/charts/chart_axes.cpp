@@ -22,7 +22,7 @@ Scale resolve_x(const Chart& c) {
 
 Scale resolve_y(const Chart& c) {
   if (c.y.scale == AxisScale::Log2) return Scale::Log2;
-  if (c.y.scale != AxisScale::Auto) return Scale::Linear;
+  if (c.y.scale != AxisScale::Auto && c.y.scale != AxisScale::Log10) return Scale::Linear;
   double lo = INFINITY, hi = 0;
   for (const auto& s : c.series)
     for (const auto& p : s.points) {
@@ -30,6 +30,7 @@ Scale resolve_y(const Chart& c) {
       lo = std::min(lo, p.y);
       hi = std::max(hi, p.y);
     }
+  if (c.y.scale == AxisScale::Log10) return hi > 0 ? Scale::Log10 : Scale::Linear;
   return hi > 0 && hi / lo >= 30 ? Scale::Log10 : Scale::Linear;
 }
 

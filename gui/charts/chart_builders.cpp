@@ -88,16 +88,17 @@ QString device_part(const std::vector<ShownSession>& ss) {
 }  // namespace detail
 
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss,
-                          const std::string& baseline, TimeBasis basis) {
+                          const std::string& baseline, TimeBasis basis,
+                          const std::optional<LadderSetting>& ladder) {
   Chart c;
   if (id == "ladder_speedup")
-    c = detail::ladder_chart(id, ss, true, baseline, basis);
+    c = detail::ladder_chart(id, ss, true, baseline, basis, ladder);
   else if (id == "ladder_counts")
-    c = detail::ladder_counts_chart(id, ss);
+    c = detail::ladder_counts_chart(id, ss, ladder);
   else if (id == "ladder_barrier_stall")
-    c = detail::ladder_barrier_stall_chart(id, ss);
+    c = detail::ladder_barrier_stall_chart(id, ss, ladder);
   else if (id == "ladder_time")
-    c = detail::ladder_chart(id, ss, false, baseline, basis);
+    c = detail::ladder_chart(id, ss, false, baseline, basis, ladder);
   else if (id == "time_vs_unroll")
     c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_unroll")

@@ -6,9 +6,11 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 #include "charts/chart_data.h"
+#include "engine/report/ladder_setting.h"
 #include "engine/run/results.h"
 #include "time_basis.h"
 
@@ -36,8 +38,11 @@ std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions
 
 // Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
 // speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn
-// from (speed-ups on another basis than Whole are computed here from that time).
+// from (speed-ups on another basis than Whole are computed here from that time); ladder, the
+// setting the ladder charts draw (the Setting selector, --setting): a session that does not hold
+// it draws its default (engine/report/ladder_setting.h).
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
-                          const std::string& baseline, TimeBasis basis = TimeBasis::Whole);
+                          const std::string& baseline, TimeBasis basis = TimeBasis::Whole,
+                          const std::optional<LadderSetting>& ladder = std::nullopt);
 
 }  // namespace rl::gui

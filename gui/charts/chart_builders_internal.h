@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "charts/chart_builders.h"
+#include "engine/report/ladder_setting.h"
 
 namespace rl::gui::detail {
 
@@ -49,23 +50,22 @@ enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };
 charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim,
                           Measure m, const std::string& baseline, TimeBasis basis);
-// The (size, type, block size) the ladder charts draw: the one with the most rungs (variant
-// and unroll) in a session, measured points only; ties: the larger N. settings: how many the
-// session holds.
-struct LadderSetting {
-  std::uint64_t size = 0;
-  int type = 0;
-  int block = 0;  // variants that pick their own block size (0) join every block size
-  int settings = 0;
-  bool holds(const PointResult& r) const;  // r is at this setting and was measured
-};
-std::optional<LadderSetting> ladder_setting(const Session& s);
+// The (size, type, block size) the ladder charts draw for session s: the chosen one when s holds
+// it, else s's default (engine/report/ladder_setting.h: the seed's experiment when it has the
+// most rungs).
+std::optional<LadderSetting> ladder_setting(const Session& s,
+                                            const std::optional<LadderSetting>& chosen);
+// "1 of 8 settings in the session" when the session holds more than one; empty otherwise.
+QString other_settings_note(const Session& s);
 charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
-                           const std::string& baseline, TimeBasis basis);
+                           const std::string& baseline, TimeBasis basis,
+                           const std::optional<LadderSetting>& chosen);
 // The block model's counts along the ladder (chart_counts.cpp): barriers per rung, lane
 // efficiency on each bar, at the ladder charts' setting of the primary session.
-charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss);
+charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                  const std::optional<LadderSetting>& chosen);
 // The measured barrier stall along the ladder (chart_counters.cpp).
-charts::Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss);
+charts::Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                         const std::optional<LadderSetting>& chosen);
 
 }  // namespace rl::gui::detail

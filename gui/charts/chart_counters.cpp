@@ -30,12 +30,13 @@ struct StallRungs {
   std::map<std::tuple<int, std::string, int, int>, const PointResult*> found;
 };
 
-StallRungs stall_rungs(const std::vector<ShownSession>& ss) {
+StallRungs stall_rungs(const std::vector<ShownSession>& ss,
+                       const std::optional<LadderSetting>& setting) {
   std::set<std::tuple<int, std::string, int>> rungs;
   StallRungs sr;
   for (int si = 0; si < int(ss.size()); ++si) {
     if (!ss[si].session) continue;
-    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session);
+    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session, setting);
     if (!chosen) continue;
     for (const PointResult& r : ss[si].session->results) {
       if (!chosen->holds(r) || !barrier_stall(r)) continue;
@@ -75,7 +76,8 @@ Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<Show
 
 }  // namespace
 
-Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss) {
+Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                 const std::optional<LadderSetting>& setting) {
   Chart c;
   c.id = id;
   c.title = "Ladder: barrier stall per rung (measured)";
@@ -86,7 +88,7 @@ Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSessi
     c.empty_hint = kNoData;
     return c;
   }
-  const StallRungs sr = stall_rungs(ss);
+  const StallRungs sr = stall_rungs(ss, setting);
   c.subtitle = device_part(ss) + " · the first kernel (or the one launch) · CUPTI, ncu's metric";
   if (sr.rungs.empty()) {
     c.empty_hint =

@@ -120,9 +120,9 @@ QString counts_subtitle(const std::vector<ShownSession>& ss, const LadderSetting
                   "N=" + format_size(chosen.size),
                   chosen.block ? QString("B=%1").arg(chosen.block)
                                : QString("block size picked by the variant"),
-                  type_name(DType(chosen.type))};
+                  type_name(chosen.type)};
   sub << "block model: the first kernel, every block (exact, any device)";
-  if (chosen.settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen.settings);
+  if (const QString note = other_settings_note(*ss.front().session); !note.isEmpty()) sub << note;
   return sub.join(" · ");
 }
 
@@ -154,7 +154,8 @@ Series counts_series(const CountedRungs& cr, int ws, double unit, bool compact, 
 
 }  // namespace
 
-Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss) {
+Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss,
+                          const std::optional<LadderSetting>& setting) {
   Chart c;
   c.id = id;
   c.title = "Ladder: barriers and lane efficiency per rung";
@@ -165,7 +166,7 @@ Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss
     return c;
   }
   const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> chosen = ladder_setting(session);
+  const std::optional<LadderSetting> chosen = ladder_setting(session, setting);
   if (!chosen) {
     c.empty_hint = "No measured points in this session (all failed or were skipped).";
     return c;

@@ -17,6 +17,7 @@ enum class AxisScale {
   Linear,    // from 0 (times and bandwidths are never negative: the bar starts at nothing)
   Log2,      // powers of two on the axis (sizes, block sizes, unroll factors), labels as given
   Auto,      // log10 when the positive values span more than a decade and a half, else linear
+  Log10,     // log10 whatever the span (a person's choice: ChartWidget::set_value_log)
   Category,  // bars: one slot per entry of Axis::categories
 };
 

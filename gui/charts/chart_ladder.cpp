@@ -114,8 +114,8 @@ QString ladder_subtitle(const std::vector<ShownSession>& ss, const LadderSetting
                   type_name(DType(chosen.type)), qtext::time_basis_name(basis) + ", median"};
   if (speedup) sub << "against " + references.join(" / ");
   if (cpu != Cpu::None) sub << "what a GPU would execute: the counts chart";
-  // The session holds other sizes, types or block sizes: this is the one with the most steps.
-  if (chosen.settings > 1) sub << QString("1 of %1 settings in the session").arg(chosen.settings);
+  // The session holds other sizes, types or block sizes (the Setting selector, --setting).
+  if (const QString note = other_settings_note(*ss.front().session); !note.isEmpty()) sub << note;
   return sub.join(" · ");
 }
 
@@ -139,7 +139,8 @@ void ladder_warnings(Chart& c, const Ladder& l, const LadderStyle& st,
 }  // namespace
 
 Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
-                   const std::string& baseline, TimeBasis basis) {
+                   const std::string& baseline, TimeBasis basis,
+                   const std::optional<LadderSetting>& setting) {
   Chart c;
   c.id = id;
   const Cpu cpu = cpu_times(ss);
@@ -150,7 +151,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
     c.empty_hint = kNoData;
     return c;
   }
-  const std::optional<LadderSetting> chosen = ladder_setting(*ss.front().session);
+  const std::optional<LadderSetting> chosen = ladder_setting(*ss.front().session, setting);
   if (!chosen) {
     c.empty_hint = "No measured points in this session (all failed or were skipped).";
     return c;

@@ -12,36 +12,17 @@
 
 namespace rl::gui::detail {
 
-std::optional<LadderSetting> ladder_setting(const Session& s) {
-  // The (size, type, block size) with the most rungs; ties: larger N.
-  using Setting = std::tuple<std::uint64_t, int, int>;
-  std::map<Setting, std::set<std::pair<int, int>>> rungs_at;
-  for (const PointResult& r : s.results) {
-    if (r.status != PointStatus::Ok && r.status != PointStatus::Wrong) continue;
-    rungs_at[{r.point.size, int(r.point.type), r.point.block_size}].insert(
-        {catalog_index(r.point.variant), r.point.unroll});
-  }
-  if (rungs_at.empty()) return std::nullopt;
-  Setting best{};
-  size_t best_count = 0;
-  for (const auto& [setting, rungs] : rungs_at) {
-    // Variants that pick their own block size (recorded as 0) join every block size.
-    size_t count = rungs.size();
-    if (std::get<2>(setting) != 0) {
-      auto it = rungs_at.find({std::get<0>(setting), std::get<1>(setting), 0});
-      if (it != rungs_at.end()) count += it->second.size();
-    }
-    if (count > best_count || (count == best_count && setting > best))
-      best = setting, best_count = count;
-  }
-  return LadderSetting{std::get<0>(best), std::get<1>(best), std::get<2>(best),
-                       int(rungs_at.size())};
+std::optional<LadderSetting> ladder_setting(const Session& s,
+                                            const std::optional<LadderSetting>& chosen) {
+  if (chosen)
+    for (const LadderSetting& l : ladder_settings(s))
+      if (l == *chosen) return l;
+  return default_ladder_setting(s);
 }
 
-bool LadderSetting::holds(const PointResult& r) const {
-  return r.point.size == size && int(r.point.type) == type &&
-         (r.point.block_size == block || r.point.block_size == 0) &&
-         (r.status == PointStatus::Ok || r.status == PointStatus::Wrong);
+QString other_settings_note(const Session& s) {
+  const std::size_t n = ladder_settings(s).size();
+  return n > 1 ? QString("1 of %1 settings in the session").arg(n) : QString();
 }
 
 namespace {

@@ -200,6 +200,7 @@ void ChartScene::build_line(int i, Drawn& d, const QColor& color, QAbstractAxis*
     band->setBrush(fill);
     band->setPen(Qt::NoPen);
     attach(chart_, band, x, y);
+    d.band = band;
     for (auto* m : chart_->legend()->markers(band)) m->setVisible(false);
   }
   d.line = new QLineSeries;
@@ -213,6 +214,7 @@ void ChartScene::build_line(int i, Drawn& d, const QColor& color, QAbstractAxis*
     d.line->setMarkerSize(7);
   }
   attach(chart_, d.line, x, y);
+  connect_legend(i, d);
   if (s.kind == SeriesKind::Line)
     connect(d.line, &QXYSeries::hovered, this,
             [this, i](const QPointF& p, bool state) { on_xy_hovered(i, p, state); });

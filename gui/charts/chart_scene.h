@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointF>
 #include <QRectF>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -45,10 +46,16 @@ class ChartScene : public QObject {
   void fit_legend(double width);
   // The hover text of point `index` of data().series[series]; empty when none.
   QString tooltip(int series, int index) const;
+  // Line series hidden by name (a click on their legend entry): not drawn, their entry dimmed
+  // but kept, to click again (chart_scene_legend.cpp).
+  void set_hidden(const QSet<QString>& names);
+  bool series_visible(const QString& name) const;
 
  signals:
   // Hover over a point: the text to show (empty: hide).
   void hover_text(const QString& text);
+  // A click on a line series' legend entry.
+  void legend_clicked(const QString& series_name);
 
  private:
   // Qt Charts objects of one data series.
@@ -57,6 +64,7 @@ class ChartScene : public QObject {
     QLineSeries* line = nullptr;
     QLineSeries* upper = nullptr;  // min-max band edges
     QLineSeries* lower = nullptr;
+    QAbstractSeries* band = nullptr;  // the area between them
     QBarSet* bar = nullptr;
     QList<int> shown;  // data point indices, in the order drawn (hover maps back through it)
   };
@@ -66,6 +74,7 @@ class ChartScene : public QObject {
   void build_bar_set(int i, Drawn& d, const QColor& color, QBarSeries* bars);
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
+  void connect_legend(int i, Drawn& d);                         // chart_scene_legend.cpp
   void fill();                                                  // points, ranges, labels from data_
   // The extent of the drawn points (x already transformed to the axis).
   struct Extent {

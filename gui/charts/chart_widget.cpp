@@ -10,6 +10,7 @@
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "charts/chart_axes.h"
 #include "charts/chart_scene.h"
 #include "engine/io/output_file.h"
 
@@ -31,7 +33,55 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), view_(new QChartVie
   auto* export_action = new QAction("Export this chart as PNG or SVG...", view_);
   connect(export_action, &QAction::triggered, this, &ChartWidget::export_requested);
   view_->addAction(export_action);
+  log_action_ = new QAction("Logarithmic value axis", view_);
+  log_action_->setCheckable(true);
+  connect(log_action_, &QAction::triggered, this, [this](bool on) { set_value_log(on); });
+  view_->addAction(log_action_);
   set_chart(Chart{});
+}
+
+namespace {
+
+// Line charts of positive quantities can be drawn either way; bars and log2 axes cannot.
+bool value_scale_is_choosable(const Chart& c) {
+  if (c.y.scale == AxisScale::Log2 || c.y.scale == AxisScale::Category) return false;
+  for (const Series& s : c.series)
+    if (s.kind == SeriesKind::Bars) return false;
+  return !c.series.isEmpty();
+}
+
+}  // namespace
+
+Chart ChartWidget::with_choices(const Chart& chart) const {
+  Chart c = chart;
+  if (value_log_ && value_scale_is_choosable(c))
+    c.y.scale = *value_log_ ? AxisScale::Log10 : AxisScale::Linear;
+  return c;
+}
+
+void ChartWidget::after_show() {
+  scene_->set_hidden(hidden_);
+  const QSignalBlocker quiet(log_action_);
+  log_action_->setEnabled(value_scale_is_choosable(source_));
+  log_action_->setChecked(value_axis_is_log());
+}
+
+void ChartWidget::toggle_series(const QString& name) {
+  if (!hidden_.remove(name)) hidden_.insert(name);
+  if (scene_) scene_->set_hidden(hidden_);
+}
+
+bool ChartWidget::series_visible(const QString& name) const {
+  return scene_ && scene_->series_visible(name);
+}
+
+void ChartWidget::set_value_log(std::optional<bool> log) {
+  value_log_ = log;
+  build(with_choices(source_));
+}
+
+bool ChartWidget::value_axis_is_log() const {
+  return scene_ && detail::resolve_y(scene_->data()) == detail::Scale::Log10;
 }
 
 ChartWidget::~ChartWidget() {
@@ -39,8 +89,13 @@ ChartWidget::~ChartWidget() {
 }
 
 void ChartWidget::set_chart(const Chart& chart) {
-  if (scene_ && scene_->update(chart)) return;
-  build(chart);
+  source_ = chart;
+  const Chart shown = with_choices(chart);
+  if (scene_ && scene_->update(shown)) {
+    after_show();
+    return;
+  }
+  build(shown);
 }
 
 void ChartWidget::changeEvent(QEvent* event) {
@@ -51,6 +106,7 @@ void ChartWidget::changeEvent(QEvent* event) {
 void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
   auto* next = new ChartScene(chart, qchart);
+  connect(next, &ChartScene::legend_clicked, this, &ChartWidget::toggle_series);
   connect(next, &ChartScene::hover_text, this, [](const QString& text) {
     if (text.isEmpty())
       QToolTip::hideText();
@@ -63,6 +119,7 @@ void ChartWidget::build(const Chart& chart) {
   delete old;
   scene_ = next;
   scene_->fit_legend(width());
+  after_show();
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event) {

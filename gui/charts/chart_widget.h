@@ -3,12 +3,16 @@
 #pragma once
 
 #include <QImage>
+#include <QSet>
 #include <QSize>
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+
 #include "charts/chart_data.h"
 
+class QAction;
 class QChartView;
 
 namespace rl::gui::charts {
@@ -31,6 +35,16 @@ class ChartWidget : public QWidget {
   // The chart as on screen, at the widget's size.
   QImage grab_image() const;
 
+  // Line series the person hid by clicking their legend entry; kept while the chart updates
+  // or is rebuilt (a live run), by series name.
+  const QSet<QString>& hidden_series() const { return hidden_; }
+  void toggle_series(const QString& name);
+  bool series_visible(const QString& name) const;
+  // The value axis logarithmic (true) or linear (false) by the person's choice, for line charts
+  // (the context menu); nullopt: as the chart says (Auto: log10 when the values span 30x).
+  void set_value_log(std::optional<bool> log);
+  bool value_axis_is_log() const;
+
  signals:
   void export_requested();
 
@@ -41,8 +55,14 @@ class ChartWidget : public QWidget {
 
  private:
   void build(const Chart& chart);
+  Chart with_choices(const Chart& chart) const;  // the person's value axis applied
+  void after_show();                             // hidden series, the menu's check mark
   QChartView* view_;
   ChartScene* scene_ = nullptr;
+  Chart source_;  // as given to set_chart
+  QSet<QString> hidden_;
+  std::optional<bool> value_log_;
+  QAction* log_action_ = nullptr;
 };
 
 // Renders chart alone (no widget needed) at size pixels on white. Text grows with the image

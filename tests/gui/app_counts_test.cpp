@@ -5,6 +5,8 @@
 // times, from the model, though the file holds no counts.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
+
 #include <QFile>
 #include <QLayout>
 #include <QScrollArea>
@@ -64,9 +66,14 @@ QStringList ids_of(const std::vector<ChartKind>& kinds) {
 }
 
 // Where a chart stands on the Ladder page: 0 at the top.
+// Among the charts of its page (the Ladder page starts with its Setting row).
 int position_of(ChartsPanel* panel, const QString& id) {
   charts::ChartWidget* w = panel->chart(id);
-  return w->parentWidget()->layout()->indexOf(w);
+  QLayout* layout = w->parentWidget()->layout();
+  int position = 0;
+  for (int i = 0; i < layout->indexOf(w); ++i)
+    if (qobject_cast<charts::ChartWidget*>(layout->itemAt(i)->widget())) ++position;
+  return position;
 }
 
 }  // namespace
@@ -168,8 +175,10 @@ TEST(AppCounts, LadderLeadsWithTheCountsOnTheHostOnly) {
   w.tabs()->setCurrentWidget(ladder_page);
   QCoreApplication::processEvents();
   const int page_height = static_cast<QScrollArea*>(ladder_page)->viewport()->height();
+  const int row = w.findChild<QComboBox*>("ladder_setting")->parentWidget()->sizeHint().height();
   for (const char* id : {"ladder_counts", "ladder_speedup", "ladder_time"})
-    EXPECT_EQ(panel->chart(id)->height(), std::max(380, (page_height - 4 - 4 - 6) / 2)) << id;
+    EXPECT_EQ(panel->chart(id)->height(), std::max(380, (page_height - 4 - 4 - 6 - row - 6) / 2))
+        << id;
   EXPECT_GE(panel->chart("ladder_counts")->width(), ladder_page->width() - 40);
 
   // A GPU session: the speed-up leads, the time below it as before, the counts beside the time.
@@ -188,7 +197,10 @@ TEST(AppCounts, BundledGpuSessionGetsCountsFromTheModel) {
   if (!f.open(QIODevice::ReadOnly)) GTEST_SKIP() << "no bundled session in this build";
   const rl::Session s = rl::session_from_json(f.readAll().toStdString());
   ASSERT_EQ(s.device.backend, "cuda");
-  const charts::Chart c = build_chart("ladder_counts", {{&s, ""}}, "neighbored");
+  // At 2^28 (the default is the seed's 2^24).
+  const charts::Chart c =
+      build_chart("ladder_counts", {{&s, ""}}, "neighbored", TimeBasis::Whole,
+                  rl::LadderSetting{std::uint64_t(1) << 28, rl::DType::Int32, 1024, 0});
   ASSERT_FALSE(c.empty()) << c.empty_hint.toStdString();
   EXPECT_FALSE(c.subtitle.contains("what a GPU would execute"));
   EXPECT_TRUE(c.subtitle.contains("H200")) << c.subtitle.toStdString();
