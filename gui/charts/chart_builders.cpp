@@ -19,6 +19,7 @@ const std::vector<ChartKind>& chart_kinds() {
       {"ladder_time", "Ladder", "Time of each ladder step"},
       {"ladder_counts", "Ladder", "Barriers and lane efficiency per rung"},
       {"ladder_barrier_stall", "Ladder", "Barrier stall per rung (hardware counters)"},
+      {"ladder_stall_reasons", "Ladder", "Stall reasons per rung (hardware counters)"},
       {"time_vs_unroll", "Unroll", "Time against unroll factor"},
       {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
@@ -97,6 +98,8 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
     c = detail::ladder_counts_chart(id, ss, ladder);
   else if (id == "ladder_barrier_stall")
     c = detail::ladder_barrier_stall_chart(id, ss, ladder);
+  else if (id == "ladder_stall_reasons")
+    c = detail::ladder_stall_reasons_chart(id, ss, ladder);
   else if (id == "ladder_time")
     c = detail::ladder_chart(id, ss, false, baseline, basis, ladder);
   else if (id == "time_vs_unroll")

@@ -67,6 +67,9 @@ struct Chart {
   QList<Series> series;
   QStringList warnings;  // drawn in red over the plot: wrong results, missing baselines
   QString empty_hint;    // shown instead of a plot when there is nothing to draw
+  // Bars: one stack per category (each series a layer) instead of side by side; no value labels
+  // on the bars (the tooltips carry them).
+  bool stacked = false;
   bool empty() const {
     for (const auto& s : series)
       if (s.kind != SeriesKind::Roof && !s.points.isEmpty()) return false;

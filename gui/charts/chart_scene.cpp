@@ -15,6 +15,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QStackedBarSeries>
 #include <QTextDocument>
 #include <QValueAxis>
 
@@ -46,6 +47,7 @@ QString ChartScene::signature(const Chart& c) const {
                     .arg(c.x.categories.join(','))
                     .arg(c.title + c.subtitle + c.x.title + c.y.title)
                     .arg(c.empty());
+  if (c.stacked) sig += "stacked|";
   bool wrong = false;
   for (const auto& s : c.series) {
     bool spread = false;
@@ -151,7 +153,7 @@ void ChartScene::build_title() {
 }
 
 void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
-  QBarSeries* bars = nullptr;
+  QAbstractBarSeries* bars = nullptr;
   int palette_index = 0;
   for (int i = 0; i < data_.series.size(); ++i) {
     const Series& s = data_.series[i];
@@ -161,8 +163,9 @@ void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
     const QColor color = s.color.isValid() ? s.color : palette_color(palette_index++);
     if (s.kind == SeriesKind::Bars) {
       if (!bars) {
-        bars = new QBarSeries;
-        bars->setBarWidth(0.8);
+        bars = data_.stacked ? static_cast<QAbstractBarSeries*>(new QStackedBarSeries)
+                             : static_cast<QAbstractBarSeries*>(new QBarSeries);
+        bars->setBarWidth(data_.stacked ? 0.6 : 0.8);
       }
       build_bar_set(i, *d, color, bars);
     } else {
@@ -172,7 +175,7 @@ void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
   if (bars) attach(chart_, bars, x, y);
 }
 
-void ChartScene::build_bar_set(int i, Drawn& d, const QColor& color, QBarSeries* bars) {
+void ChartScene::build_bar_set(int i, Drawn& d, const QColor& color, QAbstractBarSeries* bars) {
   d.bar = new QBarSet(data_.series[i].name);
   d.bar->setColor(color);
   d.bar->setBorderColor(color.darker(130));

@@ -18,7 +18,7 @@
 
 class QAbstractAxis;
 class QAbstractSeries;
-class QBarSeries;
+class QAbstractBarSeries;
 class QBarSet;
 class QLineSeries;
 class QChart;
@@ -71,7 +71,7 @@ class ChartScene : public QObject {
   void build();
   void build_title();  // title, subtitle, legend
   void build_series(QAbstractAxis* x, QAbstractAxis* y);
-  void build_bar_set(int i, Drawn& d, const QColor& color, QBarSeries* bars);
+  void build_bar_set(int i, Drawn& d, const QColor& color, QAbstractBarSeries* bars);
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
   void connect_legend(int i, Drawn& d);                         // chart_scene_legend.cpp

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "charts/chart_axes.h"
 #include "charts/chart_scene.h"
@@ -39,6 +40,12 @@ void ChartScene::fill() {
   QList<QPointF> wrong_xy;
   int dropped = 0;
   for (int i = 0; i < data_.series.size(); ++i) fill_series(i, xs, ys, e, wrong_xy, dropped);
+  if (data_.stacked) {  // the value axis reaches the tallest stack, not the tallest layer
+    std::map<double, double> stack;
+    for (const Series& s : data_.series)
+      for (const Point& p : s.points)
+        if (std::isfinite(p.y) && p.y > 0) e.grow(NAN, stack[p.x] += p.y);
+  }
   if (wrong_series_) static_cast<QScatterSeries*>(wrong_series_)->replace(wrong_xy);
   drawn_points_ += wrong_xy.size();
   if (!std::isfinite(e.xmin)) e.xmin = xs == Scale::Log2 ? 0 : 0, e.xmax = 1;

@@ -4,9 +4,12 @@
 // counters says how to get them.
 #include <gtest/gtest.h>
 
+#include <QFile>
+
 #include "app_sample_session.h"
 #include "charts/chart_builders.h"
 #include "counters_text.h"
+#include "engine/io/export.h"
 #include "format.h"
 #include "results_model.h"
 
@@ -81,4 +84,33 @@ TEST(AppCounters, TableColumnAndTooltipsCarryTheCounters) {
   const rl::Session none = gpu_session(false);
   EXPECT_FALSE(barrier_stall(none.results.front()).has_value());
   EXPECT_TRUE(counters_text(none.results.front()).isEmpty());
+}
+
+// Issue 10: the stall reasons stacked per rung, from the bundled H200 session's counters: the
+// barrier layer is the seed's metric and shrinks from reduceNeighboredLess to the unrolled rungs.
+TEST(AppCounters, StallReasonsStackPerRungFromTheBundledSession) {
+  QFile f(":/sessions/h200-ladder.json");
+  if (!f.open(QIODevice::ReadOnly)) GTEST_SKIP() << "no bundled session in this build";
+  const rl::Session s = rl::session_from_json(f.readAll().toStdString());
+  const charts::Chart c = build_chart("ladder_stall_reasons", {{&s, ""}}, "neighbored");
+  ASSERT_FALSE(c.empty()) << c.empty_hint.toStdString();
+  EXPECT_TRUE(c.stacked);
+  ASSERT_EQ(c.series.size(), 6);
+  EXPECT_EQ(c.series[0].name, "barrier (__syncthreads)");
+  EXPECT_TRUE(c.subtitle.contains("N=2^24")) << c.subtitle.toStdString();
+  const int less = int(c.x.categories.indexOf("NeighboredLess"));
+  const int unroll8 = int(c.x.categories.indexOf("Unroll8"));
+  ASSERT_GE(less, 0);
+  ASSERT_GE(unroll8, 0);
+  double at_less = -1, at_unroll8 = -1;
+  for (const charts::Point& p : c.series[0].points) {
+    if (int(p.x) == less) at_less = p.y;
+    if (int(p.x) == unroll8) at_unroll8 = p.y;
+    EXPECT_TRUE(p.tooltip.contains("barrier (__syncthreads): ")) << p.tooltip.toStdString();
+    EXPECT_TRUE(p.label.isEmpty());  // stacked: values in the tooltips
+  }
+  EXPECT_GT(at_less, at_unroll8);
+  // A session without counters says how to get them.
+  const rl::Session none;
+  EXPECT_TRUE(build_chart("ladder_stall_reasons", {{&none, ""}}, "neighbored").empty());
 }
