@@ -77,6 +77,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     charts_.append({kind.id, widget});
     connect(widget, &charts::ChartWidget::export_requested, this,
             [this, id = kind.id] { emit export_requested(id); });
+    connect(widget, &charts::ChartWidget::point_clicked, this, &ChartsPanel::point_clicked);
     stale_.insert(kind.id);
   }
   arrange();

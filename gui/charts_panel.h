@@ -49,6 +49,8 @@ class ChartsPanel : public QObject {
 
  signals:
   void export_requested(const QString& id);
+  // A bar or point of a measured point was clicked (twice: double-clicked): its code.
+  void point_clicked(const rl::PointSpec& point, bool twice);
 
  private:
   void refresh(const QString& id);

@@ -1,11 +1,15 @@
 // The window's Code tab (issue 11) and what selects its variant: a row of the results table (a
-// double click also opens the tab) and the first variant of the block animation.
+// double click also opens the tab), a bar or point of a chart (likewise) and the first variant of
+// the block animation.
 #include <QComboBox>
 #include <QItemSelectionModel>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTabWidget>
 
+#include "charts_panel.h"
 #include "code_panel.h"
+#include "engine/report/format.h"
 #include "main_window.h"
 #include "results_model.h"
 #include "results_table.h"
@@ -30,6 +34,17 @@ void MainWindow::add_code_view() {
   connect(table_, &QTableView::doubleClicked, code_, [this, show_row](const QModelIndex& i) {
     show_row(i);
     tabs_->setCurrentWidget(code_);
+  });
+  // A bar or point of any chart: its variant in the Code tab; a double click opens the tab.
+  connect(charts_, &ChartsPanel::point_clicked, code_, [this](const PointSpec& p, bool twice) {
+    code_->show_variant(QString::fromStdString(p.variant), p.block_size, p.unroll, p.type,
+                        p.workspace);
+    if (twice)
+      tabs_->setCurrentWidget(code_);
+    else
+      statusBar()->showMessage(QString("%1 is in the Code tab (double-click the bar to open it)")
+                                   .arg(QString::fromStdString(variant_label(p.variant, p.unroll))),
+                               6000);
   });
   // The animation's first variant and its shape (gui/animation names its pickers).
   auto* variant = findChild<QComboBox*>("variant_a");

@@ -65,6 +65,7 @@ Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<Show
     pt.x = double(k);
     pt.y = stall;
     pt.label = QString("%1%").arg(stall, 0, 'f', 1);
+    pt.source = r.point;
     pt.tooltip = QString("%1 (%2)\n")
                      .arg(variant_label(r.point.variant, r.point.unroll),
                           variant_display_name(r.point.variant)) +

@@ -147,6 +147,7 @@ Series counts_series(const CountedRungs& cr, int ws, double unit, bool compact, 
                      ? short_count(m.barriers())
                      : count_text(m.barriers()) + "\n" + pct_text(m.lane_efficiency()) + " lanes";
       pt.tooltip = counts_tooltip(*r, m);
+      pt.source = r->point;
       s.points.append(pt);
     }
   return s;

@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+
+#include "engine/run/spec.h"
 
 namespace rl::gui::charts {
 
@@ -42,6 +45,9 @@ struct Point {
   QString label;       // bars: text drawn above the bar
   bool wrong = false;  // result differs from the host: drawn as a red marker, never joined
   bool noisy = false;  // its noise target was not met: bars are hatched
+  // The measured point it draws, where there is one: a click shows its code (ChartWidget's
+  // point_clicked).
+  std::optional<rl::PointSpec> source;
   bool has_spread() const { return std::isfinite(lo) && std::isfinite(hi); }
 };
 

@@ -74,6 +74,7 @@ Series ladder_series(const Ladder& l, const LadderBars& b, const std::vector<Sho
     Point pt;
     pt.x = double(k);
     pt.tooltip = qtext::point_details(*r, session.device, st.baseline);
+    pt.source = r->point;
     if (st.basis != TimeBasis::Whole) pt.tooltip += "\n" + qtext::charted_details(*r, st.basis);
     if (r->status == PointStatus::Wrong) {
       ++st.wrong;

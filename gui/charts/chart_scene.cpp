@@ -180,6 +180,7 @@ void ChartScene::build_bar_set(int i, Drawn& d, const QColor& color, QAbstractBa
   d.bar->setColor(color);
   d.bar->setBorderColor(color.darker(130));
   bars->append(d.bar);
+  connect_clicks(i, d);
   connect(d.bar, &QBarSet::hovered, this, [this, i](bool on, int cat) {
     int idx = -1;
     for (int k = 0; k < data_.series[i].points.size(); ++k)
@@ -218,6 +219,7 @@ void ChartScene::build_line(int i, Drawn& d, const QColor& color, QAbstractAxis*
   }
   attach(chart_, d.line, x, y);
   connect_legend(i, d);
+  connect_clicks(i, d);
   if (s.kind == SeriesKind::Line)
     connect(d.line, &QXYSeries::hovered, this,
             [this, i](const QPointF& p, bool state) { on_xy_hovered(i, p, state); });

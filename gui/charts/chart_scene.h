@@ -56,6 +56,8 @@ class ChartScene : public QObject {
   void hover_text(const QString& text);
   // A click on a line series' legend entry.
   void legend_clicked(const QString& series_name);
+  // A click (double: twice) on a bar or a line's point: data().series[series].points[index].
+  void point_clicked(int series, int index, bool twice);
 
  private:
   // Qt Charts objects of one data series.
@@ -75,6 +77,7 @@ class ChartScene : public QObject {
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
   void connect_legend(int i, Drawn& d);                         // chart_scene_legend.cpp
+  void connect_clicks(int i, Drawn& d);                         // chart_scene_legend.cpp
   void fill();                                                  // points, ranges, labels from data_
   // The extent of the drawn points (x already transformed to the axis).
   struct Extent {

@@ -97,6 +97,7 @@ Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSessi
       Point pt;
       pt.x = double(i);
       pt.y = *v;
+      pt.source = points[size_t(i)]->point;
       pt.tooltip =
           QString("%1 (%2, %3)\n%4: %5%")
               .arg(variant_label(points[size_t(i)]->point.variant, points[size_t(i)]->point.unroll),

@@ -156,6 +156,7 @@ Point sweep_point(const Group& g, std::size_t k, const SweepStyle& st,
   pt.wrong = r->status == PointStatus::Wrong;
   pt.noisy = r->noisy;
   pt.tooltip = qtext::point_details(*r, ss[g.session].session->device, st.baseline);
+  pt.source = r->point;
   if (st.basis != TimeBasis::Whole) {
     pt.tooltip += "\n" + qtext::charted_details(*r, st.basis);
     if (st.m == Measure::Speedup)

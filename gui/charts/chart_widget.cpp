@@ -107,6 +107,13 @@ void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
   auto* next = new ChartScene(chart, qchart);
   connect(next, &ChartScene::legend_clicked, this, &ChartWidget::toggle_series);
+  connect(next, &ChartScene::point_clicked, this, [this](int series, int index, bool twice) {
+    const Chart& c = scene_->data();
+    if (series < 0 || series >= int(c.series.size())) return;
+    const auto& points = c.series[series].points;
+    if (index >= 0 && index < int(points.size()) && points[index].source)
+      emit point_clicked(*points[index].source, twice);
+  });
   connect(next, &ChartScene::hover_text, this, [](const QString& text) {
     if (text.isEmpty())
       QToolTip::hideText();

@@ -47,6 +47,8 @@ class ChartWidget : public QWidget {
 
  signals:
   void export_requested();
+  // A bar or point that draws a measured point was clicked (twice: double-clicked).
+  void point_clicked(const rl::PointSpec& point, bool twice);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

@@ -6,14 +6,20 @@
 #include <QComboBox>
 #include <QFontInfo>
 #include <QPlainTextEdit>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 
+#include "app_sample_session.h"
 #include "app_test_support.h"
+#include "charts/chart_widget.h"
+#include "charts_panel.h"
 #include "code_panel.h"
 #include "engine/catalog/catalog.h"
 #include "engine/code/code_view.h"
+#include "main_window.h"
 #include "results_table.h"
+#include "session_store.h"
 
 using namespace rl::gui;
 
@@ -91,4 +97,31 @@ TEST(AppCodeView, ScreenshotsAt1366x768) {
     QApplication::processEvents();
     EXPECT_TRUE(w.grab().save(QString("%1/code-%2.png").arg(dir).arg(page)));
   }
+}
+
+// Issue 11: a chart's bar (or point) shows its code: every ladder bar carries the point it
+// draws; a click puts its variant in the Code tab and says so; a double click opens the tab.
+TEST(AppCodeView, AChartBarShowsItsCodeAndADoubleClickOpensTheTab) {
+  MainWindow w(test::quiet_options());
+  w.store()->set_primary(test::sample_session(), "sample");
+  w.charts()->refresh_all();
+  charts::ChartWidget* ladder = w.charts()->chart("ladder_time");
+  ASSERT_NE(ladder, nullptr);
+  ASSERT_FALSE(ladder->chart().series.isEmpty());
+  for (const auto& s : ladder->chart().series)
+    for (const auto& p : s.points) EXPECT_TRUE(p.source.has_value()) << s.name.toStdString();
+  const rl::PointSpec p = *ladder->chart().series.front().points.back().source;
+  auto* code = w.findChild<CodePanel*>("code_panel");
+  auto* tabs = w.findChild<QTabWidget*>();
+  ASSERT_NE(code, nullptr);
+  ASSERT_NE(tabs, nullptr);
+  const int before = tabs->currentIndex();
+  emit ladder->point_clicked(p, false);
+  ASSERT_NE(code->entry().variant, nullptr);
+  EXPECT_EQ(code->entry().variant->id, p.variant);
+  EXPECT_EQ(tabs->currentIndex(), before);
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains("is in the Code tab"))
+      << w.statusBar()->currentMessage().toStdString();
+  emit ladder->point_clicked(p, true);
+  EXPECT_EQ(tabs->currentWidget(), code);
 }
