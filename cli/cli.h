@@ -41,5 +41,6 @@ Command add_presets_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 Command add_code_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace rlcli
