@@ -158,10 +158,10 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
 void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
   auto* transport = new QHBoxLayout;
   first_ = tool_button("|<", "first frame (Home)", this);
-  back_ = tool_button("<", "step back (Left)", this);
+  back_ = tool_button("<", "step back (Left, PageUp)", this);
   play_ = tool_button("Play", "play / pause (Space)", this);
   play_->setObjectName("play");
-  forward_ = tool_button(">", "step forward (Right)", this);
+  forward_ = tool_button(">", "step forward (Right, PageDown: a clicker's keys)", this);
   last_ = tool_button(">|", "last frame (End)", this);
   scrub_ = new QSlider(Qt::Horizontal, this);
   scrub_->setObjectName("scrub");
@@ -253,6 +253,9 @@ void BlockAnimationPanel::add_shortcuts() {
   shortcut(Qt::Key_Space, [this] { set_playing(!playing()); });
   shortcut(Qt::Key_Right, [this] { step(+1); });
   shortcut(Qt::Key_Left, [this] { step(-1); });
+  // What a presenter's clicker sends.
+  shortcut(Qt::Key_PageDown, [this] { step(+1); });
+  shortcut(Qt::Key_PageUp, [this] { step(-1); });
   shortcut(Qt::Key_Home, [this] { set_frame(0); });
   shortcut(Qt::Key_End, [this] { set_frame(frame_count() - 1); });
   shortcut(Qt::Key_L, [this] { loop_->toggle(); });

@@ -3,6 +3,8 @@
 // the reason, exports PNG frames, and paints 1024 threads fast enough to play smoothly.
 #include <gtest/gtest.h>
 
+#include <QTest>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -89,6 +91,23 @@ TEST(AnimationPanel, SteppingForwardThenBackGivesTheSameFrames) {
   panel.step(-1);
   EXPECT_EQ(panel.render_frame(), forward[2]);
   EXPECT_NE(forward[1], forward[2]);
+}
+
+// A presenter's clicker sends PageDown and PageUp: they step the animation as Right and Left do.
+TEST(AnimationPanel, AClickersPageKeysStepTheAnimation) {
+  BlockAnimationPanel panel;
+  panel.resize(1400, 900);
+  ASSERT_TRUE(panel.show_variants("neighbored", "interleaved", 64));
+  panel.show();
+  panel.activateWindow();
+  panel.setFocus();
+  QApplication::processEvents();
+  panel.set_frame(1);
+  QTest::keyClick(&panel, Qt::Key_PageDown);
+  EXPECT_EQ(panel.frame(), 2);
+  QTest::keyClick(&panel, Qt::Key_PageUp);
+  QTest::keyClick(&panel, Qt::Key_PageUp);
+  EXPECT_EQ(panel.frame(), 0);
 }
 
 TEST(AnimationPanel, TwoVariantsStepInLockStep) {
