@@ -20,6 +20,7 @@ const std::vector<ChartKind>& chart_kinds() {
       {"ladder_counts", "Ladder", "Barriers and lane efficiency per rung"},
       {"ladder_barrier_stall", "Ladder", "Barrier stall per rung (hardware counters)"},
       {"ladder_stall_reasons", "Ladder", "Stall reasons per rung (hardware counters)"},
+      {"ladder_compare", "Ladder", "Two sessions compared point by point"},
       {"time_vs_unroll", "Unroll", "Time against unroll factor"},
       {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
@@ -98,6 +99,8 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
     c = detail::ladder_counts_chart(id, ss, ladder);
   else if (id == "ladder_barrier_stall")
     c = detail::ladder_barrier_stall_chart(id, ss, ladder);
+  else if (id == "ladder_compare")
+    c = detail::compare_chart(id, ss, basis, ladder);
   else if (id == "ladder_stall_reasons")
     c = detail::ladder_stall_reasons_chart(id, ss, ladder);
   else if (id == "ladder_time")

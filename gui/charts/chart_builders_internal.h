@@ -64,6 +64,9 @@ charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& s
 // efficiency on each bar, at the ladder charts' setting of the primary session.
 charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss,
                                   const std::optional<LadderSetting>& chosen);
+// The first two shown sessions point by point at the ladder's setting (chart_compare.cpp).
+charts::Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, TimeBasis basis,
+                            const std::optional<LadderSetting>& chosen);
 // The measured stall reasons along the ladder, stacked (chart_stall_reasons.cpp).
 charts::Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSession>& ss,
                                          const std::optional<LadderSetting>& chosen);

@@ -204,6 +204,11 @@ namespace rl::gui {
 
 std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions) {
   std::vector<ChartKind> kinds = chart_kinds();
+  // The comparison needs a second session: without one it takes no room on the page.
+  if (sessions.size() < 2)
+    kinds.erase(std::remove_if(kinds.begin(), kinds.end(),
+                               [](const ChartKind& k) { return k.id == "ladder_compare"; }),
+                kinds.end());
   if (detail::cpu_times(sessions) != detail::Cpu::All) return kinds;
   auto counts = std::find_if(kinds.begin(), kinds.end(),
                              [](const ChartKind& k) { return k.id == "ladder_counts"; });
