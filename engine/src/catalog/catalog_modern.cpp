@@ -131,7 +131,7 @@ void add_stream_family(std::vector<VariantInfo>& out) {
       "memory, cluster.sync() waits for all 8, and the leader adds them and hands one sum per "
       "cluster on with the single pass's atomics: thread -> warp -> block -> cluster -> grid. "
       "Needs sm_90. On the H200 the cluster barrier costs more than the atomics it saves "
-      "(docs/benchmarks.md), so this rung shows the level, not a speed-up.",
+      "(docs/benchmarks.md, section 5), so this rung shows the level, not a speed-up.",
       {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
        "grid = tiles rounded up to whole clusters of 8",
        "block sum: warp sums (REDUX for int32, shuffles for float32), __syncthreads(), warp 0 "
