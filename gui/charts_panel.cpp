@@ -124,7 +124,8 @@ void ChartsPanel::fill_setting_selector() {
   settings_ =
       store_->has_primary() ? ladder_settings(store_->primary()) : std::vector<LadderSetting>{};
   const std::optional<LadderSetting> drawn =
-      store_->has_primary() ? drawn_ladder_setting() : std::nullopt;
+      store_->has_primary() ? drawn_ladder_setting(store_->primary(), store_->ladder_setting())
+                            : std::nullopt;
   const QSignalBlocker quiet(setting_);
   setting_->clear();
   for (const LadderSetting& l : settings_)
@@ -133,14 +134,6 @@ void ChartsPanel::fill_setting_selector() {
   for (size_t i = 0; i < settings_.size(); ++i)
     if (drawn && settings_[i] == *drawn) setting_->setCurrentIndex(int(i));
   setting_->setEnabled(settings_.size() > 1);
-}
-
-std::optional<LadderSetting> ChartsPanel::drawn_ladder_setting() const {
-  const std::optional<LadderSetting>& chosen = store_->ladder_setting();
-  if (chosen)
-    for (const LadderSetting& l : settings_)
-      if (l == *chosen) return l;
-  return default_ladder_setting(store_->primary());
 }
 
 void ChartsPanel::arrange() {

@@ -58,7 +58,6 @@ class ChartsPanel : public QObject {
   // current; choosing one sets it in the store (which redraws the ladder charts).
   QWidget* setting_row();
   void fill_setting_selector();
-  std::optional<LadderSetting> drawn_ladder_setting() const;  // the primary's drawn setting
   // Places each page's charts in chart_kinds_for(the shown sessions) order: on the Ladder page
   // one above the other, two to a screen, in a scroll area (the lead chart first: the counts
   // where the times are CPU times); on other pages three as two side by side and the third

@@ -35,6 +35,10 @@ const std::vector<ChartKind>& chart_kinds() {
 
 namespace detail {
 
+const QString kNoCounters =
+    "No hardware counters in this session: run with counters on a GPU (reductionlab-cli run "
+    "--counters).";
+
 const QString kNoData =
     "No results yet.\nPick a preset in the Experiment panel and press Run (Ctrl+R), or open a "
     "saved session (Ctrl+O).";

@@ -50,11 +50,8 @@ enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };
 charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim,
                           Measure m, const std::string& baseline, TimeBasis basis);
-// The (size, type, block size) the ladder charts draw for session s: the chosen one when s holds
-// it, else s's default (engine/report/ladder_setting.h: the seed's experiment when it has the
-// most rungs).
-std::optional<LadderSetting> ladder_setting(const Session& s,
-                                            const std::optional<LadderSetting>& chosen);
+// A counter chart of a session without counters: how to get them.
+extern const QString kNoCounters;
 // "1 of 8 settings in the session" when the session holds more than one; empty otherwise.
 QString other_settings_note(const Session& s);
 charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,

@@ -20,9 +20,7 @@ Session at_setting(const Session& s, const LadderSetting& at) {
   Session out;
   out.device = s.device;
   for (const PointResult& r : s.results)
-    if (r.point.size == at.size && r.point.type == at.type &&
-        (r.point.block_size == at.block || r.point.block_size == 0))
-      out.results.push_back(r);
+    if (at.matches(r.point)) out.results.push_back(r);
   return out;
 }
 
@@ -52,7 +50,7 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
         "by point: faster, slower or the same within the measured noise.";
     return c;
   }
-  const std::optional<LadderSetting> chosen = ladder_setting(*ss[0].session, setting);
+  const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss[0].session, setting);
   if (!chosen) {
     c.empty_hint = "No measured points in the first session.";
     return c;

@@ -36,7 +36,7 @@ StallRungs stall_rungs(const std::vector<ShownSession>& ss,
   StallRungs sr;
   for (int si = 0; si < int(ss.size()); ++si) {
     if (!ss[si].session) continue;
-    const std::optional<LadderSetting> chosen = ladder_setting(*ss[si].session, setting);
+    const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss[si].session, setting);
     if (!chosen) continue;
     for (const PointResult& r : ss[si].session->results) {
       if (!chosen->holds(r) || !barrier_stall(r)) continue;
@@ -92,9 +92,7 @@ Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSessi
   const StallRungs sr = stall_rungs(ss, setting);
   c.subtitle = device_part(ss) + " · the first kernel (or the one launch) · CUPTI, ncu's metric";
   if (sr.rungs.empty()) {
-    c.empty_hint =
-        "No hardware counters in this session: run with counters on a GPU "
-        "(reductionlab-cli run --counters).";
+    c.empty_hint = kNoCounters;
     return c;
   }
   for (const auto& [v, u] : sr.rungs) {

@@ -167,7 +167,7 @@ Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss
     return c;
   }
   const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> chosen = ladder_setting(session, setting);
+  const std::optional<LadderSetting> chosen = drawn_ladder_setting(session, setting);
   if (!chosen) {
     c.empty_hint = "No measured points in this session (all failed or were skipped).";
     return c;

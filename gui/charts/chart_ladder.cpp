@@ -152,7 +152,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
     c.empty_hint = kNoData;
     return c;
   }
-  const std::optional<LadderSetting> chosen = ladder_setting(*ss.front().session, setting);
+  const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss.front().session, setting);
   if (!chosen) {
     c.empty_hint = "No measured points in this session (all failed or were skipped).";
     return c;

@@ -12,14 +12,6 @@
 
 namespace rl::gui::detail {
 
-std::optional<LadderSetting> ladder_setting(const Session& s,
-                                            const std::optional<LadderSetting>& chosen) {
-  if (chosen)
-    for (const LadderSetting& l : ladder_settings(s))
-      if (l == *chosen) return l;
-  return default_ladder_setting(s);
-}
-
 QString other_settings_note(const Session& s) {
   const std::size_t n = ladder_settings(s).size();
   return n > 1 ? QString("1 of %1 settings in the session").arg(n) : QString();

@@ -67,13 +67,11 @@ Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSessi
     return c;
   }
   const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> chosen = ladder_setting(session, setting);
+  const std::optional<LadderSetting> chosen = drawn_ladder_setting(session, setting);
   const std::vector<const PointResult*> points =
       chosen ? rung_points(session, *chosen) : std::vector<const PointResult*>{};
   if (points.empty()) {
-    c.empty_hint =
-        "No hardware counters in this session: run with counters on a GPU "
-        "(reductionlab-cli run --counters).";
+    c.empty_hint = kNoCounters;
     return c;
   }
   c.subtitle = device_part({ss.front()}) + " · N=" + format_size(chosen->size) + " · " +

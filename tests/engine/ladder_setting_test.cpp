@@ -54,6 +54,14 @@ TEST(LadderSetting, DefaultsToTheSeedsExperimentNotTheLargestN) {
   ASSERT_TRUE(other);
   EXPECT_EQ(other->size, 1u << 20);
   EXPECT_FALSE(default_ladder_setting(Session{}));
+  // What is drawn: the choice when the session holds it, else the default.
+  const Session four = sweep({1u << 16, 1u << 20, 1u << 24, 1u << 28});
+  LadderSetting small{1u << 16, DType::Float32, 1024, 0};
+  EXPECT_EQ(drawn_ladder_setting(four, small)->size, 1u << 16);
+  EXPECT_EQ(drawn_ladder_setting(four, small)->type, DType::Float32);
+  small.block = 512;  // not held
+  EXPECT_EQ(drawn_ladder_setting(four, small)->size, 1u << 24);
+  EXPECT_EQ(drawn_ladder_setting(four, std::nullopt)->size, 1u << 24);
 }
 
 TEST(LadderSetting, ParsesWhatAPersonTypesAndSaysWhatIsWrong) {

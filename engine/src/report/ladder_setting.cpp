@@ -33,9 +33,12 @@ std::optional<LadderSetting> seed_setting() {
 
 }  // namespace
 
+bool LadderSetting::matches(const PointSpec& p) const {
+  return p.size == size && p.type == type && (p.block_size == block || p.block_size == 0);
+}
+
 bool LadderSetting::holds(const PointResult& r) const {
-  return r.point.size == size && r.point.type == type &&
-         (r.point.block_size == block || r.point.block_size == 0) && measured(r);
+  return matches(r.point) && measured(r);
 }
 
 std::string LadderSetting::label() const {
@@ -82,6 +85,14 @@ std::optional<LadderSetting> default_ladder_setting(const Session& s) {
     if (!best || std::tie(l.size, l.block) > std::tie(best->size, best->block)) best = &l;
   }
   return *best;
+}
+
+std::optional<LadderSetting> drawn_ladder_setting(const Session& s,
+                                                  const std::optional<LadderSetting>& chosen) {
+  if (chosen)
+    for (const LadderSetting& l : ladder_settings(s))
+      if (l == *chosen) return l;
+  return default_ladder_setting(s);
 }
 
 std::optional<LadderChoice> parse_ladder_choice(std::string_view text, std::string* error) {

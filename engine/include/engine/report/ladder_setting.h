@@ -22,6 +22,8 @@ struct LadderSetting {
   bool operator==(const LadderSetting& o) const {
     return size == o.size && type == o.type && block == o.block;
   }
+  // p is at this setting (whatever became of it).
+  bool matches(const PointSpec& p) const;
   // r is at this setting and was measured (ok or wrong: a wrong result is shown, in red).
   bool holds(const PointResult& r) const;
   // "N=2^24 · B=1024 · int32"
@@ -34,6 +36,10 @@ std::vector<LadderSetting> ladder_settings(const Session& s);
 // The default: among the settings with the most rungs, the seed's experiment (the `ladder`
 // preset's N, block size and type) when it is one of them, else the largest N (then block).
 std::optional<LadderSetting> default_ladder_setting(const Session& s);
+
+// What the ladder charts draw for s: `chosen` when s holds it, else s's default.
+std::optional<LadderSetting> drawn_ladder_setting(const Session& s,
+                                                  const std::optional<LadderSetting>& chosen);
 
 // What a person asked for: "N=2^24,B=1024,type=float32", any of the three in any order
 // (also "2^24" alone for N). Missing parts are taken from the default setting.
