@@ -38,6 +38,12 @@ std::string family_column(const rl::VariantInfo& v) {
       return "modern";
     case rl::VariantFamily::CubReference:
       return "cub";
+    case rl::VariantFamily::DivergenceLab:
+      return "lab:div";
+    case rl::VariantFamily::PredicateLab:
+      return "lab:pred";
+    case rl::VariantFamily::UnrollLab:
+      return "lab:unr";
   }
   return "?";
 }
@@ -55,7 +61,7 @@ int list_variants(bool verbose) {
   for (const auto& v : all) {
     std::string line =
         pad_right(v.id, w_id) + "  " + pad_right(seed_column(v), w_seed) + "  " +
-        pad_right(family_column(v), 6) + "  " + pad_right(workspaces_column(v), w_ws) +
+        pad_right(family_column(v), 8) + "  " + pad_right(workspaces_column(v), w_ws) +
         "  B=" + pad_right(join_ints(v.block_sizes, "auto"), w_b) +
         "  U=" + pad_right(join_ints(v.unroll_factors, "1"), w_u) + "  " + v.display_name;
     if (v.min_compute_capability > 75)

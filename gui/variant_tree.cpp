@@ -52,7 +52,10 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
   const std::pair<VariantFamily, QString> families[] = {
       {VariantFamily::SeedLadder, "The seed's ladder"},
       {VariantFamily::Modern, "Past the seed"},
-      {VariantFamily::CubReference, "CUB references"}};
+      {VariantFamily::CubReference, "CUB references"},
+      {VariantFamily::DivergenceLab, "Divergence lab (seed 004)"},
+      {VariantFamily::PredicateLab, "Block-wide predicates lab (seed 003)"},
+      {VariantFamily::UnrollLab, "#pragma unroll lab (seed 003)"}};
   for (const auto& [family, title] : families) {
     auto* group = new QTreeWidgetItem(tree_, {title});
     group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
@@ -71,6 +74,8 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
     if (group->childCount() == 0) delete group;
   }
   tree_->expandAll();
+  // The labs start folded: the ladder is what most runs are about.
+  for (int i = 3; i < tree_->topLevelItemCount(); ++i) tree_->topLevelItem(i)->setExpanded(false);
   detail_ = new QLabel("Hover or select a variant to read what it demonstrates.");
   detail_->setWordWrap(true);
   detail_->setMinimumHeight(detail_->fontMetrics().height() * 4);

@@ -1,6 +1,7 @@
 // Plans and dispatches launches by kernel family.
 #include "dispatch.cuh"
 #include "kernels/accepts.h"
+#include "lab_launchers.cuh"
 #include "ladder_launchers.h"
 
 namespace rl::kernels {
@@ -32,17 +33,26 @@ cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
     plan->input_capacity = grid * tile;
     return cudaSuccess;
   }
+  if (labs::is_branch_lab(a.kernel)) return labs::plan_branch_lab(a, plan);
+  if (labs::is_predicate_lab(a.kernel)) return labs::plan_predicate_lab(a, plan);
+  if (labs::is_unroll_lab(a.kernel)) return labs::plan_unroll_lab(a, plan);
   return plan_modern(a, plan);
 }
 
 cudaError_t launch_first(const LaunchArgs& a, const LaunchPlan& p) {
   if (is_seed_tree(a.kernel)) return launch_seed_tree(a, p);
   if (is_seed_warp(a.kernel)) return launch_seed_warp(a, p);
+  if (labs::is_branch_lab(a.kernel)) return labs::launch_branch_lab_first(a, p);
+  if (labs::is_predicate_lab(a.kernel)) return labs::launch_predicate_lab(a, p);
+  if (labs::is_unroll_lab(a.kernel)) return labs::launch_unroll_lab(a, p);
   return launch_modern(a, p);
 }
 
 cudaError_t launch_finish(const LaunchArgs& a, const LaunchPlan& p) {
   if (!p.needs_finish) return cudaSuccess;
+  // The partitioned branch lab maps its partitioned copy here, after the timed partition.
+  if (labs::is_branch_lab(a.kernel))
+    if (const cudaError_t e = labs::launch_branch_lab_second(a, p); e != cudaSuccess) return e;
   return launch_finish_pass(a, p);
 }
 

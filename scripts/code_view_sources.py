@@ -33,12 +33,25 @@ VARIANTS = {
     "cub_block_reduce_raking": ("cub_reference.cu", "cub_block_reduce", []),
     "cub_block_reduce_warp_reductions": ("cub_reference.cu", "cub_block_reduce", []),
 }
+# The labs (kernels/lab_*.cu): the divergence lab's variants share one kernel template whose
+# map (the helper `mapped`) is written out per variant with if constexpr.
+VARIANTS.update({v: ("lab_divergence.cu", "branch_lab", []) for v in (
+    "branch_divergent", "branch_uniform", "branch_data", "branch_partitioned", "if_else_cheap",
+    "select_cheap", "if_else_costly", "select_costly", "loop_invariant_inside",
+    "loop_invariant_hoisted", "abs_branch", "abs_bit_trick")})
+VARIANTS.update({v: ("lab_predicates.cu", v, []) for v in (
+    "count_syncthreads_count", "count_shared_tree", "count_ballot", "any_early_exit",
+    "any_full_scan")})
+VARIANTS.update({v: ("lab_unroll.cu", v, []) for v in (
+    "unroll_pragma", "tree_loop_rolled", "tree_loop_unrolled")})
 
 # Phase marks on the kernel's own lines, first match wins. The engine ties each kind to the
 # catalog's phase text (engine/code/code_view.cpp).
 PHASE_RULES = [
     ("load", r"prepare_workspace|load_pre_reduced|stream_thread_sum|tile_thread_sum|"
-             r"LoadDirectStriped|T items\["),
+             r"LoadDirectStriped|T items\[|sum \+= mine|sum \+= x\[i\]|ws\[threadIdx\.x\] = i"),
+    ("map", r"mapped<"),
+    ("count", r"__syncthreads_count|__syncthreads_or|__ballot_sync|lab::counted|lab::searched"),
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
                   r"block\.sync|nwarps > 1|meta_group|block_total|warp_total"),

@@ -53,8 +53,42 @@ def enum_value(arg):
   return arg.rsplit(")", 1)[-1].strip()
 
 
+def lab_variant_ids(kernels_dir):
+  """{KernelId value: variant id} of the labs, from kernels/include/kernels/ids.h: a lab's id is
+  its enumerator in snake case (BranchDivergent = 40 -> branch_divergent)."""
+  with open(os.path.join(kernels_dir, "include", "kernels", "ids.h")) as f:
+    text = f.read()
+  out = {}
+  for name, value in re.findall(r"^\s*(\w+) = (\d+),", text, re.M):
+    if 40 <= int(value) < 70:
+      out[value] = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+  return out
+
+
+LAB_IDS = {}
+LAB_UNROLLS = {"branch_data": [2 ** i for i in range(8)],
+               "branch_partitioned": [2 ** i for i in range(8)]}
+
+
+def lab_keys(name, targs, key):
+  """Keys of a lab kernel's instantiation (kernels/lab_*.cu), [] when it is not one."""
+  if name == "branch_lab":
+    variant = LAB_IDS.get(enum_value(targs[0]))
+    return [key(variant, "int32", "registers", u) for u in LAB_UNROLLS.get(variant, [1])]
+  if name in ("count_syncthreads_count", "count_shared_tree", "count_ballot", "any_early_exit",
+              "any_full_scan", "unroll_pragma"):
+    return [key(name, "int32", "registers", int(targs[0]))]
+  if name == "tree_loop_unrolled":
+    return [key(name, "int32", "shared", 1, int(targs[0]))]
+  if name == "tree_loop_rolled":
+    return [key(name, "int32", "shared", 1)]
+  return []
+
+
 def instance_keys(demangled):
   """The engine's keys for one kernel instantiation, [] for kernels no variant runs."""
+  if re.search(r"::tree_loop_rolled\(", demangled):
+    return lab_keys("tree_loop_rolled", [], lambda v, t, w, u, b=0: f"{v}|{t}|{w}|{u}|{b}")
   m = re.search(r"::(\w+)<(.*)>\((.*)\)$", demangled)
   if not m:
     return []
@@ -87,6 +121,9 @@ def instance_keys(demangled):
   if name == "cub_block_reduce":
     variant = CUB_ALGOS.get(enum_value(targs[3]))
     return [key(variant, t, "registers", int(targs[2]), int(targs[1]))] if variant else []
+  if name in ("branch_lab", "count_syncthreads_count", "count_shared_tree", "count_ballot",
+              "any_early_exit", "any_full_scan", "unroll_pragma", "tree_loop_unrolled"):
+    return lab_keys(name, targs, key)
   if "DeviceReduce" in name and "cub" in demangled:
     # CUB's own kernels (its tuning picks block size and items per thread): by input type.
     accum = re.search(r"policy_hub<([^,]*),", demangled)
@@ -193,6 +230,7 @@ def main():
   ap.add_argument("--cxxfilt", default="c++filt")
   ap.add_argument("--objects", nargs="*", default=[])
   a = ap.parse_args()
+  LAB_IDS.update(lab_variant_ids(a.kernels_dir))
 
   data = {"variants": variant_sources(a.kernels_dir), "functions": {}, "instances": {},
           "archs": [], "ptx_archs": [], "sass_unavailable": ""}

@@ -3,7 +3,7 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner counters floor17" (default: the first six).
+# memcheck_runner counters floor17 labs" (default: the first six).
 # gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -48,6 +48,23 @@ if has sweep; then
     --block-sizes 128,256,512,1024 --unroll 1,2,4,8 --sizes 2^16,2^20,2^24,2^28 --baseline cub_device_reduce \
     --json "$out/tune.json" > "$out/tune.txt" 2>&1
   echo "exit $?" >> "$out/tune.txt"
+fi
+if has labs; then
+  # The labs of seeds 003 and 004 (issue 13): their presets, then ncu's view of the divergence
+  # lab's kernels (branch uniformity, threads per instruction, instructions) at the preset's
+  # shape, one launch per variant (the first, a warm-up: counters, not times).
+  for p in divergence divergence-sweep predicates unroll-pragma; do
+    timeout -s INT 150 $B/reductionlab-cli run --preset $p --json "$out/lab_$p.json" > "$out/lab_$p.txt" 2>&1
+    echo "exit $?" >> "$out/lab_$p.txt"
+  done
+  for v in branch_divergent branch_uniform if_else_cheap select_cheap if_else_costly select_costly \
+           loop_invariant_inside loop_invariant_hoisted abs_branch abs_bit_trick branch_data branch_partitioned; do
+    echo "== $v" >> "$out/lab_ncu.txt"
+    timeout 60 ncu --clock-control none -k regex:branch_lab -c 1 --csv --metrics \
+      gpu__time_duration.sum,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_inst_executed.sum,smsp__sass_branch_targets_threads_divergent.sum \
+      $B/reductionlab-cli run --variants $v --sizes 2^24 --block-sizes 256 --budget-ms 1 >> "$out/lab_ncu.txt" 2>&1
+    echo "ncu exit $?" >> "$out/lab_ncu.txt"
+  done
 fi
 if has ncu; then
   timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \

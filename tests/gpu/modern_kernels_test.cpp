@@ -32,7 +32,7 @@ std::vector<PointSpec> modern_points() {
   const std::uint64_t cap = max_test_size();
   std::vector<PointSpec> out;
   for (const auto& v : catalog()) {
-    if (v.family == VariantFamily::SeedLadder) continue;
+    if (v.family == VariantFamily::SeedLadder || is_lab(v.family)) continue;
     const std::vector<int> blocks = v.block_sizes.empty() ? std::vector<int>{0} : v.block_sizes;
     for (DType t : v.types)
       for (int b : blocks)

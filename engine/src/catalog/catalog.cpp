@@ -7,6 +7,7 @@
 
 #include "kernels/accepts.h"
 
+#include "catalog/catalog_labs.h"
 #include "catalog/catalog_modern.h"
 
 namespace rl {
@@ -146,6 +147,7 @@ std::vector<VariantInfo> build_catalog() {
                 "do not apply and their barriers, and schedules the rest freely.",
                 chain_phases, false);
   append_modern_variants(out);
+  append_lab_variants(out);
   for (VariantInfo& v : out) take_accepts(v);
   return out;
 }
@@ -212,8 +214,19 @@ std::string_view to_string(VariantFamily f) {
       return "past the seed";
     case VariantFamily::CubReference:
       return "CUB reference";
+    case VariantFamily::DivergenceLab:
+      return "divergence lab";
+    case VariantFamily::PredicateLab:
+      return "block-wide predicates lab";
+    case VariantFamily::UnrollLab:
+      return "#pragma unroll lab";
   }
   return "?";
+}
+
+bool is_lab(VariantFamily f) {
+  return f == VariantFamily::DivergenceLab || f == VariantFamily::PredicateLab ||
+         f == VariantFamily::UnrollLab;
 }
 
 }  // namespace rl

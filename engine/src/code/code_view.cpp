@@ -37,6 +37,9 @@ struct CodeData {
 std::string phase_for(const VariantInfo* v, const std::string& kind) {
   static const std::map<std::string, std::vector<std::string>> kPrefixes{
       {"load", {"load", "pre-reduce", "stream", "tiles", "CUB's reduction"}},
+      {"map", {"map"}},
+      {"count", {"count", "search"}},
+      {"partition", {"partition"}},
       {"tree", {"tree"}},
       {"last warp", {"last warp"}},
       {"block sum", {"block sum"}},

@@ -23,16 +23,26 @@ double pairwise(const float* x, std::size_t n) {
   const std::size_t h = n / 2;
   return pairwise(x, h) + pairwise(x + h, n - h);
 }
+
+std::uint64_t key_of(DType type, std::uint64_t seed) {
+  return splitmix64(seed ^ (type == DType::Int32 ? 0x11 : 0x22));
+}
+std::int32_t int32_element(std::uint64_t key, std::uint64_t i) {
+  return static_cast<std::int32_t>(splitmix64(key + i) & 0xff);
+}
 }  // namespace
+
+std::int32_t input_i32_at(std::uint64_t i, std::uint64_t seed) {
+  return int32_element(key_of(DType::Int32, seed), i);
+}
 
 InputData make_input(std::uint64_t n, DType type, std::uint64_t seed) {
   InputData d;
   d.type = type;
-  const std::uint64_t key = splitmix64(seed ^ (type == DType::Int32 ? 0x11 : 0x22));
+  const std::uint64_t key = key_of(type, seed);
   if (type == DType::Int32) {
     d.i32.resize(n);
-    for (std::uint64_t i = 0; i < n; ++i)
-      d.i32[i] = static_cast<std::int32_t>(splitmix64(key + i) & 0xff);
+    for (std::uint64_t i = 0; i < n; ++i) d.i32[i] = int32_element(key, i);
   } else {
     d.f32.resize(n);
     // 24 random bits / 2^24: exactly representable floats in [0, 1).

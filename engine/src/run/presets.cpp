@@ -12,10 +12,63 @@ namespace {
 std::vector<std::string> modern_variants(int block) {
   std::vector<std::string> out;
   for (const VariantInfo& v : catalog())
-    if (v.family != VariantFamily::SeedLadder &&
+    if (v.family != VariantFamily::SeedLadder && !is_lab(v.family) &&
         (v.block_sizes.empty() || v.takes_block_size(block)))
       out.push_back(v.id);
   return out;
+}
+
+// The labs of seeds 003 and 004: int32, 2^24 elements, 256 threads per block.
+Preset lab_preset(std::string id, std::string name, std::string description,
+                  std::vector<std::string> variants, std::vector<Workspace> workspaces,
+                  std::vector<int> unrolls, std::string baseline) {
+  Preset p;
+  p.id = std::move(id);
+  p.name = std::move(name);
+  p.description = std::move(description);
+  p.spec.variants = std::move(variants);
+  p.spec.workspaces = std::move(workspaces);
+  p.spec.block_sizes = {256};
+  p.spec.unroll_factors = std::move(unrolls);
+  p.spec.sizes = {std::uint64_t(1) << 24};
+  p.spec.baseline = std::move(baseline);
+  return p;
+}
+
+void add_lab_presets(std::vector<Preset>& out) {
+  out.push_back(lab_preset(
+      "divergence", "Divergence lab (N=2^24, block 256)",
+      "Seed 004 measured: the same two paths behind a divergent and a warp-uniform branch, "
+      "if/else against a select for cheap and costly bodies, a loop-invariant branch inside "
+      "the loop and hoisted, abs by branch and by bit trick. Speed-ups against the divergent "
+      "branch; the Code view shows what the compiler made of each.",
+      {"branch_divergent", "branch_uniform", "if_else_cheap", "select_cheap", "if_else_costly",
+       "select_costly", "loop_invariant_inside", "loop_invariant_hoisted", "abs_branch",
+       "abs_bit_trick"},
+      {Workspace::Registers}, {}, "branch_divergent"));
+  out.push_back(lab_preset(
+      "divergence-sweep", "Divergence lab: mixed warps vs partition (k = 1..128)",
+      "A branch on the data, with k of the 256 values on path B (about 12% of warps mixed at "
+      "k = 1, 40% at 4, 87% at 16), against the same after a CUB partition that leaves no "
+      "warp mixed but reads and writes the input once more: where the lines cross is where "
+      "reordering starts to pay.",
+      {"branch_data", "branch_partitioned"}, {Workspace::Registers}, {1, 2, 4, 8, 16, 32, 64, 128},
+      "branch_data"));
+  out.push_back(lab_preset(
+      "predicates", "Block-wide predicates (N=2^24, block 256, 1..16 tiles)",
+      "Seed 003's __syncthreads_count and __syncthreads_or: counting x >= 200 with the barrier "
+      "that counts, a shared-memory tree and warp ballots; finding a 255 with an early exit "
+      "against a full scan. U is the tiles per block.",
+      {"count_syncthreads_count", "count_shared_tree", "count_ballot", "any_early_exit",
+       "any_full_scan"},
+      {Workspace::Registers}, {1, 2, 4, 8, 16}, "count_shared_tree"));
+  out.push_back(lab_preset(
+      "unroll-pragma", "#pragma unroll lab (factors 1..32, N=2^24, block 256)",
+      "Seed 003's #pragma unroll: a 32-trip load loop at unroll 1, 2, 4, 8, 16 and 32 (the "
+      "whole loop), time against the registers it costs (Code view), and the tree loop kept "
+      "rolled against unrolled with the block size known.",
+      {"unroll_pragma", "tree_loop_rolled", "tree_loop_unrolled"},
+      {Workspace::Registers, Workspace::Shared}, {1, 2, 4, 8, 16, 32}, "tree_loop_rolled"));
 }
 
 std::vector<Preset> build() {
@@ -90,6 +143,7 @@ std::vector<Preset> build() {
     p.spec.baseline = "interleaved";
     out.push_back(p);
   }
+  add_lab_presets(out);
   return out;
 }
 

@@ -125,6 +125,7 @@ std::vector<std::string> ids_for_all(const ExperimentSpec& s, const DeviceInfo* 
                                      bool check_device, std::vector<Exclusion>* excluded) {
   std::vector<std::string> ids;
   for (const VariantInfo& v : catalog()) {
+    if (is_lab(v.family)) continue;  // "all" is every reduction; the labs are named or preset
     std::vector<std::string> why = axis_reasons(VariantRef{&v, std::nullopt}, s);
     if (const std::string d = check_device ? device_excludes(v, device) : ""; !d.empty())
       why.push_back(d);
@@ -333,6 +334,9 @@ std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
   const std::uint64_t pristine = p.workspace == Workspace::Global ? input : 0;
   const std::uint64_t partials = saturating_mul(p.size / 32 + 1, 8);
   std::uint64_t total = saturating_add(input, pristine);
+  // branch_partitioned maps a partitioned copy of the input.
+  if (const VariantInfo* v = find_variant_by_id(p.variant); v && !v->sums_input)
+    total = saturating_add(total, input);
   total = saturating_add(total, partials);
   total = saturating_add(total, std::uint64_t(64) << 20);
   return saturating_add(total, saturating_mul(std::uint64_t(l2_bytes), 2));
@@ -350,7 +354,9 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
   if (s.sizes.empty()) errors.push_back("sizes: none selected");
   if (s.types.empty()) errors.push_back("types: none selected");
   check_block_sizes(s, device, errors);
-  if (errors.empty() && names_all(spec) && excluded.size() == catalog().size()) {
+  const auto reductions = std::count_if(catalog().begin(), catalog().end(),
+                                        [](const VariantInfo& v) { return !is_lab(v.family); });
+  if (errors.empty() && names_all(spec) && std::ptrdiff_t(excluded.size()) == reductions) {
     // Said only when nothing else is wrong: a bad axis value leaves out every variant too.
     errors.push_back("variants all: no variant applies to this request on this device");
     for (const std::string& line : describe_exclusions(excluded))

@@ -56,7 +56,7 @@ Resolved resolve(const TraceRequest& r) {
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
-                "single_pass, cluster_single_pass");
+                "single_pass, cluster_single_pass and the divergence lab");
   return out;
 }
 
@@ -230,7 +230,8 @@ InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, st
 
 bool has_trace(const VariantInfo& v) {
   return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel) ||
-         v.kernel == KernelId::SinglePass || v.kernel == KernelId::ClusterSinglePass;
+         v.kernel == KernelId::SinglePass || v.kernel == KernelId::ClusterSinglePass ||
+         has_lab_trace(v.kernel);
 }
 
 Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll) {
@@ -280,6 +281,7 @@ Trace make_trace(const TraceRequest& request) {
     r.workspace = v.variant->workspaces.front();
   if (v.variant->kernel == KernelId::SinglePass || v.variant->kernel == KernelId::ClusterSinglePass)
     return make_single_pass_trace(r, *v.variant, v.unroll);
+  if (has_lab_trace(v.variant->kernel)) return make_lab_trace(r, *v.variant, v.unroll);
   if (!ladder::is_ladder_kernel(v.variant->kernel))
     return make_warp_family_trace(r, *v.variant, v.unroll);
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);

@@ -26,6 +26,11 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
 // block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
+// Traces of the divergence lab (kernels/lab_divergence.cu): its two paths as steps whose masks
+// show which lanes run each, then the warp-shuffle block sum. trace_labs.cpp.
+bool has_lab_trace(KernelId k);
+Trace make_lab_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
 // A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
 // size, grid and block index. trace.cpp.
 Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll);

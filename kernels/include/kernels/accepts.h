@@ -50,6 +50,14 @@ inline constexpr Pow2Range kStreamBlocks{128, 1024};
 inline constexpr Pow2Range kUnrolls{1, 16};
 inline constexpr Pow2Range kNoUnroll{1, 1};
 inline constexpr Pow2Range kVectorUnrolls{1, 8};
+// The labs (lab_*.cu): int32 only (exact totals against the host model).
+inline constexpr unsigned kInt = bit(DType::Int32);
+inline constexpr Pow2Range kRareValues{1, 128};  // the data branch's k: values of 256 on path B
+inline constexpr Pow2Range kLoopUnrolls{1, 32};  // #pragma unroll U of a 32-trip loop
+constexpr KernelAccepts lab_row(KernelId k, Pow2Range unrolls = kNoUnroll,
+                                unsigned workspaces = kRegisters) {
+  return {k, kAllBlocks, unrolls, 1, kInt, workspaces};
+}
 }  // namespace accepts_detail
 
 inline constexpr KernelAccepts kKernelAccepts[] = {
@@ -96,6 +104,33 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
     {KernelId::CubBlockReduceWarpReductions, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls,
      1, accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    // Divergence lab (lab_divergence.cu): one element per thread; "unroll" of the data branch
+    // is its k (how many of the 256 values take path B).
+    accepts_detail::lab_row(KernelId::BranchDivergent),
+    accepts_detail::lab_row(KernelId::BranchUniform),
+    accepts_detail::lab_row(KernelId::BranchData, accepts_detail::kRareValues),
+    accepts_detail::lab_row(KernelId::BranchPartitioned, accepts_detail::kRareValues),
+    accepts_detail::lab_row(KernelId::IfElseCheap),
+    accepts_detail::lab_row(KernelId::SelectCheap),
+    accepts_detail::lab_row(KernelId::IfElseCostly),
+    accepts_detail::lab_row(KernelId::SelectCostly),
+    accepts_detail::lab_row(KernelId::LoopInvariantInside),
+    accepts_detail::lab_row(KernelId::LoopInvariantHoisted),
+    accepts_detail::lab_row(KernelId::AbsBranch),
+    accepts_detail::lab_row(KernelId::AbsBitTrick),
+    // Block-wide predicates (lab_predicates.cu): U tiles of blockDim.x elements per block.
+    accepts_detail::lab_row(KernelId::CountSyncthreadsCount, accepts_detail::kUnrolls),
+    accepts_detail::lab_row(KernelId::CountSharedTree, accepts_detail::kUnrolls),
+    accepts_detail::lab_row(KernelId::CountBallot, accepts_detail::kUnrolls),
+    accepts_detail::lab_row(KernelId::AnyEarlyExit, accepts_detail::kUnrolls),
+    accepts_detail::lab_row(KernelId::AnyFullScan, accepts_detail::kUnrolls),
+    // #pragma unroll lab (lab_unroll.cu): U is the pragma's factor (32: the whole loop); the
+    // tree loops copy the block's elements to shared memory.
+    accepts_detail::lab_row(KernelId::UnrollPragma, accepts_detail::kLoopUnrolls),
+    accepts_detail::lab_row(KernelId::TreeLoopRolled, accepts_detail::kNoUnroll,
+                            bit(Workspace::Shared)),
+    accepts_detail::lab_row(KernelId::TreeLoopUnrolled, accepts_detail::kNoUnroll,
+                            bit(Workspace::Shared)),
 };
 
 // The row of kernel k; a kernel without a row accepts nothing.

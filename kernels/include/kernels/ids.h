@@ -36,6 +36,37 @@ enum class KernelId : int {
   CubDeviceReduce = 30,
   CubBlockReduceRaking = 31,
   CubBlockReduceWarpReductions = 32,
+  // The labs (kernels/lab_*.cu): each sums a function of its elements (kernels/lab.h), so
+  // their totals are checked against the host model, not against the input's sum.
+  // Divergence lab (lab_divergence.cu): two costly paths, or two cheap bodies, chosen in
+  // different ways; each thread maps one element.
+  BranchDivergent = 40,       // path by threadIdx.x % 2: both paths in every warp
+  BranchUniform = 41,         // path by (threadIdx.x / 32) % 2: one path per warp
+  BranchData = 42,            // path by the value: k of the 256 values take path B
+  BranchPartitioned = 43,     // the same after CUB DevicePartition groups the values
+  IfElseCheap = 44,           // if/else on the lowest bit, one-instruction bodies
+  SelectCheap = 45,           // the same as a ternary select
+  IfElseCostly = 46,          // if/else on the lowest bit, the costly paths
+  SelectCostly = 47,          // both costly paths computed, then a select
+  LoopInvariantInside = 48,   // a loop-invariant branch tested in every iteration
+  LoopInvariantHoisted = 49,  // the same branch hoisted out of the loop by hand
+  AbsBranch = 50,             // |x - 128| with a branch
+  AbsBitTrick = 51,           // |x - 128| with the sign-mask trick
+  // Block-wide predicates (lab_predicates.cu): count x >= 200, find x == 255.
+  CountSyncthreadsCount = 55,  // __syncthreads_count per tile
+  CountSharedTree = 56,        // per-thread counts summed by a shared-memory tree
+  CountBallot = 57,            // __ballot_sync + __popc per warp
+  AnyEarlyExit = 58,           // __syncthreads_or ends the block's scan at the first hit
+  AnyFullScan = 59,            // the same answer, every tile read
+  // #pragma unroll lab (lab_unroll.cu)
+  UnrollPragma = 60,      // a 32-trip strided load loop with #pragma unroll U
+  TreeLoopRolled = 61,    // the shared-memory tree loop with #pragma unroll 1
+  TreeLoopUnrolled = 62,  // the same loop, block size known, #pragma unroll
 };
+
+// Whether kernel k is one of the labs: its total is a function of the input, not its sum.
+constexpr bool is_lab_kernel(KernelId k) {
+  return static_cast<int>(k) >= 40 && static_cast<int>(k) < 70;
+}
 
 }  // namespace rl::kernels

@@ -12,7 +12,16 @@
 
 namespace rl {
 
-enum class VariantFamily { SeedLadder, Modern, CubReference };
+// The reductions (SeedLadder, Modern, CubReference) sum their input; the labs map each element
+// first (kernels/lab.h) and are run by their own presets, never by "all".
+enum class VariantFamily {
+  SeedLadder,
+  Modern,
+  CubReference,
+  DivergenceLab,
+  PredicateLab,
+  UnrollLab
+};
 
 struct VariantInfo {
   std::string id;  // stable, used in files and on the command line
@@ -33,6 +42,9 @@ struct VariantInfo {
   bool has_block_model = true;      // host backend reproduces its partials bit for bit
   int min_compute_capability = 75;  // e.g. 80 for __reduce_add_sync
   std::vector<DType> types{DType::Int32, DType::Float32};
+  // true: the total is the sum of the input; false (the labs): a function of the input that
+  // only the host model gives (verification compares with it).
+  bool sums_input = true;
 
   bool takes_workspace(Workspace w) const;
   bool takes_block_size(int b) const;
@@ -54,5 +66,6 @@ struct VariantRef {
 std::optional<VariantRef> resolve_variant(std::string_view name);
 
 std::string_view to_string(VariantFamily f);
+bool is_lab(VariantFamily f);
 
 }  // namespace rl

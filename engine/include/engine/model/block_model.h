@@ -4,7 +4,9 @@
 // the engine of the host backend.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "engine/run/backend.h"
 #include "engine/run/input_data.h"
@@ -27,5 +29,13 @@ void model_finish(ReductionOutput& out);
 // Modern variants (kernels past the seed); defined in block_model_modern.cpp. nullopt when the
 // variant is not modelled there. model_reduce() forwards non-ladder variants to it.
 std::optional<ReductionOutput> model_reduce_modern(const PointSpec& p, const InputData& input);
+
+// The labs (kernels/lab_*.cu; block_model_labs.cpp): int32 only, exact. nullopt for a variant
+// that is not a lab; throws rl::Error for a point the lab does not take.
+std::optional<ReductionOutput> model_reduce_labs(const PointSpec& p, const InputData& input);
+
+// What branch_partitioned maps: cub::DevicePartition::If's output for "x >= 256 - k", the
+// selected elements in order, then the rejected ones in reverse order.
+std::vector<std::int32_t> cub_partitioned(const std::vector<std::int32_t>& x, int k);
 
 }  // namespace rl

@@ -28,4 +28,8 @@ struct InputData {
 
 InputData make_input(std::uint64_t n, DType type, std::uint64_t seed = 0x5EED);
 
+// Element i of make_input(n, Int32, seed) for any n > i, without generating the others (the
+// labs' counts walk a whole launch this way).
+std::int32_t input_i32_at(std::uint64_t i, std::uint64_t seed = 0x5EED);
+
 }  // namespace rl

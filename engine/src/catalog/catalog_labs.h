@@ -1,0 +1,11 @@
+// The labs of seeds 003 and 004 (divergence, block-wide predicates, #pragma unroll) are listed
+// in catalog_labs.cpp.
+#pragma once
+
+#include <vector>
+
+#include "engine/catalog/catalog.h"
+
+namespace rl {
+void append_lab_variants(std::vector<VariantInfo>& out);
+}  // namespace rl
