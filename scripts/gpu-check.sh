@@ -57,8 +57,12 @@ if has labs; then
     timeout -s INT 150 $B/reductionlab-cli run --preset $p --json "$out/lab_$p.json" > "$out/lab_$p.txt" 2>&1
     echo "exit $?" >> "$out/lab_$p.txt"
   done
-  for v in branch_divergent branch_uniform if_else_cheap select_cheap if_else_costly select_costly \
-           loop_invariant_inside loop_invariant_hoisted abs_branch abs_bit_trick branch_data branch_partitioned; do
+  # The app's own counters (CUPTI) on the same kernels, to set beside ncu's.
+  timeout -s INT 150 $B/reductionlab-cli run --preset divergence --counters branch_uniformity,threads_per_inst,inst_executed \
+    --json "$out/lab_counters.json" > "$out/lab_counters.txt" 2>&1
+  echo "exit $?" >> "$out/lab_counters.txt"
+  for v in ${LABS_NCU_VARIANTS-branch_divergent branch_uniform if_else_cheap select_cheap if_else_costly select_costly \
+           loop_invariant_inside loop_invariant_hoisted abs_branch abs_bit_trick branch_data branch_partitioned}; do
     echo "== $v" >> "$out/lab_ncu.txt"
     timeout 60 ncu --clock-control none -k regex:branch_lab -c 1 --csv --metrics \
       gpu__time_duration.sum,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_inst_executed.sum,smsp__sass_branch_targets_threads_divergent.sum \

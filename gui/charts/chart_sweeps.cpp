@@ -45,6 +45,17 @@ void title_and_x_axis(Chart& c, Dim dim, Measure m, Cpu cpu) {
   c.y.scale = AxisScale::Auto;
 }
 
+// The labs give "unroll" their own meaning (k, tiles, the pragma's factor): say it on the axis
+// when every series shares it.
+void name_unroll_axis(Chart& c, const std::vector<Group>& kept) {
+  std::set<std::string> meanings;
+  for (const Group& g : kept)
+    if (const VariantInfo* v = find_variant_by_id(g.proto.variant))
+      meanings.insert(v->unroll_meaning);
+  if (meanings.size() == 1 && !meanings.begin()->empty())
+    c.x.title = QString::fromStdString(*meanings.begin());
+}
+
 // The hint shown instead of a chart when no group is a sweep; false when there is a chart.
 bool explain_no_sweep(Chart& c, const std::map<std::string, Group>& groups,
                       const std::vector<Group>& kept, const QStringList& basis_warnings, Dim dim) {
@@ -254,6 +265,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
                           .arg(variant_label(baseline, 1, false), qtext::time_basis_name(basis));
   if (explain_no_sweep(c, groups, kept, basis_warnings, dim)) return c;
 
+  if (dim == Dim::Unroll) name_unroll_axis(c, kept);
   const Varies varies = what_varies(kept, dim, ss.size());
   const SweepStyle style{dim, m, baseline, basis, y_axis(c, kept, m, basis, cpu)};
   const int noisy = add_series(c, kept, varies, style, ss);

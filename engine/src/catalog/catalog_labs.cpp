@@ -59,6 +59,7 @@ void add_divergence(std::vector<VariantInfo>& out) {
                  kPaths,
              "if (x >= 256 - k) path B else path A");
   data.default_unroll = 4;
+  data.unroll_meaning = "k: values of the 256 on path B (more k, more warps mixed)";
   out.push_back(data);
   VariantInfo sorted = lab(
       "branch_partitioned", KernelId::BranchPartitioned, VariantFamily::DivergenceLab,
@@ -73,6 +74,7 @@ void add_divergence(std::vector<VariantInfo>& out) {
        kMapPhase + " of the copy; if (x >= 256 - k) path B else path A", kBlockSum, kWrite,
        kFinish});
   sorted.default_unroll = 4;
+  sorted.unroll_meaning = data.unroll_meaning;
   out.push_back(sorted);
   const std::string cheap = " The bodies are one or two instructions (x * 3 + 7, (x >> 1) ^ 85).";
   out.push_back(branch("if_else_cheap", KernelId::IfElseCheap, "if/else, cheap bodies",
@@ -125,6 +127,7 @@ void add_predicates(std::vector<VariantInfo>& out) {
                         std::move(text) + tiles,
                         {load, std::move(phase), "thread 0 writes the block's answer", kFinish});
     v.default_unroll = 4;
+    v.unroll_meaning = "U: tiles of blockDim.x elements per block";
     out.push_back(v);
   };
   pred("count_syncthreads_count", KernelId::CountSyncthreadsCount, "Count with __syncthreads_count",
@@ -164,6 +167,7 @@ void add_unroll(std::vector<VariantInfo>& out) {
           {"load: 32 elements per thread, x[base + tid + j * blockDim.x], #pragma unroll U",
            kBlockSum, kWrite, kFinish});
   loop.default_unroll = 4;
+  loop.unroll_meaning = "U: the #pragma unroll factor of a 32-trip loop (32: all of it)";
   out.push_back(loop);
   const std::vector<std::string> tree{
       "load: one element per thread into shared memory",

@@ -45,6 +45,9 @@ struct VariantInfo {
   // true: the total is the sum of the input; false (the labs): a function of the input that
   // only the host model gives (verification compares with it).
   bool sums_input = true;
+  // What the unroll axis means for this variant where it is not tiles per block, as an axis
+  // title ("k: values of 256 on path B"); empty: the usual unroll factor.
+  std::string unroll_meaning;
 
   bool takes_workspace(Workspace w) const;
   bool takes_block_size(int b) const;
