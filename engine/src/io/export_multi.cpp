@@ -28,9 +28,10 @@ Json numbers(const std::vector<double>& values) {
 
 Json phases_json(const PhaseTimes& t, const std::vector<double>& local,
                  const std::vector<double>& exchange, const std::vector<double>& total) {
-  return Json{{"local", summary_to_json(t.local)},
-              {"exchange", summary_to_json(t.exchange)},
-              {"total", summary_to_json(t.total)},
+  return Json{{"phases",
+               {{"local", summary_to_json(t.local)},
+                {"exchange", summary_to_json(t.exchange)},
+                {"total", summary_to_json(t.total)}}},
               {"samples", {{"local", numbers(local)},
                            {"exchange", numbers(exchange)},
                            {"total", numbers(total)}}}};

@@ -146,9 +146,10 @@ MultiSpec read_spec(const Reader& r) {
 // The phases and samples a point and each of its GPUs carry.
 void read_phases(const Reader& r, PhaseTimes* t, std::vector<double>* local,
                  std::vector<double>* exchange, std::vector<double>* total) {
-  t->local = summary_from_json(r.get("local"), r.at("local"));
-  t->exchange = summary_from_json(r.get("exchange"), r.at("exchange"));
-  t->total = summary_from_json(r.get("total"), r.at("total"));
+  const Reader phases(r.get("phases"), r.at("phases"));
+  t->local = summary_from_json(phases.get("local"), phases.at("local"));
+  t->exchange = summary_from_json(phases.get("exchange"), phases.at("exchange"));
+  t->total = summary_from_json(phases.get("total"), phases.at("total"));
   const Reader samples(r.get("samples"), r.at("samples"));
   *local = samples.numbers("local");
   *exchange = samples.numbers("exchange");

@@ -34,7 +34,8 @@ std::string samples_csv(const std::vector<PointResult>& results);
 
 // Multi-GPU sessions (run --devices; engine/multi/): {"schema_version": 1, "kind": "multi_gpu",
 // "tool", "created_utc", "devices": [...], "links": [...], "nccl", "spec", "read_floors",
-// "points": [{..., "local", "exchange", "total", "samples", "gpus": [{"device", ...}]}]}.
+// "points": [{..., "phases": {"local", "exchange", "total"}, "samples", "gpus": [{"device",
+// ...}]}]}.
 std::string multi_session_to_json(const MultiSession& s, int indent = 2);
 // Throws rl::Error naming the bad field; never a partial session.
 MultiSession multi_session_from_json(std::string_view text);
