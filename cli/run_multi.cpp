@@ -26,8 +26,8 @@ bool given(const CLI::Option* o) {
 void refuse_one_gpu_flags(const RunArgs& a, const CountsFlags& counts,
                           const CountersFlag& counters) {
   const std::pair<const CLI::Option*, const char*> one_gpu[] = {
-      {a.o_device, "--device"}, {a.o_resume, "--resume"}, {a.o_spec, "--spec"},
-      {a.o_preset, "--preset"}, {a.o_baseline, "--baseline"}, {a.o_time, "--time"},
+      {a.o_device, "--device"},       {a.o_resume, "--resume"},     {a.o_spec, "--spec"},
+      {a.o_preset, "--preset"},       {a.o_baseline, "--baseline"}, {a.o_time, "--time"},
       {counters.option, "--counters"}};
   for (const auto& [option, flag] : one_gpu)
     if (given(option))
@@ -82,8 +82,8 @@ void set_local_kernel(const RunArgs& a, rl::MultiSpec& s) {
   s.unroll = named_unroll.value_or(v.default_unroll);
   if (given(a.o_unroll)) {
     if (named_unroll)
-      throw UsageError("--unroll " + a.unroll + ": the name " + a.variants + " fixes U=" +
-                       std::to_string(*named_unroll) + "; name the variant " + v.id +
+      throw UsageError("--unroll " + a.unroll + ": the name " + a.variants +
+                       " fixes U=" + std::to_string(*named_unroll) + "; name the variant " + v.id +
                        " for other factors");
     s.unroll = one_int("--unroll", a.unroll);
   }
@@ -96,9 +96,7 @@ void set_local_kernel(const RunArgs& a, rl::MultiSpec& s) {
       throw UsageError("--workspace " + a.workspace + ": a multi-GPU run takes one workspace");
     s.workspace = w.front();
   }
-  s.block_size = v.block_sizes.empty()        ? 0
-                 : v.takes_block_size(1024) ? 1024
-                                            : v.block_sizes.back();
+  s.block_size = v.block_sizes.empty() ? 0 : v.takes_block_size(1024) ? 1024 : v.block_sizes.back();
   if (given(a.o_block_sizes)) s.block_size = one_int("--block-sizes", a.block_sizes);
 }
 
@@ -169,9 +167,9 @@ void print_point(const rl::MultiPoint& p) {
   if (!p.message.empty()) status += " (" + p.message + ")";
   std::printf("%-15s %2d %8s %-7s %s %s %s %9s %9s  %s\n",
               std::string(rl::to_string(p.point.exchange)).c_str(), p.point.gpu_count,
-              rl::format_size(p.point.size).c_str(), std::string(rl::to_string(p.point.type)).c_str(),
-              time_cell(p.times.local).c_str(), time_cell(p.times.exchange).c_str(),
-              time_cell(p.times.total).c_str(),
+              rl::format_size(p.point.size).c_str(),
+              std::string(rl::to_string(p.point.type)).c_str(), time_cell(p.times.local).c_str(),
+              time_cell(p.times.exchange).c_str(), time_cell(p.times.total).c_str(),
               p.total_gbps > 0 ? format_fixed(p.total_gbps, 0).c_str() : "-",
               p.read_roof_gbps > 0 ? format_fixed(p.read_roof_gbps, 0).c_str() : "-",
               status.c_str());
@@ -198,8 +196,10 @@ int exit_code_for(const rl::MultiSession& s, int signal) {
     wrong = wrong || p.status == rl::PointStatus::Wrong;
     failed = failed || p.status == rl::PointStatus::Failed;
   }
-  if (wrong) std::fprintf(stderr, "reductionlab-cli: a point verified WRONG against the host (exit 3)\n");
-  else if (failed) std::fprintf(stderr, "reductionlab-cli: a point FAILED to run (exit 1)\n");
+  if (wrong)
+    std::fprintf(stderr, "reductionlab-cli: a point verified WRONG against the host (exit 3)\n");
+  else if (failed)
+    std::fprintf(stderr, "reductionlab-cli: a point FAILED to run (exit 1)\n");
   return wrong ? kExitWrong : failed ? kExitRuntime : kExitOk;
 }
 

@@ -49,7 +49,8 @@ bool RunOutputs::write(const rl::Session& s) const {
 
 bool RunOutputs::write_multi(const rl::MultiSession& s) const {
   return write_texts(json_ ? rl::multi_session_to_json(s) : "",
-                     csv_ ? rl::multi_summary_csv(s) : "", samples_ ? rl::multi_samples_csv(s) : "");
+                     csv_ ? rl::multi_summary_csv(s) : "",
+                     samples_ ? rl::multi_samples_csv(s) : "");
 }
 
 bool RunOutputs::write_texts(const std::string& json, const std::string& csv,

@@ -61,9 +61,11 @@ TEST(MultiExport, BadFieldsAreNamed) {
     EXPECT_NE(at, std::string::npos) << from;
     return t.replace(at, from.size(), to);
   };
-  EXPECT_NE(read_error(replaced("\"gpu_count\":1", "\"gpu_count\":\"one\"")).find("points[0].gpu_count"),
-            std::string::npos);
-  EXPECT_NE(read_error(replaced("\"exchange\":\"nccl_allreduce\"", "\"exchange\":\"smoke\"")).find("unknown exchange"),
+  EXPECT_NE(
+      read_error(replaced("\"gpu_count\":1", "\"gpu_count\":\"one\"")).find("points[0].gpu_count"),
+      std::string::npos);
+  EXPECT_NE(read_error(replaced("\"exchange\":\"nccl_allreduce\"", "\"exchange\":\"smoke\""))
+                .find("unknown exchange"),
             std::string::npos);
   EXPECT_NE(read_error(replaced("\"gpu_count\":1", "\"gpu_count\":2")).find("gpu_count says 2"),
             std::string::npos);

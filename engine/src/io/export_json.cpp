@@ -134,9 +134,9 @@ Json summary_to_json(const Summary& s) {
 }
 
 Json timing_to_json(const TimingOptions& t) {
-  return Json{{"noise", number(t.noise)},         {"budget_ms", number(t.budget_ms)},
-              {"warmup", t.warmup},               {"min_samples", t.min_samples},
-              {"max_samples", t.max_samples},     {"cold_l2", t.cold_l2}};
+  return Json{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
+              {"warmup", t.warmup},           {"min_samples", t.min_samples},
+              {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
 }
 
 std::string session_to_json(const Session& s, int indent) {

@@ -28,24 +28,29 @@ Json numbers(const std::vector<double>& values) {
 
 Json phases_json(const PhaseTimes& t, const std::vector<double>& local,
                  const std::vector<double>& exchange, const std::vector<double>& total) {
-  return Json{{"phases",
-               {{"local", summary_to_json(t.local)},
-                {"exchange", summary_to_json(t.exchange)},
-                {"total", summary_to_json(t.total)}}},
-              {"samples", {{"local", numbers(local)},
-                           {"exchange", numbers(exchange)},
-                           {"total", numbers(total)}}}};
+  return Json{
+      {"phases",
+       {{"local", summary_to_json(t.local)},
+        {"exchange", summary_to_json(t.exchange)},
+        {"total", summary_to_json(t.total)}}},
+      {"samples",
+       {{"local", numbers(local)}, {"exchange", numbers(exchange)}, {"total", numbers(total)}}}};
 }
 
 Json spec_json(const MultiSpec& s) {
   Json exchanges = Json::array(), types = Json::array();
   for (Exchange e : s.exchanges) exchanges.push_back(to_string(e));
   for (DType t : s.types) types.push_back(to_string(t));
-  return Json{{"devices", s.devices},       {"gpu_counts", s.gpu_counts},
-              {"exchanges", exchanges},     {"variant", s.variant},
-              {"workspace", to_string(s.workspace)}, {"block_size", s.block_size},
-              {"unroll", s.unroll},         {"sizes", s.sizes},
-              {"types", types},             {"timing", timing_to_json(s.timing)}};
+  return Json{{"devices", s.devices},
+              {"gpu_counts", s.gpu_counts},
+              {"exchanges", exchanges},
+              {"variant", s.variant},
+              {"workspace", to_string(s.workspace)},
+              {"block_size", s.block_size},
+              {"unroll", s.unroll},
+              {"sizes", s.sizes},
+              {"types", types},
+              {"timing", timing_to_json(s.timing)}};
 }
 
 Json point_json(const MultiPoint& p) {
@@ -159,9 +164,8 @@ std::string multi_summary_csv(const MultiSession& s) {
   for (const MultiPoint& p : s.points) {
     out += point_cells(s, p, "all") + "," + std::to_string(p.point.size) + "," +
            std::string(to_string(p.status)) + phase_cells(p.times) + "," +
-           (p.noisy ? "true" : "false") + "," + cell(p.total_gbps) + "," +
-           cell(p.read_roof_gbps) + "," + quote(p.value) + "," + quote(p.expected) + "," +
-           quote(p.message) + "\n";
+           (p.noisy ? "true" : "false") + "," + cell(p.total_gbps) + "," + cell(p.read_roof_gbps) +
+           "," + quote(p.value) + "," + quote(p.expected) + "," + quote(p.message) + "\n";
     for (const GpuShare& g : p.gpus)
       out += point_cells(s, p, "cuda:" + std::to_string(g.device)) + "," +
              std::to_string(g.elements) + "," + std::string(to_string(p.status)) +

@@ -92,8 +92,8 @@ std::vector<int> ordinals(const Reader& r, std::string_view key) {
   std::vector<int> out;
   const Json& arr = r.array(key);
   for (std::size_t i = 0; i < arr.size(); ++i)
-    out.push_back(int(Reader::integer_of(arr[i], r.at(key) + "[" + std::to_string(i) + "]", 0,
-                                         1023)));
+    out.push_back(
+        int(Reader::integer_of(arr[i], r.at(key) + "[" + std::to_string(i) + "]", 0, 1023)));
   return out;
 }
 
@@ -136,7 +136,8 @@ MultiSpec read_spec(const Reader& r) {
   const Json& types = r.array("types");
   for (std::size_t i = 0; i < types.size(); ++i) {
     const auto t = types[i].is_string() ? parse_dtype(types[i].get<std::string>()) : std::nullopt;
-    if (!t) Reader::fail(r.at("types") + "[" + std::to_string(i) + "]", "expected int32 or float32");
+    if (!t)
+      Reader::fail(r.at("types") + "[" + std::to_string(i) + "]", "expected int32 or float32");
     s.types.push_back(*t);
   }
   s.timing = timing_from_json(r.get("timing"), r.at("timing"));
@@ -165,8 +166,7 @@ MultiPoint read_point(const Reader& r) {
   p.devices = ordinals(r, "devices");
   if (int(p.devices.size()) != p.point.gpu_count)
     Reader::fail(r.at("devices"), "lists " + std::to_string(p.devices.size()) +
-                                      " GPUs; gpu_count says " +
-                                      std::to_string(p.point.gpu_count));
+                                      " GPUs; gpu_count says " + std::to_string(p.point.gpu_count));
   const auto status = parse_point_status(r.text("status"));
   if (!status) Reader::fail(r.at("status"), "unknown status");
   p.status = *status;
@@ -218,8 +218,8 @@ MultiSession multi_session_from_json(std::string_view text) {
   s.schema_version = int(r.integer("schema_version", 1, kMaxInt));
   if (s.schema_version > MultiSession::kSchemaVersion)
     throw Error("schema_version " + std::to_string(s.schema_version) +
-                " is newer than this build reads (" +
-                std::to_string(MultiSession::kSchemaVersion) + ")");
+                " is newer than this build reads (" + std::to_string(MultiSession::kSchemaVersion) +
+                ")");
   const Reader tool(r.get("tool"), "tool");
   s.tool_version = tool.text("version");
   s.git_commit = tool.text("git_commit");

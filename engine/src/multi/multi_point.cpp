@@ -54,8 +54,8 @@ void verify_multi(const RigValues& v, const ExpectedSums& x, MultiPoint* p) {
       p->rel_error = rel;
     }
     if (!ok)
-      mark_wrong(p, gpu_name(*p, r) + "'s total " + got + " differs from the host's sum " +
-                        p->expected);
+      mark_wrong(
+          p, gpu_name(*p, r) + "'s total " + got + " differs from the host's sum " + p->expected);
   }
   if (p->point.exchange == Exchange::GatherShards) return;  // only the root reduces
   for (std::size_t r = 0; r < p->gpus.size(); ++r) {
@@ -107,8 +107,7 @@ void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double 
 }
 
 bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
-                   const ExpectedSums& expected, const std::atomic<bool>* cancel,
-                   MultiPoint* p) {
+                   const ExpectedSums& expected, const std::atomic<bool>* cancel, MultiPoint* p) {
   auto cancelled = [&] { return cancel && cancel->load(); };
   const Exchange e = p->point.exchange;
   for (int i = 0; i < timing.warmup; ++i) {
@@ -129,8 +128,7 @@ bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
     if (n < timing.min_samples) continue;
     if (summarize(totals).noise < timing.noise) break;
     const double spent_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (spent_ms >= 4 * timing.budget_ms) break;  // as the one-GPU runner: up to four budgets
   }
   summarize_multi(samples, timing.noise, p);

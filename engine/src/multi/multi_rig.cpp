@@ -28,8 +28,8 @@ ExpectedSums expected_sums(const InputData& input, const std::vector<std::uint64
 Rig::Rig(const std::vector<DeviceInfo>& gpus, const InputData& input, const LocalKernel& kernel,
          bool gather_at_root)
     : shards_(shard_sizes(input.size(), int(gpus.size()))), type_(input.type) {
-  context_ = "N=" + std::to_string(input.size()) + " " + std::string(to_string(type_)) +
-             " over " + std::to_string(gpus.size()) + " GPU(s)";
+  context_ = "N=" + std::to_string(input.size()) + " " + std::string(to_string(type_)) + " over " +
+             std::to_string(gpus.size()) + " GPU(s)";
   std::uint64_t offset = 0;
   for (std::size_t r = 0; r < gpus.size(); ++r) {
     ranks_.push_back(std::make_unique<ShardGpu>(gpus[r].index, gpus[r].l2_bytes));
@@ -117,8 +117,8 @@ void Rig::local_then_peer_partials() {
                 "the root's own partial, " + context_);
   for (std::size_t r = 1; r < ranks_.size(); ++r) {
     root.wait_for(ranks_[r]->mid_event());
-    peer_copy(static_cast<char*>(root.gathered()) + r * cell, root.device(),
-              ranks_[r]->partial(), ranks_[r]->device(), cell, root.stream(), context_);
+    peer_copy(static_cast<char*>(root.gathered()) + r * cell, root.device(), ranks_[r]->partial(),
+              ranks_[r]->device(), cell, root.stream(), context_);
   }
   add_gathered_partials();
   root.record_end();

@@ -107,7 +107,8 @@ void MultiRun::measure_floors(Rig& rig) {
     ShardGpu& g = rig.rank(r);
     const std::uint64_t bytes = g.shard_elements() * 4;
     bool known = false;
-    for (const ShardFloor& f : s_.read_floors) known = known || (f.device == g.device() && f.bytes == bytes);
+    for (const ShardFloor& f : s_.read_floors)
+      known = known || (f.device == g.device() && f.bytes == bytes);
     if (known) continue;
     try {
       s_.read_floors.push_back({g.device(), bytes, g.read_floor_ms(s_.spec.timing.cold_l2)});
@@ -241,8 +242,8 @@ MultiSession run_multi(const MultiSpec& spec, const MultiCallbacks& cb,
   enable_peer_access(spec.devices);
   s.links = discover_links(spec.devices);
   for (PeerLink& l : s.links) {
-    notice(cb, "measuring the peer copy cuda:" + std::to_string(l.from) + " -> cuda:" +
-                   std::to_string(l.to));
+    notice(cb, "measuring the peer copy cuda:" + std::to_string(l.from) +
+                   " -> cuda:" + std::to_string(l.to));
     try {
       l.measured_gbps = measure_peer_copy_gbps(l.from, l.to, kPeerCopyBytes);
     } catch (const Error& e) {

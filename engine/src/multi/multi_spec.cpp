@@ -93,13 +93,13 @@ void check_memory(const MultiSpec& s, const std::vector<DeviceInfo>& gpus,
         const std::uint64_t elements = rank == 0 && gathers ? n : shards[rank];
         const std::uint64_t need = bytes_needed(elements, d->l2_bytes);
         if (need > d->total_memory)
-          errors.push_back("size " + format_size(n) + " over " + std::to_string(count) +
-                           " GPU(s): cuda:" + std::to_string(d->index) + " needs " +
-                           gigabytes(need) + (rank == 0 && gathers ? " (the whole input, "
-                                                                     "gather_shards)"
-                                                                   : " (its shard)") +
-                           "; " + gigabytes(d->total_memory) + " total, " +
-                           gigabytes(d->free_memory) + " free");
+          errors.push_back(
+              "size " + format_size(n) + " over " + std::to_string(count) +
+              " GPU(s): cuda:" + std::to_string(d->index) + " needs " + gigabytes(need) +
+              (rank == 0 && gathers ? " (the whole input, "
+                                      "gather_shards)"
+                                    : " (its shard)") +
+              "; " + gigabytes(d->total_memory) + " total, " + gigabytes(d->free_memory) + " free");
       }
     }
   }
@@ -185,16 +185,16 @@ std::vector<std::string> validate(const MultiSpec& s, const std::vector<DeviceIn
   const int most = effective_gpu_counts(s).back();
   for (std::uint64_t n : s.sizes)
     if (n < std::uint64_t(most))
-      errors.push_back("size " + format_size(n) + ": cannot be split over " +
-                       std::to_string(most) + " GPUs (each GPU needs at least one element)");
+      errors.push_back("size " + format_size(n) + ": cannot be split over " + std::to_string(most) +
+                       " GPUs (each GPU needs at least one element)");
   check_local(s, *find_gpu(gpus, s.devices.front()), errors);
   if (const VariantInfo* v = find_variant_by_id(s.variant))
     for (int d : s.devices)
       if (const DeviceInfo* g = find_gpu(gpus, d);
           g && g->compute_capability() < v->min_compute_capability)
         errors.push_back("variant " + v->id + ": needs sm_" +
-                         std::to_string(v->min_compute_capability) + "; cuda:" +
-                         std::to_string(d) + " is sm_" + std::to_string(g->compute_capability()));
+                         std::to_string(v->min_compute_capability) + "; cuda:" + std::to_string(d) +
+                         " is sm_" + std::to_string(g->compute_capability()));
   if (errors.empty()) check_memory(s, gpus, errors);
   return errors;
 }
@@ -232,8 +232,8 @@ std::vector<int> parse_gpu_count(std::string_view text, int gpu_count) {
   if (text == "all") {
     k = gpu_count;
   } else {
-    const bool digits = !text.empty() && text.size() <= 4 &&
-                        std::all_of(text.begin(), text.end(), ::isdigit);
+    const bool digits =
+        !text.empty() && text.size() <= 4 && std::all_of(text.begin(), text.end(), ::isdigit);
     if (!digits) throw Error(echo(text) + ": expected all or a number of GPUs");
     k = std::stoi(std::string(text));
     if (k < 1) throw Error(std::string(text) + ": at least one GPU");

@@ -32,8 +32,8 @@ struct NcclApi {
   ncclResult_t (*GroupEnd)() = nullptr;
   ncclResult_t (*AllReduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t,
                             cudaStream_t) = nullptr;
-  ncclResult_t (*Reduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int,
-                         ncclComm_t, cudaStream_t) = nullptr;
+  ncclResult_t (*Reduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t,
+                         cudaStream_t) = nullptr;
 };
 
 template <typename F>
@@ -47,7 +47,9 @@ std::string open_one(const std::string& name, NcclApi* api) {
   void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char* why = dlerror();
-    return why ? why : "not found";
+    std::string text = why ? why : "not found";
+    if (text.rfind(name + ": ", 0) == 0) text.erase(0, name.size() + 2);  // said once
+    return text;
   }
   std::string missing;
   look_up(lib, "ncclGetVersion", api->GetVersion, missing);
@@ -77,9 +79,9 @@ const NcclApi& api() {
 void check(ncclResult_t r, const char* call, const std::string& context, ncclComm_t comm) {
   if (r == ncclSuccess) return;
   const NcclApi& a = g_api;
-  std::string msg = std::string(call) + " failed: " +
-                    (a.GetErrorString ? a.GetErrorString(r) : "NCCL error") + " (code " +
-                    std::to_string(int(r)) + ")";
+  std::string msg = std::string(call) +
+                    " failed: " + (a.GetErrorString ? a.GetErrorString(r) : "NCCL error") +
+                    " (code " + std::to_string(int(r)) + ")";
   const char* last = a.GetLastError ? a.GetLastError(comm) : nullptr;
   if (last && *last) msg += ": " + std::string(last);
   throw NcclError(msg + " [" + context + "]");
@@ -171,8 +173,8 @@ NcclClique::NcclClique(const std::vector<int>& devices) : impl_(std::make_unique
   impl_->comms.assign(devices.size(), nullptr);
   std::string context = "communicators for";
   for (int d : devices) context += " cuda:" + std::to_string(d);
-  check(a.CommInitAll(impl_->comms.data(), int(devices.size()), devices.data()),
-        "ncclCommInitAll", context, nullptr);
+  check(a.CommInitAll(impl_->comms.data(), int(devices.size()), devices.data()), "ncclCommInitAll",
+        context, nullptr);
 }
 
 NcclClique::~NcclClique() {
@@ -188,8 +190,8 @@ void NcclClique::all_reduce(const std::vector<const void*>& send, const std::vec
   ncclResult_t first_error = ncclSuccess;
   const char* failed_call = "ncclAllReduce";
   for (std::size_t r = 0; r < impl_->comms.size() && first_error == ncclSuccess; ++r)
-    first_error = a.AllReduce(send[r], recv[r], 1, accum_type(input_type), ncclSum,
-                              impl_->comms[r], streams[r]);
+    first_error = a.AllReduce(send[r], recv[r], 1, accum_type(input_type), ncclSum, impl_->comms[r],
+                              streams[r]);
   const ncclResult_t end = a.GroupEnd();  // always closes the group, even after an error
   if (first_error == ncclSuccess) failed_call = "ncclGroupEnd";
   check(first_error != ncclSuccess ? first_error : end, failed_call, context, nullptr);

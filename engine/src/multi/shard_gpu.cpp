@@ -49,7 +49,8 @@ LocalReduction::LocalReduction(const LocalKernel& k, void* input, std::uint64_t 
 std::uint64_t LocalReduction::capacity_for(const LocalKernel& k, std::uint64_t n,
                                            const std::string& context) {
   kernels::LaunchPlan plan;
-  RL_CUDA_CHECK(kernels::plan_launch(args_of(k, n), &plan), "planning the local reduction, " + context);
+  RL_CUDA_CHECK(kernels::plan_launch(args_of(k, n), &plan),
+                "planning the local reduction, " + context);
   return plan.input_capacity;
 }
 
@@ -101,8 +102,9 @@ void ShardGpu::load(const InputData& input, std::uint64_t offset, std::uint64_t 
                                whole_n ? LocalReduction::capacity_for(k, whole_n, context_) : 0});
   input_.allocate(capacity * elem_, "shard, " + context_);
   const char* host = static_cast<const char*>(input.data()) + offset * elem_;
-  RL_CUDA_CHECK(cudaMemcpyAsync(input_.get(), host, count * elem_, cudaMemcpyHostToDevice, stream()),
-                "uploading the shard, " + context_);
+  RL_CUDA_CHECK(
+      cudaMemcpyAsync(input_.get(), host, count * elem_, cudaMemcpyHostToDevice, stream()),
+      "uploading the shard, " + context_);
   RL_CUDA_CHECK(cudaMemsetAsync(input_at(count), 0, (capacity - count) * elem_, stream()),
                 "zeroing the padding, " + context_);
   shard_.emplace(k, input_.get(), count, stream(), context_);

@@ -58,9 +58,8 @@ class ShardGpu {
   // Uploads input[offset, offset + count) to a buffer with room for `room` elements (the root
   // of gather_shards: the whole input) and plans the local reduction of the shard; with
   // whole_n > 0 also of the buffer's first whole_n elements (gather_shards at the root).
-  void load(const InputData& input, std::uint64_t offset, std::uint64_t count,
-            std::uint64_t room, std::uint64_t whole_n, const LocalKernel& k,
-            const std::string& context);
+  void load(const InputData& input, std::uint64_t offset, std::uint64_t count, std::uint64_t room,
+            std::uint64_t whole_n, const LocalKernel& k, const std::string& context);
   void* input_at(std::uint64_t element) const;  // device address of element i of the buffer
 
   void flush_l2();
