@@ -38,8 +38,6 @@ void refuse_one_gpu_flags(const RunArgs& a, const CountsFlags& counts,
     throw UsageError("--counts: does not apply to a multi-GPU run (--devices / --gpus)");
   if (given(a.o_devices) && given(a.o_gpus))
     throw UsageError("--gpus " + a.gpus + ": give --devices or --gpus, not both");
-  if (!given(a.o_devices) && (given(a.o_exchange) || given(a.o_gpu_counts)))
-    throw UsageError("--exchange and --gpu-counts need --devices or --gpus");
 }
 
 std::vector<rl::Exchange> parse_exchanges(const std::string& text) {
@@ -206,7 +204,11 @@ int exit_code_for(const rl::MultiSession& s, int signal) {
 }  // namespace
 
 bool wants_multi_gpu(const RunArgs& a) {
-  return given(a.o_devices) || given(a.o_gpus);
+  const bool multi = given(a.o_devices) || given(a.o_gpus);
+  if (!multi && (given(a.o_exchange) || given(a.o_gpu_counts)))
+    throw UsageError(std::string(given(a.o_exchange) ? "--exchange" : "--gpu-counts") +
+                     ": needs --devices or --gpus (a multi-GPU run)");
+  return multi;
 }
 
 int run_multi_gpu(const RunArgs& a, const CountsFlags& counts, const CountersFlag& counters) {

@@ -9,7 +9,8 @@
 
 namespace rlcli {
 
-// Whether the flags ask for a multi-GPU run (--devices or --gpus given).
+// Whether the flags ask for a multi-GPU run (--devices or --gpus given). Throws UsageError for
+// --exchange or --gpu-counts without them.
 bool wants_multi_gpu(const RunArgs& args);
 
 // Throws UsageError for a bad flag (a device list, an exchange, a flag that does not apply to a
