@@ -38,17 +38,18 @@ MultiGpuView::MultiGpuView(QWidget* parent)
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::RichText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
   auto* top = new QHBoxLayout;
-  top->addWidget(summary_, 1);
   top->addWidget(new QLabel("Size and type"));
   which_->setToolTip("The input size and type the charts show");
   top->addWidget(which_);
+  top->addStretch(1);
   layout->addLayout(top);
   auto* grid = new QWidget;
   auto* charts_layout = new QVBoxLayout(grid);
   for (const ChartKind& k : multi_chart_kinds()) {
     auto* w = new charts::ChartWidget;
-    w->setMinimumHeight(320);
+    w->setMinimumHeight(360);
     charts_layout->addWidget(w);
     charts_ << qMakePair(k.id, w);
   }

@@ -17,6 +17,28 @@ using charts::SeriesKind;
 
 namespace {
 
+Series series(const QString& name, SeriesKind kind) {
+  Series out;
+  out.name = name;
+  out.kind = kind;
+  return out;
+}
+
+Point point(double x, double y) {
+  Point out;
+  out.x = x;
+  out.y = y;
+  return out;
+}
+
+Axis axis(const QString& title, const QString& short_title, AxisScale scale) {
+  Axis out;
+  out.title = title;
+  out.short_title = short_title;
+  out.scale = scale;
+  return out;
+}
+
 QString exchange_name(Exchange e) {
   return qstr(std::string(to_string(e)));
 }
@@ -60,6 +82,18 @@ QStringList warnings_for(const std::vector<const MultiPoint*>& points) {
   return out;
 }
 
+// Microseconds unless a total takes a millisecond or more (as the one-GPU charts); sets the
+// time axis' titles and returns the factor from ms.
+double time_unit(Chart& c, const std::vector<const MultiPoint*>& points, const QString& what) {
+  double max_ms = 0;
+  for (const MultiPoint* p : points)
+    if (p->status == PointStatus::Ok) max_ms = std::max(max_ms, p->times.total.median_ms);
+  const bool micro = max_ms < 1;
+  c.y.title = QString("%1 (%2)").arg(what, micro ? "µs" : "ms");
+  c.y.short_title = QString("time (%1)").arg(micro ? "µs" : "ms");
+  return micro ? 1000 : 1;
+}
+
 QString subtitle(const MultiSession& s, std::uint64_t size, DType type) {
   QStringList gpus;
   for (const DeviceInfo& d : s.devices)
@@ -76,20 +110,21 @@ QString subtitle(const MultiSession& s, std::uint64_t size, DType type) {
 Chart phases_chart(const MultiSession& s, const std::vector<const MultiPoint*>& points) {
   Chart c;
   c.title = "Where the time goes: local reduction and exchange";
-  c.x = Axis{"exchange, GPUs", "", AxisScale::Category};
-  c.y = Axis{"time, median (ms)", "time (ms)", AxisScale::Linear};
+  c.x = axis("exchange, GPUs", "", AxisScale::Category);
+  c.y.scale = AxisScale::Linear;
+  const double unit = time_unit(c, points, "time, median");
   c.stacked = true;
-  Series local{"local reduction (slowest GPU)", SeriesKind::Bars};
-  Series exchange{"exchange (after the last partial)", SeriesKind::Bars};
+  Series local = series("local reduction (slowest GPU)", SeriesKind::Bars);
+  Series exchange = series("exchange (after the last partial)", SeriesKind::Bars);
   for (const MultiPoint* p : points) {
     if (p->status != PointStatus::Ok) continue;
     const double x = c.x.categories.size();
     c.x.categories
         << QString("%1 G=%2").arg(exchange_name(p->point.exchange)).arg(p->point.gpu_count);
-    Point l{x, p->times.local.median_ms};
+    Point l = point(x, p->times.local.median_ms * unit);
     l.tooltip = tooltip(*p);
     l.noisy = p->noisy;
-    Point e{x, p->times.exchange.median_ms};
+    Point e = point(x, p->times.exchange.median_ms * unit);
     e.tooltip = l.tooltip;
     e.noisy = p->noisy;
     local.points << l;
@@ -103,21 +138,20 @@ Chart phases_chart(const MultiSession& s, const std::vector<const MultiPoint*>& 
 // One line per exchange against the GPU count: the total time, or the bandwidth.
 Chart against_gpus_chart(const std::vector<const MultiPoint*>& points, bool bandwidth) {
   Chart c;
-  c.x = Axis{"GPUs", "GPUs", AxisScale::Linear};
+  c.x = axis("GPUs", "GPUs", AxisScale::Log2);  // 1, 2, 4, 8: whole GPUs on the ticks
   c.title = bandwidth ? "Bandwidth against the number of GPUs, with the roofs"
                       : "Time against the number of GPUs";
-  c.y = bandwidth
-            ? Axis{"input bytes / total time (GB/s)", "GB/s", AxisScale::Linear}
-            : Axis{"time, whole reduction across the GPUs (ms)", "time (ms)", AxisScale::Linear};
+  const double unit = bandwidth ? 1 : time_unit(c, points, "time, whole reduction across the GPUs");
+  if (bandwidth) c.y = axis("input bytes / total time (GB/s)", "GB/s", AxisScale::Linear);
   for (Exchange e : all_exchanges()) {
-    Series line{exchange_name(e), SeriesKind::Line};
+    Series line = series(exchange_name(e), SeriesKind::Line);
     for (const MultiPoint* p : points) {
       if (p->point.exchange != e || p->status != PointStatus::Ok) continue;
       const Summary& t = p->times.total;
-      Point pt{double(p->point.gpu_count), bandwidth ? p->total_gbps : t.median_ms};
+      Point pt = point(double(p->point.gpu_count), bandwidth ? p->total_gbps : t.median_ms * unit);
       if (!bandwidth) {
-        pt.lo = t.min_ms;
-        pt.hi = t.max_ms;
+        pt.lo = t.min_ms * unit;
+        pt.hi = t.max_ms * unit;
       }
       pt.tooltip = tooltip(*p);
       pt.noisy = p->noisy;
@@ -130,14 +164,14 @@ Chart against_gpus_chart(const std::vector<const MultiPoint*>& points, bool band
 
 // The roofs beside the bandwidth: the summed read floors per GPU count, the slowest link.
 void add_roofs(Chart& c, const MultiSession& s, const std::vector<const MultiPoint*>& points) {
-  Series roof{"sum of the GPUs' read floors", SeriesKind::Line};
+  Series roof = series("sum of the GPUs' read floors", SeriesKind::Line);
   roof.dashed = true;
   std::vector<int> counts;
   for (const MultiPoint* p : points)
     if (p->read_roof_gbps > 0 &&
         std::find(counts.begin(), counts.end(), p->point.gpu_count) == counts.end()) {
       counts.push_back(p->point.gpu_count);
-      Point pt{double(p->point.gpu_count), p->read_roof_gbps};
+      Point pt = point(double(p->point.gpu_count), p->read_roof_gbps);
       pt.tooltip = QString("%1 GPU(s): each GPU's read floor at its shard's size, summed: %2")
                        .arg(p->point.gpu_count)
                        .arg(format_gbps(p->read_roof_gbps));
@@ -150,8 +184,10 @@ void add_roofs(Chart& c, const MultiSession& s, const std::vector<const MultiPoi
   for (const PeerLink& l : s.links)
     if (l.measured_gbps > 0) link = link == 0 ? l.measured_gbps : std::min(link, l.measured_gbps);
   if (link > 0) {
-    Series r{QString("slowest link, peer copy %1").arg(format_gbps(link)), SeriesKind::Roof};
-    Point pt{0, link};
+    Series r;
+    r.name = QString("slowest link, peer copy %1").arg(format_gbps(link));
+    r.kind = SeriesKind::Roof;
+    Point pt = point(0, link);
     pt.tooltip =
         "the measured peer copy between two GPUs (NVLink where the pair has it): "
         "the roof of moving shards (gather_shards)";

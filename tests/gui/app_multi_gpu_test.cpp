@@ -103,6 +103,25 @@ TEST(AppMultiGpu, ABrokenMultiGpuSessionSaysWhichField) {
   EXPECT_TRUE(w.last_error().contains("points[0].gpu_count")) << w.last_error().toStdString();
 }
 
+// RL_GUI_SCREENSHOTS=DIR: the tab with the tests' made-up session, to look at the layout.
+TEST(AppMultiGpu, ScreenshotOfTheTab) {
+  const QString dir = qEnvironmentVariable("RL_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
+  QTemporaryDir tmp;
+  MainWindow w(test::quiet_options());
+  w.resize(1600, 1400);
+  w.show();
+  ASSERT_TRUE(w.open_session(write_session(tmp, rl::testing::make_multi_session())));
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(w.grab().save(dir + "/several_gpus.png"));
+  for (const ChartKind& k : multi_chart_kinds()) {
+    QString error;
+    EXPECT_TRUE(charts::write_chart_png(w.multi_gpu_view()->chart(k.id)->chart(),
+                                        dir + "/" + k.id + ".png", QSize(1200, 700), &error))
+        << error.toStdString();
+  }
+}
+
 TEST(AppMultiGpu, TheDevicePageSaysWhichNccl) {
   DevicePanel panel;
   panel.set_discovery(rl::discover_devices());

@@ -165,6 +165,10 @@ std::vector<std::uint64_t> shard_sizes(std::uint64_t n, int g) {
 std::vector<std::string> validate(const MultiSpec& s, const std::vector<DeviceInfo>& gpus) {
   std::vector<std::string> errors;
   if (s.devices.empty()) errors.push_back("devices: name at least one GPU");
+  constexpr std::size_t kMostGpus = 64;  // the root gathers one partial per GPU (shard_gpu.h)
+  if (s.devices.size() > kMostGpus)
+    errors.push_back("devices: " + std::to_string(s.devices.size()) + " GPUs; at most " +
+                     std::to_string(kMostGpus));
   std::set<int> seen;
   for (int d : s.devices) {
     if (!find_gpu(gpus, d))
