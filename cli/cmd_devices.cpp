@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "engine/core/error.h"
+#include "engine/multi/multi_run.h"
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
 #include "format.h"
@@ -61,6 +62,14 @@ int list_devices(bool measure) {
   }
   if (!found.gpus.empty() && !found.no_gpu_reason.empty())
     std::printf("note: some GPUs were not usable: %s\n", found.no_gpu_reason.c_str());
+  // Between the GPUs: what the driver says of each pair (multi-GPU runs, docs/multi-gpu.md).
+  std::vector<int> ordinals;
+  for (const rl::DeviceInfo& d : found.gpus) ordinals.push_back(d.index);
+  for (const rl::PeerLink& l : rl::discover_links(ordinals))
+    std::printf("link cuda:%d -> cuda:%d  P2P access %s, performance rank %d%s\n", l.from, l.to,
+                l.access ? "yes" : "no", l.performance_rank,
+                l.native_atomics ? ", native atomics" : "");
+  std::printf("nccl    %s\n", rl::nccl_status().text.c_str());
   const rl::DeviceInfo& h = found.host;
   std::printf("cpu     %s  memory %s  (%s)\n", h.name.empty() ? "unknown CPU" : h.name.c_str(),
               format_bytes(h.total_memory).c_str(), h.note.c_str());

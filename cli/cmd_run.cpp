@@ -17,6 +17,7 @@
 #include "parse_args.h"
 #include "run_counters.h"
 #include "run_counts.h"
+#include "run_multi.h"
 #include "run_outputs.h"
 #include "run_resume.h"
 #include "run_signals.h"
@@ -119,6 +120,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fputs(counter_catalog_text().c_str(), stdout);
     return kExitOk;
   }
+  if (wants_multi_gpu(a)) return run_multi_gpu(a, counts, counters);
   const std::vector<std::string> counter_list = counter_ids(counters);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).

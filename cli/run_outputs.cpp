@@ -43,10 +43,22 @@ RunOutputs::RunOutputs(const RunArgs& a) {
 }
 
 bool RunOutputs::write(const rl::Session& s) const {
+  return write_texts(json_ ? rl::session_to_json(s) : "", csv_ ? rl::summary_csv(s.results) : "",
+                     samples_ ? rl::samples_csv(s.results) : "");
+}
+
+bool RunOutputs::write_multi(const rl::MultiSession& s) const {
+  return write_texts(json_ ? rl::multi_session_to_json(s) : "",
+                     csv_ ? rl::multi_summary_csv(s) : "",
+                     samples_ ? rl::multi_samples_csv(s) : "");
+}
+
+bool RunOutputs::write_texts(const std::string& json, const std::string& csv,
+                             const std::string& samples) const {
   std::vector<std::pair<const Output*, std::string>> items;
-  if (csv_) items.emplace_back(&*csv_, rl::summary_csv(s.results));
-  if (samples_) items.emplace_back(&*samples_, rl::samples_csv(s.results));
-  if (json_) items.emplace_back(&*json_, rl::session_to_json(s));
+  if (csv_) items.emplace_back(&*csv_, csv);
+  if (samples_) items.emplace_back(&*samples_, samples);
+  if (json_) items.emplace_back(&*json_, json);
   if (csv_ && !samples_)
     std::fprintf(stderr,
                  "reductionlab-cli: --csv %s is not a regular file: the raw samples are not "

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 
+#include "engine/multi/multi_results.h"
 #include "engine/run/results.h"
 #include "output_files.h"
 #include "run_spec.h"
@@ -23,6 +24,8 @@ class RunOutputs {
   // Writes every file asked for and says so on stdout ("wrote run.json"). False when one
   // could not be written (stderr says which, why, and what became of each).
   bool write(const rl::Session& s) const;
+  // The same for a multi-GPU session (run --devices): its JSON, summary and samples CSV.
+  bool write_multi(const rl::MultiSession& s) const;
 
   // The session so far to the --json file (a regular file only), marked cancelled (not
   // finished): after the first point, then at most once a second, so a long sweep of quick
@@ -31,6 +34,9 @@ class RunOutputs {
   void checkpoint(const rl::Session& s);
 
  private:
+  // The texts to write (JSON, summary CSV, samples CSV), whichever session they come from.
+  bool write_texts(const std::string& json, const std::string& csv,
+                   const std::string& samples) const;
   std::optional<Output> csv_, samples_, json_;
   std::optional<std::chrono::steady_clock::time_point> last_checkpoint_;
   bool checkpoint_failed_ = false;

@@ -137,6 +137,24 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_type = sub.add_option("--type", a.type, "int32, float32 or both (default int32)");
 }
 
+// One reduction across several GPUs (run_multi.h, docs/multi-gpu.md).
+void add_multi_gpu_options(CLI::App& sub, RunArgs& a) {
+  a.o_devices = sub.add_option(
+      "--devices", a.devices,
+      "One reduction across these GPUs: each holds N/G elements, reduces them with the variant "
+      "named (default single_pass) and the partials are combined by the exchanges");
+  a.o_gpus = sub.add_option("--gpus", a.gpus,
+                            "The same over every GPU (all) or the first K (instead of --devices)");
+  a.o_exchange = sub.add_option(
+      "--exchange", a.exchange,
+      "Multi-GPU exchanges: nccl_allreduce, nccl_reduce, gather_shards (copy every shard to the "
+      "root), peer_partials (copy the partials to the root), or all (default all)");
+  a.o_gpu_counts = sub.add_option(
+      "--gpu-counts", a.gpu_counts,
+      "Multi-GPU: run over the first K of the GPUs for each K listed (default every K from 1 to "
+      "G: the scaling, and one GPU reducing the whole input)");
+}
+
 // How long to sample each point.
 void add_sampling_options(CLI::App& sub, RunArgs& a) {
   a.o_noise = sub.add_option("--noise", a.noise,
@@ -194,7 +212,11 @@ void set_value_names(RunArgs& a) {
                                                               {a.o_spec, "FILE"},
                                                               {a.o_preset, "ID"},
                                                               {a.o_time, "whole|gpu|first"},
-                                                              {a.o_resume, "FILE"}};
+                                                              {a.o_resume, "FILE"},
+                                                              {a.o_devices, "cuda:N,..."},
+                                                              {a.o_gpus, "all|K"},
+                                                              {a.o_exchange, "ID,...|all"},
+                                                              {a.o_gpu_counts, "K,..."}};
   for (const auto& [option, name] : value_names) option->type_name(name);
 }
 
@@ -202,6 +224,7 @@ void set_value_names(RunArgs& a) {
 
 void add_run_options(CLI::App& sub, RunArgs& a) {
   add_point_options(sub, a);
+  add_multi_gpu_options(sub, a);
   add_sampling_options(sub, a);
   add_session_options(sub, a);
   set_value_names(a);

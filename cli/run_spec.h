@@ -18,6 +18,8 @@ struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
   std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
   std::string preset, time = "whole";
+  // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
+  std::string devices, gpus, exchange, gpu_counts;
   bool warm_l2 = false;
   // Which flags were given (CLI11 counts them).
   CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
@@ -25,7 +27,8 @@ struct RunArgs {
               *o_noise = nullptr, *o_budget = nullptr, *o_min_samples = nullptr,
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
-              *o_time = nullptr;
+              *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
+              *o_gpu_counts = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

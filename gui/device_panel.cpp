@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "engine/core/metrics.h"
+#include "engine/multi/multi_run.h"
 #include "format.h"
 
 namespace rl::gui {
@@ -80,6 +81,10 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent), view_(new QTextBrow
 
 void DevicePanel::set_discovery(const Discovery& discovery) {
   discovery_ = discovery;
+  std::vector<int> ordinals;
+  for (const DeviceInfo& g : discovery.gpus) ordinals.push_back(g.index);
+  links_ = discover_links(ordinals);
+  nccl_ = QString::fromStdString(nccl_status().text);
   render();
 }
 
@@ -125,6 +130,20 @@ void DevicePanel::render() {
     for (const DeviceInfo& g : discovery_->gpus)
       html += "<h3>" + QString::fromStdString(g.label()).toHtmlEscaped() + "</h3>" + device_html(g);
   }
+  if (discovery_ && !links_.empty()) {
+    // The runtime says whether a pair has direct (P2P) access and ranks its speed; it does not
+    // name NVLink: a measured peer copy (Several GPUs tab) tells NVLink from PCIe.
+    html += "<h3>Links between GPUs</h3><table>";
+    for (const PeerLink& l : links_)
+      html += row(QString("cuda:%1 &rarr; cuda:%2").arg(l.from).arg(l.to),
+                  QString("P2P access %1, performance rank %2%3")
+                      .arg(l.access ? "yes" : "no")
+                      .arg(l.performance_rank)
+                      .arg(l.native_atomics ? ", native atomics" : ""));
+    html += "</table>";
+  }
+  if (discovery_)
+    html += "<h3>Several GPUs</h3><p>NCCL: " + nccl_.toHtmlEscaped().replace("\n", "<br>") + "</p>";
   if (discovery_) html += "<h3>Host</h3>" + device_html(discovery_->host);
   html += "<h2>Session shown</h2>";
   if (session_device_) {

@@ -1,5 +1,6 @@
 // What hardware there is: each GPU's name, compute capability, SMs, L2, memory, theoretical and
-// measured bandwidth; with no GPU, the reason and what still works. Also the device of the
+// measured bandwidth; the links between GPUs (P2P access as the driver says) and the NCCL a
+// multi-GPU run would use; with no GPU, the reason and what still works. Also the device of the
 // session on screen, which may be another machine's (the bundled H200 session).
 #pragma once
 
@@ -7,6 +8,7 @@
 
 #include <optional>
 
+#include "engine/multi/multi_results.h"
 #include "engine/run/device.h"
 
 class QTextBrowser;
@@ -26,6 +28,9 @@ class DevicePanel : public QWidget {
  private:
   void render();
   std::optional<Discovery> discovery_;
+  // Between the GPUs found: what the driver says of each pair; and which NCCL (multi-GPU runs).
+  std::vector<PeerLink> links_;
+  QString nccl_;
   std::optional<DeviceInfo> session_device_;
   QString session_origin_;
   QTextBrowser* view_;

@@ -33,6 +33,7 @@
 #include "experiment_panel.h"
 #include "export_dialog.h"
 #include "format.h"
+#include "multi_gpu_view.h"
 #include "results_model.h"
 #include "results_table.h"
 #include "run_worker.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(Options options)
       model_(new ResultsModel(this)),
       table_(new ResultsTable(model_)),
       device_panel_(new DevicePanel),
+      multi_view_(new MultiGpuView),
       tabs_(new QTabWidget),
       banner_(new QLabel),
       baseline_(new QComboBox),
@@ -94,6 +96,7 @@ MainWindow::MainWindow(Options options)
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");
   tabs_->addTab(device_panel_, "Device");
+  tabs_->addTab(multi_view_, "Several GPUs");
   {
     // Scrolls rather than forcing its width on the whole window (its controls are one wide row).
     auto* animation = new QScrollArea;

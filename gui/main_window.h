@@ -24,6 +24,7 @@ namespace rl::gui {
 class ChartsPanel;
 class CodePanel;
 class DevicePanel;
+class MultiGpuView;
 class ExperimentPanel;
 class PresentationView;
 class ResultsModel;
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
   ResultsTable* results_table() const { return table_; }
   DevicePanel* device_panel() const { return device_panel_; }
   QTabWidget* tabs() const { return tabs_; }
+  MultiGpuView* multi_gpu_view() const { return multi_view_; }
   CodePanel* code_panel() const { return code_; }
   QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
@@ -124,6 +126,7 @@ class MainWindow : public QMainWindow {
   ResultsModel* model_;
   ResultsTable* table_;
   DevicePanel* device_panel_;
+  MultiGpuView* multi_view_;
   QTabWidget* tabs_;
   QLabel* banner_;
   QComboBox *baseline_, *time_basis_;

@@ -18,6 +18,7 @@
 #include "experiment_panel.h"
 #include "export_dialog.h"
 #include "main_window.h"
+#include "multi_gpu_view.h"
 #include "session_files.h"
 #include "session_store.h"
 #include "time_basis.h"
@@ -118,6 +119,19 @@ void MainWindow::export_all_charts_interactive() {
 
 bool MainWindow::open_session(const QString& path, bool overlay) {
   QString error;
+  // A multi-GPU session has a tab of its own ("Several GPUs"); it cannot overlay a one-GPU one.
+  if (!overlay && is_multi_session_file(path)) {
+    std::optional<MultiSession> m = read_multi_session_file(path, &error);
+    if (!m) {
+      report_error("Open session", error);
+      return false;
+    }
+    last_dir_ = QFileInfo(path).absolutePath();
+    multi_view_->set_session(std::move(*m), path);
+    tabs_->setCurrentWidget(multi_view_);
+    statusBar()->showMessage(QString("Opened %1 (several GPUs)").arg(path), 6000);
+    return true;
+  }
   std::optional<Session> s = read_session_file(path, &error);
   if (!s) {
     report_error(overlay ? "Overlay session" : "Open session", error);

@@ -12,11 +12,14 @@
 
 namespace rl::gui {
 
-std::optional<Session> read_session_file(const QString& path, QString* error) {
+namespace {
+
+// The file's bytes, bounded; empty with *error set when it cannot be read or is empty.
+QByteArray read_bytes(const QString& path, QString* error) {
   const QString name = QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName();
   if (!QFile(path).exists()) {
     *error = QString("%1: no such file").arg(path);
-    return std::nullopt;
+    return {};
   }
   // Bounded, for any kind of file: /dev/zero or a FIFO is refused, not read forever. The
   // bundled session is a Qt resource (":/sessions/..."), which only QFile reads.
@@ -30,20 +33,48 @@ std::optional<Session> read_session_file(const QString& path, QString* error) {
           read_text_file(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes));
     } catch (const std::exception& e) {
       *error = QString("%1: %2").arg(path, QString::fromUtf8(e.what()));
-      return std::nullopt;
+      return {};
     }
   }
   if (bytes.trimmed().isEmpty()) {
     *error = QString("%1: the file is empty, not a ReductionLab session").arg(name);
-    return std::nullopt;
+    return {};
   }
+  return bytes;
+}
+
+// Parses with `read`, turning its error into one naming the file.
+template <typename T, typename Read>
+std::optional<T> parse_session(const QString& path, QString* error, Read read) {
+  const QByteArray bytes = read_bytes(path, error);
+  if (bytes.isEmpty()) return std::nullopt;
   try {
-    return session_from_json(std::string_view(bytes.constData(), size_t(bytes.size())));
+    return read(std::string_view(bytes.constData(), size_t(bytes.size())));
   } catch (const std::exception& e) {
+    const QString name = QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName();
     *error = QString("%1 is not a session this build can read: %2")
                  .arg(name, QString::fromUtf8(e.what()));
     return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<Session> read_session_file(const QString& path, QString* error) {
+  return parse_session<Session>(path, error,
+                                [](std::string_view text) { return session_from_json(text); });
+}
+
+std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error) {
+  return parse_session<MultiSession>(
+      path, error, [](std::string_view text) { return multi_session_from_json(text); });
+}
+
+bool is_multi_session_file(const QString& path) {
+  QString ignored;
+  const QByteArray bytes = read_bytes(path, &ignored);
+  return !bytes.isEmpty() &&
+         is_multi_session_json(std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 bool write_text_file(const QString& path, std::string_view text, QString* error) {

@@ -10,11 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "engine/multi/multi_results.h"
 #include "engine/run/results.h"
 
 namespace rl::gui {
 
 std::optional<Session> read_session_file(const QString& path, QString* error);
+// A multi-GPU session (run --devices ... --json FILE), read with the same bounds.
+std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error);
+bool is_multi_session_file(const QString& path);  // its "kind" says so
 bool write_session_file(const Session& session, const QString& path, QString* error);
 // Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file.
 bool write_text_file(const QString& path, std::string_view text, QString* error);

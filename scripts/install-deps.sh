@@ -66,3 +66,17 @@ else
   echo "install-deps: could not install cuobjdump (pip, network?): the Code view will show" \
        "sources without SASS" >&2
 fi
+
+# NCCL, for one reduction across several GPUs (issue 15; docs/multi-gpu.md): the
+# nvidia-nccl-cu13 pip package in the same venv gives nccl.h, which engine/CMakeLists.txt builds
+# against, and libnccl.so.2, which the engine opens at run time when the system has none. Without
+# it (no network) the build still works and the NCCL exchanges say why they cannot run.
+if ls "$tools_dir"/lib/python3*/site-packages/nvidia/nccl/include/nccl.h >/dev/null 2>&1; then
+  echo "install-deps: NCCL present in $tools_dir"
+elif { [ -x "$tools_dir/bin/pip" ] || /usr/bin/python3 -m venv "$tools_dir"; } &&
+     "$tools_dir/bin/pip" install -q "nvidia-nccl-cu13>=2.28,<3"; then
+  echo "install-deps: NCCL (nvidia-nccl-cu13) installed in $tools_dir"
+else
+  echo "install-deps: could not install nvidia-nccl-cu13 (pip, network?): multi-GPU runs will" \
+       "use the naive exchanges only" >&2
+fi

@@ -10,6 +10,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
+#include "io/export_parts.h"
 
 namespace rl {
 
@@ -70,13 +71,7 @@ Json spec_json(const ExperimentSpec& s) {
               {"unroll_factors", s.unroll_factors},
               {"sizes", s.sizes},
               {"types", types},
-              {"timing",
-               {{"noise", number(t.noise)},
-                {"budget_ms", number(t.budget_ms)},
-                {"warmup", t.warmup},
-                {"min_samples", t.min_samples},
-                {"max_samples", t.max_samples},
-                {"cold_l2", t.cold_l2}}},
+              {"timing", timing_to_json(t)},
               {"baseline", s.baseline}};
 }
 
@@ -129,6 +124,20 @@ Json read_floor_json(const ReadFloor& f) {
 }
 
 }  // namespace
+
+Json device_to_json(const DeviceInfo& d) {
+  return device_json(d);
+}
+
+Json summary_to_json(const Summary& s) {
+  return summary_json(s);
+}
+
+Json timing_to_json(const TimingOptions& t) {
+  return Json{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
+              {"warmup", t.warmup},           {"min_samples", t.min_samples},
+              {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
+}
 
 std::string session_to_json(const Session& s, int indent) {
   Json results = Json::array();

@@ -12,6 +12,7 @@
 #include "engine/io/export.h"
 #include "engine/io/session_checks.h"
 #include "engine/model/model_counts.h"
+#include "io/export_parts.h"
 #include "io/json_bounded.h"
 
 namespace rl {
@@ -343,9 +344,25 @@ Json parse_text(std::string_view text) {
 
 }  // namespace
 
+DeviceInfo device_from_json(const Json& v, const std::string& path) {
+  return read_device(v, path);
+}
+
+Summary summary_from_json(const Json& v, const std::string& path) {
+  return read_summary(v, path);
+}
+
+TimingOptions timing_from_json(const Json& v, const std::string& path) {
+  TimingOptions t;
+  read_timing(v, path, &t);
+  return t;
+}
+
 Session session_from_json(std::string_view text) {
   const Json doc = parse_text(text);
   if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
+  if (auto kind = doc.find("kind"); kind != doc.end() && *kind == "multi_gpu")
+    throw Error("a multi-GPU session (written by run --devices), not a one-GPU session");
   auto it = doc.find("schema_version");
   if (it == doc.end()) throw Error("not a ReductionLab session: schema_version is missing");
   Session s;

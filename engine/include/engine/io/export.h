@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/multi/multi_results.h"
 #include "engine/run/results.h"
 
 namespace rl {
@@ -30,5 +31,21 @@ ExperimentSpec spec_from_json(std::string_view text);
 std::string summary_csv(const std::vector<PointResult>& results);
 // One row per sample: point columns, sample index, first_ms, total_ms.
 std::string samples_csv(const std::vector<PointResult>& results);
+
+// Multi-GPU sessions (run --devices; engine/multi/): {"schema_version": 1, "kind": "multi_gpu",
+// "tool", "created_utc", "devices": [...], "links": [...], "nccl", "spec", "read_floors",
+// "points": [{..., "phases": {"local", "exchange", "total"}, "samples", "gpus": [{"device",
+// ...}]}]}.
+std::string multi_session_to_json(const MultiSession& s, int indent = 2);
+// Throws rl::Error naming the bad field; never a partial session.
+MultiSession multi_session_from_json(std::string_view text);
+// Whether text is a multi-GPU session (its "kind"), without reading the rest.
+bool is_multi_session_json(std::string_view text);
+// One row per point over all its GPUs (scope "all") and one per GPU (scope "cuda:N"): the
+// exchange, GPU count, device list, the local kernel, size, type, status, the three phases'
+// summaries, GB/s, the read roof, value and expected.
+std::string multi_summary_csv(const MultiSession& s);
+// One row per sample and scope: local_ms, exchange_ms, total_ms.
+std::string multi_samples_csv(const MultiSession& s);
 
 }  // namespace rl

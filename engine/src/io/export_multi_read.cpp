@@ -1,0 +1,256 @@
+// Multi-GPU sessions in: every field checked, the first bad one named
+// ("points[2].gpu_count: expected an integer"), the whole session built before it is returned.
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
+#include "engine/core/error.h"
+#include "engine/io/export.h"
+#include "io/export_parts.h"
+#include "io/json_bounded.h"
+
+namespace rl {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A field of an object, read with the path of every error.
+class Reader {
+ public:
+  Reader(const Json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
+    if (!obj_.is_object()) fail(path_, "expected an object");
+  }
+  [[noreturn]] static void fail(const std::string& path, const std::string& what) {
+    throw Error(path.empty() ? what : path + ": " + what);
+  }
+  std::string at(std::string_view key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  }
+  const Json& get(std::string_view key) const {
+    auto it = obj_.find(key);
+    if (it == obj_.end()) fail(at(key), "missing");
+    return *it;
+  }
+  const Json& array(std::string_view key) const {
+    const Json& v = get(key);
+    if (!v.is_array()) fail(at(key), "expected an array");
+    return v;
+  }
+  std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    const Json& v = get(key);
+    return integer_of(v, at(key), lo, hi);
+  }
+  static std::int64_t integer_of(const Json& v, const std::string& path, std::int64_t lo,
+                                 std::int64_t hi) {
+    if (!v.is_number_integer()) fail(path, "expected an integer");
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(hi))
+      fail(path, "out of range");
+    const std::int64_t i = v.get<std::int64_t>();
+    if (i < lo || i > hi) fail(path, "out of range");
+    return i;
+  }
+  double number(std::string_view key) const { return number_of(get(key), at(key)); }
+  // NaN and infinity are written as strings (JSON has neither).
+  static double number_of(const Json& v, const std::string& path) {
+    if (v.is_number()) return v.get<double>();
+    if (v == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (v == "inf") return std::numeric_limits<double>::infinity();
+    if (v == "-inf") return -std::numeric_limits<double>::infinity();
+    fail(path, "expected a number");
+  }
+  std::string text(std::string_view key) const {
+    const Json& v = get(key);
+    if (!v.is_string()) fail(at(key), "expected a string");
+    return v.get<std::string>();
+  }
+  bool boolean(std::string_view key) const {
+    const Json& v = get(key);
+    if (!v.is_boolean()) fail(at(key), "expected true or false");
+    return v.get<bool>();
+  }
+  std::vector<double> numbers(std::string_view key) const {
+    std::vector<double> out;
+    const Json& arr = array(key);
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      out.push_back(number_of(arr[i], at(key) + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  const Json& obj_;
+  std::string path_;
+};
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr std::int64_t kMaxSizeN = std::int64_t(1) << 40;
+
+std::vector<int> ordinals(const Reader& r, std::string_view key) {
+  std::vector<int> out;
+  const Json& arr = r.array(key);
+  for (std::size_t i = 0; i < arr.size(); ++i)
+    out.push_back(
+        int(Reader::integer_of(arr[i], r.at(key) + "[" + std::to_string(i) + "]", 0, 1023)));
+  return out;
+}
+
+DType dtype_of(const Reader& r, std::string_view key) {
+  const std::string s = r.text(key);
+  const auto t = parse_dtype(s);
+  if (!t) Reader::fail(r.at(key), "unknown type " + echo(s) + " (expected int32 or float32)");
+  return *t;
+}
+
+Exchange exchange_of(const Json& v, const std::string& path) {
+  if (!v.is_string()) Reader::fail(path, "expected a string");
+  const auto e = parse_exchange(v.get<std::string>());
+  if (!e) Reader::fail(path, "unknown exchange " + echo(v.get<std::string>()));
+  return *e;
+}
+
+MultiSpec read_spec(const Reader& r) {
+  MultiSpec s;
+  s.devices = ordinals(r, "devices");
+  s.gpu_counts = ordinals(r, "gpu_counts");
+  s.exchanges.clear();
+  const Json& ex = r.array("exchanges");
+  for (std::size_t i = 0; i < ex.size(); ++i)
+    s.exchanges.push_back(exchange_of(ex[i], r.at("exchanges") + "[" + std::to_string(i) + "]"));
+  s.variant = r.text("variant");
+  if (!find_variant_by_id(s.variant))
+    Reader::fail(r.at("variant"), "unknown variant " + echo(s.variant));
+  const auto w = parse_workspace(r.text("workspace"));
+  if (!w) Reader::fail(r.at("workspace"), "unknown workspace");
+  s.workspace = *w;
+  s.block_size = int(r.integer("block_size", 0, 1024));
+  s.unroll = int(r.integer("unroll", 1, 64));
+  s.sizes.clear();
+  const Json& sizes = r.array("sizes");
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    s.sizes.push_back(std::uint64_t(
+        Reader::integer_of(sizes[i], r.at("sizes") + "[" + std::to_string(i) + "]", 1, kMaxSizeN)));
+  s.types.clear();
+  const Json& types = r.array("types");
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const auto t = types[i].is_string() ? parse_dtype(types[i].get<std::string>()) : std::nullopt;
+    if (!t)
+      Reader::fail(r.at("types") + "[" + std::to_string(i) + "]", "expected int32 or float32");
+    s.types.push_back(*t);
+  }
+  s.timing = timing_from_json(r.get("timing"), r.at("timing"));
+  return s;
+}
+
+// The phases and samples a point and each of its GPUs carry.
+void read_phases(const Reader& r, PhaseTimes* t, std::vector<double>* local,
+                 std::vector<double>* exchange, std::vector<double>* total) {
+  const Reader phases(r.get("phases"), r.at("phases"));
+  t->local = summary_from_json(phases.get("local"), phases.at("local"));
+  t->exchange = summary_from_json(phases.get("exchange"), phases.at("exchange"));
+  t->total = summary_from_json(phases.get("total"), phases.at("total"));
+  const Reader samples(r.get("samples"), r.at("samples"));
+  *local = samples.numbers("local");
+  *exchange = samples.numbers("exchange");
+  *total = samples.numbers("total");
+}
+
+MultiPoint read_point(const Reader& r) {
+  MultiPoint p;
+  p.point.exchange = exchange_of(r.get("exchange"), r.at("exchange"));
+  p.point.gpu_count = int(r.integer("gpu_count", 1, 1024));
+  p.point.size = std::uint64_t(r.integer("size", 1, kMaxSizeN));
+  p.point.type = dtype_of(r, "type");
+  p.devices = ordinals(r, "devices");
+  if (int(p.devices.size()) != p.point.gpu_count)
+    Reader::fail(r.at("devices"), "lists " + std::to_string(p.devices.size()) +
+                                      " GPUs; gpu_count says " + std::to_string(p.point.gpu_count));
+  const auto status = parse_point_status(r.text("status"));
+  if (!status) Reader::fail(r.at("status"), "unknown status");
+  p.status = *status;
+  p.message = r.text("message");
+  p.value = r.text("value");
+  p.expected = r.text("expected");
+  p.rel_error = r.number("rel_error");
+  p.noisy = r.boolean("noisy");
+  p.total_gbps = r.number("total_gbps");
+  p.read_roof_gbps = r.number("read_roof_gbps");
+  read_phases(r, &p.times, &p.local_samples_ms, &p.exchange_samples_ms, &p.total_samples_ms);
+  const Json& gpus = r.array("gpus");
+  if (gpus.size() != p.devices.size())
+    Reader::fail(r.at("gpus"), "has " + std::to_string(gpus.size()) + " entries for " +
+                                   std::to_string(p.devices.size()) + " GPUs");
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const Reader g(gpus[i], r.at("gpus") + "[" + std::to_string(i) + "]");
+    GpuShare share;
+    share.device = int(g.integer("device", 0, 1023));
+    share.elements = std::uint64_t(g.integer("elements", 0, kMaxSizeN));
+    share.partial = g.text("partial");
+    share.expected_partial = g.text("expected_partial");
+    read_phases(g, &share.times, &share.local_samples_ms, &share.exchange_samples_ms,
+                &share.total_samples_ms);
+    p.gpus.push_back(std::move(share));
+  }
+  return p;
+}
+
+}  // namespace
+
+bool is_multi_session_json(std::string_view text) {
+  try {
+    const Json doc = parse_json_bounded(text);
+    auto kind = doc.is_object() ? doc.find("kind") : doc.end();
+    return doc.is_object() && kind != doc.end() && *kind == MultiSession::kKind;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+MultiSession multi_session_from_json(std::string_view text) {
+  const Json doc = parse_json_bounded(text);
+  if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
+  const Reader r(doc, "");
+  MultiSession s;
+  if (r.text("kind") != MultiSession::kKind)
+    Reader::fail("kind", "not a multi-GPU session (expected \"multi_gpu\")");
+  s.schema_version = int(r.integer("schema_version", 1, kMaxInt));
+  if (s.schema_version > MultiSession::kSchemaVersion)
+    throw Error("schema_version " + std::to_string(s.schema_version) +
+                " is newer than this build reads (" + std::to_string(MultiSession::kSchemaVersion) +
+                ")");
+  const Reader tool(r.get("tool"), "tool");
+  s.tool_version = tool.text("version");
+  s.git_commit = tool.text("git_commit");
+  s.created_utc = r.text("created_utc");
+  s.cancelled = r.boolean("cancelled");
+  const Json& devices = r.array("devices");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    s.devices.push_back(device_from_json(devices[i], "devices[" + std::to_string(i) + "]"));
+  const Json& links = r.array("links");
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const Reader l(links[i], "links[" + std::to_string(i) + "]");
+    s.links.push_back(PeerLink{int(l.integer("from", 0, 1023)), int(l.integer("to", 0, 1023)),
+                               l.boolean("access"),
+                               int(l.integer("performance_rank", -kMaxInt, kMaxInt)),
+                               l.boolean("native_atomics"), l.number("measured_gbps")});
+  }
+  const Reader nccl(r.get("nccl"), "nccl");
+  s.nccl_available = nccl.boolean("available");
+  s.nccl = nccl.text("text");
+  s.spec = read_spec(Reader(r.get("spec"), "spec"));
+  const Json& floors = r.array("read_floors");
+  for (std::size_t i = 0; i < floors.size(); ++i) {
+    const Reader f(floors[i], "read_floors[" + std::to_string(i) + "]");
+    s.read_floors.push_back(ShardFloor{int(f.integer("device", 0, 1023)),
+                                       std::uint64_t(f.integer("bytes", 0, kMaxSizeN * 8)),
+                                       f.number("median_ms")});
+  }
+  const Json& points = r.array("points");
+  for (std::size_t i = 0; i < points.size(); ++i)
+    s.points.push_back(read_point(Reader(points[i], "points[" + std::to_string(i) + "]")));
+  return s;
+}
+
+}  // namespace rl

@@ -1,0 +1,112 @@
+#include "multi_gpu_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <set>
+
+#include "charts/chart_multi.h"
+#include "charts/chart_widget.h"
+#include "format.h"
+
+namespace rl::gui {
+
+namespace {
+
+QString links_html(const MultiSession& s) {
+  if (s.links.empty()) return "one GPU: no links";
+  QStringList rows;
+  for (const PeerLink& l : s.links)
+    rows << QString("cuda:%1 &rarr; cuda:%2: P2P %3, rank %4%5, peer copy %6")
+                .arg(l.from)
+                .arg(l.to)
+                .arg(l.access ? "yes" : "no")
+                .arg(l.performance_rank)
+                .arg(l.native_atomics ? ", native atomics" : "")
+                .arg(l.measured_gbps > 0 ? format_gbps(l.measured_gbps) : QString("not measured"));
+  return rows.join("<br>");
+}
+
+}  // namespace
+
+MultiGpuView::MultiGpuView(QWidget* parent)
+    : QWidget(parent), summary_(new QLabel), which_(new QComboBox) {
+  auto* layout = new QVBoxLayout(this);
+  summary_->setWordWrap(true);
+  summary_->setTextFormat(Qt::RichText);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel("Size and type"));
+  which_->setToolTip("The input size and type the charts show");
+  top->addWidget(which_);
+  top->addStretch(1);
+  layout->addLayout(top);
+  auto* grid = new QWidget;
+  auto* charts_layout = new QVBoxLayout(grid);
+  for (const ChartKind& k : multi_chart_kinds()) {
+    auto* w = new charts::ChartWidget;
+    w->setMinimumHeight(360);
+    charts_layout->addWidget(w);
+    charts_ << qMakePair(k.id, w);
+  }
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(grid);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  layout->addWidget(scroll, 1);
+  connect(which_, &QComboBox::currentIndexChanged, this, [this] { show_selected(); });
+  summary_->setText(
+      "<b>No multi-GPU session.</b> Run one reduction across GPUs with <code>reductionlab-cli run "
+      "--devices cuda:0,cuda:1 --json multi.json</code> (docs/multi-gpu.md), then open the file "
+      "(File &gt; Open).");
+  show_selected();
+}
+
+void MultiGpuView::set_session(MultiSession session, const QString& path) {
+  session_ = std::move(session);
+  QStringList gpus;
+  for (const DeviceInfo& d : session_->devices)
+    gpus << QString("cuda:%1 %2").arg(d.index).arg(qstr(d.name).toHtmlEscaped());
+  summary_->setText(QString("<b>%1</b> (%2, commit %3)<br>GPUs: %4<br>NCCL: %5<br>Links: %6")
+                        .arg(path.toHtmlEscaped(), qstr(session_->created_utc),
+                             qstr(session_->git_commit), gpus.join(", "),
+                             qstr(session_->nccl).toHtmlEscaped(), links_html(*session_)));
+  const QSignalBlocker block(which_);
+  which_->clear();
+  std::set<std::pair<std::uint64_t, int>> seen;
+  for (const MultiPoint& p : session_->points)
+    if (seen.insert({p.point.size, int(p.point.type)}).second)
+      which_->addItem(
+          format_size(p.point.size) + " " + qstr(std::string(to_string(p.point.type))),
+          QVariantList{QVariant::fromValue(qulonglong(p.point.size)), int(p.point.type)});
+  which_->setCurrentIndex(which_->count() - 1);  // the largest size: the one the issue asks for
+  show_selected();
+}
+
+void MultiGpuView::show_selected() {
+  MultiSession empty;
+  const MultiSession& s = session_ ? *session_ : empty;
+  std::uint64_t size = 0;
+  DType type = DType::Int32;
+  if (const QVariantList v = which_->currentData().toList(); v.size() == 2) {
+    size = v[0].toULongLong();
+    type = DType(v[1].toInt());
+  }
+  for (const auto& [id, widget] : charts_) widget->set_chart(build_multi_chart(id, s, size, type));
+}
+
+QString MultiGpuView::summary_text() const {
+  return summary_->text();
+}
+
+charts::ChartWidget* MultiGpuView::chart(const QString& id) const {
+  for (const auto& [chart_id, widget] : charts_)
+    if (chart_id == id) return widget;
+  return nullptr;
+}
+
+}  // namespace rl::gui
