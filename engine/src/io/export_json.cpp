@@ -10,6 +10,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
+#include "io/export_json_parts.h"
 
 namespace rl {
 
@@ -129,6 +130,21 @@ Json read_floor_json(const ReadFloor& f) {
 }
 
 }  // namespace
+
+namespace detail {
+OrderedJson device_to_json_value(const DeviceInfo& d) {
+  return device_json(d);
+}
+OrderedJson spec_to_json_value(const ExperimentSpec& s) {
+  return spec_json(s);
+}
+OrderedJson result_to_json_value(const PointResult& r) {
+  return result_json(r);
+}
+OrderedJson read_floor_to_json_value(const ReadFloor& f) {
+  return read_floor_json(f);
+}
+}  // namespace detail
 
 std::string session_to_json(const Session& s, int indent) {
   Json results = Json::array();
