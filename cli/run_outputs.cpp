@@ -38,7 +38,15 @@ RunOutputs::RunOutputs(const RunArgs& a) {
   for (const std::optional<Output>* o : {&csv_, &samples_, &json_})
     if (*o) all.push_back(&**o);
   std::vector<std::pair<std::string, std::string>> inputs;
-  if (given(a.o_spec)) inputs.emplace_back("--spec", a.spec_file);
+  if (given(a.o_spec) && a.spec_file != "-") inputs.emplace_back("--spec", a.spec_file);
+  // With --stream, stdout carries the stream: nothing else may be written there.
+  if (given(a.o_stream)) {
+    said_ = stderr;
+    for (const Output* o : all)
+      if (o->target.kind == rl::OutputTarget::Kind::Fd && o->target.fd == 1)
+        throw UsageError(o->flag + " " + o->target.name +
+                         ": stdout carries the --stream lines; give a file name");
+  }
   check_distinct(all, inputs);
 }
 
@@ -54,10 +62,11 @@ bool RunOutputs::write(const rl::Session& s) const {
                  csv_->target.name.c_str());
   if (!write_outputs(items)) return false;
   if (csv_ && samples_)
-    std::printf("wrote %s and %s\n", csv_->target.name.c_str(), samples_->target.name.c_str());
+    std::fprintf(said_, "wrote %s and %s\n", csv_->target.name.c_str(),
+                 samples_->target.name.c_str());
   else if (csv_)
-    std::printf("wrote %s\n", csv_->target.name.c_str());
-  if (json_) std::printf("wrote %s\n", json_->target.name.c_str());
+    std::fprintf(said_, "wrote %s\n", csv_->target.name.c_str());
+  if (json_) std::fprintf(said_, "wrote %s\n", json_->target.name.c_str());
   return true;
 }
 
