@@ -13,9 +13,11 @@ bool given(const CLI::Option* o) {
   return o && o->count() > 0;
 }
 
-Output plan_file(std::string_view flag, const std::string& path) {
+Output plan_file(std::string_view flag, const std::string& path, bool streaming) {
   if (path == "-")
-    throw UsageError(std::string(flag) + " -: the table goes to stdout; give a file name");
+    throw UsageError(std::string(flag) +
+                     (streaming ? " -: stdout carries the --stream lines; give a file name"
+                                : " -: the table goes to stdout; give a file name"));
   return plan_output(flag, path);
 }
 
@@ -23,17 +25,17 @@ Output plan_file(std::string_view flag, const std::string& path) {
 
 RunOutputs::RunOutputs(const RunArgs& a) {
   if (given(a.o_csv)) {
-    csv_ = plan_file("--csv", a.csv);
+    csv_ = plan_file("--csv", a.csv, given(a.o_stream));
     // A device, FIFO or stdout takes the summary; the samples need a file of their own.
     if (csv_->target.kind == rl::OutputTarget::Kind::File) {
-      samples_ = plan_file("--csv", samples_path(a.csv));
+      samples_ = plan_file("--csv", samples_path(a.csv), given(a.o_stream));
       samples_->role = "its raw samples";
     }
   }
   if (given(a.o_json))
-    json_ = plan_file("--json", a.json);
+    json_ = plan_file("--json", a.json, given(a.o_stream));
   else if (given(a.o_resume))  // --resume FILE: FILE is finished in place
-    json_ = plan_file("--resume", a.resume);
+    json_ = plan_file("--resume", a.resume, given(a.o_stream));
   std::vector<const Output*> all;
   for (const std::optional<Output>* o : {&csv_, &samples_, &json_})
     if (*o) all.push_back(&**o);

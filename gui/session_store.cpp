@@ -52,6 +52,30 @@ void SessionStore::finish_live(const Session& session) {
   }
 }
 
+int SessionStore::begin_live_overlay(const ExperimentSpec& spec, const DeviceInfo& device) {
+  Session s;
+  s.spec = spec;
+  s.device = device;
+  overlays_.push_back(std::move(s));
+  emit overlays_changed();
+  return int(overlays_.size()) - 1;
+}
+
+void SessionStore::append_live_overlay(int overlay, const PointResult& result) {
+  if (overlay < 0 || overlay >= int(overlays_.size())) return;
+  Session& s = overlays_[size_t(overlay)];
+  s.results.push_back(result);
+  recompute(s);
+  emit overlays_changed();
+}
+
+void SessionStore::finish_live_overlay(int overlay, const Session& session) {
+  if (overlay < 0 || overlay >= int(overlays_.size())) return;
+  overlays_[size_t(overlay)] = session;
+  recompute(overlays_[size_t(overlay)]);
+  emit overlays_changed();
+}
+
 void SessionStore::set_primary(Session session, const QString& source) {
   primary_ = std::move(session);
   has_primary_ = true;

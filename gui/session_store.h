@@ -39,6 +39,13 @@ class SessionStore : public QObject {
   void append_live(const PointResult& result);
   void finish_live(const Session& session);
 
+  // Several devices at once (one experiment on each, side by side): the other devices' runs
+  // are overlays that grow point by point as the primary does. begin_live_overlay returns the
+  // overlay's index.
+  int begin_live_overlay(const ExperimentSpec& spec, const DeviceInfo& device);
+  void append_live_overlay(int overlay, const PointResult& result);
+  void finish_live_overlay(int overlay, const Session& session);
+
   void set_primary(Session session, const QString& source);
   void add_overlay(Session session);
   void clear_overlays();
