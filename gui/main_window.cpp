@@ -212,6 +212,7 @@ void MainWindow::connect_run() {
     experiment_->set_discovery(d);
     device_panel_->set_discovery(d);
     if (wanted_device_) experiment_->set_device(*wanted_device_);
+    apply_wanted_devices();
   });
   connect(controller_, &RunController::started, this, [this](const DeviceInfo& device) {
     device_panel_->update_device(device);
@@ -328,9 +329,15 @@ void MainWindow::update_banner() {
         : source == "bundled session"
             ? "<b>Bundled session</b>, measured with reductionlab-cli on "
             : "<b>" + QFileInfo(source).fileName().toHtmlEscaped() + "</b>, measured on ";
-    html = what + qtext::session_origin(s).toHtmlEscaped();
-    for (const Session& o : store_->overlays())
-      html += "<br>Overlaid (dashed): " + qtext::session_origin(o).toHtmlEscaped();
+    // A session measured through a launcher names its machine first.
+    auto on = [this](int overlay) {
+      const QString m = store_->machine(overlay);
+      return m.isEmpty() ? QString() : "<b>" + m.toHtmlEscaped() + "</b> · ";
+    };
+    html = what + on(-1) + qtext::session_origin(s).toHtmlEscaped();
+    for (int i = 0; i < int(store_->overlays().size()); ++i)
+      html += QString("<br>%1: ").arg(lanes_.empty() ? "Overlaid" : "Also on") + on(i) +
+              qtext::session_origin(store_->overlays()[size_t(i)]).toHtmlEscaped();
   }
   banner_->setText(html);
 }

@@ -20,6 +20,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QSettings;
 class QTabWidget;
 
 namespace rl::gui {
@@ -162,6 +163,13 @@ class MainWindow : public QMainWindow {
   QAction *run_action_, *cancel_action_;
   std::optional<Discovery> discovery_;
   std::optional<int> wanted_device_;  // from settings, applied once GPUs are known
+  // From settings: a remote Device and the Also run on ticks, applied once their machines
+  // have listed their devices (apply_wanted_devices).
+  std::optional<DeviceTarget> wanted_target_;
+  QList<DeviceTarget> wanted_also_;
+  void apply_wanted_devices();
+  void restore_wanted_devices(QSettings& settings);
+  void save_wanted_devices(QSettings& settings) const;
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;

@@ -220,6 +220,7 @@ void MainWindow::restore_settings() {
   }
   if (settings.contains("experiment/device"))
     wanted_device_ = settings.value("experiment/device").toInt();
+  restore_wanted_devices(settings);
   if (settings.contains("charts/baseline"))
     store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
   // An unknown key (a later version's basis) keeps the whole reduction.
@@ -241,6 +242,7 @@ void MainWindow::save_settings() const {
     }
   }
   settings.setValue("experiment/device", experiment_->device());
+  save_wanted_devices(settings);
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
   settings.setValue("charts/time_basis", qtext::time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);

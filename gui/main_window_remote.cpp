@@ -10,6 +10,8 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <optional>
+
 #include "device_panel.h"
 #include "experiment_panel.h"
 #include "format.h"
@@ -34,7 +36,48 @@ QString local_cli() {
   return "reductionlab-cli";
 }
 
+// "gpu-box|0", "|-1": a target in the settings.
+QString target_key(const DeviceTarget& t) {
+  return t.host + "|" + QString::number(t.index);
+}
+
+std::optional<DeviceTarget> target_from_key(const QString& key) {
+  const qsizetype bar = key.lastIndexOf('|');
+  bool ok = false;
+  const int index = bar < 0 ? 0 : key.mid(bar + 1).toInt(&ok);
+  if (!ok) return std::nullopt;
+  return DeviceTarget{key.left(bar), index};
+}
+
 }  // namespace
+
+void MainWindow::save_wanted_devices(QSettings& settings) const {
+  settings.setValue("experiment/target", target_key(experiment_->target()));
+  QStringList also;
+  for (const DeviceTarget& t : experiment_->also_targets()) also << target_key(t);
+  settings.setValue("experiment/also", also);
+}
+
+void MainWindow::restore_wanted_devices(QSettings& settings) {
+  if (auto t = target_from_key(settings.value("experiment/target").toString()); t && t->remote())
+    wanted_target_ = t;
+  wanted_also_.clear();
+  for (const QString& key : settings.value("experiment/also").toStringList())
+    if (auto t = target_from_key(key)) wanted_also_ << *t;
+}
+
+// Applied as devices appear (this machine's discovery, a machine's listing); a choice is kept
+// until its device is there.
+void MainWindow::apply_wanted_devices() {
+  if (wanted_target_ && experiment_->target_info(*wanted_target_) != nullptr) {
+    experiment_->set_target(*wanted_target_);
+    wanted_target_.reset();
+  } else if (wanted_target_ && wanted_target_->index == kHostDevice) {
+    experiment_->set_target(*wanted_target_);
+    if (experiment_->target() == *wanted_target_) wanted_target_.reset();
+  }
+  if (!wanted_also_.isEmpty()) experiment_->set_also(wanted_also_);
+}
 
 bool MainWindow::running() const {
   if (controller_->running()) return true;
@@ -81,6 +124,7 @@ void MainWindow::list_remote_devices(const RemoteHost& host) {
             list->deleteLater();
             if (!remote_status_.contains(name)) return;  // removed meanwhile
             experiment_->set_remote_devices(name, d);
+            apply_wanted_devices();
             device_panel_->set_remote(name, list->host().launcher, &d, QString());
             const QString what = d.gpus.empty()
                                      ? "no GPU (" + QString::fromStdString(d.no_gpu_reason) + ")"
@@ -146,6 +190,7 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
       store_->begin_live(spec, info);
     else
       lane.overlay = store_->begin_live_overlay(spec, info);
+    store_->set_machine(lane.overlay, targets[i].host);
     lanes_.push_back(lane);
   }
   for (int i = 0; i < int(lanes_.size()); ++i) {

@@ -46,6 +46,12 @@ class SessionStore : public QObject {
   void append_live_overlay(int overlay, const PointResult& result);
   void finish_live_overlay(int overlay, const Session& session);
 
+  // The machine a session was measured on when it is not this one ("gpu-box": a run through a
+  // launcher); overlay -1 is the primary. Prefixes its label in the charts and the banner.
+  // Cleared with the session it names.
+  void set_machine(int overlay, const QString& machine);
+  QString machine(int overlay) const;
+
   void set_primary(Session session, const QString& source);
   void add_overlay(Session session);
   void clear_overlays();
@@ -69,6 +75,8 @@ class SessionStore : public QObject {
   bool has_primary_ = false;
   QString source_;
   std::vector<Session> overlays_;
+  QString primary_machine_;
+  std::vector<QString> overlay_machines_;  // beside overlays_
   std::string baseline_ = "neighbored";
   TimeBasis time_basis_ = TimeBasis::Whole;
   std::optional<LadderSetting> ladder_setting_;

@@ -206,6 +206,11 @@ TEST(AppRemote, TwoDevicesAtOnceGiveTwoSessionsSideBySide) {
   EXPECT_EQ(w.store()->primary().results.size(), 4u);
   EXPECT_EQ(w.store()->overlays()[0].results.size(), 4u);
   ASSERT_EQ(w.store()->shown().size(), 2u);
+  EXPECT_EQ(w.store()->shown()[0].label.toStdString(), "CPU (host emulation)")
+      << "this machine's, unnamed";
+  EXPECT_EQ(w.store()->shown()[1].label.toStdString(), "gpu-box CPU (host emulation)")
+      << "the machine named in the legend";
+  EXPECT_TRUE(w.banner_text().contains("Also on: <b>gpu-box</b>")) << w.banner_text().toStdString();
   w.charts()->refresh_all();
   // Two rungs at N = 4096, once per device.
   EXPECT_EQ(w.charts()->chart("ladder_speedup")->drawn_points(), 4);
