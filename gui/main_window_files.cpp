@@ -45,6 +45,8 @@ void MainWindow::build_actions() {
       add_action(this, run_menu, "&Cancel", QKeySequence(Qt::Key_Escape), [this] { cancel(); });
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence("Ctrl+.")});
   cancel_action_->setEnabled(false);
+  add_action(this, run_menu, "Re&mote machines...", QKeySequence("Ctrl+Shift+M"),
+             [this] { show_remote_hosts_dialog(); });
   QMenu* presets_menu = run_menu->addMenu("Presets");
   for (int i = 0; i < int(presets().size()); ++i)
     add_action(this, presets_menu, QString::fromStdString(presets()[size_t(i)].name),
