@@ -21,6 +21,7 @@ RemoteDeviceList::~RemoteDeviceList() {
 }
 
 void RemoteDeviceList::start(int timeout_ms) {
+  timeout_ms_ = timeout_ms;
   QString error;
   const auto command = launch_command(host_, {"devices", "--json"}, &error);
   if (!command) {
@@ -55,9 +56,11 @@ void RemoteDeviceList::finish(int exit_code, QProcess::ExitStatus status) {
   err_ += process_->readAllStandardError();
   if (timed_out_)
     return emit failed(host_.name,
-                       QString("%1: no answer within a minute from '%2' (is a password or a "
+                       QString("%1: no answer within %2 s from '%3' (is a password or a "
                                "host key question waiting? docs/remote.md)")
-                           .arg(host_.name, host_.launcher));
+                           .arg(host_.name)
+                           .arg(timeout_ms_ / 1000.0)
+                           .arg(host_.launcher));
   StreamReader reader;
   try {
     for (const QByteArray& line : out_.split('\n'))

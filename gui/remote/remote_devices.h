@@ -34,6 +34,7 @@ class RemoteDeviceList : public QObject {
   QProcess* process_ = nullptr;
   QByteArray out_, err_;
   bool done_ = false, timed_out_ = false;
+  int timeout_ms_ = 0;
 };
 
 }  // namespace rl::gui

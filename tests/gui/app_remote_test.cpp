@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
@@ -17,6 +18,7 @@
 #include "app_test_support.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "remote/remote_devices.h"
 #include "remote/remote_run.h"
 #include "session_store.h"
 
@@ -77,6 +79,43 @@ TEST(AppRemote, PointsArriveOneByOneThroughALauncher) {
   EXPECT_FALSE(o.session.cancelled);
   EXPECT_EQ(o.session.device.backend, "host");
   for (const rl::PointResult& r : o.session.results) EXPECT_TRUE(r.speedup.has_value());
+}
+
+TEST(AppRemote, OverASlowLinkEachPointArrivesWhileTheRunGoesOn) {
+  QTemporaryDir dir;
+  // Every line 0.2 s late, as over a slow link: the points must reach the app one by one.
+  const QString slow = script(
+      dir, "slow.sh", "\"$@\" | while IFS= read -r l; do printf '%s\\n' \"$l\"; sleep 0.2; done");
+  RemoteRun run({"gpu-box", slow, RL_CLI_PATH});
+  QElapsedTimer clock;
+  std::vector<qint64> arrivals;
+  qint64 ended = -1;
+  QObject::connect(&run, &RemoteRun::point_finished, [&] { arrivals.push_back(clock.elapsed()); });
+  QObject::connect(&run, &RemoteRun::finished, [&] { ended = clock.elapsed(); });
+  QObject::connect(&run, &RemoteRun::failed, [&](const QString& m) {
+    ADD_FAILURE() << m.toStdString();
+    ended = clock.elapsed();
+  });
+  clock.start();
+  run.start(test::tiny_spec(), kHostDevice);
+  ASSERT_TRUE(test::wait_until([&] { return ended >= 0; }, 60000));
+  ASSERT_EQ(arrivals.size(), 4u);
+  for (std::size_t i = 1; i < arrivals.size(); ++i)
+    EXPECT_GE(arrivals[i] - arrivals[i - 1], 300) << "a progress line and a point, 0.2 s each";
+  EXPECT_GE(ended - arrivals.front(), 900) << "the first point came long before the end";
+}
+
+TEST(AppRemote, AMachineThatDoesNotAnswerIsNamed) {
+  QTemporaryDir dir;
+  const QString silent = script(dir, "silent.sh", "sleep 30");
+  RemoteDeviceList list({"gpu-box", silent, RL_CLI_PATH});
+  QString message;
+  QObject::connect(&list, &RemoteDeviceList::failed,
+                   [&](const QString&, const QString& m) { message = m; });
+  list.start(300);
+  ASSERT_TRUE(test::wait_until([&] { return !message.isEmpty(); }, 10000));
+  EXPECT_TRUE(message.startsWith("gpu-box: no answer within 0.3 s from '" + silent + "'"))
+      << message.toStdString();
 }
 
 TEST(AppRemote, ADroppedConnectionKeepsTheFinishedPointsAndSaysSo) {
