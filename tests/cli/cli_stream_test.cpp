@@ -38,8 +38,8 @@ StreamReader read_all(const std::string& out) {
 
 TEST(CliStream, ARunFromStdinIsOneEventPerLine) {
   TempDir dir;
-  const CliResult r = run_cli({"run", "--stream", "jsonl", "--spec", "-", "--device", "cpu"},
-                              spec_file(dir));
+  const CliResult r =
+      run_cli({"run", "--stream", "jsonl", "--spec", "-", "--device", "cpu"}, spec_file(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_FALSE(lines.empty());
@@ -73,8 +73,8 @@ TEST(CliStream, SigtermEndsWithTheFinishedPointsAndAnEndLine) {
 
 TEST(CliStream, ARunThatCannotStartSaysWhyInAnErrorLine) {
   TempDir dir;
-  const CliResult r = run_cli({"run", "--stream", "jsonl", "--spec", spec_file(dir, "{\"sizes\":"),
-                               "--device", "cpu"});
+  const CliResult r = run_cli(
+      {"run", "--stream", "jsonl", "--spec", spec_file(dir, "{\"sizes\":"), "--device", "cpu"});
   EXPECT_EQ(r.exit_code, 2);
   StreamReader reader;
   ASSERT_EQ(reader.feed(r.out), StreamEvent::Error) << r.out;
