@@ -156,6 +156,29 @@ TEST(Stream, PointsOutOfOrderOrWithABadFieldAreRefused) {
   EXPECT_NE(why.find("counts 4 finished points, but 1 arrived"), std::string::npos) << why;
 }
 
+// What a hostile or broken far side may send is refused with a reason, never a crash or a
+// library's raw message.
+TEST(Stream, HostileLinesAreRefusedWithAReason) {
+  const Streamed run = stream_a_run();
+  const std::vector<std::string> hostile = {
+      std::string(100000, '[') + "]",
+      "{\"schema_version\":\"1.0\",\"event\":\"notice\",\"message\":\"a\\u0000b\"}",
+      "{\"schema_version\":\"1.0\",\"event\":\"notice\",\"message\":\"\xff\xfe\"}",
+      "{\"schema_version\":\"1.0\",\"event\":\"progress\",\"done\":1e999,\"total\":4}",
+      "{\"schema_version\":\"1.0\",\"event\":\"progress\",\"done\":-1,\"total\":4}",
+      "{\"schema_version\":1,\"event\":\"end\"}",
+      "{\"schema_version\":\"1.0\",\"event\":7}",
+      replaced(run.lines[0], "\"version\":\"", "\"version\":3,\"x\":\""),
+  };
+  for (const std::string& line : hostile) {
+    StreamReader reader;
+    if (line.find("\"start\"") == std::string::npos) reader.feed(run.lines[0]);
+    const std::string why = error_of(reader, line);
+    EXPECT_FALSE(why.empty()) << line.substr(0, 80);
+    EXPECT_EQ(why.find("[json.exception"), std::string::npos) << why;
+  }
+}
+
 TEST(Stream, NoticesErrorsAndDevices) {
   StreamReader reader;
   EXPECT_EQ(reader.feed(stream_error_line("--device cuda:3: no such GPU")), StreamEvent::Error);

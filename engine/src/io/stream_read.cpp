@@ -121,7 +121,10 @@ std::optional<StreamEvent> StreamReader::feed(std::string_view line) {
   if (!j.is_object())
     refuse("line " + std::to_string(lines_) + " is not part of the stream: " + cut(line));
   check_version(j, lines_);
-  const std::string event = text_of(j, "event", "a line's");
+  auto kind = j.find("event");
+  if (kind == j.end() || !kind->is_string())
+    refuse("line " + std::to_string(lines_) + " names no event (\"event\": a string)");
+  const std::string event = kind->get<std::string>();
   try {
     if (event == "start") return read_start(j);
     if (event == "progress") return read_progress(j);
@@ -146,11 +149,10 @@ std::optional<StreamEvent> StreamReader::feed(std::string_view line) {
 StreamEvent StreamReader::read_start(const OrderedJson& j) {
   if (started_) refuse("a second start event on line " + std::to_string(lines_));
   const OrderedJson& tool = member(j, "tool", "start");
+  if (!tool.is_object()) refuse("start.tool: expected an object");
   Session s;
-  if (tool.is_object()) {
-    s.tool_version = tool.value("version", "");
-    s.git_commit = tool.value("git_commit", "");
-  }
+  s.tool_version = text_of(tool, "version", "start.tool");
+  s.git_commit = text_of(tool, "git_commit", "start.tool");
   s.created_utc = text_of(j, "created_utc", "start");
   s.device = detail::device_from_json_value(member(j, "device", "start"), "start.device");
   s.spec = detail::spec_from_json_value(member(j, "spec", "start"), "start.spec");
