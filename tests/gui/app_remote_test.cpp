@@ -18,6 +18,7 @@
 #include "app_test_support.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "device_panel.h"
 #include "remote/remote_devices.h"
 #include "remote/remote_run.h"
 #include "session_store.h"
@@ -81,6 +82,13 @@ TEST(AppRemote, PointsArriveOneByOneThroughALauncher) {
   for (const rl::PointResult& r : o.session.results) EXPECT_TRUE(r.speedup.has_value());
 }
 
+TEST(AppRemote, AnEmptyLauncherRunsTheCliOfThisMachine) {
+  // How a second device of this machine runs beside the first in a run on several.
+  const Outcome o = run_remote({"this machine", "", RL_CLI_PATH});
+  ASSERT_TRUE(o.finished) << o.problem.toStdString();
+  EXPECT_EQ(o.session.results.size(), 4u);
+}
+
 TEST(AppRemote, OverASlowLinkEachPointArrivesWhileTheRunGoesOn) {
   QTemporaryDir dir;
   // Every line 0.2 s late, as over a slow link: the points must reach the app one by one.
@@ -107,7 +115,7 @@ TEST(AppRemote, OverASlowLinkEachPointArrivesWhileTheRunGoesOn) {
 
 TEST(AppRemote, AMachineThatDoesNotAnswerIsNamed) {
   QTemporaryDir dir;
-  const QString silent = script(dir, "silent.sh", "sleep 30");
+  const QString silent = script(dir, "silent.sh", "exec sleep 30");
   RemoteDeviceList list({"gpu-box", silent, RL_CLI_PATH});
   QString message;
   QObject::connect(&list, &RemoteDeviceList::failed,
@@ -192,6 +200,8 @@ TEST(AppRemote, TheAppListsAMachinesDevicesAndRunsThereLive) {
   EXPECT_TRUE(w.remote_status("lab").startsWith("lab: no GPU") ||
               w.remote_status("lab").startsWith("lab: 1 GPU"))
       << w.remote_status("lab").toStdString();
+  EXPECT_TRUE(w.device_panel()->text().contains("lab (through env)"))
+      << w.device_panel()->text().toStdString();
   const DeviceTarget there{"lab", kHostDevice};
   EXPECT_EQ(w.experiment()->target_label(there), "lab · CPU: host emulation");
   w.experiment()->set_spec(test::tiny_spec());
