@@ -187,6 +187,8 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   };
   // Until the files are written: a signal then still leaves them whole (run_signals.h).
   const CancelOnSignals signals;
+  std::optional<CancelWhenReaderGoes> reader_watch;
+  if (streaming) reader_watch.emplace(fileno(stream_out));
   const rl::Session session =
       target.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
   if (table)

@@ -71,6 +71,54 @@ TEST(CliStream, SigtermEndsWithTheFinishedPointsAndAnEndLine) {
   EXPECT_LT(reader.session().results.size(), 9u);
 }
 
+// The app's Cancel over ssh, or a dropped connection: the reader goes away mid-point. The CLI
+// cancels then, not a whole point later when it next writes.
+TEST(CliStream, TheReaderGoingAwayCancelsWithoutWaitingForTheNextLine) {
+  TempDir dir;
+  // One point samples for 4 x 3 s (the noise target is never met): far longer than the wait.
+  const std::string spec =
+      spec_file(dir, R"({"variants":["neighbored"],"block_sizes":[256],"sizes":[65536,131072],)"
+                     R"("timing":{"budget_ms":3000,"noise":1e-9,"max_samples":1000000}})");
+  int out[2];
+  ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);  // the CLI holds no reader of its own
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, dir.file("err.txt").c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> args{RL_CLI_PATH, "run", "--stream", "jsonl",
+                                "--spec",    spec,  "--device", "cpu"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, RL_CLI_PATH, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]);
+  std::string got;
+  char buf[4096];
+  while (got.find(R"("event":"progress")") == std::string::npos) {
+    const ssize_t n = read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, std::size_t(n));
+  }
+  ASSERT_NE(got.find(R"("event":"progress")"), std::string::npos) << got;
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the point is being sampled
+  close(out[0]);
+  const auto closed = std::chrono::steady_clock::now();
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0 &&
+         std::chrono::steady_clock::now() - closed < std::chrono::seconds(20))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - closed).count();
+  ASSERT_TRUE(WIFEXITED(status)) << "still running after 20 s";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGPIPE) << slurp(dir.file("err.txt"));
+  EXPECT_LT(took, 5.0) << "cancelled when the reader went, not at the next line";
+  EXPECT_NE(slurp(dir.file("err.txt")).find("stdout was closed (SIGPIPE)"), std::string::npos);
+}
+
 TEST(CliStream, ARunThatCannotStartSaysWhyInAnErrorLine) {
   TempDir dir;
   const CliResult r = run_cli(
