@@ -199,6 +199,8 @@ void MainWindow::connect_store() {
     update_banner();
   });
   connect(store_, &SessionStore::overlays_changed, this, [this] {
+    // Overlays cleared after a run on several devices: its lanes are no longer on screen.
+    if (!running() && store_->overlays().empty()) lanes_.clear();
     update_banner();
     update_baselines();
   });
@@ -336,10 +338,16 @@ void MainWindow::update_banner() {
     };
     html = what + on(-1) + qtext::session_origin(s).toHtmlEscaped();
     for (int i = 0; i < int(store_->overlays().size()); ++i)
-      html += QString("<br>%1: ").arg(lanes_.empty() ? "Overlaid" : "Also on") + on(i) +
-              qtext::session_origin(store_->overlays()[size_t(i)]).toHtmlEscaped();
+      html += QString("<br>%1: ").arg(lane_of_overlay(i) ? "Also on" : "Overlaid (dashed)") +
+              on(i) + qtext::session_origin(store_->overlays()[size_t(i)]).toHtmlEscaped();
   }
   banner_->setText(html);
+}
+
+bool MainWindow::lane_of_overlay(int overlay) const {
+  for (const Lane& l : lanes_)
+    if (l.overlay == overlay) return true;
+  return false;
 }
 
 QString MainWindow::banner_text() const {

@@ -143,6 +143,7 @@ class MainWindow : public QMainWindow {
   void lane_finished(int lane, const Session& session, const QString& problem);
   void lane_failed(int lane, const QString& message);
   void finish_lanes();
+  bool lane_of_overlay(int overlay) const;  // the overlay is a device of the last lanes run
   void connect_remote_run(int lane, RemoteRun* run);
   RemoteHost host_of(const DeviceTarget& target) const;
   DeviceInfo info_of(const DeviceTarget& target) const;
