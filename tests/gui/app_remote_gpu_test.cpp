@@ -23,7 +23,7 @@ namespace {
 
 RemoteHost gpu_host() {
   const QString visible = qEnvironmentVariable("RL_REMOTE_GPU", "0");
-  return RemoteHost{"gpu-box", "env CUDA_VISIBLE_DEVICES=" + visible, RL_CLI_PATH};
+  return RemoteHost{"gpu-box", "env CUDA_VISIBLE_DEVICES=" + visible, test::cli_path()};
 }
 
 // Adds the launcher's machine and waits for its devices; "" when it has a GPU, else why not.
@@ -84,6 +84,7 @@ TEST(AppRemoteGpu, TwoDevicesTheGpuAndTheHostBackend) {
   if (const QString why = add_gpu_box(w); !why.isEmpty()) GTEST_SKIP() << why.toStdString();
   rl::ExperimentSpec spec = rl::presets()[0].spec;
   spec.sizes = {std::uint64_t(1) << 20};  // the host backend emulates every block on the CPU
+  spec.timing.budget_ms = 50;
   w.experiment()->set_spec(spec);
   w.experiment()->set_target({"gpu-box", 0});
   w.experiment()->set_also({{QString(), kHostDevice}});
