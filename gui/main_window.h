@@ -57,6 +57,10 @@ class MainWindow : public QMainWindow {
   // the charts beside the primary session instead of replacing it.
   bool open_session(const QString& path, bool overlay = false);
   bool save_session(const QString& path);
+  // The primary session to path and every overlay beside it, named after its device
+  // ("run.json", "run-gpu-box-H200.json"): a run on several devices kept whole, for
+  // `reductionlab-cli compare`. The paths written go to *written.
+  bool save_all_sessions(const QString& path, QStringList* written = nullptr);
   bool export_summary_csv(const QString& path);
   bool export_samples_csv(const QString& path);
   bool export_chart(const QString& id, const QString& path, QSize size);  // .png or .svg

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -84,6 +85,11 @@ void MainWindow::build_file_menu() {
     const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
     if (!path.isEmpty()) save_session(path);
   });
+  add("Save every session shown...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Save every session shown (the others beside it)",
+                                       "Sessions (*.json)", "session.json");
+    if (!path.isEmpty()) save_all_sessions(path);
+  });
   add("&Export chart...", QKeySequence("Ctrl+E"),
       [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
   add("Export all charts as PNG...", QKeySequence("Ctrl+Shift+E"),
@@ -151,6 +157,29 @@ bool MainWindow::save_session(const QString& path) {
     return false;
   }
   statusBar()->showMessage("Saved " + path, 6000);
+  return true;
+}
+
+bool MainWindow::save_all_sessions(const QString& path, QStringList* written) {
+  if (!save_session(path)) return false;
+  if (written) *written << path;
+  const QFileInfo base(path);
+  const std::vector<ShownSession> shown = store_->shown();
+  for (std::size_t i = 1; i < shown.size(); ++i) {
+    QString name = shown[i].label;
+    name.replace(QRegularExpression("[^A-Za-z0-9_.]+"), "-");
+    name.remove(QRegularExpression("^-+|-+$"));
+    const QString other =
+        base.dir().filePath(base.completeBaseName() + "-" + name + "." + base.suffix());
+    QString error;
+    if (!write_session_file(*shown[i].session, other, &error)) {
+      report_error("Save session", error);
+      return false;
+    }
+    if (written) *written << other;
+  }
+  statusBar()->showMessage(QString("Saved %1 session(s) beside %2").arg(shown.size()).arg(path),
+                           6000);
   return true;
 }
 

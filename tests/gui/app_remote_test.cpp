@@ -264,6 +264,13 @@ TEST(AppRemote, TwoDevicesAtOnceGiveTwoSessionsSideBySide) {
   w.charts()->refresh_all();
   // Two rungs at N = 4096, once per device.
   EXPECT_EQ(w.charts()->chart("ladder_speedup")->drawn_points(), 4);
+  // Both kept, for `reductionlab-cli compare`.
+  QTemporaryDir out;
+  QStringList written;
+  ASSERT_TRUE(w.save_all_sessions(out.filePath("run.json"), &written))
+      << w.last_error().toStdString();
+  EXPECT_EQ(written, (QStringList{out.filePath("run.json"),
+                                  out.filePath("run-gpu-box-CPU-host-emulation.json")}));
   // RL_GUI_SCREENSHOTS=DIR: the window with both sessions side by side (host backend twice).
   if (const QString dir = qEnvironmentVariable("RL_GUI_SCREENSHOTS"); !dir.isEmpty()) {
     QDir().mkpath(dir);
