@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "engine/core/error.h"
+#include "engine/io/stream.h"
 #include "engine/multi/multi_run.h"
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
@@ -38,8 +39,16 @@ void print_measured(const rl::DeviceInfo& d) {
   runner.backend().release();
 }
 
-int list_devices(bool measure) {
+int list_devices(bool measure, bool json) {
   const rl::Discovery found = rl::discover_devices();
+  if (json) {  // one line of the run stream's format (engine/io/stream.h), for the app
+    if (measure)
+      throw UsageError(
+          "--measure with --json: --json lists the devices only (measure with "
+          "`devices --measure`)");
+    std::fputs(rl::stream_devices_line(found).c_str(), stdout);
+    return kExitOk;
+  }
   int exit_code = kExitOk;
   if (found.gpus.empty()) std::printf("no GPU: %s\n", found.no_gpu_reason.c_str());
   for (const rl::DeviceInfo& d : found.gpus) {
@@ -88,7 +97,11 @@ Command add_devices_command(CLI::App& app) {
       "--measure", *measure,
       "Also measure the read floor (a kernel that only reads: the roof of a reduction) "
       "at 256 KiB..1 GiB and the device-to-device copy bandwidth, about a second per GPU");
-  return Command{sub, [measure] { return list_devices(*measure); }};
+  auto json = std::make_shared<bool>(false);
+  sub->add_flag("--json", *json,
+                "Write the list as one JSON line (the --stream format, event devices: every "
+                "GPU, or why there is none, and the host), for the app (docs/remote.md)");
+  return Command{sub, [measure, json] { return list_devices(*measure, *json); }};
 }
 
 }  // namespace rlcli

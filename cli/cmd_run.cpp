@@ -1,14 +1,18 @@
 // `reductionlab-cli run`: builds the spec from flags, picks where it runs, runs it with a live
 // table, writes the files asked for, and turns the outcome into an exit code.
+#include <fcntl.h>
 #include <unistd.h>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <optional>
 
 #include "cli.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/stream.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
@@ -43,8 +47,11 @@ struct RunTarget {
   }
 };
 
-RunTarget on_gpu(int index, const rl::DeviceInfo& device,
-                 const std::vector<std::string>& counters) {
+// What a notice of the supervisor becomes: a line on stderr, and with --stream an event too.
+using Notice = std::function<void(const std::string&)>;
+
+RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std::string>& counters,
+                 const Notice& notice) {
   RunTarget t;
   std::string looked_at;
   const std::string worker = rl::find_worker(&looked_at);
@@ -54,9 +61,7 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device,
     o.device_index = index;
     o.device = device;
     o.counters = counters;
-    o.on_notice = [](const std::string& what) {
-      std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
-    };
+    o.on_notice = notice;
     t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
     return t;
   }
@@ -72,7 +77,7 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device,
 // The target the flags ask for, settling the spec for that device first (before the CUDA
 // backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
 RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
-                      const std::vector<std::string>& counters) {
+                      const std::vector<std::string>& counters, const Notice& notice) {
   bool cpu = false;
   int index = 0;
   if (a.o_device->count() > 0) {
@@ -94,7 +99,7 @@ RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      return on_gpu(index, found.gpus[index], counters);
+      return on_gpu(index, found.gpus[index], counters, notice);
     }
   }
   RunTarget t;
@@ -115,12 +120,39 @@ int exit_code_for(const rl::Session& s, int signal) {
   return wrong ? kExitWrong : failed ? kExitRuntime : kExitOk;
 }
 
-int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFlag& counters) {
-  if (counters.list == "help") {
-    std::fputs(counter_catalog_text().c_str(), stdout);
-    return kExitOk;
+// --stream jsonl: one line per event (engine/io/stream.h), each flushed at once so that a
+// reader at the other end of ssh sees the point as it finishes. The lines go to stdout as it was
+// given; from then on the process's own stdout points at stderr, so that nothing a library
+// prints can break a line (as the GPU worker does: engine/run/worker.cpp).
+std::FILE* stream_out = nullptr;
+
+void open_stream() {
+  if (stream_out) return;
+  std::fflush(stdout);
+  const int own = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (own >= 0) stream_out = fdopen(own, "w");
+  if (stream_out && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::fclose(stream_out);
+    stream_out = nullptr;
   }
-  if (wants_multi_gpu(a)) return run_multi_gpu(a, counts, counters);
+  if (!stream_out) stream_out = stdout;
+}
+
+void put_line(const std::string& line) {
+  open_stream();
+  std::fputs(line.c_str(), stream_out);
+  std::fflush(stream_out);
+}
+
+int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFlag& counters,
+                   bool streaming) {
+  if (wants_multi_gpu(a)) {
+    if (streaming)
+      throw UsageError(
+          "--stream is for runs on one device; a multi-GPU run (--devices, --gpus) "
+          "writes its session with --json");
+    return run_multi_gpu(a, counts, counters);
+  }
   const std::vector<std::string> counter_list = counter_ids(counters);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
@@ -128,27 +160,49 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
   RunOutputs outputs(a);  // names, directories and collisions checked before the run
 
-  RunTarget target = pick_target(a, spec, counter_list);
+  const Notice notice = [streaming](const std::string& what) {
+    std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
+    if (streaming) put_line(rl::stream_notice_line(what));
+  };
+  RunTarget target = pick_target(a, spec, counter_list, notice);
   if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
-  LiveTable table(target.device(), points, spec.baseline, spec.timing.noise, basis);
-  table.show_counts(show_counts(counts, target.device()));
-  table.show_counters(counter_list);
+  std::optional<LiveTable> table;
+  if (streaming) {
+    put_line(rl::stream_start_line(target.device(), spec, points.size()));
+  } else {
+    table.emplace(target.device(), points, spec.baseline, spec.timing.noise, basis);
+    table->show_counts(show_counts(counts, target.device()));
+    table->show_counters(counter_list);
+    table->print_header();
+  }
   CounterNotes counter_notes;
-  table.print_header();
 
   rl::RunCallbacks callbacks;
-  callbacks.on_progress = [&](const rl::Progress& p) { table.on_progress(p); };
+  callbacks.on_progress = [&](const rl::Progress& p) {
+    if (table)
+      table->on_progress(p);
+    else
+      put_line(rl::stream_progress_line(p));
+  };
   callbacks.on_session = [&](const rl::Session& s) {
-    table.on_result(s);
+    if (table)
+      table->on_result(s);
+    else
+      put_line(rl::stream_point_line(s));
     counter_notes.on_result(s.results.back());
     outputs.checkpoint(s);
   };
   // Until the files are written: a signal then still leaves them whole (run_signals.h).
   const CancelOnSignals signals;
+  std::optional<CancelWhenReaderGoes> reader_watch;
+  if (streaming) reader_watch.emplace(fileno(stream_out));
   const rl::Session session =
       target.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
-  table.print_footer(session, points.size());
+  if (table)
+    table->print_footer(session, points.size());
+  else
+    put_line(rl::stream_end_line(session, points.size()));
   if (!outputs.write(session)) return kExitRuntime;
   const int code = exit_code_for(session, signals.signal());
   if (code == kExitWrong)
@@ -156,6 +210,29 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   else if (code == kExitRuntime)
     std::fprintf(stderr, "reductionlab-cli: a point FAILED to run (exit 1)\n");
   return code;
+}
+
+// With --stream, a run that cannot start or go on also says why as an error event: the reader
+// at the other end of a launcher may not see this stderr.
+int run_command(const RunArgs& a, const CountsFlags& counts, const CountersFlag& counters) {
+  if (counters.list == "help") {
+    std::fputs(counter_catalog_text().c_str(), stdout);
+    return kExitOk;
+  }
+  const bool streaming = stream_wanted(a);
+  if (!streaming) return run_experiment(a, counts, counters, false);
+  open_stream();
+  try {
+    return run_experiment(a, counts, counters, true);
+  } catch (const UsageError& e) {
+    std::string all = e.what();
+    for (const std::string& more : e.more()) all += "; " + more;
+    put_line(rl::stream_error_line(all));
+    throw;
+  } catch (const std::exception& e) {
+    put_line(rl::stream_error_line(e.what()));
+    throw;
+  }
 }
 
 constexpr const char* kRunFooter = R"(
@@ -172,6 +249,10 @@ Sizes: 1000003, 2^24, 16M (K, M, G = 2^10, 2^20, 2^30) and power-of-two ranges 2
 Defaults: the seed's ladder (every variant with a seed name), global workspace, B = 1024,
   N = 2^24, int32, cuda:0 when there is a GPU, else cpu (host emulation, with a note on stderr).
 --spec FILE: a JSON spec (the "spec" object of a saved session); flags given override it.
+  --spec - reads it from stdin (what the app sends through a launcher: docs/remote.md).
+--stream jsonl: instead of the table, one JSON line per event on stdout, each flushed: start
+  (device, spec, points), progress, point (each finished point as the session file holds it),
+  notice, end (cancelled, counts), or error; every line carries "schema_version": "1.0".
 Files, checked before the run (names, directories, two flags naming one file) and written
 atomically (a unique temporary file beside FILE, fsync, rename; a symlink's target is replaced,
 the link kept; a device, FIFO or /dev/stdout is written directly), also after Ctrl-C:
@@ -200,8 +281,7 @@ Command add_run_command(CLI::App& app) {
   auto counters = std::make_shared<CountersFlag>();
   add_counters_option(*sub, *counters);
   sub->footer(kRunFooter);
-  return Command{sub,
-                 [args, counts, counters] { return run_experiment(*args, *counts, *counters); }};
+  return Command{sub, [args, counts, counters] { return run_command(*args, *counts, *counters); }};
 }
 
 }  // namespace rlcli

@@ -13,9 +13,11 @@ bool given(const CLI::Option* o) {
   return o && o->count() > 0;
 }
 
-Output plan_file(std::string_view flag, const std::string& path) {
+Output plan_file(std::string_view flag, const std::string& path, bool streaming) {
   if (path == "-")
-    throw UsageError(std::string(flag) + " -: the table goes to stdout; give a file name");
+    throw UsageError(std::string(flag) +
+                     (streaming ? " -: stdout carries the --stream lines; give a file name"
+                                : " -: the table goes to stdout; give a file name"));
   return plan_output(flag, path);
 }
 
@@ -23,22 +25,30 @@ Output plan_file(std::string_view flag, const std::string& path) {
 
 RunOutputs::RunOutputs(const RunArgs& a) {
   if (given(a.o_csv)) {
-    csv_ = plan_file("--csv", a.csv);
+    csv_ = plan_file("--csv", a.csv, given(a.o_stream));
     // A device, FIFO or stdout takes the summary; the samples need a file of their own.
     if (csv_->target.kind == rl::OutputTarget::Kind::File) {
-      samples_ = plan_file("--csv", samples_path(a.csv));
+      samples_ = plan_file("--csv", samples_path(a.csv), given(a.o_stream));
       samples_->role = "its raw samples";
     }
   }
   if (given(a.o_json))
-    json_ = plan_file("--json", a.json);
+    json_ = plan_file("--json", a.json, given(a.o_stream));
   else if (given(a.o_resume))  // --resume FILE: FILE is finished in place
-    json_ = plan_file("--resume", a.resume);
+    json_ = plan_file("--resume", a.resume, given(a.o_stream));
   std::vector<const Output*> all;
   for (const std::optional<Output>* o : {&csv_, &samples_, &json_})
     if (*o) all.push_back(&**o);
   std::vector<std::pair<std::string, std::string>> inputs;
-  if (given(a.o_spec)) inputs.emplace_back("--spec", a.spec_file);
+  if (given(a.o_spec) && a.spec_file != "-") inputs.emplace_back("--spec", a.spec_file);
+  // With --stream, stdout carries the stream: nothing else may be written there.
+  if (given(a.o_stream)) {
+    said_ = stderr;
+    for (const Output* o : all)
+      if (o->target.kind == rl::OutputTarget::Kind::Fd && o->target.fd == 1)
+        throw UsageError(o->flag + " " + o->target.name +
+                         ": stdout carries the --stream lines; give a file name");
+  }
   check_distinct(all, inputs);
 }
 
@@ -66,10 +76,11 @@ bool RunOutputs::write_texts(const std::string& json, const std::string& csv,
                  csv_->target.name.c_str());
   if (!write_outputs(items)) return false;
   if (csv_ && samples_)
-    std::printf("wrote %s and %s\n", csv_->target.name.c_str(), samples_->target.name.c_str());
+    std::fprintf(said_, "wrote %s and %s\n", csv_->target.name.c_str(),
+                 samples_->target.name.c_str());
   else if (csv_)
-    std::printf("wrote %s\n", csv_->target.name.c_str());
-  if (json_) std::printf("wrote %s\n", json_->target.name.c_str());
+    std::fprintf(said_, "wrote %s\n", csv_->target.name.c_str());
+  if (json_) std::fprintf(said_, "wrote %s\n", json_->target.name.c_str());
   return true;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <optional>
 
 #include "engine/multi/multi_results.h"
@@ -40,6 +41,7 @@ class RunOutputs {
   std::optional<Output> csv_, samples_, json_;
   std::optional<std::chrono::steady_clock::time_point> last_checkpoint_;
   bool checkpoint_failed_ = false;
+  std::FILE* said_ = stdout;  // where "wrote FILE" goes: stderr when stdout is the --stream
 };
 
 }  // namespace rlcli

@@ -1,5 +1,7 @@
 #include "run_signals.h"
 
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -87,6 +89,25 @@ const std::atomic<bool>* CancelOnSignals::flag() const {
 
 int CancelOnSignals::signal() const {
   return g_signal.load();
+}
+
+CancelWhenReaderGoes::CancelWhenReaderGoes(int fd) {
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return;
+  watch_ = std::thread([this, fd] {
+    while (!stop_.load()) {
+      pollfd p{fd, 0, 0};  // no events asked: only the error and hang-up bits come back
+      if (poll(&p, 1, 100) > 0 && (p.revents & (POLLERR | POLLHUP))) {
+        kill(getpid(), SIGPIPE);
+        return;
+      }
+    }
+  });
+}
+
+CancelWhenReaderGoes::~CancelWhenReaderGoes() {
+  stop_.store(true);
+  if (watch_.joinable()) watch_.join();
 }
 
 }  // namespace rlcli

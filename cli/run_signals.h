@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <thread>
 
 namespace rlcli {
 
@@ -22,6 +23,23 @@ class CancelOnSignals {
   const std::atomic<bool>* flag() const;
   // The first signal received, 0 if none.
   int signal() const;
+};
+
+// With --stream the reader is usually at the other end of ssh: when it goes (the app's Cancel, a
+// dropped connection) the pipe reports it at once, but SIGPIPE would come only with the next
+// line, a whole point later on a GPU others wait for. While alive, this watches `fd` (when it is
+// a pipe or a socket) and raises SIGPIPE as soon as its reader is gone, so CancelOnSignals
+// cancels after the current sample. Create it after CancelOnSignals.
+class CancelWhenReaderGoes {
+ public:
+  explicit CancelWhenReaderGoes(int fd);
+  ~CancelWhenReaderGoes();
+  CancelWhenReaderGoes(const CancelWhenReaderGoes&) = delete;
+  CancelWhenReaderGoes& operator=(const CancelWhenReaderGoes&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread watch_;
 };
 
 }  // namespace rlcli

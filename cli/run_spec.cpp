@@ -8,6 +8,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/input_file.h"
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
 #include "output_files.h"
@@ -177,7 +178,8 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
                            "Write the summary CSV to FILE and raw samples to FILE.samples.csv");
   a.o_json = sub.add_option("--json", a.json, "Write the whole session as JSON to FILE");
   a.o_spec = sub.add_option("--spec", a.spec_file,
-                            "Read the experiment from a JSON spec FILE; flags override it");
+                            "Read the experiment from a JSON spec FILE (- reads stdin); flags "
+                            "override it");
   a.o_preset = sub.add_option("--preset", a.preset,
                               "Start from one of the seed's experiments (reductionlab-cli presets "
                               "lists them); flags override it");
@@ -185,6 +187,10 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
                             "The time GB/s, %floor, %theo and speed-ups use in the table: whole "
                             "(whole reduction), gpu (timestamps out) or first (first kernel) "
                             "(default whole)");
+  a.o_stream = sub.add_option("--stream", a.stream,
+                              "Write the run to stdout as JSON lines, one per event (start, "
+                              "progress, point, end), instead of the table: jsonl "
+                              "(docs/remote.md)");
   a.o_warm_l2 = sub.add_flag("--warm-l2", a.warm_l2,
                              "Do not flush L2 before each sample (default: cold L2, as nvbench)");
   a.o_resume = sub.add_option("--resume", a.resume,
@@ -209,14 +215,15 @@ void set_value_names(RunArgs& a) {
                                                               {a.o_baseline, "ID"},
                                                               {a.o_csv, "FILE"},
                                                               {a.o_json, "FILE"},
-                                                              {a.o_spec, "FILE"},
+                                                              {a.o_spec, "FILE|-"},
                                                               {a.o_preset, "ID"},
                                                               {a.o_time, "whole|gpu|first"},
                                                               {a.o_resume, "FILE"},
                                                               {a.o_devices, "cuda:N,..."},
                                                               {a.o_gpus, "all|K"},
                                                               {a.o_exchange, "ID,...|all"},
-                                                              {a.o_gpu_counts, "K,..."}};
+                                                              {a.o_gpu_counts, "K,..."},
+                                                              {a.o_stream, "jsonl"}};
   for (const auto& [option, name] : value_names) option->type_name(name);
 }
 
@@ -236,6 +243,25 @@ rl::TimeBasis time_basis_of(const RunArgs& a) {
   return *b;
 }
 
+bool stream_wanted(const RunArgs& a) {
+  if (!given(a.o_stream)) return false;
+  if (a.stream != "jsonl") throw UsageError("--stream " + rl::echo(a.stream) + ": expected jsonl");
+  return true;
+}
+
+namespace {
+
+std::string read_spec_text(const RunArgs& a) {
+  if (a.spec_file != "-") return read_file("--spec", a.spec_file, rl::kMaxSpecFileBytes);
+  try {
+    return rl::read_text_stdin(rl::kMaxSpecFileBytes);
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string("--spec - (stdin): ") + e.what());
+  }
+}
+
+}  // namespace
+
 rl::ExperimentSpec build_spec(const RunArgs& a) {
   rl::ExperimentSpec spec;
   if (given(a.o_preset)) {
@@ -248,7 +274,7 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
     spec = p->spec;
   }
   if (given(a.o_spec)) {
-    const std::string text = read_file("--spec", a.spec_file);
+    const std::string text = read_spec_text(a);
     try {
       spec = rl::spec_from_json(text);
     } catch (const std::exception& e) {  // rl::Error naming the field; never a raw library one

@@ -17,7 +17,7 @@ namespace rlcli {
 struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
   std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
-  std::string preset, time = "whole";
+  std::string preset, time = "whole", stream;
   // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
   std::string devices, gpus, exchange, gpu_counts;
   bool warm_l2 = false;
@@ -28,7 +28,7 @@ struct RunArgs {
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
               *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
-              *o_gpu_counts = nullptr;
+              *o_gpu_counts = nullptr, *o_stream = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);
@@ -39,8 +39,13 @@ std::vector<std::string> default_variants();
 // The time the table's GB/s, roofs and speed-ups use (--time whole|gpu|first).
 rl::TimeBasis time_basis_of(const RunArgs& args);
 
-// Throws UsageError for a bad value or an unreadable --spec file. Validation against the
-// device happens later, once the device is known (settle_for_device); `all` stays until then.
+// --stream jsonl: events on stdout (engine/io/stream.h) instead of the table; false without it.
+// Throws UsageError for another value.
+bool stream_wanted(const RunArgs& args);
+
+// Throws UsageError for a bad value or an unreadable --spec file (`--spec -`: stdin). Validation
+// against the device happens later, once the device is known (settle_for_device); `all` stays until
+// then.
 rl::ExperimentSpec build_spec(const RunArgs& args);
 
 // The spec to run on `device`: validated (UsageError with every message), "all" replaced by

@@ -102,6 +102,20 @@ void DevicePanel::set_session_device(const DeviceInfo* device, const QString& or
   render();
 }
 
+void DevicePanel::set_remote(const QString& name, const QString& launcher,
+                             const Discovery* discovery, const QString& status) {
+  Remote& r = remotes_[name];
+  r.launcher = launcher;
+  r.status = status;
+  r.discovery.reset();
+  if (discovery) r.discovery = *discovery;
+  render();
+}
+
+void DevicePanel::remove_remote(const QString& name) {
+  if (remotes_.erase(name)) render();
+}
+
 QString DevicePanel::text() const {
   return view_->toPlainText();
 }
@@ -145,6 +159,22 @@ void DevicePanel::render() {
   if (discovery_)
     html += "<h3>Several GPUs</h3><p>NCCL: " + nccl_.toHtmlEscaped().replace("\n", "<br>") + "</p>";
   if (discovery_) html += "<h3>Host</h3>" + device_html(discovery_->host);
+  for (const auto& [name, r] : remotes_) {
+    html += "<h2>" + name.toHtmlEscaped() + " (through <tt>" + r.launcher.toHtmlEscaped() +
+            "</tt>)</h2>";
+    if (!r.discovery) {
+      html +=
+          "<p>" +
+          (r.status.isEmpty() ? QString("Asking for its devices...") : r.status).toHtmlEscaped() +
+          "</p>";
+      continue;
+    }
+    if (r.discovery->gpus.empty())
+      html += "<p><b>No GPU there.</b> " +
+              QString::fromStdString(r.discovery->no_gpu_reason).toHtmlEscaped() + "</p>";
+    for (const DeviceInfo& g : r.discovery->gpus)
+      html += "<h3>" + QString::fromStdString(g.label()).toHtmlEscaped() + "</h3>" + device_html(g);
+  }
   html += "<h2>Session shown</h2>";
   if (session_device_) {
     html += "<p>" + session_origin_.toHtmlEscaped() + "</p>" + device_html(*session_device_);

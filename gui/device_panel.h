@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <optional>
 
 #include "engine/multi/multi_results.h"
@@ -23,6 +24,11 @@ class DevicePanel : public QWidget {
   // A backend finished setting up (copy bandwidth measured): update that device's row.
   void update_device(const DeviceInfo& device);
   void set_session_device(const DeviceInfo* device, const QString& origin);
+  // A machine reached through a launcher (docs/remote.md): its devices when it answered, else
+  // what it said; removed with remove_remote.
+  void set_remote(const QString& name, const QString& launcher, const Discovery* discovery,
+                  const QString& status);
+  void remove_remote(const QString& name);
   QString text() const;  // plain text of what is shown, for tests
 
  private:
@@ -32,6 +38,11 @@ class DevicePanel : public QWidget {
   std::vector<PeerLink> links_;
   QString nccl_;
   std::optional<DeviceInfo> session_device_;
+  struct Remote {
+    QString launcher, status;
+    std::optional<Discovery> discovery;
+  };
+  std::map<QString, Remote> remotes_;
   QString session_origin_;
   QTextBrowser* view_;
 };

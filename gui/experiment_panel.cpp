@@ -34,30 +34,25 @@ void mark(QLineEdit* field, bool bad) {
 }  // namespace
 
 void ExperimentPanel::set_discovery(const Discovery& discovery) {
+  const DeviceTarget keep = target();
   discovery_ = discovery;
-  const int keep = device();
-  loading_ = true;
-  device_->clear();
-  for (size_t i = 0; i < discovery_.gpus.size(); ++i)
-    device_->addItem(QString::fromStdString(discovery_.gpus[i].label()), int(i));
-  device_->addItem("CPU: host emulation (CPU times)", kHostDevice);
-  loading_ = false;
-  set_device(keep == kHostDevice && !discovery_.gpus.empty() ? 0 : keep);
+  rebuild_devices();
+  // A GPU found is the default over the host.
+  set_target(keep == DeviceTarget{} && !discovery_.gpus.empty() ? DeviceTarget{QString(), 0}
+                                                                : keep);
   schedule_validation();
 }
 
 int ExperimentPanel::device() const {
-  return device_->currentIndex() < 0 ? kHostDevice : device_->currentData().toInt();
+  return target().index;
 }
 
 void ExperimentPanel::set_device(int device) {
-  const int i = device_->findData(device);
-  device_->setCurrentIndex(i >= 0 ? i : device_->findData(kHostDevice));
+  set_target({QString(), device});
 }
 
 const DeviceInfo* ExperimentPanel::device_info() const {
-  const int d = device();
-  return d >= 0 && d < int(discovery_.gpus.size()) ? &discovery_.gpus[size_t(d)] : nullptr;
+  return target_info(target());
 }
 
 void ExperimentPanel::set_spec(const ExperimentSpec& spec) {

@@ -7,11 +7,13 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <map>
 #include <optional>
 
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
 #include "engine/run/spec.h"
+#include "remote/remote_host.h"
 
 class QCheckBox;
 class QComboBox;
@@ -19,6 +21,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -38,6 +41,20 @@ class ExperimentPanel : public QWidget {
   int device() const;  // kHostDevice or a CUDA ordinal
   void set_device(int device);
   const DeviceInfo* device_info() const;  // null for the host (rl::validate's convention)
+
+  // Devices of machines reached through a launcher (experiment_devices.cpp): listed after this
+  // machine's, each named with its machine ("gpu-box · cuda:0 NVIDIA H200 (sm_90)").
+  void set_remote_devices(const QString& host, const Discovery& discovery);
+  void remove_remote(const QString& host);
+  // Where the run goes (device() is its index), and the devices ticked under "Also run on": the
+  // same experiment runs there too, in parallel, drawn side by side.
+  DeviceTarget target() const;
+  void set_target(const DeviceTarget& target);
+  QList<DeviceTarget> also_targets() const;
+  void set_also(const QList<DeviceTarget>& targets);
+  const DeviceInfo* target_info(const DeviceTarget& target) const;  // null for a host backend
+  QString target_label(const DeviceTarget& target) const;
+  QListWidget* also_list() const { return also_; }
 
   void set_spec(const ExperimentSpec& spec);
   // The form as a spec; nullopt when a field cannot be read.
@@ -68,10 +85,12 @@ class ExperimentPanel : public QWidget {
   void device_changed(int device);
   void preset_applied(const rl::ExperimentSpec& spec);
   void spec_changed();
+  void remote_hosts_requested();  // "Remote machines..."
 
  private:
   void build_presets(QVBoxLayout* layout);
   void build_device(QVBoxLayout* layout);
+  void rebuild_devices();  // the device box and the also-list from both discoveries
   void build_workspaces(QFormLayout* axes);
   void build_ranges(QFormLayout* axes);
   void build_types(QFormLayout* axes);
@@ -82,6 +101,8 @@ class ExperimentPanel : public QWidget {
   void schedule_validation();
 
   Discovery discovery_;
+  std::map<QString, Discovery> remote_;  // by machine name
+  QListWidget* also_ = nullptr;
   ExperimentSpec hidden_;  // fields the form does not show (warm-up, sample limits, baseline)
   QComboBox* presets_;
   QLabel* preset_note_;

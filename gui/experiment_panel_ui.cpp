@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -72,6 +73,31 @@ void ExperimentPanel::build_device(QVBoxLayout* layout) {
       "on the CPU: results are exact, times are CPU times, not GPU times.");
   form->addRow("Device", device_);
   layout->addLayout(form);
+  // Several devices at once: each ticked device runs the same experiment in parallel, a session
+  // of its own, drawn beside the Device's run.
+  auto* row = new QHBoxLayout;
+  auto* also_label = new QLabel("Also run on");
+  also_label->setToolTip(
+      "Tick devices to run the same experiment there too, in parallel: each "
+      "a session of its own, drawn side by side (a colour per device)");
+  row->addWidget(also_label);
+  row->addStretch(1);
+  auto* remotes = new QPushButton("Remote machines...");
+  remotes->setToolTip(
+      "GPUs reached through a launcher: ssh gpu-box, srun -p gpu --gres=gpu:1, docker exec lab "
+      "(docs/remote.md)");
+  connect(remotes, &QPushButton::clicked, this, &ExperimentPanel::remote_hosts_requested);
+  row->addWidget(remotes);
+  layout->addLayout(row);
+  also_ = new QListWidget;
+  also_->setToolTip(also_label->toolTip());
+  also_->setMaximumHeight(also_->fontMetrics().height() * 4 + 8);
+  also_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
+  layout->addWidget(also_);
+  auto* host = new QListWidgetItem(device_->itemText(0), also_);
+  host->setData(Qt::UserRole, kHostDevice);
+  host->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+  host->setCheckState(Qt::Unchecked);
 }
 
 void ExperimentPanel::build_workspaces(QFormLayout* axes) {

@@ -34,6 +34,7 @@
 #include "export_dialog.h"
 #include "format.h"
 #include "multi_gpu_view.h"
+#include "remote/remote_run.h"
 #include "results_model.h"
 #include "results_table.h"
 #include "run_worker.h"
@@ -138,6 +139,9 @@ MainWindow::MainWindow(Options options)
   });
 
   if (options_.settings) restore_settings();
+  if (options_.settings) restore_remote_hosts();
+  connect(experiment_, &ExperimentPanel::remote_hosts_requested, this,
+          &MainWindow::show_remote_hosts_dialog);
   restore_view_settings();
   if (options_.discover) controller_->discover();
   if (options_.open_bundled && QFile::exists(kBundledSession)) {
@@ -198,6 +202,8 @@ void MainWindow::connect_store() {
     update_banner();
   });
   connect(store_, &SessionStore::overlays_changed, this, [this] {
+    // Overlays cleared after a run on several devices: its lanes are no longer on screen.
+    if (!running() && store_->overlays().empty()) lanes_.clear();
     update_banner();
     update_baselines();
   });
@@ -211,19 +217,29 @@ void MainWindow::connect_run() {
     experiment_->set_discovery(d);
     device_panel_->set_discovery(d);
     if (wanted_device_) experiment_->set_device(*wanted_device_);
+    apply_wanted_devices();
   });
   connect(controller_, &RunController::started, this, [this](const DeviceInfo& device) {
+    device_panel_->update_device(device);
+    if (local_lane_ >= 0) return lane_started(local_lane_, device);
     Session s = store_->primary();
     s.device = device;  // the backend's view, with the measured copy bandwidth
     store_->finish_live(s);
-    device_panel_->update_device(device);
   });
-  connect(controller_, &RunController::progress, experiment_, &ExperimentPanel::show_progress);
-  connect(controller_, &RunController::point_finished, store_, &SessionStore::append_live);
+  connect(controller_, &RunController::progress, this, [this](const Progress& p) {
+    if (local_lane_ >= 0) return lane_progress(local_lane_, p);
+    experiment_->show_progress(p);
+  });
+  connect(controller_, &RunController::point_finished, this, [this](const PointResult& r) {
+    if (local_lane_ >= 0) return lane_point(local_lane_, r);
+    store_->append_live(r);
+  });
   connect(controller_, &RunController::finished, this, [this](const Session& session) {
-    store_->finish_live(session);
-    // A run in worker processes: the device as the worker measured it (copy, read floor).
     if (session.device.measured_copy_gbps > 0) device_panel_->update_device(session.device);
+    if (local_lane_ >= 0) return lane_finished(local_lane_, session, QString());
+    // A run in worker processes: the device as the worker measured it (copy, read floor),
+    // given to the device panel above.
+    store_->finish_live(session);
     experiment_->set_running(false);
     cancel_action_->setEnabled(false);
     const QString took = format_duration_s(run_clock_.elapsed() / 1000.0);
@@ -248,6 +264,7 @@ void MainWindow::connect_run() {
     statusBar()->showMessage(m, 15000);
   });
   connect(controller_, &RunController::failed, this, [this](const QString& message) {
+    if (local_lane_ >= 0) return lane_failed(local_lane_, message);
     experiment_->set_running(false);
     cancel_action_->setEnabled(false);
     experiment_->show_status("The run stopped: " + message);
@@ -257,7 +274,7 @@ void MainWindow::connect_run() {
 }
 
 void MainWindow::run() {
-  if (controller_->running()) return;
+  if (running()) return;
   experiment_->validate_now();  // the form may have changed within the last few milliseconds
   const QStringList problems = experiment_->problems();
   auto spec = experiment_->spec();
@@ -266,6 +283,9 @@ void MainWindow::run() {
     return;
   }
   spec->baseline = store_->baseline();
+  const QList<DeviceTarget> targets =
+      QList<DeviceTarget>{experiment_->target()} + experiment_->also_targets();
+  if (targets.size() > 1 || targets.front().remote()) return start_lanes(*spec, targets);
   DeviceInfo info = discovery_ ? discovery_->host : DeviceInfo{};
   if (const DeviceInfo* gpu = experiment_->device_info()) info = *gpu;
   start_run(*spec, experiment_->device(), info, std::nullopt);
@@ -275,6 +295,8 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
                            std::optional<Session> resume) {
   resume_bar_->hide();  // a new run's checkpoint takes the place of an offered one
   checkpoint_.reset();
+  lanes_.clear();
+  local_lane_ = -1;
   store_->begin_live(spec, info);  // overlays stay: e.g. a saved H200 session beside this GPU
   experiment_->set_running(true);
   cancel_action_->setEnabled(true);
@@ -289,8 +311,10 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
 }
 
 void MainWindow::cancel() {
-  if (!controller_->running()) return;
+  if (!running()) return;
   controller_->cancel();
+  for (Lane& l : lanes_)
+    if (l.remote) l.remote->cancel();
   experiment_->show_status("Cancelling: the current sample finishes first...");
 }
 
@@ -306,15 +330,27 @@ void MainWindow::update_banner() {
     const Session& s = store_->primary();
     const QString source = store_->primary_source();
     QString what =
-        source == "live run" ? (controller_->running() ? "<b>Running</b> on " : "<b>Run</b> on ")
+        source == "live run" ? (running() ? "<b>Running</b> on " : "<b>Run</b> on ")
         : source == "bundled session"
             ? "<b>Bundled session</b>, measured with reductionlab-cli on "
             : "<b>" + QFileInfo(source).fileName().toHtmlEscaped() + "</b>, measured on ";
-    html = what + qtext::session_origin(s).toHtmlEscaped();
-    for (const Session& o : store_->overlays())
-      html += "<br>Overlaid (dashed): " + qtext::session_origin(o).toHtmlEscaped();
+    // A session measured through a launcher names its machine first.
+    auto on = [this](int overlay) {
+      const QString m = store_->machine(overlay);
+      return m.isEmpty() ? QString() : "<b>" + m.toHtmlEscaped() + "</b> · ";
+    };
+    html = what + on(-1) + qtext::session_origin(s).toHtmlEscaped();
+    for (int i = 0; i < int(store_->overlays().size()); ++i)
+      html += QString("<br>%1: ").arg(lane_of_overlay(i) ? "Also on" : "Overlaid (dashed)") +
+              on(i) + qtext::session_origin(store_->overlays()[size_t(i)]).toHtmlEscaped();
   }
   banner_->setText(html);
+}
+
+bool MainWindow::lane_of_overlay(int overlay) const {
+  for (const Lane& l : lanes_)
+    if (l.overlay == overlay) return true;
+  return false;
 }
 
 QString MainWindow::banner_text() const {

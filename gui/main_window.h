@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QMainWindow>
 #include <QSize>
 #include <QStringList>
@@ -13,10 +14,13 @@
 
 #include "engine/run/device.h"
 #include "engine/run/results.h"
+#include "engine/run/runner.h"
+#include "remote/remote_host.h"
 
 class QAction;
 class QComboBox;
 class QLabel;
+class QSettings;
 class QTabWidget;
 
 namespace rl::gui {
@@ -27,6 +31,7 @@ class DevicePanel;
 class MultiGpuView;
 class ExperimentPanel;
 class PresentationView;
+class RemoteRun;
 class ResultsModel;
 class ResultsTable;
 class RunController;
@@ -53,12 +58,28 @@ class MainWindow : public QMainWindow {
   // the charts beside the primary session instead of replacing it.
   bool open_session(const QString& path, bool overlay = false);
   bool save_session(const QString& path);
+  // The primary session to path and every overlay beside it, named after its device
+  // ("run.json", "run-gpu-box-H200.json"): a run on several devices kept whole, for
+  // `reductionlab-cli compare`. The paths written go to *written.
+  bool save_all_sessions(const QString& path, QStringList* written = nullptr);
   bool export_summary_csv(const QString& path);
   bool export_samples_csv(const QString& path);
   bool export_chart(const QString& id, const QString& path, QSize size);  // .png or .svg
 
   void run();
   void cancel();
+  // A run in progress on any device (this machine's job queue or a launcher's).
+  bool running() const;
+
+  // Machines reached through a launcher (main_window_remote.cpp; docs/remote.md): saved in the
+  // settings, their devices listed with `LAUNCHER CLI devices --json` and shown in the Device
+  // box and "Also run on" with the machine's name.
+  void add_remote_host(const RemoteHost& host);
+  void remove_remote_host(const QString& name);
+  const QList<RemoteHost>& remote_hosts() const { return remote_hosts_; }
+  void list_remote_devices(const RemoteHost& host);
+  // What each machine answered last: its devices, or why there are none ("" while asking).
+  QString remote_status(const QString& name) const { return remote_status_.value(name); }
 
   // A checkpoint of an unfinished run found at start (main_window_resume.cpp): offered in a bar
   // above the charts with Resume / Open as it is / Discard. A damaged one is moved aside.
@@ -91,6 +112,7 @@ class MainWindow : public QMainWindow {
 
  signals:
   void error_reported(const QString& message);
+  void remote_devices_changed(const QString& host);  // listed, or failed (remote_status says)
   void run_ended();
 
  protected:
@@ -117,6 +139,22 @@ class MainWindow : public QMainWindow {
   void offer_checkpoint();
   void start_run(const ExperimentSpec& spec, int device, const DeviceInfo& info,
                  std::optional<Session> resume);
+  // Several devices, or a remote one (main_window_remote.cpp): lane 0 is the primary session,
+  // the others live overlays; this machine's first device runs in the job queue, the rest
+  // through launchers (a second device of this machine through the CLI beside the app).
+  void start_lanes(const ExperimentSpec& spec, const QList<DeviceTarget>& targets);
+  void lane_started(int lane, const DeviceInfo& device);
+  void lane_point(int lane, const PointResult& result);
+  void lane_progress(int lane, const Progress& progress);
+  void lane_finished(int lane, const Session& session, const QString& problem);
+  void lane_failed(int lane, const QString& message);
+  void finish_lanes();
+  bool lane_of_overlay(int overlay) const;  // the overlay is a device of the last lanes run
+  void connect_remote_run(int lane, RemoteRun* run);
+  RemoteHost host_of(const DeviceTarget& target) const;
+  DeviceInfo info_of(const DeviceTarget& target) const;
+  void show_remote_hosts_dialog();
+  void restore_remote_hosts();
 
   Options options_;
   SessionStore* store_;
@@ -133,6 +171,13 @@ class MainWindow : public QMainWindow {
   QAction *run_action_, *cancel_action_;
   std::optional<Discovery> discovery_;
   std::optional<int> wanted_device_;  // from settings, applied once GPUs are known
+  // From settings: a remote Device and the Also run on ticks, applied once their machines
+  // have listed their devices (apply_wanted_devices).
+  std::optional<DeviceTarget> wanted_target_;
+  QList<DeviceTarget> wanted_also_;
+  void apply_wanted_devices();
+  void restore_wanted_devices(QSettings& settings);
+  void save_wanted_devices(QSettings& settings) const;
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;
@@ -146,6 +191,21 @@ class MainWindow : public QMainWindow {
   QLabel* resume_text_ = nullptr;
   QWidget *resume_button_ = nullptr, *open_button_ = nullptr, *discard_button_ = nullptr;
   std::optional<Session> checkpoint_;  // the offered one
+
+  struct Lane {
+    DeviceTarget target;
+    QString label;
+    RemoteRun* remote = nullptr;  // null: this machine's job queue (controller_)
+    int overlay = -1;             // the store's overlay; -1 for lane 0 (the primary)
+    Progress progress;
+    bool done = false;
+    QString problem;
+    std::size_t points = 0;
+  };
+  std::vector<Lane> lanes_;  // empty: a plain run on this machine (start_run)
+  int local_lane_ = -1;
+  QList<RemoteHost> remote_hosts_;
+  QHash<QString, QString> remote_status_;
 };
 
 }  // namespace rl::gui

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -46,6 +47,8 @@ void MainWindow::build_actions() {
       add_action(this, run_menu, "&Cancel", QKeySequence(Qt::Key_Escape), [this] { cancel(); });
   cancel_action_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence("Ctrl+.")});
   cancel_action_->setEnabled(false);
+  add_action(this, run_menu, "Re&mote machines...", QKeySequence("Ctrl+Shift+M"),
+             [this] { show_remote_hosts_dialog(); });
   QMenu* presets_menu = run_menu->addMenu("Presets");
   for (int i = 0; i < int(presets().size()); ++i)
     add_action(this, presets_menu, QString::fromStdString(presets()[size_t(i)].name),
@@ -82,6 +85,11 @@ void MainWindow::build_file_menu() {
   add("&Save session...", QKeySequence::Save, [this] {
     const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
     if (!path.isEmpty()) save_session(path);
+  });
+  add("Save every session shown...", QKeySequence(), [this] {
+    const QString path = ask_save_path("Save every session shown (the others beside it)",
+                                       "Sessions (*.json)", "session.json");
+    if (!path.isEmpty()) save_all_sessions(path);
   });
   add("&Export chart...", QKeySequence("Ctrl+E"),
       [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
@@ -166,6 +174,29 @@ bool MainWindow::save_session(const QString& path) {
   return true;
 }
 
+bool MainWindow::save_all_sessions(const QString& path, QStringList* written) {
+  if (!save_session(path)) return false;
+  if (written) *written << path;
+  const QFileInfo base(path);
+  const std::vector<ShownSession> shown = store_->shown();
+  for (std::size_t i = 1; i < shown.size(); ++i) {
+    QString name = shown[i].label;
+    name.replace(QRegularExpression("[^A-Za-z0-9_.]+"), "-");
+    name.remove(QRegularExpression("^-+|-+$"));
+    const QString other =
+        base.dir().filePath(base.completeBaseName() + "-" + name + "." + base.suffix());
+    QString error;
+    if (!write_session_file(*shown[i].session, other, &error)) {
+      report_error("Save session", error);
+      return false;
+    }
+    if (written) *written << other;
+  }
+  statusBar()->showMessage(QString("Saved %1 session(s) beside %2").arg(shown.size()).arg(path),
+                           6000);
+  return true;
+}
+
 bool MainWindow::export_summary_csv(const QString& path) {
   QString error;
   if (!write_text_file(path, summary_csv(store_->primary().results), &error)) {
@@ -234,6 +265,7 @@ void MainWindow::restore_settings() {
   }
   if (settings.contains("experiment/device"))
     wanted_device_ = settings.value("experiment/device").toInt();
+  restore_wanted_devices(settings);
   if (settings.contains("charts/baseline"))
     store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
   // An unknown key (a later version's basis) keeps the whole reduction.
@@ -255,6 +287,7 @@ void MainWindow::save_settings() const {
     }
   }
   settings.setValue("experiment/device", experiment_->device());
+  save_wanted_devices(settings);
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
   settings.setValue("charts/time_basis", qtext::time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);

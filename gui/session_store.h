@@ -39,6 +39,19 @@ class SessionStore : public QObject {
   void append_live(const PointResult& result);
   void finish_live(const Session& session);
 
+  // Several devices at once (one experiment on each, side by side): the other devices' runs
+  // are overlays that grow point by point as the primary does. begin_live_overlay returns the
+  // overlay's index.
+  int begin_live_overlay(const ExperimentSpec& spec, const DeviceInfo& device);
+  void append_live_overlay(int overlay, const PointResult& result);
+  void finish_live_overlay(int overlay, const Session& session);
+
+  // The machine a session was measured on when it is not this one ("gpu-box": a run through a
+  // launcher); overlay -1 is the primary. Prefixes its label in the charts and the banner.
+  // Cleared with the session it names.
+  void set_machine(int overlay, const QString& machine);
+  QString machine(int overlay) const;
+
   void set_primary(Session session, const QString& source);
   void add_overlay(Session session);
   void clear_overlays();
@@ -62,6 +75,8 @@ class SessionStore : public QObject {
   bool has_primary_ = false;
   QString source_;
   std::vector<Session> overlays_;
+  QString primary_machine_;
+  std::vector<QString> overlay_machines_;  // beside overlays_
   std::string baseline_ = "neighbored";
   TimeBasis time_basis_ = TimeBasis::Whole;
   std::optional<LadderSetting> ladder_setting_;

@@ -3,8 +3,8 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner counters floor17 labs" (default: the first six).
-# gui needs .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
+# memcheck_runner counters floor17 labs remote" (default: the first six).
+# gui and remote need .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
 out=/tmp/rl-out   # packed into $final/results.tar.gz at the end (the tool returns few files)
@@ -93,7 +93,7 @@ fi
 if has gui; then
   tar xJf .device-qt/qt-runtime.tar.xz -C /tmp && source /tmp/qt-runtime/env.sh
   export QT_QPA_PLATFORM=offscreen
-  timeout 120 $B/gui_tests --gtest_brief=1 > "$out/gui_tests.log" 2>&1; echo "gui_tests exit $?" >> "$out/gui_tests.log"
+  timeout 120 $B/gui_tests --gtest_brief=1 --gtest_filter='-AppRemoteGpu.*' > "$out/gui_tests.log" 2>&1; echo "gui_tests exit $?" >> "$out/gui_tests.log"
   mkdir -p "$out/shots"
   RL_GUI_SCREENSHOTS="$out/shots" timeout 200 $B/gui_tests --gtest_filter='AppGpu.ScreenshotsOfALiveLadder' >> "$out/gui_tests.log" 2>&1
   echo "live ladder exit $?" >> "$out/gui_tests.log"
@@ -178,6 +178,21 @@ if has floor17; then
   python3 scripts/floor_targets.py "$out/floor_launches.csv" "$out/floor_ncu.csv" "$out/floor17_ncu.csv" \
     "$out/floor17_profiled.json" "$out/floor17_cluster_ncu.csv" "$out/floor17_cluster.json" \
     > "$out/floor17_table.md" 2>&1
+fi
+if has remote; then
+  # Issue 18: the app on a GPU it reaches only through a launcher. The app's own process sees no
+  # GPU (CUDA_VISIBLE_DEVICES=), as on a laptop; the launcher `env CUDA_VISIBLE_DEVICES=0` gives
+  # the CLI the H200 back. The seed's ladder live, point by point, and a two-device run (the GPU
+  # and the host backend), with screenshots; then the CLI's own stream and devices --json.
+  [ -n "${QT_PLUGIN_PATH:-}" ] || { tar xJf .device-qt/qt-runtime.tar.xz -C /tmp && source /tmp/qt-runtime/env.sh; }
+  mkdir -p "$out/remote_shots"
+  CUDA_VISIBLE_DEVICES= QT_QPA_PLATFORM=offscreen RL_GUI_SCREENSHOTS="$out/remote_shots" \
+    timeout 400 $B/gui_tests --gtest_filter='AppRemoteGpu.*:AppRemote.*' > "$out/remote.log" 2>&1
+  echo "remote exit $?" >> "$out/remote.log"
+  $B/reductionlab-cli devices --json > "$out/remote_devices.jsonl" 2>&1
+  echo '{"sizes":[16777216]}' | timeout -s INT 120 $B/reductionlab-cli run --stream jsonl --spec - \
+    --device cuda:0 > "$out/remote_stream.jsonl" 2> "$out/remote_stream.err"
+  echo "exit $?" >> "$out/remote_stream.err"
 fi
 ls -la "$out"
 tar czf "$final/results.tar.gz" -C "$out" .

@@ -60,12 +60,14 @@ class TempDir {
 // A running reductionlab-cli. Its stdout and stderr go to files in its own TempDir.
 class CliProcess {
  public:
-  explicit CliProcess(const std::vector<std::string>& args) {
+  // stdin_path: what the CLI reads on stdin (`--spec -`).
+  explicit CliProcess(const std::vector<std::string>& args,
+                      const std::string& stdin_path = "/dev/null") {
     out_path_ = dir_.file("stdout.txt");
     err_path_ = dir_.file("stderr.txt");
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path_.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(),
@@ -121,8 +123,9 @@ struct CliResult {
   std::string out, err;
 };
 
-inline CliResult run_cli(const std::vector<std::string>& args) {
-  CliProcess p(args);
+inline CliResult run_cli(const std::vector<std::string>& args,
+                         const std::string& stdin_path = "/dev/null") {
+  CliProcess p(args, stdin_path);
   CliResult r;
   r.exit_code = p.wait();
   r.out = p.out();

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include "engine/run/spec.h"
@@ -12,6 +14,14 @@
 #include "run_worker.h"
 
 namespace rl::gui::test {
+
+// This build's reductionlab-cli: $REDUCTIONLAB_CLI, else where the build put it, else beside the
+// test binary (the GPU machine runs copies of the binaries from one directory).
+inline QString cli_path() {
+  if (const QString env = qEnvironmentVariable("REDUCTIONLAB_CLI"); !env.isEmpty()) return env;
+  if (QFileInfo(RL_CLI_PATH).isExecutable()) return RL_CLI_PATH;
+  return QDir(QCoreApplication::applicationDirPath()).filePath("reductionlab-cli");
+}
 
 inline MainWindow::Options quiet_options() {
   MainWindow::Options o;

@@ -10,6 +10,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
+#include "io/export_json_parts.h"
 #include "io/export_parts.h"
 
 namespace rl {
@@ -138,6 +139,20 @@ Json timing_to_json(const TimingOptions& t) {
               {"warmup", t.warmup},           {"min_samples", t.min_samples},
               {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
 }
+namespace detail {
+OrderedJson device_to_json_value(const DeviceInfo& d) {
+  return device_json(d);
+}
+OrderedJson spec_to_json_value(const ExperimentSpec& s) {
+  return spec_json(s);
+}
+OrderedJson result_to_json_value(const PointResult& r) {
+  return result_json(r);
+}
+OrderedJson read_floor_to_json_value(const ReadFloor& f) {
+  return read_floor_json(f);
+}
+}  // namespace detail
 
 std::string session_to_json(const Session& s, int indent) {
   Json results = Json::array();

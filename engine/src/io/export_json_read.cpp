@@ -12,6 +12,7 @@
 #include "engine/io/export.h"
 #include "engine/io/session_checks.h"
 #include "engine/model/model_counts.h"
+#include "io/export_json_parts.h"
 #include "io/export_parts.h"
 #include "io/json_bounded.h"
 
@@ -357,6 +358,21 @@ TimingOptions timing_from_json(const Json& v, const std::string& path) {
   read_timing(v, path, &t);
   return t;
 }
+namespace detail {
+DeviceInfo device_from_json_value(const OrderedJson& v, const std::string& path) {
+  return read_device(v, path);
+}
+ExperimentSpec spec_from_json_value(const OrderedJson& v, const std::string& path) {
+  expect_object(v, path);
+  return read_spec(v, path);
+}
+PointResult result_from_json_value(const OrderedJson& v, const std::string& path) {
+  return read_result(v, path);
+}
+ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path) {
+  return read_floor(v, path);
+}
+}  // namespace detail
 
 Session session_from_json(std::string_view text) {
   const Json doc = parse_text(text);

@@ -24,15 +24,7 @@ std::string limit_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " " + units[u];
 }
 
-}  // namespace
-
-std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw Error(std::string("cannot read: ") + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+std::string read_text_fd(int fd, std::uint64_t max_bytes) {
   struct stat st {};
   if (fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw Error("is a directory, expected a file");
@@ -59,6 +51,22 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
     text.append(buf, std::size_t(n));
   }
   return text;
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw Error(std::string("cannot read: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  return read_text_fd(fd, max_bytes);
+}
+
+std::string read_text_stdin(std::uint64_t max_bytes) {
+  return read_text_fd(STDIN_FILENO, max_bytes);
 }
 
 }  // namespace rl

@@ -18,5 +18,7 @@ inline constexpr std::uint64_t kMaxSpecFileBytes = std::uint64_t(16) << 20;  // 
 // "cannot read: Permission denied", "larger than 16 MiB, the limit for this kind of file", "a NUL
 // byte at offset 0: not a text file".
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
+// The same for this process's stdin (a pipe, a socket, a file: `--spec -`), read to its end.
+std::string read_text_stdin(std::uint64_t max_bytes);
 
 }  // namespace rl
