@@ -79,7 +79,9 @@ MainWindow::MainWindow(Options options)
   banner_->setWordWrap(true);
   banner_->setTextFormat(Qt::RichText);
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  top->addWidget(banner_, 1);
+  // The banner gets the whole width: with two devices (or a remote one) it names both, and
+  // beside the choosers it wrapped into a tall, narrow column.
+  top->addStretch(1);
   top->addWidget(new QLabel("Speed-up against"));
   baseline_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   baseline_->setMinimumContentsLength(22);
@@ -93,6 +95,7 @@ MainWindow::MainWindow(Options options)
       "and counted. The Results table shows all three.");
   top->addWidget(time_basis_);
   right_layout->addWidget(build_resume_bar());
+  right_layout->addWidget(banner_);
   right_layout->addLayout(top);
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");

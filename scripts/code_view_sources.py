@@ -133,7 +133,7 @@ def variant_sources(kernels_dir):
       spans.append({"file": "kernels/" + hf, "first_line": hfirst, "text": htext,
                     "role": "helper", "name": name})
     marks, in_body = [], False
-    rules = [r for r in PHASE_RULES if r[0] != "tree" or fn.startswith("seed_")]
+    rules = [r for r in PHASE_RULES if r[0] != "tree" or fn.startswith(("seed_", "lab_"))]
     for i, line in enumerate(text.split("\n")):
       code = strip_comments(line)
       if not in_body:  # the comment, template line and signature carry no phase

@@ -24,6 +24,8 @@ const std::vector<ChartKind>& chart_kinds() {
       {"time_vs_unroll", "Unroll", "Time against unroll factor"},
       {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
+      {"registers_vs_unroll", "Unroll",
+       "Registers per thread against unroll factor (build's SASS)"},
       {"time_vs_block", "Block size", "Time against block size"},
       {"bandwidth_vs_block", "Block size", "Bandwidth against block size"},
       {"speedup_vs_block", "Block size", "Speed-up against block size"},
@@ -116,6 +118,8 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
                             basis);
   else if (id == "speedup_vs_unroll")
     c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Speedup, baseline, basis);
+  else if (id == "registers_vs_unroll")
+    c = detail::registers_vs_unroll_chart(id, ss);
   else if (id == "time_vs_block")
     c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_block")

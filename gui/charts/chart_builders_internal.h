@@ -65,6 +65,8 @@ charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSess
 charts::Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, TimeBasis basis,
                             const std::optional<LadderSetting>& chosen);
 // The measured stall reasons along the ladder, stacked (chart_stall_reasons.cpp).
+// Registers per thread against the unroll factor from the build's SASS (chart_registers.cpp).
+charts::Chart registers_vs_unroll_chart(const QString& id, const std::vector<ShownSession>& ss);
 charts::Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSession>& ss,
                                          const std::optional<LadderSetting>& chosen);
 // The measured barrier stall along the ladder (chart_counters.cpp).

@@ -122,10 +122,12 @@ void add_predicates(std::vector<VariantInfo>& out) {
       " Unroll U: tiles of blockDim.x elements per block (U x blockDim.x elements).";
   const std::string load = "load: U tiles of blockDim.x elements per block (tail: no)";
   const auto pred = [&](std::string id, KernelId k, std::string display, std::string text,
-                        std::string phase) {
+                        std::string phase, std::string second = "") {
+    std::vector<std::string> phases{load, std::move(phase)};
+    if (!second.empty()) phases.push_back(std::move(second));
+    phases.insert(phases.end(), {"thread 0 writes the block's answer", kFinish});
     VariantInfo v = lab(std::move(id), k, VariantFamily::PredicateLab, std::move(display),
-                        std::move(text) + tiles,
-                        {load, std::move(phase), "thread 0 writes the block's answer", kFinish});
+                        std::move(text) + tiles, std::move(phases));
     v.default_unroll = 4;
     v.unroll_meaning = "U: tiles of blockDim.x elements per block";
     out.push_back(v);
@@ -137,13 +139,13 @@ void add_predicates(std::vector<VariantInfo>& out) {
   pred("count_shared_tree", KernelId::CountSharedTree, "Count with a shared-memory tree",
        "The same count the seed's way: per-thread counts to shared memory, then the interleaved "
        "tree with a __syncthreads() per level (log2(blockDim.x) barriers).",
-       "count: per thread over U tiles, then counts[tid] += counts[tid + stride], "
-       "__syncthreads() per level");
+       "count: per thread over its U tiles",
+       "tree: counts[tid] += counts[tid + stride], __syncthreads() per level");
   pred("count_ballot", KernelId::CountBallot, "Count with __ballot_sync + __popc",
        "The same count per warp: __ballot_sync gives the warp's predicate bits, __popc counts "
        "them; one block-level step adds the warps' counts.",
-       "count: per tile, lane 0 adds __popc(__ballot_sync(~0, x >= 200)); warp counts summed "
-       "through shared memory");
+       "count: per tile, lane 0 adds __popc(__ballot_sync(~0, x >= 200))",
+       "block sum: the warps' counts through shared memory, warp shuffles");
   pred("any_early_exit", KernelId::AnyEarlyExit, "Search with __syncthreads_or (early exit)",
        "Whether a block's elements hold a 255: per tile, __syncthreads_or(x == 255) tells every "
        "thread at once, so the whole block stops at the first tile with a hit (partial 1). The "
