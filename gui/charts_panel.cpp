@@ -74,6 +74,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     auto* widget = new charts::ChartWidget;
     widget->setObjectName("chart_" + kind.id);
     widget->setMinimumSize(300, 240);
+    widget->installEventFilter(this);
     charts_.append({kind.id, widget});
     connect(widget, &charts::ChartWidget::export_requested, this,
             [this, id = kind.id] { emit export_requested(id); });
@@ -144,6 +145,8 @@ void ChartsPanel::arrange() {
       if (k.group == group) widgets << chart(k.id);
     if (arranged_.value(group) == widgets) continue;
     arranged_[group] = widgets;
+    if (auto* scroll = qobject_cast<QScrollArea*>(page))
+      fit_heights(group, scroll->viewport()->height());
     QLayout* layout = charts_layout(page);
     for (charts::ChartWidget* w : widgets) layout->removeWidget(w);
     if (auto* box = qobject_cast<QVBoxLayout*>(layout)) {
@@ -154,6 +157,8 @@ void ChartsPanel::arrange() {
     for (int i = 0; i < widgets.size(); ++i) {
       if (widgets.size() == 3)
         grid->addWidget(widgets[i], i / 2, i % 2, 1, i == 2 ? 2 : 1);
+      else if (widgets.size() == 4)
+        grid->addWidget(widgets[i], i / 2, i % 2);
       else
         grid->addWidget(widgets[i], i, 0);
     }
@@ -163,22 +168,30 @@ void ChartsPanel::arrange() {
 bool ChartsPanel::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() == QEvent::Resize)
     for (auto& [group, page] : pages_)
-      if (auto* scroll = qobject_cast<QScrollArea*>(page);
-          scroll && scroll->viewport() == watched) {
-        // Two charts fill the visible height; the others are a scroll away. Never shorter than
-        // 380 px: below that Qt Charts cuts turned category names ("Neighb...") and the value
-        // axis's title, so on a small screen one chart and a half show and the rest scroll.
-        const QLayout* box = charts_layout(page);
-        const QMargins m = box->contentsMargins();
-        // The Setting row stands above the charts.
-        const int row =
-            setting_ ? setting_->parentWidget()->sizeHint().height() + box->spacing() : 0;
-        const int room = static_cast<QResizeEvent*>(event)->size().height() - m.top() - m.bottom() -
-                         box->spacing() - row;
-        for (charts::ChartWidget* w : arranged_.value(group))
-          w->setFixedHeight(std::max(380, room / 2));
-      }
+      if (auto* scroll = qobject_cast<QScrollArea*>(page); scroll && scroll->viewport() == watched)
+        fit_heights(group, static_cast<QResizeEvent*>(event)->size().height());
+  // A chart shown after the refresh that found it hidden (a page rearranged for a new session
+  // shows its charts a moment later) is drawn now, not left saying "No results yet".
+  if (event->type() == QEvent::Show)
+    for (const auto& [id, w] : charts_)
+      if (w == watched && stale_.contains(id)) schedule_refresh();
   return QObject::eventFilter(watched, event);
+}
+
+void ChartsPanel::fit_heights(const QString& group, int viewport_height) {
+  QWidget* page = nullptr;
+  for (auto& [g, p] : pages_)
+    if (g == group) page = p;
+  if (page == nullptr) return;
+  // Two charts fill the visible height; the others are a scroll away. Never shorter than
+  // 380 px: below that Qt Charts cuts turned category names ("Neighb...") and the value
+  // axis's title, so on a small screen one chart and a half show and the rest scroll.
+  const QLayout* box = charts_layout(page);
+  const QMargins m = box->contentsMargins();
+  // The Setting row stands above the charts.
+  const int row = setting_ ? setting_->parentWidget()->sizeHint().height() + box->spacing() : 0;
+  const int room = viewport_height - m.top() - m.bottom() - box->spacing() - row;
+  for (charts::ChartWidget* w : arranged_.value(group)) w->setFixedHeight(std::max(380, room / 2));
 }
 
 ChartsPanel::~ChartsPanel() {

@@ -61,9 +61,12 @@ class ChartsPanel : public QObject {
   // Places each page's charts in chart_kinds_for(the shown sessions) order: on the Ladder page
   // one above the other, two to a screen, in a scroll area (the lead chart first: the counts
   // where the times are CPU times); on other pages three as two side by side and the third
-  // below, two one above the other.
+  // below, four two by two, two one above the other.
   void arrange();
-  bool eventFilter(QObject* watched, QEvent* event) override;  // the Ladder charts' height
+  // The Ladder charts' height (viewport resizes); a chart shown while stale is drawn.
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  // Sets a scrolling page's charts to share the visible height (two a screen, >= 380 px each).
+  void fit_heights(const QString& group, int viewport_height);
   SessionStore* store_;
   QMap<QString, QList<charts::ChartWidget*>> arranged_;  // per page, as last placed
   QList<QPair<QString, QWidget*>> pages_;

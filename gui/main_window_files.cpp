@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <algorithm>
 
 #include "chart_export.h"
 #include "charts/chart_widget.h"
@@ -154,7 +155,19 @@ bool MainWindow::open_session(const QString& path, bool overlay) {
     }
   } else {
     store_->clear_overlays();
+    // The session's own baseline when the current one is not in it (a lab's session has no
+    // reduceNeighbored): its speed-ups are then the ones it was run for.
+    const std::string own = s->spec.baseline;
+    const bool has_current = std::any_of(s->results.begin(), s->results.end(), [&](const auto& r) {
+      return r.point.variant == store_->baseline();
+    });
+    const bool has_own = std::any_of(s->results.begin(), s->results.end(),
+                                     [&](const auto& r) { return r.point.variant == own; });
     store_->set_primary(std::move(*s), path);
+    if (!has_current && has_own) {
+      store_->set_baseline(own);
+      update_baselines();
+    }
   }
   statusBar()->showMessage(QString("Opened %1").arg(path), 6000);
   return true;

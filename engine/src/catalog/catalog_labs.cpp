@@ -59,7 +59,7 @@ void add_divergence(std::vector<VariantInfo>& out) {
                  kPaths,
              "if (x >= 256 - k) path B else path A");
   data.default_unroll = 4;
-  data.unroll_meaning = "k: values of the 256 on path B (more k, more warps mixed)";
+  data.unroll_meaning = "k: values (of 256) on path B";
   out.push_back(data);
   VariantInfo sorted = lab(
       "branch_partitioned", KernelId::BranchPartitioned, VariantFamily::DivergenceLab,
@@ -129,7 +129,7 @@ void add_predicates(std::vector<VariantInfo>& out) {
     VariantInfo v = lab(std::move(id), k, VariantFamily::PredicateLab, std::move(display),
                         std::move(text) + tiles, std::move(phases));
     v.default_unroll = 4;
-    v.unroll_meaning = "U: tiles of blockDim.x elements per block";
+    v.unroll_meaning = "U: tiles per block";
     out.push_back(v);
   };
   pred("count_syncthreads_count", KernelId::CountSyncthreadsCount, "Count with __syncthreads_count",
@@ -169,7 +169,7 @@ void add_unroll(std::vector<VariantInfo>& out) {
           {"load: 32 elements per thread, x[base + tid + j * blockDim.x], #pragma unroll U",
            kBlockSum, kWrite, kFinish});
   loop.default_unroll = 4;
-  loop.unroll_meaning = "U: the #pragma unroll factor of a 32-trip loop (32: all of it)";
+  loop.unroll_meaning = "U: #pragma unroll factor (32: all)";
   out.push_back(loop);
   const std::vector<std::string> tree{
       "load: one element per thread into shared memory",
