@@ -93,11 +93,17 @@ struct Allocator {
 
 // The checks every recording request shares, whatever the kernel family: input present, 1 to
 // kMaxRecordedBlocks blocks, each inside the launch. Empty when fine.
+// Elements a block of the request reads: B x U, but B for the labs, whose "unroll" is a knob
+// (the data branch's k) and whose threads map one element each.
+inline std::size_t block_tile(const MaskRecordingRequest& r) {
+  return std::size_t(r.block_size) * (is_lab_kernel(r.kernel) ? 1 : r.unroll);
+}
+
 inline std::string check_input_and_blocks(const MaskRecordingRequest& r) {
   if (r.n == 0) return "n must be at least 1";
   if (r.host_input == nullptr) return "no input";
   if (r.blocks.empty() || r.blocks.size() > kMaxRecordedBlocks) return "record 1 to 8 blocks";
-  const std::size_t tile = std::size_t(r.block_size) * r.unroll;
+  const std::size_t tile = block_tile(r);
   for (unsigned b : r.blocks)
     if (std::size_t(b) * tile >= r.n) return "block " + std::to_string(b) + " is past the launch";
   return {};
@@ -109,7 +115,7 @@ inline std::string check_input_and_blocks(const MaskRecordingRequest& r) {
 template <typename Launch>
 cudaError_t record_blocks(const MaskRecordingRequest& r, const Launch& launch, MaskRecording* out,
                           std::string* where) {
-  const std::size_t tile = std::size_t(r.block_size) * r.unroll;
+  const std::size_t tile = block_tile(r);
   unsigned last = 0;
   for (unsigned b : r.blocks) last = b > last ? b : last;
   const unsigned grid = last + 1;

@@ -11,6 +11,7 @@
 #include "dispatch.cuh"
 #include "instrumented_record.cuh"
 #include "kernels/instrumented.h"
+#include "kernels/lab.h"
 #include "modern_common.cuh"
 
 namespace rl::kernels {
@@ -104,6 +105,95 @@ __global__ void __launch_bounds__(1024)
   rec.finish();
 }
 
+// The divergence lab's map kernel (lab_divergence.cu) with the same recording: load, then the
+// model's map steps (engine/trace_labs.cpp: path A and path B, each a ballot of "this lane
+// takes the path", plus select_costly's select; one "map" step for the one-body kernels), then
+// warp_shuffle's block sum as above. The paths are the kernels' own functions (kernels/lab.h).
+template <KernelId K>
+__global__ void __launch_bounds__(1024)
+    branch_lab_recorded(const std::int32_t* __restrict__ x, std::size_t n, long long* partials,
+                        int knob, RecordBuffers rb) {
+  __shared__ std::int32_t warp_sums[kWarp];
+  Recorder<std::int32_t> rec(rb);
+  const cg::thread_block_tile<kWarp> tile = cg::tiled_partition<kWarp>(cg::this_thread_block());
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const unsigned nwarps = blockDim.x / kWarp;
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool in = i < n;
+  const int xv = in ? x[i] : 0;
+  rec.mask(rec.step, in);  // load
+  std::int32_t v = xv;
+  rec.value(rec.step++, threadIdx.x, v);
+  constexpr bool select = K == KernelId::SelectCostly;
+  constexpr bool two_paths = K == KernelId::BranchDivergent || K == KernelId::BranchUniform ||
+                             K == KernelId::BranchData || K == KernelId::BranchPartitioned ||
+                             K == KernelId::IfElseCostly || select;
+  if constexpr (two_paths) {
+    const bool b = !select && lab::branch_takes_b(K, xv, threadIdx.x, knob);
+    rec.mask(rec.step, in && (select || !b));  // path A
+    if (in && !select && !b) v = lab::costly_a(xv);
+    rec.value(rec.step++, threadIdx.x, v);
+    rec.mask(rec.step, in && (select || b));  // path B
+    if (in && !select && b) v = lab::costly_b(xv);
+    rec.value(rec.step++, threadIdx.x, v);
+  }
+  if constexpr (!two_paths || select) {
+    rec.mask(rec.step, in);  // map (or select_costly's select)
+    if (in) v = lab::branch_value(K, xv, threadIdx.x, knob);
+    rec.value(rec.step++, threadIdx.x, v);
+  }
+  v = warp_level<WarpOp::ShuffleDown>(v, tile, rec);
+  if (nwarps > 1) {
+    rec.mask(rec.step, lane == 0);  // warp_sums
+    if (lane == 0) warp_sums[warp] = v;
+    rec.value(rec.step++, threadIdx.x, v);
+    __syncthreads();
+    if (warp == 0) {
+      rec.mask(rec.step, true);  // gather
+      v = lane < nwarps ? warp_sums[lane] : 0;
+      rec.value(rec.step++, threadIdx.x, v);
+      v = warp_level<WarpOp::ShuffleDown>(v, tile, rec);
+    } else {
+      rec.step += 1 + level_steps<WarpOp::ShuffleDown>();
+    }
+  }
+  rec.mask(rec.step, threadIdx.x == 0);  // write_partial
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  rec.value(rec.step++, threadIdx.x, v);
+  rec.finish();
+}
+
+bool is_branch_lab(KernelId k) {
+  return int(k) >= int(KernelId::BranchDivergent) && int(k) <= int(KernelId::AbsBitTrick);
+}
+
+cudaError_t launch_branch_lab(const MaskRecordingRequest& r, unsigned grid, const void* input,
+                              void* partials, const RecordBuffers& rb) {
+  const auto* in = static_cast<const std::int32_t*>(input);
+  auto* out = static_cast<long long*>(partials);
+  switch (r.kernel) {
+#define RL_RECORDED_LAB(K)                                                                \
+  case KernelId::K:                                                                       \
+    branch_lab_recorded<KernelId::K><<<grid, r.block_size>>>(in, r.n, out, r.unroll, rb); \
+    return cudaGetLastError();
+    RL_RECORDED_LAB(BranchDivergent)
+    RL_RECORDED_LAB(BranchUniform)
+    RL_RECORDED_LAB(BranchData)
+    RL_RECORDED_LAB(BranchPartitioned)
+    RL_RECORDED_LAB(IfElseCheap)
+    RL_RECORDED_LAB(SelectCheap)
+    RL_RECORDED_LAB(IfElseCostly)
+    RL_RECORDED_LAB(SelectCostly)
+    RL_RECORDED_LAB(LoopInvariantInside)
+    RL_RECORDED_LAB(LoopInvariantHoisted)
+    RL_RECORDED_LAB(AbsBranch)
+    RL_RECORDED_LAB(AbsBitTrick)
+#undef RL_RECORDED_LAB
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
 template <WarpOp Op, typename T>
 cudaError_t launch_op(const MaskRecordingRequest& r, unsigned grid, const void* input,
                       void* partials, const RecordBuffers& rb) {
@@ -119,6 +209,8 @@ cudaError_t launch_op(const MaskRecordingRequest& r, unsigned grid, const void* 
 cudaError_t launch_instrumented(const MaskRecordingRequest& r, unsigned grid, const void* input,
                                 void* partials, const RecordBuffers& rb) {
   const bool i32 = r.type == DType::Int32;
+  if (is_branch_lab(r.kernel))
+    return i32 ? launch_branch_lab(r, grid, input, partials, rb) : cudaErrorInvalidValue;
   switch (r.kernel) {
     case KernelId::WarpShuffle:
       return i32 ? launch_op<WarpOp::ShuffleDown, std::int32_t>(r, grid, input, partials, rb)
@@ -135,6 +227,11 @@ cudaError_t launch_instrumented(const MaskRecordingRequest& r, unsigned grid, co
 }
 
 std::string check_request(const MaskRecordingRequest& r) {
+  if (is_branch_lab(r.kernel)) {
+    if (!accepts_launch(r.kernel, r.block_size, r.unroll, r.type, r.workspace))
+      return "the divergence lab takes int32, registers, blocks of 32..1024 and its own factors";
+    return instrumented::check_input_and_blocks(r);
+  }
   if (r.kernel != KernelId::WarpShuffle && r.kernel != KernelId::ReduceAddSync &&
       r.kernel != KernelId::CgReduce)
     return "not a warp-level kernel (warp_shuffle, reduce_add_sync, cg_reduce)";

@@ -4,6 +4,7 @@
 #include "charts/chart_builders_internal.h"
 #include "charts/chart_ladder_rungs.h"
 #include "charts/palette.h"
+#include "engine/catalog/catalog.h"
 #include "format.h"
 
 namespace rl::gui::detail {
@@ -26,6 +27,16 @@ QString ladder_title(bool speedup, Cpu cpu) {
                  : (cpu == Cpu::All ? "The ladder on the host: CPU time of each kernel's "
                                       "emulation"
                                     : "The ladder: time of each kernel");
+}
+
+// A lab's variants are not rungs of one ladder: each is compared with the baseline, with no
+// "step" from its neighbour.
+bool labs_only(const std::vector<ShownSession>& ss) {
+  for (const ShownSession& s : ss)
+    for (const PointResult& r : s.session->results)
+      if (const VariantInfo* v = find_variant_by_id(r.point.variant); !v || !is_lab(v->family))
+        return false;
+  return true;
 }
 
 void x_categories(Chart& c, const Ladder& l) {
@@ -167,7 +178,12 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
   x_categories(c, l);
   const bool micro = l.max_ms < 1;
   y_axis(c, speedup, cpu, basis, micro);
-  LadderStyle st{speedup, baseline, basis, micro, l.bars.size() <= 2};
+  const bool lab = labs_only(ss);
+  LadderStyle st{speedup, baseline, basis, micro, l.bars.size() <= 2 && !lab};
+  if (lab && cpu == Cpu::None) {
+    c.title = speedup ? "The lab: speed-up of each variant" : "The lab: time of each variant";
+    if (speedup) c.y.title = "speed-up (×)";
+  }
   QStringList references;
   for (const LadderBars& b : l.bars) {
     if (b.ref) references << variant_label(b.ref->point.variant, b.ref->point.unroll);

@@ -2,7 +2,8 @@
 // cg_reduce; instrumented_warp.cu: __ballot_sync of each step's condition, each thread's
 // register after each step, the partial) against the block model's traces, at block sizes 32,
 // 64, 256, 1024, unroll 1 and 8, int32 and float32 (reduce_add_sync: int32 only, sm_80+), on a
-// full block and on the ragged tail block. Skips, saying why, without a GPU.
+// full block and on the ragged tail block; and the divergence lab's kernels. Skips, saying why,
+// without a GPU.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -80,6 +81,20 @@ TEST(MasksWarpGpu, ReduceAddSyncRecordedMasksAndRegistersEqualTheModel) {
   EXPECT_EQ(compared, 16);  // 4 block sizes x 2 unrolls x int32 x 2 blocks
   std::cout << "compared " << compared
             << " GPU-recorded traces of reduce_add_sync with the model on " << device_name << "\n";
+}
+
+// The divergence lab (instrumented_warp.cu's branch_lab_recorded): which lanes take path A and
+// path B, recorded with __ballot_sync on the GPU, each register after each step and the
+// partial, against the model's trace (engine/trace_labs.cpp); the data branches at k = 1 and 8.
+TEST(MasksWarpGpu, DivergenceLabRecordedPathMasksEqualTheModel) {
+  RL_REQUIRE_GPU();
+  std::string device_name;
+  int compared = 0;
+  for (const VariantInfo& v : catalog())
+    if (v.family == VariantFamily::DivergenceLab) compared += compare_variant(v.id, &device_name);
+  EXPECT_EQ(compared, 112);  // 10 kernels x 4 block sizes x 2 blocks, 2 data branches x 2 k more
+  std::cout << "compared " << compared << " GPU-recorded traces of the divergence lab with the "
+            << "model on " << device_name << "\n";
 }
 
 TEST(MasksWarpGpu, BadRequestsAreRefusedBeforeTheGpu) {

@@ -6,6 +6,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "engine/model/block_model.h"
 #include "engine/run/input_data.h"
 #include "engine/trace/trace.h"
 #include "kernels/instrumented.h"
@@ -27,11 +28,11 @@ std::string hex(std::uint32_t v) {
 Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   Trace model = make_trace(r);  // validates the request and gives kinds, ops, captions, totals
   const VariantInfo* variant = find_variant_by_id(model.variant);
-  const bool warp_level = has_warp_family_trace(variant->kernel);
+  const bool warp_level = has_warp_family_trace(variant->kernel) || has_lab_trace(variant->kernel);
   if (variant->family != VariantFamily::SeedLadder && !warp_level)
     throw Error(
-        "recording on the GPU covers the seed's ladder and warp_shuffle, "
-        "reduce_add_sync, cg_reduce; " +
+        "recording on the GPU covers the seed's ladder, warp_shuffle, reduce_add_sync, "
+        "cg_reduce and the divergence lab; " +
         model.label + " is traced from the block model only");
   const std::string context = "trace of " + model.label + " B=" + std::to_string(model.block_size) +
                               " on cuda:" + std::to_string(device);
@@ -41,7 +42,18 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
 
   const std::uint64_t tile = std::uint64_t(model.block_size) * model.unroll;
   const std::uint64_t needed = std::min<std::uint64_t>(model.size, (model.block_index + 1) * tile);
-  const InputData input = trace_input(needed, model.type, model.block_index, tile);
+  // The divergence lab maps one element per thread (its unroll is the data branch's k); the
+  // partitioned branch maps CUB's partition of the whole input, as the model does.
+  const bool lab = has_lab_trace(variant->kernel);
+  InputData input =
+      trace_input(lab ? (variant->kernel == KernelId::BranchPartitioned
+                             ? model.size
+                             : std::min<std::uint64_t>(
+                                   model.size, (model.block_index + 1ull) * model.block_size))
+                      : needed,
+                  model.type, model.block_index, lab ? std::uint64_t(model.block_size) : tile);
+  if (variant->kernel == KernelId::BranchPartitioned)
+    input.i32 = cub_partitioned(input.i32, model.unroll);
   kernels::MaskRecordingRequest req;
   req.kernel = variant->kernel;
   req.type = model.type;

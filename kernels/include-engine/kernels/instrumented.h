@@ -81,6 +81,9 @@ cudaError_t record_ladder_masks(const MaskRecordingRequest& req, MaskRecording* 
 // the last step of each level records the register cg::reduce itself returned.
 // ReduceAddSync takes int32 only and needs sm_80 or newer: cudaErrorInvalidDeviceFunction
 // with *where saying so on an older device.
+// The divergence lab's kernels (lab_divergence.cu, int32, registers, unroll = the data
+// branch's k) are recorded the same way: load, their map steps (path A and path B, or one map
+// step; engine/trace_labs.cpp), then warp_shuffle's block sum.
 cudaError_t record_warp_masks(const MaskRecordingRequest& req, MaskRecording* out,
                               std::string* where);
 
