@@ -11,7 +11,6 @@
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
 #include "io/export_json_parts.h"
-#include "io/export_parts.h"
 
 namespace rl {
 
@@ -72,7 +71,7 @@ Json spec_json(const ExperimentSpec& s) {
               {"unroll_factors", s.unroll_factors},
               {"sizes", s.sizes},
               {"types", types},
-              {"timing", timing_to_json(t)},
+              {"timing", detail::timing_to_json_value(t)},
               {"baseline", s.baseline}};
 }
 
@@ -126,22 +125,17 @@ Json read_floor_json(const ReadFloor& f) {
 
 }  // namespace
 
-Json device_to_json(const DeviceInfo& d) {
-  return device_json(d);
-}
-
-Json summary_to_json(const Summary& s) {
-  return summary_json(s);
-}
-
-Json timing_to_json(const TimingOptions& t) {
-  return Json{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
-              {"warmup", t.warmup},           {"min_samples", t.min_samples},
-              {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
-}
 namespace detail {
 OrderedJson device_to_json_value(const DeviceInfo& d) {
   return device_json(d);
+}
+OrderedJson summary_to_json_value(const Summary& s) {
+  return summary_json(s);
+}
+OrderedJson timing_to_json_value(const TimingOptions& t) {
+  return Json{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
+              {"warmup", t.warmup},           {"min_samples", t.min_samples},
+              {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
 }
 OrderedJson spec_to_json_value(const ExperimentSpec& s) {
   return spec_json(s);

@@ -1,7 +1,8 @@
 // The pieces of a session's JSON (io/export.h), one value at a time, for the formats that carry
 // a session's parts on their own: the run stream (io/stream.h) sends a point "as the session
-// file holds it", so it is written and read by these very functions, never a copy of them.
-// Private to the engine.
+// file holds it", and a multi-GPU session (export_multi*.cpp) spells its devices, summaries and
+// timing as a one-GPU session does; both write and read them with these very functions, never
+// a copy of them. Private to the engine.
 #pragma once
 
 #include <string>
@@ -18,6 +19,8 @@ OrderedJson device_to_json_value(const DeviceInfo& d);
 OrderedJson spec_to_json_value(const ExperimentSpec& s);
 OrderedJson result_to_json_value(const PointResult& r);
 OrderedJson read_floor_to_json_value(const ReadFloor& f);
+OrderedJson summary_to_json_value(const Summary& s);
+OrderedJson timing_to_json_value(const TimingOptions& t);
 
 // Each throws rl::Error naming the field under `path` ("point.result.block_size: expected an
 // integer"); results and floors are checked as a session's are (session_checks.h).
@@ -25,5 +28,7 @@ DeviceInfo device_from_json_value(const OrderedJson& v, const std::string& path)
 ExperimentSpec spec_from_json_value(const OrderedJson& v, const std::string& path);
 PointResult result_from_json_value(const OrderedJson& v, const std::string& path);
 ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path);
+Summary summary_from_json_value(const OrderedJson& v, const std::string& path);
+TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path);
 
 }  // namespace rl::detail

@@ -13,7 +13,6 @@
 #include "engine/io/session_checks.h"
 #include "engine/model/model_counts.h"
 #include "io/export_json_parts.h"
-#include "io/export_parts.h"
 #include "io/json_bounded.h"
 
 namespace rl {
@@ -345,22 +344,17 @@ Json parse_text(std::string_view text) {
 
 }  // namespace
 
-DeviceInfo device_from_json(const Json& v, const std::string& path) {
-  return read_device(v, path);
-}
-
-Summary summary_from_json(const Json& v, const std::string& path) {
-  return read_summary(v, path);
-}
-
-TimingOptions timing_from_json(const Json& v, const std::string& path) {
-  TimingOptions t;
-  read_timing(v, path, &t);
-  return t;
-}
 namespace detail {
 DeviceInfo device_from_json_value(const OrderedJson& v, const std::string& path) {
   return read_device(v, path);
+}
+Summary summary_from_json_value(const OrderedJson& v, const std::string& path) {
+  return read_summary(v, path);
+}
+TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path) {
+  TimingOptions t;
+  read_timing(v, path, &t);
+  return t;
 }
 ExperimentSpec spec_from_json_value(const OrderedJson& v, const std::string& path) {
   expect_object(v, path);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/export.h"
-#include "io/export_parts.h"
+#include "io/export_json_parts.h"
 
 namespace rl {
 
@@ -30,9 +30,9 @@ Json phases_json(const PhaseTimes& t, const std::vector<double>& local,
                  const std::vector<double>& exchange, const std::vector<double>& total) {
   return Json{
       {"phases",
-       {{"local", summary_to_json(t.local)},
-        {"exchange", summary_to_json(t.exchange)},
-        {"total", summary_to_json(t.total)}}},
+       {{"local", detail::summary_to_json_value(t.local)},
+        {"exchange", detail::summary_to_json_value(t.exchange)},
+        {"total", detail::summary_to_json_value(t.total)}}},
       {"samples",
        {{"local", numbers(local)}, {"exchange", numbers(exchange)}, {"total", numbers(total)}}}};
 }
@@ -50,7 +50,7 @@ Json spec_json(const MultiSpec& s) {
               {"unroll", s.unroll},
               {"sizes", s.sizes},
               {"types", types},
-              {"timing", timing_to_json(s.timing)}};
+              {"timing", detail::timing_to_json_value(s.timing)}};
 }
 
 Json point_json(const MultiPoint& p) {
@@ -127,7 +127,7 @@ std::string phase_cells(const PhaseTimes& t) {
 std::string multi_session_to_json(const MultiSession& s, int indent) {
   Json devices = Json::array(), links = Json::array(), floors = Json::array(),
        points = Json::array();
-  for (const DeviceInfo& d : s.devices) devices.push_back(device_to_json(d));
+  for (const DeviceInfo& d : s.devices) devices.push_back(detail::device_to_json_value(d));
   for (const PeerLink& l : s.links)
     links.push_back(Json{{"from", l.from},
                          {"to", l.to},

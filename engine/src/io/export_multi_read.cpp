@@ -8,7 +8,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "io/export_parts.h"
+#include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 
 namespace rl {
@@ -140,7 +140,7 @@ MultiSpec read_spec(const Reader& r) {
       Reader::fail(r.at("types") + "[" + std::to_string(i) + "]", "expected int32 or float32");
     s.types.push_back(*t);
   }
-  s.timing = timing_from_json(r.get("timing"), r.at("timing"));
+  s.timing = detail::timing_from_json_value(r.get("timing"), r.at("timing"));
   return s;
 }
 
@@ -148,9 +148,9 @@ MultiSpec read_spec(const Reader& r) {
 void read_phases(const Reader& r, PhaseTimes* t, std::vector<double>* local,
                  std::vector<double>* exchange, std::vector<double>* total) {
   const Reader phases(r.get("phases"), r.at("phases"));
-  t->local = summary_from_json(phases.get("local"), phases.at("local"));
-  t->exchange = summary_from_json(phases.get("exchange"), phases.at("exchange"));
-  t->total = summary_from_json(phases.get("total"), phases.at("total"));
+  t->local = detail::summary_from_json_value(phases.get("local"), phases.at("local"));
+  t->exchange = detail::summary_from_json_value(phases.get("exchange"), phases.at("exchange"));
+  t->total = detail::summary_from_json_value(phases.get("total"), phases.at("total"));
   const Reader samples(r.get("samples"), r.at("samples"));
   *local = samples.numbers("local");
   *exchange = samples.numbers("exchange");
@@ -227,7 +227,8 @@ MultiSession multi_session_from_json(std::string_view text) {
   s.cancelled = r.boolean("cancelled");
   const Json& devices = r.array("devices");
   for (std::size_t i = 0; i < devices.size(); ++i)
-    s.devices.push_back(device_from_json(devices[i], "devices[" + std::to_string(i) + "]"));
+    s.devices.push_back(
+        detail::device_from_json_value(devices[i], "devices[" + std::to_string(i) + "]"));
   const Json& links = r.array("links");
   for (std::size_t i = 0; i < links.size(); ++i) {
     const Reader l(links[i], "links[" + std::to_string(i) + "]");
