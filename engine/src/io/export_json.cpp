@@ -18,17 +18,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// JSON has no NaN or infinity; they are written as strings so a float error of NaN survives.
 Json number(double d) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  return d;
-}
-
-Json number_array(const std::vector<double>& values) {
-  Json out = Json::array();
-  for (double v : values) out.push_back(number(v));
-  return out;
+  return detail::json_number(d);
 }
 
 Json summary_json(const Summary& s) {
@@ -93,10 +84,10 @@ Json result_json(const PointResult& r) {
               {"grid", r.grid},
               {"first_kernel", summary_json(r.first_kernel)},
               {"total", summary_json(r.total)},
-              {"first_samples_ms", number_array(r.first_samples_ms)},
-              {"total_samples_ms", number_array(r.total_samples_ms)},
+              {"first_samples_ms", detail::json_numbers(r.first_samples_ms)},
+              {"total_samples_ms", detail::json_numbers(r.total_samples_ms)},
               {"timestamp_floor", summary_json(r.timestamp_floor)},
-              {"floor_samples_ms", number_array(r.floor_samples_ms)},
+              {"floor_samples_ms", detail::json_numbers(r.floor_samples_ms)},
               {"event_spans", r.event_spans},
               {"gpu_time", summary_json(r.gpu_time)},
               {"first_gbps", number(r.first_gbps)},
@@ -126,6 +117,16 @@ Json read_floor_json(const ReadFloor& f) {
 }  // namespace
 
 namespace detail {
+OrderedJson json_number(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+OrderedJson json_numbers(const std::vector<double>& values) {
+  OrderedJson out = OrderedJson::array();
+  for (double v : values) out.push_back(json_number(v));
+  return out;
+}
 OrderedJson device_to_json_value(const DeviceInfo& d) {
   return device_json(d);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,11 @@
 namespace rl::detail {
 
 using OrderedJson = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity; they are written as strings ("nan", "inf", "-inf") so that a
+// float error of NaN survives. Every writer of a session's numbers goes through these.
+OrderedJson json_number(double d);
+OrderedJson json_numbers(const std::vector<double>& values);
 
 OrderedJson device_to_json_value(const DeviceInfo& d);
 OrderedJson spec_to_json_value(const ExperimentSpec& s);

@@ -14,27 +14,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+using detail::json_numbers;
 Json number(double d) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  return d;
-}
-
-Json numbers(const std::vector<double>& values) {
-  Json out = Json::array();
-  for (double v : values) out.push_back(number(v));
-  return out;
+  return detail::json_number(d);
 }
 
 Json phases_json(const PhaseTimes& t, const std::vector<double>& local,
                  const std::vector<double>& exchange, const std::vector<double>& total) {
-  return Json{
-      {"phases",
-       {{"local", detail::summary_to_json_value(t.local)},
-        {"exchange", detail::summary_to_json_value(t.exchange)},
-        {"total", detail::summary_to_json_value(t.total)}}},
-      {"samples",
-       {{"local", numbers(local)}, {"exchange", numbers(exchange)}, {"total", numbers(total)}}}};
+  return Json{{"phases",
+               {{"local", detail::summary_to_json_value(t.local)},
+                {"exchange", detail::summary_to_json_value(t.exchange)},
+                {"total", detail::summary_to_json_value(t.total)}}},
+              {"samples",
+               {{"local", json_numbers(local)},
+                {"exchange", json_numbers(exchange)},
+                {"total", json_numbers(total)}}}};
 }
 
 Json spec_json(const MultiSpec& s) {

@@ -1,17 +1,11 @@
 // The run stream's writer (io/stream.h). Every part of a session is written by the session
 // file's own functions (io/export_json_parts.h); a line is compact JSON, one object, '\n'.
 #include "engine/io/stream.h"
+#include "engine/core/build_info.h"
 
 #include <ctime>
 
 #include "io/export_json_parts.h"
-
-#ifndef RL_VERSION
-#define RL_VERSION "dev"
-#endif
-#ifndef RL_GIT_COMMIT
-#define RL_GIT_COMMIT "unknown"
-#endif
 
 namespace rl {
 
@@ -69,7 +63,8 @@ StreamCounts count_points(const Session& s, std::size_t points) {
 std::string stream_start_line(const DeviceInfo& device, const ExperimentSpec& spec,
                               std::size_t points) {
   OrderedJson line = line_of("start");
-  line["tool"] = {{"name", "ReductionLab"}, {"version", RL_VERSION}, {"git_commit", RL_GIT_COMMIT}};
+  line["tool"] = {
+      {"name", "ReductionLab"}, {"version", tool_version()}, {"git_commit", git_commit()}};
   line["created_utc"] = utc_now();
   line["points"] = points;
   line["device"] = detail::device_to_json_value(device);

@@ -1,4 +1,5 @@
 #include "engine/multi/multi_run.h"
+#include "engine/core/build_info.h"
 
 #include <ctime>
 #include <map>
@@ -12,13 +13,6 @@
 #include "multi/multi_rig.h"
 #include "multi/nccl_api.h"
 #include "run/cuda_raii.h"
-
-#ifndef RL_VERSION
-#define RL_VERSION "dev"
-#endif
-#ifndef RL_GIT_COMMIT
-#define RL_GIT_COMMIT "unknown"
-#endif
 
 namespace rl {
 
@@ -229,8 +223,8 @@ MultiSession run_multi(const MultiSpec& spec, const MultiCallbacks& cb,
     throw Error(all);
   }
   MultiSession s;
-  s.tool_version = RL_VERSION;
-  s.git_commit = RL_GIT_COMMIT;
+  s.tool_version = rl::tool_version();
+  s.git_commit = rl::git_commit();
   s.created_utc = utc_now();
   s.spec = spec;
   for (int d : spec.devices)

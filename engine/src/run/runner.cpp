@@ -1,4 +1,5 @@
 #include "engine/run/runner.h"
+#include "engine/core/build_info.h"
 
 #include <chrono>
 #include <cmath>
@@ -12,13 +13,6 @@
 #include "engine/model/block_model.h"
 #include "engine/model/model_counts.h"
 #include "engine/run/verify.h"
-
-#ifndef RL_VERSION
-#define RL_VERSION "dev"
-#endif
-#ifndef RL_GIT_COMMIT
-#define RL_GIT_COMMIT "unknown"
-#endif
 
 namespace rl {
 
@@ -103,8 +97,8 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
     throw Error(msg);
   }
   Session session;
-  session.tool_version = RL_VERSION;
-  session.git_commit = RL_GIT_COMMIT;
+  session.tool_version = rl::tool_version();
+  session.git_commit = rl::git_commit();
   session.created_utc = utc_now();
   session.device = backend_->device();
   session.spec = spec;

@@ -1,4 +1,5 @@
 #include "engine/run/supervisor.h"
+#include "engine/core/build_info.h"
 
 #include <unistd.h>
 
@@ -10,13 +11,6 @@
 #include "engine/core/error.h"
 #include "engine/model/model_counts.h"
 #include "run/supervisor_run.h"
-
-#ifndef RL_VERSION
-#define RL_VERSION "dev"
-#endif
-#ifndef RL_GIT_COMMIT
-#define RL_GIT_COMMIT "unknown"
-#endif
 
 namespace rl {
 
@@ -82,8 +76,8 @@ SupervisedRun::SupervisedRun(const SupervisorOptions& options, const ExperimentS
       resume_(resume),
       points_(expand(spec)),
       start_(std::chrono::steady_clock::now()) {
-  session_.tool_version = RL_VERSION;
-  session_.git_commit = RL_GIT_COMMIT;
+  session_.tool_version = rl::tool_version();
+  session_.git_commit = rl::git_commit();
   session_.created_utc = utc_now();
   session_.device = options.device;
   session_.spec = spec;
