@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli.h"
+#include "code_samples.h"
 #include "engine/code/code_view.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
@@ -14,7 +15,7 @@ namespace rlcli {
 namespace {
 
 struct CodeArgs {
-  std::string variant, type = "int32", workspace, arch, diff_from;
+  std::string variant, type = "int32", workspace, arch, diff_from, samples, size;
   int block_size = 0, unroll = 0;
   bool source = false, sass = false, ptx = false, diff_previous = false;
 };
@@ -87,6 +88,17 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
 
 int run_code(const CodeArgs& a) {
   const rl::code::CodeEntry e = entry_of(query_of(a, a.variant));
+  if (!a.samples.empty()) {
+    if (a.ptx || a.diff_previous || !a.diff_from.empty() || !a.arch.empty())
+      throw UsageError("--samples: shows the SASS of the samples' GPU (--sass), the source "
+                       "(--source) or a summary; not --ptx, --diff, --diff-from or --arch");
+    print_line_samples(e, a.samples, a.size,
+                       a.sass     ? SampledText::Sass
+                       : a.source ? SampledText::Source
+                                  : SampledText::Summary);
+    return kExitOk;
+  }
+  if (!a.size.empty()) throw UsageError("--size: picks the point of --samples; give --samples");
   if (a.source) {
     std::fputs(e.source_text().c_str(), stdout);
   } else if (a.sass) {
@@ -147,6 +159,12 @@ Command add_code_command(CLI::App& app) {
                    ->type_name("ID");
   auto* prev = sub->add_flag("--diff", a->diff_previous,
                              "Print the source diff from the previous rung of the ladder");
+  sub->add_option("--samples", a->samples,
+                  "A session a run with --line-samples wrote: annotate the SASS or source with "
+                  "each line's share of the warp samples and its largest stall (alone: a summary)")
+      ->type_name("SESSION");
+  sub->add_option("--size", a->size, "The point of --samples at this N (default: the largest)")
+      ->type_name("N");
   const std::vector<CLI::Option*> modes{source, sass, ptx, diff, prev};
   for (CLI::Option* m : modes)
     for (CLI::Option* other : modes)

@@ -51,7 +51,7 @@ struct RunTarget {
 using Notice = std::function<void(const std::string&)>;
 
 RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std::string>& counters,
-                 const Notice& notice) {
+                 bool line_samples, const Notice& notice) {
   RunTarget t;
   std::string looked_at;
   const std::string worker = rl::find_worker(&looked_at);
@@ -61,6 +61,7 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std:
     o.device_index = index;
     o.device = device;
     o.counters = counters;
+    o.line_samples = line_samples;
     o.on_notice = notice;
     t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
     return t;
@@ -71,13 +72,15 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std:
                looked_at.c_str());
   t.runner = std::make_unique<rl::Runner>(rl::make_cuda_backend(index));
   t.runner->set_counters(counters);
+  t.runner->set_line_samples(line_samples);
   return t;
 }
 
 // The target the flags ask for, settling the spec for that device first (before the CUDA
 // backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
 RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
-                      const std::vector<std::string>& counters, const Notice& notice) {
+                      const std::vector<std::string>& counters, bool line_samples,
+                      const Notice& notice) {
   bool cpu = false;
   int index = 0;
   if (a.o_device->count() > 0) {
@@ -99,12 +102,13 @@ RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      return on_gpu(index, found.gpus[index], counters, notice);
+      return on_gpu(index, found.gpus[index], counters, line_samples, notice);
     }
   }
   RunTarget t;
   t.runner = std::make_unique<rl::Runner>(rl::make_host_backend());
   t.runner->set_counters(counters);
+  t.runner->set_line_samples(line_samples);
   spec = settle_for_device(spec, a, t.runner->device());
   return t;
 }
@@ -164,7 +168,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
     if (streaming) put_line(rl::stream_notice_line(what));
   };
-  RunTarget target = pick_target(a, spec, counter_list, notice);
+  RunTarget target = pick_target(a, spec, counter_list, line_samples_asked(counters), notice);
   if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   std::optional<LiveTable> table;

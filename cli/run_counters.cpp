@@ -34,6 +34,15 @@ void add_counters_option(CLI::App& sub, CountersFlag& flag) {
                                "or ncu metric names, 'all'; 'help' lists them)")
                     ->expected(0, 1)
                     ->type_name("[LIST]");
+  flag.line_samples = sub.add_flag(
+      "--line-samples", flag.line_samples_on,
+      "Sample warp states per instruction with CUPTI's PC sampling, in a pass of its own after "
+      "each point's samples and counters: where each kernel's warps wait, and why, per SASS "
+      "instruction and source line (`code --samples` and the app's Code tab show them)");
+}
+
+bool line_samples_asked(const CountersFlag& flag) {
+  return flag.line_samples && flag.line_samples->count() > 0;
 }
 
 std::vector<std::string> counter_ids(const CountersFlag& flag) {
@@ -91,9 +100,11 @@ std::string CounterColumns::cells(const rl::PointResult& r) const {
 }
 
 void CounterNotes::on_result(const rl::PointResult& r) {
-  if (!r.counters || r.counters->note.empty()) return;
-  if (!said_.insert(r.counters->note).second) return;
-  std::fprintf(stderr, "reductionlab-cli: counters: %s\n", r.counters->note.c_str());
+  if (r.counters && !r.counters->note.empty() && said_.insert(r.counters->note).second)
+    std::fprintf(stderr, "reductionlab-cli: counters: %s\n", r.counters->note.c_str());
+  if (r.line_samples && !r.line_samples->note.empty() &&
+      said_.insert(r.line_samples->note).second)
+    std::fprintf(stderr, "reductionlab-cli: line samples: %s\n", r.line_samples->note.c_str());
 }
 
 std::string counter_catalog_text() {

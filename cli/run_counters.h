@@ -18,9 +18,14 @@ namespace rlcli {
 struct CountersFlag {
   std::string list;
   CLI::Option* option = nullptr;
+  // --line-samples: warp samples per instruction (engine/counters/line_sample_pass.h), for the
+  // Code view's per-line metrics and `code --samples`.
+  CLI::Option* line_samples = nullptr;
+  bool line_samples_on = false;
 };
 
 void add_counters_option(CLI::App& sub, CountersFlag& flag);
+bool line_samples_asked(const CountersFlag& flag);
 
 // The counter ids asked for; empty when --counters was not given. Throws UsageError for an
 // unknown counter (naming it and the known ones).

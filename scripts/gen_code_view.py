@@ -8,9 +8,12 @@ its resource usage (cuobjdump --dump-resource-usage), keyed the way the engine l
 "variant|type|workspace|unroll|block" (block 0: the kernel serves every block size).
 
 Where cuobjdump is missing, the sources are still written and "sass_unavailable" says why.
+With nvdisasm, each function also gets its line table per architecture (nvdisasm -g of the cubins
+cuobjdump extracts; the kernels are built with -lineinfo): which source line each SASS offset came
+from, so sampled program counters land on source lines (the per-line metrics, engine/code/line_metrics.h).
 
-Usage: gen_code_view.py --kernels-dir DIR --out FILE [--cuobjdump PATH] [--cxxfilt PATH]
-                        [--objects OBJ...]
+Usage: gen_code_view.py --kernels-dir DIR --out FILE [--cuobjdump PATH] [--nvdisasm PATH]
+                        [--cxxfilt PATH] [--objects OBJ...]
 """
 import argparse
 import json
@@ -18,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 from code_view_sources import VARIANTS, variant_sources
 
@@ -191,10 +195,51 @@ def parse_resources(text):
   return found
 
 
-def collect_binary(cuobjdump, cxxfilt, objects):
+def parse_line_info(text, repo_root):
+  """nvdisasm -g output -> {mangled: "offset:file:line;..."}: one entry where the line changes
+  (offsets in hex as in the SASS, files relative to the repository; lines outside it dropped)."""
+  found, name, pos, last = {}, None, None, None
+  for line in text.splitlines():
+    m = re.match(r"\.text\.(\S+):$", line)
+    if m:
+      name, pos, last = m.group(1), None, "unset"
+      found[name] = []
+      continue
+    m = re.match(r"\s*//## File \"([^\"]+)\", line (\d+)", line)
+    if m:
+      path = os.path.relpath(m.group(1), repo_root)
+      pos = None if path.startswith("..") else (path, int(m.group(2)))
+      continue
+    m = re.match(r"\s*/\*([0-9a-f]{4,})\*/", line)
+    if m and name and pos != last:
+      found[name].append(f"{m.group(1)}:{pos[0]}:{pos[1]}" if pos else f"{m.group(1)}::0")
+      last = pos
+  return {n: ";".join(v) for n, v in found.items()}
+
+
+def collect_lines(cuobjdump, nvdisasm, obj, repo_root):
+  """{(arch, mangled): line table} of one object's cubins."""
+  found = {}
+  with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([cuobjdump, "-xelf", "all", os.path.abspath(obj)], cwd=tmp,
+                   capture_output=True, check=True)
+    for cubin in sorted(os.listdir(tmp)):
+      m = re.search(r"\.(sm_\d+a?)\.cubin$", cubin)
+      if not m:
+        continue
+      text = run([nvdisasm, "-g", "-c", os.path.join(tmp, cubin)])
+      for name, table in parse_line_info(text, repo_root).items():
+        found[(m.group(1), name)] = table
+  return found
+
+
+def collect_binary(cuobjdump, nvdisasm, cxxfilt, objects, repo_root):
   functions, instances = {}, {}
-  sass, ptx, res = {}, {}, {}
+  sass, ptx, res, lines = {}, {}, {}, {}
   for obj in objects:
+    if nvdisasm:
+      for k, v in collect_lines(cuobjdump, nvdisasm, obj, repo_root).items():
+        lines.setdefault(k, v)
     # setdefault: an architecture built twice (an extra sm_90 object) keeps its first copy.
     for k, v in parse_sass(run([cuobjdump, "-sass", obj])).items():
       sass.setdefault(k, v)
@@ -214,6 +259,7 @@ def collect_binary(cuobjdump, cxxfilt, objects):
         "sass": {a: t for (a, n), t in sass.items() if n == name},
         "ptx": {a: t for (a, n), t in ptx.items() if n == name},
         "resources": {a: r for (a, n), r in res.items() if n == name},
+        "lines": {a: t for (a, n), t in lines.items() if n == name},
     }
     for k in keys:
       instances.setdefault(k, []).append(name)
@@ -227,6 +273,7 @@ def main():
   ap.add_argument("--kernels-dir", required=True)
   ap.add_argument("--out", required=True)
   ap.add_argument("--cuobjdump", default="")
+  ap.add_argument("--nvdisasm", default="")
   ap.add_argument("--cxxfilt", default="c++filt")
   ap.add_argument("--objects", nargs="*", default=[])
   a = ap.parse_args()
@@ -240,7 +287,14 @@ def main():
         "from the nvidia-cuda-cuobjdump Python package that scripts/install-deps.sh installs), "
         "so no SASS, PTX or resource usage was embedded")
   else:
-    f, i, archs, ptx_archs = collect_binary(a.cuobjdump, a.cxxfilt, a.objects)
+    nvdisasm = a.nvdisasm
+    if not nvdisasm or nvdisasm.endswith("NOTFOUND") or not os.path.exists(nvdisasm):
+      nvdisasm = ""
+      data["lines_unavailable"] = (
+          "nvdisasm was not found when the build was configured, so no line tables were embedded "
+          "and sampled instructions cannot be placed on source lines")
+    repo_root = os.path.dirname(os.path.abspath(a.kernels_dir))
+    f, i, archs, ptx_archs = collect_binary(a.cuobjdump, nvdisasm, a.cxxfilt, a.objects, repo_root)
     data.update(functions=f, instances=i, archs=archs, ptx_archs=ptx_archs)
   missing = [v for v in VARIANTS if v not in data["variants"]]
   if missing:

@@ -16,6 +16,7 @@ struct Function {
   std::string demangled;
   std::map<std::string, std::string> sass, ptx;
   std::map<std::string, Resources> resources;
+  std::map<std::string, std::vector<LinePosition>> lines;
 };
 
 struct VariantSource {
@@ -29,7 +30,7 @@ struct CodeData {
   std::map<std::string, std::vector<std::string>> instances;  // key -> mangled names
   std::map<std::string, Function> functions;
   std::vector<std::string> archs, ptx_archs;
-  std::string sass_unavailable;
+  std::string sass_unavailable, lines_unavailable;
 };
 
 // The catalog phase a script-side phase kind stands for: the first phase whose text starts
@@ -80,6 +81,23 @@ VariantSource read_source(const std::string& id, const nlohmann::json& j) {
   return vs;
 }
 
+// "0000:kernels/seed_ladder.cu:16;0010:kernels/common.cuh:47;..." (gen_code_view.py).
+std::vector<LinePosition> read_line_table(const std::string& table) {
+  std::vector<LinePosition> out;
+  std::size_t start = 0;
+  while (start < table.size()) {
+    std::size_t end = table.find(';', start);
+    if (end == std::string::npos) end = table.size();
+    const std::string entry = table.substr(start, end - start);
+    start = end + 1;
+    const std::size_t a = entry.find(':'), b = entry.rfind(':');
+    if (a == std::string::npos || b == a) continue;
+    out.push_back({std::stoull(entry.substr(0, a), nullptr, 16), entry.substr(a + 1, b - a - 1),
+                   std::stoi(entry.substr(b + 1))});
+  }
+  return out;
+}
+
 CodeData parse(std::string_view text) {
   CodeData d;
   const nlohmann::json j = nlohmann::json::parse(text);
@@ -93,11 +111,15 @@ CodeData parse(std::string_view text) {
     fn.ptx = f.at("ptx").get<std::map<std::string, std::string>>();
     for (const auto& [arch, r] : f.at("resources").items())
       fn.resources[arch] = {r.at("registers"), r.at("shared"), r.at("local"), r.at("stack")};
+    if (const auto l = f.find("lines"); l != f.end())
+      for (const auto& [arch, table] : l->items())
+        fn.lines[arch] = read_line_table(table.get<std::string>());
     d.functions[name] = std::move(fn);
   }
   d.archs = j.at("archs").get<std::vector<std::string>>();
   d.ptx_archs = j.at("ptx_archs").get<std::vector<std::string>>();
   d.sass_unavailable = j.value("sass_unavailable", std::string());
+  d.lines_unavailable = j.value("lines_unavailable", std::string());
   return d;
 }
 
@@ -182,6 +204,7 @@ CodeEntry find_code(const CodeQuery& in) {
     const std::string head = several ? "// Function : " + f.demangled + "\n" : "";
     for (const auto& [arch, text] : f.sass) e.sass[arch] += head + text;
     for (const auto& [arch, text] : f.ptx) e.ptx[arch] += text;
+    for (const auto& [arch, table] : f.lines) e.lines[arch][name] = table;
     for (const auto& [arch, r] : f.resources) {
       Resources& mine = e.resources[arch];
       mine.registers = std::max(mine.registers, r.registers);
@@ -223,6 +246,9 @@ std::vector<std::string> ptx_archs() {
 }
 std::string sass_unavailable_reason() {
   return data().sass_unavailable;
+}
+std::string lines_unavailable_reason() {
+  return data().lines_unavailable;
 }
 std::vector<std::string> variants_with_source() {
   std::vector<std::string> ids;

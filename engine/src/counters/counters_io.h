@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/counters/counter_values.h"
+#include "engine/counters/line_samples.h"
 
 namespace rl {
 
@@ -18,6 +19,13 @@ struct PointResult;
 nlohmann::ordered_json counters_to_json(const PointCounters& c);
 // Throws rl::Error naming the bad field under path ("results[3].counters.kernels[0].role: ...").
 PointCounters counters_from_json(const nlohmann::ordered_json& j, const std::string& path);
+
+// {"arch": "sm_90", "period_log2": 10, "launches": 12, "dropped": 0, "note": "",
+//  "functions": [{"role": "first_kernel", "function": "_Z...", "pcs": [[384, {"barrier": 4496,
+//  "selected": 197}], ...]}, ...]}: offsets as numbers, reasons largest first.
+nlohmann::ordered_json line_samples_to_json(const PointLineSamples& s);
+// Throws rl::Error naming the bad field under path ("results[3].line_samples.functions[0]...").
+PointLineSamples line_samples_from_json(const nlohmann::ordered_json& j, const std::string& path);
 
 // The summary CSV's counter columns: one per (role, metric) present in any result, named
 // "<role>.<metric>" (first_kernel.smsp__warp_issue_stalled_barrier_per_warp_active.pct), in

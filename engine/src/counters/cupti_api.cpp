@@ -93,6 +93,16 @@ CuptiApi load() {
     look_up(h, "cuptiRangeProfilerPopRange", api.RangePopRange, missing);
     look_up(h, "cuptiRangeProfilerDecodeData", api.RangeDecodeData, missing);
     look_up(h, "cuptiRangeProfilerGetCounterDataInfo", api.RangeGetCounterDataInfo, missing);
+    look_up(h, "cuptiPCSamplingEnable", api.PcEnable, api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingDisable", api.PcDisable, api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingStart", api.PcStart, api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingStop", api.PcStop, api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingGetData", api.PcGetData, api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingSetConfigurationAttribute", api.PcSetConfig,
+            api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingGetNumStallReasons", api.PcGetNumStallReasons,
+            api.pc_sampling_missing);
+    look_up(h, "cuptiPCSamplingGetStallReasons", api.PcGetStallReasons, api.pc_sampling_missing);
     if (!missing.empty())
       throw CountersUnavailable(name + " has no " + missing +
                                 ": a CUPTI with the range profiler (CUDA 12.6 or later) is needed");

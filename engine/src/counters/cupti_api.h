@@ -4,6 +4,7 @@
 // Only the profiling calls ReductionLab makes are looked up.
 #pragma once
 
+#include <cupti_pcsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -49,6 +50,17 @@ struct CuptiApi {
   CUptiResult (*RangePopRange)(CUpti_RangeProfiler_PopRange_Params*) = nullptr;
   CUptiResult (*RangeDecodeData)(CUpti_RangeProfiler_DecodeData_Params*) = nullptr;
   CUptiResult (*RangeGetCounterDataInfo)(CUpti_RangeProfiler_GetCounterDataInfo_Params*) = nullptr;
+  // PC sampling (pc_sampler.h): optional, so a CUPTI without it still reads counters;
+  // pc_sampling_missing names what this library lacks.
+  CUptiResult (*PcEnable)(CUpti_PCSamplingEnableParams*) = nullptr;
+  CUptiResult (*PcDisable)(CUpti_PCSamplingDisableParams*) = nullptr;
+  CUptiResult (*PcStart)(CUpti_PCSamplingStartParams*) = nullptr;
+  CUptiResult (*PcStop)(CUpti_PCSamplingStopParams*) = nullptr;
+  CUptiResult (*PcGetData)(CUpti_PCSamplingGetDataParams*) = nullptr;
+  CUptiResult (*PcSetConfig)(CUpti_PCSamplingConfigurationInfoParams*) = nullptr;
+  CUptiResult (*PcGetNumStallReasons)(CUpti_PCSamplingGetNumStallReasonsParams*) = nullptr;
+  CUptiResult (*PcGetStallReasons)(CUpti_PCSamplingGetStallReasonsParams*) = nullptr;
+  std::string pc_sampling_missing;
 };
 
 // The library, opened once (thread-safe). Throws CountersUnavailable saying why: not found

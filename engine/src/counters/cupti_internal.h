@@ -8,6 +8,11 @@
 
 namespace rl::cupti_detail {
 
+// Makes CUDA device `device`'s primary context current on this thread and returns it (the
+// driver API reached through the runtime: static cudart, libcuda not linked). Throws rl::Error
+// or CountersUnavailable.
+CUcontext current_context(int device);
+
 // A CUPTI parameter struct: zeroed, with its size set (what every CUPTI call checks).
 template <typename P>
 P params(std::size_t struct_size) {

@@ -43,7 +43,9 @@ class HostObject {
   CUpti_Profiler_Host_Object* obj_ = nullptr;
 };
 
-CUcontext current_context(int device) {
+}  // namespace
+
+CUcontext cupti_detail::current_context(int device) {
   const std::string ctx = "counters on cuda:" + std::to_string(device);
   RL_CUDA_CHECK(cudaSetDevice(device), ctx);
   RL_CUDA_CHECK(cudaFree(nullptr), ctx);  // makes the primary context current
@@ -63,12 +65,10 @@ CUcontext current_context(int device) {
   return c;
 }
 
-}  // namespace
-
 CuptiProfiler::CuptiProfiler(int device, const std::vector<std::string>& metrics)
     : api_(cupti_api()) {
   const std::string where = "cuda:" + std::to_string(device);
-  ctx_ = current_context(device);
+  ctx_ = cupti_detail::current_context(device);
   auto init =
       params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   cupti_check(api_, api_.ProfilerInitialize(&init), "cuptiProfilerInitialize", where);

@@ -70,7 +70,7 @@ Json result_json(const PointResult& r) {
   const PointSpec& p = r.point;
   const VariantInfo* info = find_variant_by_id(p.variant);
   Json speedup = r.speedup ? number(*r.speedup) : Json(nullptr);
-  return Json{{"variant", p.variant},
+  Json j{{"variant", p.variant},
               // For people and scripts reading the file; the reader ignores it.
               {"seed_name", info ? info->seed_label(p.unroll) : p.variant},
               {"workspace", to_string(p.workspace)},
@@ -102,6 +102,9 @@ Json result_json(const PointResult& r) {
               {"expected", r.expected},
               {"abs_error", number(r.abs_error)},
               {"rel_error", number(r.rel_error)}};
+  // Later in schema 1, and only where taken: most sessions have none.
+  if (r.line_samples) j["line_samples"] = line_samples_to_json(*r.line_samples);
+  return j;
 }
 
 Json read_floor_json(const ReadFloor& f) {

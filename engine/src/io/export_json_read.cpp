@@ -313,6 +313,8 @@ PointResult read_result(const Json& obj, const std::string& path) {
   // Later in schema 1: sessions without counters still open.
   if (auto c = obj.find("counters"); c != obj.end() && !c->is_null())
     r.counters = counters_from_json(*c, at("counters"));
+  if (auto c = obj.find("line_samples"); c != obj.end() && !c->is_null())
+    r.line_samples = line_samples_from_json(*c, at("line_samples"));
   if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
   r.value = as_string(get("value"), at("value"));
   r.expected = as_string(get("expected"), at("expected"));

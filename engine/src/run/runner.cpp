@@ -87,6 +87,9 @@ Backend& Runner::backend() {
 void Runner::set_counters(const std::vector<std::string>& ids) {
   counters_ = ids.empty() ? nullptr : std::make_unique<CounterPass>(ids);
 }
+void Runner::set_line_samples(bool on) {
+  line_samples_ = on ? std::make_unique<LineSamplePass>() : nullptr;
+}
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
                     const std::atomic<bool>* cancel, const Session* resume) {
@@ -260,6 +263,7 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
     // After the samples, never among them: profiling replays kernels and perturbs time.
     if (counters_) r.counters = counters_->measure(*backend_, p);
+    if (line_samples_) r.line_samples = line_samples_->measure(*backend_, p);
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();

@@ -69,6 +69,7 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     for (const std::string& id : options_.counters) ids += (ids.empty() ? "" : ",") + id;
     argv.insert(argv.end(), {"--counters", ids});
   }
+  if (options_.line_samples) argv.push_back("--line-samples");
   std::optional<ChildProcess> child;
   try {
     const UniqueFd input =

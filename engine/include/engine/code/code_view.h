@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,14 @@ struct Resources {
   int stack = 0;
 };
 
+// Where the instructions from `offset` on (to the next entry) came from: a source line, from the
+// build's line table (nvdisasm -g of the -lineinfo kernels). file "" where the compiler gave none.
+struct LinePosition {
+  std::uint64_t offset = 0;
+  std::string file;  // "kernels/seed_ladder.cu"
+  int line = 0;
+};
+
 struct CodeEntry {
   const VariantInfo* variant = nullptr;
   CodeQuery query;  // resolved: every field set
@@ -47,6 +56,8 @@ struct CodeEntry {
   std::map<std::string, Resources> resources;  // "sm_90" -> the largest of its functions
   std::vector<std::string> functions;          // demangled names of the kernels
   std::vector<std::string> mangled;            // the same, as the binary names them
+  // "sm_90" -> mangled function -> its line table, by offset.
+  std::map<std::string, std::map<std::string, std::vector<LinePosition>>> lines;
   int dynamic_shared = 0;                      // bytes per block the launch adds
   std::string missing;  // why SASS/PTX are absent for this instantiation, or ""
 
@@ -71,6 +82,8 @@ std::vector<std::string> sass_archs();
 std::vector<std::string> ptx_archs();
 // Why this build has no SASS at all, or "".
 std::string sass_unavailable_reason();
+// Why this build has no line tables (no nvdisasm), or "".
+std::string lines_unavailable_reason();
 // Variant ids with a source span (every catalog variant, when the build is whole).
 std::vector<std::string> variants_with_source();
 // Number of instantiation keys with SASS.

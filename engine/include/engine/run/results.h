@@ -12,6 +12,7 @@
 #include "engine/core/stats.h"
 #include "engine/core/types.h"
 #include "engine/counters/counter_values.h"
+#include "engine/counters/line_samples.h"
 #include "engine/model/counts.h"
 #include "engine/run/device.h"
 #include "engine/run/spec.h"
@@ -62,6 +63,9 @@ struct PointResult {
   // Hardware counters per kernel, from a counter pass of its own after the samples
   // (counters/counter_pass.h); none when not asked for and in sessions saved before counters.
   std::optional<PointCounters> counters;
+  // Warp samples per instruction (counters/line_sample_pass.h), from a pass of its own after
+  // the counters; none when not asked for and in sessions saved before them.
+  std::optional<PointLineSamples> line_samples;
   std::optional<double> speedup;  // baseline total median / this total median (Ok points only)
   // The value computed, the host's expected value and, for float32, the error against a
   // double-precision sum (different summation orders round differently: shown, not hidden).

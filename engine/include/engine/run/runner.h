@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/counters/counter_pass.h"
+#include "engine/counters/line_sample_pass.h"
 #include "engine/run/backend.h"
 #include "engine/run/results.h"
 
@@ -42,6 +43,9 @@ class Runner {
   // Reads these hardware counters (counter ids: engine/counters/counter_catalog.h) for every point
   // run after its timed samples, in a pass of its own; empty: none (the default).
   void set_counters(const std::vector<std::string>& ids);
+  // Samples warp states per instruction (counters/line_sample_pass.h) for every point, after
+  // its samples and counters, in a pass of its own; off by default.
+  void set_line_samples(bool on);
   // The resume session given to run() is this same run continued in a fresh process (a worker
   // after a fault: run/supervisor.h): its failed points are kept too (the point that faulted is
   // not run again) and its device's read floor is reused instead of measured again.
@@ -83,6 +87,7 @@ class Runner {
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;
   std::unique_ptr<CounterPass> counters_;
+  std::unique_ptr<LineSamplePass> line_samples_;
 };
 
 }  // namespace rl

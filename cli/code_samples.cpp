@@ -1,0 +1,94 @@
+#include "code_samples.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli.h"
+#include "engine/code/line_diff.h"
+#include "engine/code/line_metrics.h"
+#include "engine/io/export.h"
+#include "engine/io/input_file.h"
+#include "engine/report/format.h"
+#include "output_files.h"
+#include "parse_args.h"
+
+namespace rlcli {
+
+namespace {
+
+rl::Session read_samples_session(const std::string& path) {
+  const std::string text = read_file("--samples", path, rl::kMaxSessionFileBytes);
+  try {
+    return rl::session_from_json(text);
+  } catch (const std::exception& e) {
+    throw UsageError("--samples " + path + ": " + e.what());
+  }
+}
+
+// Each line with a fixed-width column of its share and stall in front ("" where none).
+void print_annotated(const std::vector<std::string>& lines,
+                     const std::vector<rl::code::ReasonSamples>& samples, std::uint64_t total) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string note = i < samples.size() ? rl::code::line_note(samples[i], total) : "";
+    std::printf("%-24s| %s\n", note.c_str(), lines[i].c_str());
+  }
+}
+
+void print_summary(const rl::code::CodeEntry& e, const rl::code::LineMetrics& m) {
+  const rl::code::ReasonSamples& k = m.kernel;
+  std::printf("%llu warp samples in %s; by reason:\n", static_cast<unsigned long long>(k.total),
+              e.variant->id.c_str());
+  for (const auto& [reason, n] : k.reasons)
+    if (n * 200 >= k.total)  // the reasons of at least 0.5%
+      std::printf("  %-22s %5.1f%%\n", reason.c_str(), 100.0 * double(n) / double(k.total));
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < m.source.size(); ++i)
+    if (m.source[i].total > 0) order.push_back(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return m.source[a].total > m.source[b].total; });
+  std::printf("source lines with the most samples:\n");
+  for (std::size_t r = 0; r < order.size() && r < 8; ++r) {
+    const rl::code::SourceLine& l = e.source[order[r]];
+    std::printf("  %-22s %s:%d  %s\n", rl::code::line_note(m.source[order[r]], k.total).c_str(),
+                l.file.c_str(), l.file_line, l.text.c_str());
+  }
+}
+
+}  // namespace
+
+void print_line_samples(const rl::code::CodeEntry& e, const std::string& session_path,
+                        const std::string& size, SampledText what) {
+  const rl::Session session = read_samples_session(session_path);
+  std::optional<std::uint64_t> n;
+  if (!size.empty()) n = parse_size_arg("--size", size);
+  const rl::PointResult* point = rl::code::sampled_point(session, e.query, n);
+  if (!point)
+    throw UsageError("--samples " + session_path + ": no point of " + e.variant->id + " at B=" +
+                     std::to_string(e.query.block_size) + " U=" + std::to_string(e.query.unroll) +
+                     " " + std::string(rl::to_string(e.query.type)) + " " +
+                     std::string(rl::to_string(*e.query.workspace)) +
+                     (n ? " N=" + rl::format_size(*n) : "") +
+                     " with line samples (take them with `run --line-samples`)");
+  const rl::PointLineSamples& s = *point->line_samples;
+  const rl::code::LineMetrics m = rl::code::line_metrics(e, s);
+  std::printf("# %s, %s: warp samples every 2^%d cycles over %d launches of each step\n",
+              point->point.label().c_str(), s.arch.c_str(), s.period_log2, s.launches);
+  for (const std::string& note : m.notes) std::printf("# %s\n", note.c_str());
+  if (m.empty()) return;
+  switch (what) {
+    case SampledText::Sass:
+      print_annotated(rl::code::split_lines(e.sass.at(s.arch)), m.sass, m.kernel.total);
+      break;
+    case SampledText::Source: {
+      std::vector<std::string> lines;
+      for (const rl::code::SourceLine& l : e.source) lines.push_back(l.text);
+      print_annotated(lines, m.source, m.kernel.total);
+      break;
+    }
+    case SampledText::Summary:
+      print_summary(e, m);
+      break;
+  }
+}
+
+}  // namespace rlcli

@@ -1,0 +1,55 @@
+// Per-line metrics (issue 11, item 3): a point's warp samples (counters/line_samples.h) placed
+// on the Code view's SASS lines by offset and on its source lines through the build's line
+// table, with what could not be placed counted, never dropped silently. Plain C++: the CLI's
+// `code --samples`, the app's Code tab and the tests share it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/code/code_view.h"
+#include "engine/counters/line_samples.h"
+#include "engine/run/results.h"
+
+namespace rl::code {
+
+struct ReasonSamples {
+  std::uint64_t total = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> reasons;  // largest first once sorted
+  void add(const SampledPc& pc);
+  void add(const ReasonSamples& other);
+  void sort();
+  std::uint64_t reason(std::string_view name) const;
+  // The largest reason a warp was waiting for ("selected", issuing, is not a wait); "" if none.
+  std::string top_stall() const;
+};
+
+struct LineMetrics {
+  std::string arch;                   // the SASS the samples were placed on
+  std::vector<ReasonSamples> sass;    // one per line of the entry's SASS text for arch
+  std::vector<ReasonSamples> source;  // one per line of entry.source
+  ReasonSamples kernel;               // every sample in the entry's own functions
+  std::uint64_t other_functions = 0;  // in kernels the entry does not show (the finishing pass)
+  std::uint64_t unplaced = 0;         // at offsets the entry's SASS has no instruction for
+  std::uint64_t off_source = 0;       // on a SASS line with no source line shown
+  std::vector<std::string> notes;     // what could not be placed, and why
+  bool empty() const { return kernel.total == 0; }
+};
+
+// The samples of `s` on entry `e`. Empty, with a note, when the entry has no SASS for the
+// samples' architecture or the samples have none of its functions.
+LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s);
+
+// The point of `session` that matches the resolved query and carries line samples: at `size`
+// when given, else the largest N. nullptr when there is none.
+const PointResult* sampled_point(const Session& session, const CodeQuery& resolved,
+                                 std::optional<std::uint64_t> size = std::nullopt);
+
+// "37.2% barrier": a line's share of the kernel's samples and its largest stall; "" for none.
+std::string line_note(const ReasonSamples& line, std::uint64_t kernel_total);
+
+}  // namespace rl::code

@@ -1,0 +1,130 @@
+// Per-line metrics without a GPU (issue 11, item 3): every sm_90 kernel of the catalog has a line
+// table, and samples placed at the offsets of an entry's own instructions land on those SASS lines
+// and, through the table, on the source lines they came from. The samples here are made up by the
+// test at chosen offsets (no GPU run); tests/gpu/line_samples_gpu_test.cpp checks real ones.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "engine/catalog/catalog.h"
+#include "engine/code/line_diff.h"
+#include "engine/code/line_metrics.h"
+
+namespace rl::code {
+namespace {
+
+#define RL_REQUIRE_SM90_LINES(e)                                                          \
+  if (!sass_unavailable_reason().empty()) GTEST_SKIP() << sass_unavailable_reason();      \
+  if (!lines_unavailable_reason().empty()) GTEST_SKIP() << lines_unavailable_reason();    \
+  if (!(e).sass.count("sm_90")) GTEST_SKIP() << "this build has no sm_90 SASS: " << (e).missing
+
+// The offsets of the SASS lines of `e` (sm_90) whose text contains `opcode`, with their lines.
+std::vector<std::pair<std::uint64_t, std::size_t>> offsets_of(const CodeEntry& e,
+                                                              const std::string& opcode) {
+  static const std::regex offset(R"(/\*([0-9a-f]{4,})\*/)");
+  std::vector<std::pair<std::uint64_t, std::size_t>> out;
+  const auto lines = split_lines(e.sass.at("sm_90"));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    if (lines[i].find(opcode) != std::string::npos && std::regex_search(lines[i], m, offset))
+      out.emplace_back(std::stoull(m[1].str(), nullptr, 16), i);
+  }
+  return out;
+}
+
+TEST(LineMetrics, EveryCatalogKernelHasASm90LineTable) {
+  for (const VariantInfo& v : catalog()) {
+    const CodeEntry e = find_code(CodeQuery{v.id});
+    RL_REQUIRE_SM90_LINES(e);
+    ASSERT_EQ(e.lines.count("sm_90"), 1u) << v.id;
+    // Every sm_90 function of the entry has one (CUB's kernels name their architecture, so an
+    // entry also lists the other architectures' functions, which have no sm_90 code).
+    const auto& tables = e.lines.at("sm_90");
+    EXPECT_FALSE(tables.empty()) << v.id;
+    for (const auto& [f, table] : tables) {
+      EXPECT_NE(std::find(e.mangled.begin(), e.mangled.end(), f), e.mangled.end()) << f;
+      EXPECT_FALSE(table.empty()) << v.id << " " << f;
+      EXPECT_NE(e.sass.at("sm_90").find("/*0000*/"), std::string::npos);
+    }
+  }
+}
+
+TEST(LineMetrics, SamplesAtTheBarrierLandOnItsSassAndSourceLines) {
+  const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
+  RL_REQUIRE_SM90_LINES(e);
+  const auto bars = offsets_of(e, "BAR.SYNC");
+  ASSERT_FALSE(bars.empty());
+  PointLineSamples s;
+  s.arch = "sm_90";
+  SampledFunction f{"first_kernel", e.mangled.front(), {}};
+  for (const auto& [offset, line] : bars) f.pcs.push_back({offset, {{"barrier", 90}, {"selected", 10}}});
+  s.functions.push_back(f);
+  s.functions.push_back({"finish", "_Z6finishv", {{0, {{"selected", 7}}}}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_EQ(m.kernel.total, 100 * bars.size());
+  EXPECT_EQ(m.kernel.reason("barrier"), 90 * bars.size());
+  EXPECT_EQ(m.other_functions, 7u);
+  EXPECT_EQ(m.unplaced, 0u);
+  for (const auto& [offset, line] : bars) {
+    EXPECT_EQ(m.sass[line].total, 100u);
+    EXPECT_EQ(m.sass[line].top_stall(), "barrier");
+  }
+  // The source lines that got them are the kernel's __syncthreads() lines.
+  std::uint64_t on_sync = 0, placed = 0;
+  for (std::size_t i = 0; i < e.source.size(); ++i) {
+    placed += m.source[i].total;
+    if (e.source[i].text.find("__syncthreads") != std::string::npos) on_sync += m.source[i].total;
+  }
+  EXPECT_EQ(placed + m.off_source, m.kernel.total);
+  EXPECT_EQ(on_sync, placed);
+  EXPECT_GT(on_sync, 0u);
+  EXPECT_EQ(line_note(m.sass[bars.front().second], m.kernel.total).find("barrier") != std::string::npos,
+            true);
+}
+
+TEST(LineMetrics, OffsetsTheBuildLacksAreCountedNotDropped) {
+  const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
+  RL_REQUIRE_SM90_LINES(e);
+  PointLineSamples s;
+  s.arch = "sm_90";
+  s.functions.push_back({"first_kernel", e.mangled.front(), {{0xfffff0, {{"barrier", 5}}}}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_EQ(m.unplaced, 5u);
+  ASSERT_FALSE(m.notes.empty());
+  EXPECT_NE(m.notes.back().find("different build"), std::string::npos);
+}
+
+TEST(LineMetrics, SamplesOfAnotherArchitectureSaySo) {
+  const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
+  PointLineSamples s;
+  s.arch = "sm_61";
+  s.functions.push_back({"first_kernel", "x", {{0, {{"barrier", 5}}}}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_TRUE(m.empty());
+  ASSERT_FALSE(m.notes.empty());
+  EXPECT_NE(m.notes.front().find("sm_61"), std::string::npos);
+}
+
+TEST(LineMetrics, TheSampledPointOfASessionMatchesTheQuery) {
+  Session session;
+  auto add = [&](const char* variant, std::uint64_t n, bool samples) {
+    PointResult r;
+    r.point = PointSpec{variant, Workspace::Global, 1024, 1, n, DType::Int32};
+    if (samples) r.line_samples = PointLineSamples{{{"whole", "f", {{0, {{"selected", 1}}}}}}};
+    session.results.push_back(r);
+  };
+  add("interleaved", 1u << 20, true);
+  add("interleaved", 1u << 24, true);
+  add("interleaved", 1u << 26, false);
+  add("neighbored", 1u << 28, true);
+  const CodeQuery q = resolve_query(CodeQuery{"reduceInterleaved", 1024});
+  const PointResult* p = sampled_point(session, q);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->point.size, 1u << 24);
+  EXPECT_EQ(sampled_point(session, q, 1u << 20)->point.size, 1u << 20);
+  EXPECT_EQ(sampled_point(session, q, 1u << 26), nullptr);
+  EXPECT_EQ(sampled_point(session, resolve_query(CodeQuery{"reduceInterleaved", 256})), nullptr);
+}
+
+}  // namespace
+}  // namespace rl::code
