@@ -90,8 +90,9 @@ int run_code(const CodeArgs& a) {
   const rl::code::CodeEntry e = entry_of(query_of(a, a.variant));
   if (!a.samples.empty()) {
     if (a.ptx || a.diff_previous || !a.diff_from.empty() || !a.arch.empty())
-      throw UsageError("--samples: shows the SASS of the samples' GPU (--sass), the source "
-                       "(--source) or a summary; not --ptx, --diff, --diff-from or --arch");
+      throw UsageError(
+          "--samples: shows the SASS of the samples' GPU (--sass), the source "
+          "(--source) or a summary; not --ptx, --diff, --diff-from or --arch");
     print_line_samples(e, a.samples, a.size,
                        a.sass     ? SampledText::Sass
                        : a.source ? SampledText::Source

@@ -158,6 +158,8 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     return run_multi_gpu(a, counts, counters);
   }
   const std::vector<std::string> counter_list = counter_ids(counters);
+  if (!counter_list.empty() && line_samples_asked(counters))
+    throw UsageError(std::string("--counters with --line-samples: ") + rl::kCountersOrLineSamples);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);

@@ -63,12 +63,12 @@ void print_line_samples(const rl::code::CodeEntry& e, const std::string& session
   if (!size.empty()) n = parse_size_arg("--size", size);
   const rl::PointResult* point = rl::code::sampled_point(session, e.query, n);
   if (!point)
-    throw UsageError("--samples " + session_path + ": no point of " + e.variant->id + " at B=" +
-                     std::to_string(e.query.block_size) + " U=" + std::to_string(e.query.unroll) +
-                     " " + std::string(rl::to_string(e.query.type)) + " " +
-                     std::string(rl::to_string(*e.query.workspace)) +
-                     (n ? " N=" + rl::format_size(*n) : "") +
-                     " with line samples (take them with `run --line-samples`)");
+    throw UsageError(
+        "--samples " + session_path + ": no point of " + e.variant->id +
+        " at B=" + std::to_string(e.query.block_size) + " U=" + std::to_string(e.query.unroll) +
+        " " + std::string(rl::to_string(e.query.type)) + " " +
+        std::string(rl::to_string(*e.query.workspace)) + (n ? " N=" + rl::format_size(*n) : "") +
+        " with line samples (take them with `run --line-samples`)");
   const rl::PointLineSamples& s = *point->line_samples;
   const rl::code::LineMetrics m = rl::code::line_metrics(e, s);
   std::printf("# %s, %s: warp samples every 2^%d cycles over %d launches of each step\n",

@@ -102,8 +102,7 @@ std::string CounterColumns::cells(const rl::PointResult& r) const {
 void CounterNotes::on_result(const rl::PointResult& r) {
   if (r.counters && !r.counters->note.empty() && said_.insert(r.counters->note).second)
     std::fprintf(stderr, "reductionlab-cli: counters: %s\n", r.counters->note.c_str());
-  if (r.line_samples && !r.line_samples->note.empty() &&
-      said_.insert(r.line_samples->note).second)
+  if (r.line_samples && !r.line_samples->note.empty() && said_.insert(r.line_samples->note).second)
     std::fprintf(stderr, "reductionlab-cli: line samples: %s\n", r.line_samples->note.c_str());
 }
 

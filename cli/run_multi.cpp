@@ -26,9 +26,14 @@ bool given(const CLI::Option* o) {
 void refuse_one_gpu_flags(const RunArgs& a, const CountsFlags& counts,
                           const CountersFlag& counters) {
   const std::pair<const CLI::Option*, const char*> one_gpu[] = {
-      {a.o_device, "--device"},       {a.o_resume, "--resume"},     {a.o_spec, "--spec"},
-      {a.o_preset, "--preset"},       {a.o_baseline, "--baseline"}, {a.o_time, "--time"},
-      {counters.option, "--counters"}, {counters.line_samples, "--line-samples"}};
+      {a.o_device, "--device"},
+      {a.o_resume, "--resume"},
+      {a.o_spec, "--spec"},
+      {a.o_preset, "--preset"},
+      {a.o_baseline, "--baseline"},
+      {a.o_time, "--time"},
+      {counters.option, "--counters"},
+      {counters.line_samples, "--line-samples"}};
   for (const auto& [option, flag] : one_gpu)
     if (given(option))
       throw UsageError(std::string(flag) +

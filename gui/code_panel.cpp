@@ -3,6 +3,7 @@
 #include "code_panel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QFontDatabase>
@@ -10,9 +11,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "code_diff_view.h"
 #include "code_highlighters.h"
 #include "engine/core/error.h"
 
@@ -53,6 +56,7 @@ void CodePanel::build_ui() {
   build_pages();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(samples_);
   layout->addWidget(pages_, 1);
 
   connect(variant_, &QComboBox::currentIndexChanged, this, [this] {
@@ -132,16 +136,28 @@ void CodePanel::build_pages() {
   new DiffHighlighter(diff_->document());
   new SassHighlighter(sass_->document());
   phases_ = note_label(), counts_ = note_label(), resources_ = note_label();
-  diff_note_ = note_label();
+  diff_note_ = note_label(), samples_ = note_label();
+  samples_->setObjectName("code_samples");
+  samples_->hide();
   resources_->setObjectName("code_resources");
   resources_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   resources_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   QWidget* diff_top = picker_bar("Changes from", compare_, diff_note_);
+  side_by_side_ = new SideBySideDiff;
+  side_toggle_ = new QCheckBox("Side by side");
+  side_toggle_->setObjectName("code_side_by_side");
+  diff_top->layout()->addWidget(side_toggle_);
+  diff_views_ = new QStackedWidget;
+  diff_views_->addWidget(diff_);
+  diff_views_->addWidget(side_by_side_);
+  connect(side_toggle_, &QCheckBox::toggled, diff_views_, [this](bool on) {
+    diff_views_->setCurrentWidget(on ? static_cast<QWidget*>(side_by_side_) : diff_);
+  });
   QWidget* sass_top = picker_bar("Architecture", arch_, counts_);
   pages_ = new QTabWidget;
   pages_->addTab(page({phases_, source_}, source_), "Source");
-  pages_->addTab(page({diff_top, diff_}, diff_), "Changes");
+  pages_->addTab(page({diff_top, diff_views_}, diff_views_), "Changes");
   pages_->addTab(page({sass_top, sass_}, sass_), "SASS");
   pages_->addTab(page({resources_}, resources_), "Resources");
 }
@@ -208,6 +224,7 @@ void CodePanel::refresh() {
     entry_ = code::CodeEntry{};
     entry_.missing = e.what();
   }
+  compute_line_metrics();
   show_source();
   show_diff();
   show_sass();
@@ -230,6 +247,7 @@ void CodePanel::apply_font() {
   mono.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF()
                                              : QApplication::font().pointSizeF());
   for (QPlainTextEdit* t : {source_, diff_, sass_}) t->setFont(mono);
+  side_by_side_->set_code_font(mono);
 }
 
 QString CodePanel::source_text() const {

@@ -5,17 +5,26 @@
 // embedded at build time (engine/code/); the view never calls CUDA.
 #pragma once
 
+#include <QTextEdit>
 #include <QWidget>
 
-#include "engine/code/code_view.h"
+#include <optional>
 
+#include "engine/code/code_view.h"
+#include "engine/code/line_metrics.h"
+#include "engine/run/results.h"
+
+class QCheckBox;
 class QComboBox;
+class QStackedWidget;
 class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
 
 namespace rl::gui {
+
+class SideBySideDiff;
 
 class CodePanel : public QWidget {
   Q_OBJECT
@@ -28,10 +37,18 @@ class CodePanel : public QWidget {
   const code::CodeEntry& entry() const { return entry_; }
   QString source_text() const;
   QString diff_text() const;
+  SideBySideDiff* side_by_side() const { return side_by_side_; }
+  QCheckBox* side_by_side_toggle() const { return side_toggle_; }
   QString sass_text() const;
   QString counts_text() const;
   QString resources_text() const;
   QTabWidget* pages() const { return pages_; }
+  // The session whose line samples (run --line-samples) annotate the source and SASS: each
+  // line's share of the kernel's warp samples and its largest stall, for the point matching the
+  // shown instantiation (the largest N). Only its points with samples are kept.
+  void set_sampled_session(const Session& session);
+  QString samples_text() const;  // the summary over the pages, "" without samples
+  const std::optional<code::LineMetrics>& line_metrics() const { return metrics_; }
 
  protected:
   void changeEvent(QEvent* event) override;  // the app's text size: the code font follows
@@ -47,12 +64,22 @@ class CodePanel : public QWidget {
   void show_sass();
   void show_resources();
   void apply_font();
+  // code_panel_samples.cpp: the metrics of the shown entry, the summary, each line's column.
+  void compute_line_metrics();
+  QString sample_column(const code::ReasonSamples& line) const;
+  void mark_sample_heat(QPlainTextEdit* page, const std::vector<code::ReasonSamples>& lines,
+                        QList<QTextEdit::ExtraSelection>& marks) const;
 
   QComboBox *variant_, *block_, *unroll_, *type_, *workspace_, *arch_, *compare_;
   QTabWidget* pages_;
   QPlainTextEdit *source_, *diff_, *sass_;
-  QLabel *phases_, *counts_, *resources_, *diff_note_;
+  SideBySideDiff* side_by_side_;
+  QCheckBox* side_toggle_;
+  QStackedWidget* diff_views_;  // inline, or side by side
+  QLabel *phases_, *counts_, *resources_, *diff_note_, *samples_;
   code::CodeEntry entry_;
+  Session sampled_;  // the points with line samples of the session given
+  std::optional<code::LineMetrics> metrics_;
   bool filling_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <QPlainTextEdit>
 #include <QTextBlock>
 
+#include "code_diff_view.h"
 #include "code_highlighters.h"
 #include "code_panel.h"
 
@@ -30,9 +31,12 @@ QString chip(const QColor& c, const QString& text) {
 void CodePanel::show_source() {
   const VariantInfo* v = entry_.variant;
   QStringList lines;
-  for (const code::SourceLine& l : entry_.source)
-    lines << (l.file_line > 0 ? QString("%1  ").arg(l.file_line, 4) : QString(6, ' ')) +
+  for (std::size_t i = 0; i < entry_.source.size(); ++i) {
+    const code::SourceLine& l = entry_.source[i];
+    lines << (metrics_ ? sample_column(metrics_->source[i]) : QString()) +
+                 (l.file_line > 0 ? QString("%1  ").arg(l.file_line, 4) : QString(6, ' ')) +
                  QString::fromStdString(l.text);
+  }
   source_->setPlainText(lines.join('\n'));
   // Phases: each marked line gets its phase's background, and the legend says which is which.
   QList<QTextEdit::ExtraSelection> marks;
@@ -52,6 +56,7 @@ void CodePanel::show_source() {
     s.format.setToolTip(QString::fromStdString(phase));
     marks << s;
   }
+  if (metrics_) mark_sample_heat(source_, metrics_->source, marks);
   source_->setExtraSelections(marks);
   phases_->setText(v == nullptr ? QString::fromStdString(entry_.missing)
                                 : "<b>" + QString::fromStdString(v->display_name) +
@@ -70,6 +75,7 @@ void CodePanel::show_diff() {
   if (from == nullptr) {
     diff_note_->setText("the first rung: nothing before it");
     diff_->setPlainText(QString::fromStdString(entry_.source_text()));
+    side_by_side_->show_rows({}, "", QString::fromStdString(entry_.variant->id));
     return;
   }
   // The other variant at the same shape where it takes it, else at its own defaults.
@@ -90,6 +96,8 @@ void CodePanel::show_diff() {
           .arg(s.added));
   diff_->setPlainText(
       QString::fromStdString(code::format_diff(diff, from->id, entry_.variant->id)));
+  side_by_side_->show_rows(code::side_by_side(diff), QString::fromStdString(from->id),
+                           QString::fromStdString(entry_.variant->id));
 }
 
 void CodePanel::show_sass() {
@@ -102,7 +110,18 @@ void CodePanel::show_sass() {
     counts_->setText("");
     return;
   }
-  sass_->setPlainText(QString::fromStdString(it->second));
+  QList<QTextEdit::ExtraSelection> marks;
+  if (metrics_ && metrics_->arch == arch) {
+    QStringList lines;
+    const auto text = code::split_lines(it->second);
+    for (std::size_t i = 0; i < text.size(); ++i)
+      lines << sample_column(metrics_->sass[i]) + QString::fromStdString(text[i]);
+    sass_->setPlainText(lines.join('\n'));
+    mark_sample_heat(sass_, metrics_->sass, marks);
+  } else {
+    sass_->setPlainText(QString::fromStdString(it->second));
+  }
+  sass_->setExtraSelections(marks);
   const code::SassCounts c = code::count_sass(it->second);
   using code::SassClass;
   counts_->setText(

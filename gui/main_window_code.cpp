@@ -13,6 +13,7 @@
 #include "main_window.h"
 #include "results_model.h"
 #include "results_table.h"
+#include "session_store.h"
 
 namespace rl::gui {
 
@@ -42,10 +43,16 @@ void MainWindow::add_code_view() {
     if (twice)
       tabs_->setCurrentWidget(code_);
     else
-      statusBar()->showMessage(QString("%1 is in the Code tab (double-click the bar to open it)")
-                                   .arg(QString::fromStdString(variant_label(p.variant, p.unroll))),
-                               6000);
+      statusBar()->showMessage(
+          QString("%1 is in the Code tab (double-click the bar to open it)")
+              .arg(QString::fromStdString(rl::variant_label(p.variant, p.unroll))),
+          6000);
   });
+  // The shown session's line samples annotate the code (the primary session: a run or a file).
+  auto sampled = [this] { code_->set_sampled_session(store_->primary()); };
+  connect(store_, &SessionStore::reset, code_, sampled);
+  connect(store_, &SessionStore::metadata_changed, code_, sampled);
+  sampled();
   // The animation's first variant and its shape (gui/animation names its pickers).
   auto* variant = findChild<QComboBox*>("variant_a");
   auto* block = findChild<QComboBox*>("block_size");

@@ -107,5 +107,18 @@ TEST(CliCounts, JsonAndCsvHoldTheCounts) {
   EXPECT_NE(rows[1].find(",163840,606208,"), std::string::npos) << rows[1];
 }
 
+// Line samples (per-line metrics): on the host there are none and stderr says why once; with
+// --counters they are refused before anything runs (CUPTI's profiler and PC sampling cannot share
+// a context).
+TEST(CliCounts, LineSamplesSayWhyOnTheHostAndRefuseCounters) {
+  const CliResult r = run_cli(seed_run({"--line-samples"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.err.find("line samples: no line samples on the host backend"), std::string::npos)
+      << r.err;
+  const CliResult both = run_cli(seed_run({"--line-samples", "--counters"}));
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_NE(both.err.find("--counters with --line-samples"), std::string::npos) << both.err;
+}
+
 }  // namespace
 }  // namespace rl::testing

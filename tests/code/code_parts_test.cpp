@@ -36,6 +36,32 @@ TEST(LineDiff, KeepsCommonLinesAndMarksTheChange) {
   EXPECT_EQ(format_diff(d, "old", "new"), "--- old\n+++ new\n  a\n- b\n+ x\n  c\n  d\n+ e\n");
 }
 
+TEST(LineDiff, SideBySidePairsAChangeRowByRow) {
+  using Kind = DiffLine::Kind;
+  const auto rows =
+      side_by_side(diff_lines(split_lines("a\nb\nc\nd"), split_lines("a\nx\ny\nc\ne")));
+  ASSERT_EQ(rows.size(), 5u);  // a, b/x, /y, c, d/e
+  EXPECT_EQ(rows[0].old_text, "a");
+  EXPECT_EQ(rows[0].new_text, "a");
+  EXPECT_EQ(rows[1].old_kind, Kind::Removed);
+  EXPECT_EQ(rows[1].old_text, "b");
+  EXPECT_EQ(rows[1].new_kind, Kind::Added);
+  EXPECT_EQ(rows[1].new_text, "x");
+  EXPECT_EQ(rows[2].old_line, -1);  // the left side padded
+  EXPECT_EQ(rows[2].new_text, "y");
+  EXPECT_EQ(rows[3].old_text, "c");
+  EXPECT_EQ(rows[3].old_line, 2);
+  EXPECT_EQ(rows[3].new_line, 3);
+  // Every line of both texts appears once, in order.
+  std::string left, right;
+  for (const DiffRow& r : rows) {
+    if (r.old_line >= 0) left += r.old_text;
+    if (r.new_line >= 0) right += r.new_text;
+  }
+  EXPECT_EQ(left, "abcd");
+  EXPECT_EQ(right, "axyce");
+}
+
 TEST(Occupancy, FollowsTheCalculatorsFormula) {
   const SmLimits h100 = *sm_limits("sm_90");
   // 1024 threads, 32 registers: 2 blocks fill the 64 warps.

@@ -13,9 +13,9 @@
 namespace rl::code {
 namespace {
 
-#define RL_REQUIRE_SM90_LINES(e)                                                          \
-  if (!sass_unavailable_reason().empty()) GTEST_SKIP() << sass_unavailable_reason();      \
-  if (!lines_unavailable_reason().empty()) GTEST_SKIP() << lines_unavailable_reason();    \
+#define RL_REQUIRE_SM90_LINES(e)                                                       \
+  if (!sass_unavailable_reason().empty()) GTEST_SKIP() << sass_unavailable_reason();   \
+  if (!lines_unavailable_reason().empty()) GTEST_SKIP() << lines_unavailable_reason(); \
   if (!(e).sass.count("sm_90")) GTEST_SKIP() << "this build has no sm_90 SASS: " << (e).missing
 
 // The offsets of the SASS lines of `e` (sm_90) whose text contains `opcode`, with their lines.
@@ -57,7 +57,8 @@ TEST(LineMetrics, SamplesAtTheBarrierLandOnItsSassAndSourceLines) {
   PointLineSamples s;
   s.arch = "sm_90";
   SampledFunction f{"first_kernel", e.mangled.front(), {}};
-  for (const auto& [offset, line] : bars) f.pcs.push_back({offset, {{"barrier", 90}, {"selected", 10}}});
+  for (const auto& [offset, line] : bars)
+    f.pcs.push_back({offset, {{"barrier", 90}, {"selected", 10}}});
   s.functions.push_back(f);
   s.functions.push_back({"finish", "_Z6finishv", {{0, {{"selected", 7}}}}});
   const LineMetrics m = line_metrics(e, s);
@@ -78,8 +79,9 @@ TEST(LineMetrics, SamplesAtTheBarrierLandOnItsSassAndSourceLines) {
   EXPECT_EQ(placed + m.off_source, m.kernel.total);
   EXPECT_EQ(on_sync, placed);
   EXPECT_GT(on_sync, 0u);
-  EXPECT_EQ(line_note(m.sass[bars.front().second], m.kernel.total).find("barrier") != std::string::npos,
-            true);
+  EXPECT_EQ(
+      line_note(m.sass[bars.front().second], m.kernel.total).find("barrier") != std::string::npos,
+      true);
 }
 
 TEST(LineMetrics, OffsetsTheBuildLacksAreCountedNotDropped) {

@@ -20,7 +20,9 @@ PointLineSamples sample_set() {
   s.dropped = 3;
   s.note = "3 samples dropped by the hardware (buffer full)";
   s.functions.push_back(
-      {"first_kernel", "_Z4treePKiPim", {{0x180, {{"barrier", 44961}, {"selected", 197}}}, {0x1e0, {{"short_scoreboard", 73399}}}}});
+      {"first_kernel",
+       "_Z4treePKiPim",
+       {{0x180, {{"barrier", 44961}, {"selected", 197}}}, {0x1e0, {{"short_scoreboard", 73399}}}}});
   s.functions.push_back({"finish", "_Z6finishv", {{0x40, {{"long_scoreboard", 12}}}}});
   return s;
 }

@@ -3,6 +3,10 @@
 // instruction of this build; the barrier's waits sit on BAR.SYNC and the __syncthreads() lines;
 // reduceInterleaved waits at barriers more than reduceUnrollWarp8 (the counters' trend). Skips,
 // saying why, without a GPU, CUPTI or permission to profile.
+//
+// It runs in a fresh process (a death test re-runs this binary for it alone): the counter tests
+// use CUPTI's range profiler in this process, and kernels first loaded after that get no PCs
+// from PC sampling (runner.h kCountersOrLineSamples), as in a run that takes both.
 #include <gtest/gtest.h>
 
 #include "engine/code/line_diff.h"
@@ -13,38 +17,43 @@
 namespace rl {
 namespace {
 
-TEST(LineSamplesOnGpu, TheLaddersWaitsSitOnItsBarriers) {
-  auto& gpu = testing::GpuEnvironment::get();
-  if (!gpu.backend) GTEST_SKIP() << gpu.skip_reason;
+// The checks, in the fresh process; failures collected as text for the parent to show.
+std::string check_ladder_samples() {
+  std::string failures;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) failures += what + "\n";
+  };
+  const Discovery found = discover_devices();
   ExperimentSpec s;
   s.variants = {"reduceInterleaved", "reduceUnrollWarp8"};
   s.block_sizes = {1024};
   s.unroll_factors = {};
   s.sizes = {std::uint64_t(1) << 24};
   s.timing.budget_ms = 5;
-  Runner runner(make_cuda_backend(gpu.backend->device().index));
+  Runner runner(make_cuda_backend(found.gpus.front().index));
   runner.set_line_samples(true);
   const Session session = runner.run(s, {});
-  ASSERT_EQ(session.results.size(), 2u);
+  if (session.results.size() != 2) return "expected 2 points\n";
   double share[2] = {0, 0};
   for (std::size_t i = 0; i < 2; ++i) {
     const PointResult& r = session.results[i];
-    SCOPED_TRACE(r.point.label());
-    ASSERT_EQ(r.status, PointStatus::Ok) << r.message;
-    ASSERT_TRUE(r.line_samples.has_value());
+    const std::string at = r.point.label() + ": ";
+    if (r.status != PointStatus::Ok) return at + r.message + "\n";
+    if (!r.line_samples || r.line_samples->functions.empty())
+      return at + "no line samples: " + (r.line_samples ? r.line_samples->note : "") + "\n";
     const PointLineSamples& ls = *r.line_samples;
-    if (ls.functions.empty()) GTEST_SKIP() << ls.note;
-    EXPECT_EQ(ls.arch, "sm_" + std::to_string(gpu.backend->device().compute_capability()));
-    EXPECT_GE(ls.launches, 1);
+    expect(ls.arch == "sm_" + std::to_string(found.gpus.front().compute_capability()),
+           at + "arch " + ls.arch);
+    expect(ls.launches >= 1, at + "no launches");
     const code::CodeEntry e = code::find_code(code::CodeQuery{
         r.point.variant, r.point.block_size, r.point.unroll, r.point.type, r.point.workspace});
     const code::LineMetrics m = code::line_metrics(e, ls);
     for (const std::string& n : m.notes) std::printf("  note: %s\n", n.c_str());
-    ASSERT_GT(m.kernel.total, 10000u);
-    EXPECT_EQ(m.unplaced, 0u) << "samples at offsets this build's SASS lacks";
-    EXPECT_GT(m.other_functions, 0u) << "the finishing pass is sampled too";
+    if (m.kernel.total <= 10000u) return at + "too few samples placed\n";
+    expect(m.unplaced == 0, at + "samples at offsets this build's SASS lacks");
+    expect(m.other_functions > 0, at + "the finishing pass was not sampled");
     const std::uint64_t barrier = m.kernel.reason("barrier");
-    ASSERT_GT(barrier, 0u);
+    if (barrier == 0) return at + "no barrier samples\n";
     std::uint64_t on_bar = 0, on_sync = 0;
     const auto lines = code::split_lines(e.sass.at(ls.arch));
     for (std::size_t k = 0; k < lines.size(); ++k)
@@ -52,16 +61,31 @@ TEST(LineSamplesOnGpu, TheLaddersWaitsSitOnItsBarriers) {
     for (std::size_t k = 0; k < e.source.size(); ++k)
       if (e.source[k].text.find("__syncthreads") != std::string::npos)
         on_sync += m.source[k].reason("barrier");
-    EXPECT_GE(double(on_bar), 0.9 * double(barrier));
-    EXPECT_GE(double(on_sync), 0.5 * double(barrier));
+    expect(double(on_bar) >= 0.9 * double(barrier), at + "barrier samples off BAR");
+    expect(double(on_sync) >= 0.5 * double(barrier), at + "barrier samples off __syncthreads");
     share[i] = double(barrier) / double(m.kernel.total);
-    std::printf("  %s: %llu samples, barrier %.1f%% (%.1f%% of them on BAR, %.1f%% on "
-                "__syncthreads lines)\n",
-                r.point.label().c_str(), static_cast<unsigned long long>(m.kernel.total),
-                100 * share[i], 100.0 * double(on_bar) / double(barrier),
-                100.0 * double(on_sync) / double(barrier));
+    std::printf(
+        "  %s: %llu samples, barrier %.1f%% (%.1f%% of them on BAR, %.1f%% on "
+        "__syncthreads lines)\n",
+        r.point.label().c_str(), static_cast<unsigned long long>(m.kernel.total), 100 * share[i],
+        100.0 * double(on_bar) / double(barrier), 100.0 * double(on_sync) / double(barrier));
   }
-  EXPECT_GT(share[0], share[1]) << "reduceInterleaved waits at barriers more than UnrollWarp8";
+  expect(share[0] > share[1], "reduceInterleaved should wait at barriers more than UnrollWarp8");
+  return failures;
+}
+
+TEST(LineSamplesOnGpu, TheLaddersWaitsSitOnItsBarriers) {
+  auto& gpu = testing::GpuEnvironment::get();
+  if (!gpu.backend) GTEST_SKIP() << gpu.skip_reason;
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // re-runs the binary: a fresh process
+  EXPECT_EXIT(
+      {
+        const std::string failures = check_ladder_samples();
+        std::fprintf(stderr, "%s", failures.empty() ? "line samples ok\n" : failures.c_str());
+        std::fflush(stdout);
+        std::_Exit(failures.empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "line samples ok");
 }
 
 }  // namespace

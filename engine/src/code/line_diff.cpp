@@ -1,5 +1,6 @@
 #include "engine/code/line_diff.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace rl::code {
@@ -72,6 +73,39 @@ DiffStats diff_stats(const std::vector<DiffLine>& diff) {
     if (d.kind == DiffLine::Kind::Added) ++s.added;
   }
   return s;
+}
+
+std::vector<DiffRow> side_by_side(const std::vector<DiffLine>& diff) {
+  using Kind = DiffLine::Kind;
+  std::vector<DiffRow> rows;
+  std::size_t i = 0;
+  while (i < diff.size()) {
+    if (diff[i].kind == Kind::Same) {
+      rows.push_back(
+          {Kind::Same, Kind::Same, diff[i].text, diff[i].text, diff[i].old_line, diff[i].new_line});
+      ++i;
+      continue;
+    }
+    // A change: the removed lines of the run on the left, its added lines on the right.
+    std::vector<const DiffLine*> removed, added;
+    for (; i < diff.size() && diff[i].kind != Kind::Same; ++i)
+      (diff[i].kind == Kind::Removed ? removed : added).push_back(&diff[i]);
+    for (std::size_t k = 0; k < std::max(removed.size(), added.size()); ++k) {
+      DiffRow r;
+      if (k < removed.size()) {
+        r.old_kind = Kind::Removed;
+        r.old_text = removed[k]->text;
+        r.old_line = removed[k]->old_line;
+      }
+      if (k < added.size()) {
+        r.new_kind = Kind::Added;
+        r.new_text = added[k]->text;
+        r.new_line = added[k]->new_line;
+      }
+      rows.push_back(std::move(r));
+    }
+  }
+  return rows;
 }
 
 }  // namespace rl::code

@@ -13,8 +13,10 @@ void ReasonSamples::add(const SampledPc& pc) {
   for (const auto& [name, n] : pc.reasons) {
     auto it = std::find_if(reasons.begin(), reasons.end(),
                            [&](const auto& r) { return r.first == name; });
-    if (it == reasons.end()) reasons.emplace_back(name, n);
-    else it->second += n;
+    if (it == reasons.end())
+      reasons.emplace_back(name, n);
+    else
+      it->second += n;
     total += n;
   }
 }
@@ -124,15 +126,16 @@ LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
       m.sass[line->second].add(pc);
       const LinePosition* pos = table ? line_at(*table, pc.offset) : nullptr;
       const auto src = pos ? source_index.find({pos->file, pos->line}) : source_index.end();
-      if (src == source_index.end()) m.off_source += pc.samples();
-      else m.source[src->second].add(pc);
+      if (src == source_index.end())
+        m.off_source += pc.samples();
+      else
+        m.source[src->second].add(pc);
     }
   }
   for (ReasonSamples& r : m.sass) r.sort();
   for (ReasonSamples& r : m.source) r.sort();
   m.kernel.sort();
-  if (m.kernel.total == 0)
-    m.notes.push_back("the samples have none of this kernel's functions");
+  if (m.kernel.total == 0) m.notes.push_back("the samples have none of this kernel's functions");
   if (m.other_functions > 0)
     m.notes.push_back(count_text(m.other_functions) +
                       " in other kernels of the point (the finishing pass), not shown here");
@@ -141,12 +144,11 @@ LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
                       " at offsets this build's SASS has no instruction for: the samples were "
                       "taken with a different build of the kernel");
   if (m.off_source > 0)
-    m.notes.push_back(count_text(m.off_source) +
-                      " on instructions whose source line is not in the shown source (or this "
-                      "build has no line table: " +
-                      (lines_unavailable_reason().empty() ? "it has one"
-                                                          : lines_unavailable_reason()) +
-                      ")");
+    m.notes.push_back(
+        count_text(m.off_source) +
+        " on instructions whose source line is not in the shown source (or this "
+        "build has no line table: " +
+        (lines_unavailable_reason().empty() ? "it has one" : lines_unavailable_reason()) + ")");
   return m;
 }
 

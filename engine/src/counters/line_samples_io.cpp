@@ -24,8 +24,7 @@ const Json& member(const Json& obj, const std::string& key, const std::string& p
   return *it;
 }
 
-std::string text(const Json& obj, const std::string& key, const std::string& path,
-                 bool required) {
+std::string text(const Json& obj, const std::string& key, const std::string& path, bool required) {
   const auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) fail(path, "missing field '" + key + "'");

@@ -135,8 +135,9 @@ void PcSampler::drain(std::vector<SampledFunction>& into, const std::string& rol
     get.pcSamplingData = &read_buffer_->data;
     cupti_check(api_, api_.PcGetData(&get), "cuptiPCSamplingGetData", context);
     const CUpti_PCSamplingData& d = read_buffer_->data;
-    if (d.totalNumPcs == 0) break;
     dropped += d.droppedSamples;
+    non_user_ += d.nonUsrKernelsTotalSamples;
+    if (d.totalNumPcs == 0) break;
     for (std::size_t i = 0; i < d.totalNumPcs; ++i) {
       const CUpti_PCSamplingPCData& pc = d.pPcData[i];
       const std::string function = pc.functionName ? pc.functionName : "";
@@ -163,17 +164,18 @@ void PcSampler::drain(std::vector<SampledFunction>& into, const std::string& rol
       for (auto& [name, n] : reasons) {
         auto r = std::find_if(p->reasons.begin(), p->reasons.end(),
                               [&](const auto& x) { return x.first == name; });
-        if (r == p->reasons.end()) p->reasons.emplace_back(name, n);
-        else r->second += n;
+        if (r == p->reasons.end())
+          p->reasons.emplace_back(name, n);
+        else
+          r->second += n;
       }
     }
   }
 }
 
 PcSampler::Taken PcSampler::sample(const std::string& role, const std::function<void()>& setup,
-                                   const std::function<void()>& launch,
-                                   std::uint64_t min_samples, int max_launches,
-                                   const std::string& context) {
+                                   const std::function<void()>& launch, std::uint64_t min_samples,
+                                   int max_launches, const std::string& context) {
   Taken t;
   std::uint64_t taken = 0;
   while (t.launches < max_launches && taken < min_samples) {
@@ -186,9 +188,12 @@ PcSampler::Taken PcSampler::sample(const std::string& role, const std::function<
     stop.ctx = ctx_;
     cupti_check(api_, api_.PcStop(&stop), "cuptiPCSamplingStop", context);
     ++t.launches;
+    non_user_ = 0;
     drain(t.functions, role, t.dropped, context);
+    t.non_user += non_user_;
     taken = 0;
     for (const SampledFunction& f : t.functions) taken += f.samples();
+    if (taken == 0 && t.launches >= 3) break;  // CUPTI places nothing here: say so, not retry
   }
   for (SampledFunction& f : t.functions) {
     std::sort(f.pcs.begin(), f.pcs.end(),

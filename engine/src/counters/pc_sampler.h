@@ -33,6 +33,7 @@ class PcSampler {
     std::vector<SampledFunction> functions;
     int launches = 0;
     std::uint64_t dropped = 0;
+    std::uint64_t non_user = 0;  // samples CUPTI counted in kernels it gives no PCs for
   };
   Taken sample(const std::string& role, const std::function<void()>& setup,
                const std::function<void()>& launch, std::uint64_t min_samples, int max_launches,
@@ -47,6 +48,7 @@ class PcSampler {
   CUcontext ctx_ = nullptr;
   int period_log2_ = 0;
   bool enabled_ = false;
+  std::uint64_t non_user_ = 0;
   std::vector<std::uint32_t> reason_index_;
   std::vector<std::string> reason_name_;  // short names, "" for reasons not kept
   std::unique_ptr<PcSamplingBuffer> config_buffer_, read_buffer_;

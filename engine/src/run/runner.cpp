@@ -85,10 +85,13 @@ Backend& Runner::backend() {
   return *backend_;
 }
 void Runner::set_counters(const std::vector<std::string>& ids) {
+  if (!ids.empty() && line_samples_) throw Error(kCountersOrLineSamples);
   counters_ = ids.empty() ? nullptr : std::make_unique<CounterPass>(ids);
 }
 void Runner::set_line_samples(bool on) {
-  line_samples_ = on ? std::make_unique<LineSamplePass>() : nullptr;
+  if (on && counters_) throw Error(kCountersOrLineSamples);
+  line_samples_.reset();  // a sampler of this device is disabled before another is enabled
+  if (on) line_samples_ = std::make_unique<LineSamplePass>(backend_->device().index);
 }
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
@@ -279,6 +282,7 @@ void Runner::recover_device(PointResult* r) {
     r->message += "; " + done;
     // The profiler's state belonged to the old context.
     if (counters_) counters_ = std::make_unique<CounterPass>(counters_->metrics());
+    if (line_samples_) set_line_samples(true);
   } catch (const std::exception& e) {
     device_lost_ = e.what();
     r->message += "; the device could not be recovered: " + device_lost_;

@@ -3,8 +3,8 @@
 // (code_data.h). Plain C++, no Qt, no CUDA calls: the app, the CLI and the tests share it.
 #pragma once
 
-#include <map>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,8 +58,8 @@ struct CodeEntry {
   std::vector<std::string> mangled;            // the same, as the binary names them
   // "sm_90" -> mangled function -> its line table, by offset.
   std::map<std::string, std::map<std::string, std::vector<LinePosition>>> lines;
-  int dynamic_shared = 0;                      // bytes per block the launch adds
-  std::string missing;  // why SASS/PTX are absent for this instantiation, or ""
+  int dynamic_shared = 0;  // bytes per block the launch adds
+  std::string missing;     // why SASS/PTX are absent for this instantiation, or ""
 
   std::string source_text() const;
   std::optional<Occupancy> occupancy(const std::string& arch) const;

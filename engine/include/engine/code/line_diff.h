@@ -28,6 +28,16 @@ std::vector<DiffLine> diff_lines(const std::vector<std::string>& old_lines,
 std::string format_diff(const std::vector<DiffLine>& diff, std::string_view old_name,
                         std::string_view new_name);
 
+// The diff as two aligned columns (old | new), as a side-by-side view shows it: same lines on
+// both sides; a run of removed lines beside the run of added lines that replaced it, row by row,
+// the shorter side padded with blank rows. old_line/new_line are -1 on a padded side.
+struct DiffRow {
+  DiffLine::Kind old_kind = DiffLine::Kind::Same, new_kind = DiffLine::Kind::Same;
+  std::string old_text, new_text;
+  int old_line = -1, new_line = -1;
+};
+std::vector<DiffRow> side_by_side(const std::vector<DiffLine>& diff);
+
 struct DiffStats {
   int same = 0, removed = 0, added = 0;
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "engine/counters/line_samples.h"
@@ -19,9 +20,19 @@ struct LineSampleSettings {
   int max_launches = 100;              // per launch step
 };
 
+class PcSampler;
+
 class LineSamplePass {
  public:
-  explicit LineSamplePass(LineSampleSettings s = {}) : settings_(s) {}
+  // Enables PC sampling on CUDA device `device` now (nothing is sampled until a point's pass
+  // starts it) and keeps it enabled: CUPTI places samples only in kernels whose code it saw
+  // loaded while enabled, or loaded before it first started (measured on the H200,
+  // 2026-12-01: a kernel loaded between a disable and the next enable is "not a user kernel"
+  // and its samples come back without PCs). device < 0 (the host): no sampling, notes say so.
+  explicit LineSamplePass(int device, LineSampleSettings s = {});
+  ~LineSamplePass();
+  LineSamplePass(const LineSamplePass&) = delete;
+  LineSamplePass& operator=(const LineSamplePass&) = delete;
 
   // The samples of the point prepared on `backend`. Never throws for a sampling problem: a
   // point whose samples cannot be taken gets none, and note says why (no GPU, no CUPTI, PC
@@ -32,6 +43,7 @@ class LineSamplePass {
 
  private:
   LineSampleSettings settings_;
+  std::unique_ptr<PcSampler> sampler_;
   std::string unavailable_;
 };
 

@@ -38,8 +38,8 @@ struct SampledPc {
 
 // The sampled PCs of one kernel function in one launch step of the point.
 struct SampledFunction {
-  std::string role;      // "first_kernel", "finish" or "whole", as the counters name steps
-  std::string function;  // the mangled name, as the binary and the Code view name it
+  std::string role;            // "first_kernel", "finish" or "whole", as the counters name steps
+  std::string function;        // the mangled name, as the binary and the Code view name it
   std::vector<SampledPc> pcs;  // by offset
   std::uint64_t samples() const {
     std::uint64_t n = 0;
@@ -51,11 +51,11 @@ struct SampledFunction {
 
 struct PointLineSamples {
   std::vector<SampledFunction> functions;
-  std::string arch;            // the SASS the offsets belong to ("sm_90")
-  int period_log2 = 0;         // a sample every 2^period_log2 cycles per SM sub-partition
-  int launches = 0;            // sampled launches of each step (repeated until enough samples)
-  std::uint64_t dropped = 0;   // samples the hardware dropped (buffer full)
-  std::string note;            // why there are none or fewer, or ""
+  std::string arch;           // the SASS the offsets belong to ("sm_90")
+  int period_log2 = 0;        // a sample every 2^period_log2 cycles per SM sub-partition
+  int launches = 0;           // sampled launches of each step (repeated until enough samples)
+  std::uint64_t dropped = 0;  // samples the hardware dropped (buffer full)
+  std::string note;           // why there are none or fewer, or ""
   std::uint64_t samples() const {
     std::uint64_t n = 0;
     for (const SampledFunction& f : functions) n += f.samples();

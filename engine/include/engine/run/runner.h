@@ -34,6 +34,15 @@ struct RunCallbacks {
 // the free memory where that is less.
 std::uint64_t device_floor_bytes(const DeviceInfo& d);
 
+// CUPTI's range profiler (counters) and its PC sampling (line samples) cannot share a context:
+// with PC sampling enabled the profiler refuses its first call (CUPTI_ERROR_INVALID_PARAMETER,
+// measured on the H200 on 2026-12-01), and a profiler used first leaves later kernels without
+// PCs. So a run takes one or the other.
+inline constexpr const char* kCountersOrLineSamples =
+    "hardware counters and line samples need runs of their own: CUPTI's profiler and its PC "
+    "sampling cannot share a GPU context (take the counters in one run, the line samples in "
+    "another)";
+
 class Runner {
  public:
   explicit Runner(std::unique_ptr<Backend> backend);
@@ -44,7 +53,8 @@ class Runner {
   // run after its timed samples, in a pass of its own; empty: none (the default).
   void set_counters(const std::vector<std::string>& ids);
   // Samples warp states per instruction (counters/line_sample_pass.h) for every point, after
-  // its samples and counters, in a pass of its own; off by default.
+  // its samples, in a pass of its own; off by default. Not with counters: throws rl::Error
+  // (kCountersOrLineSamples) when both are asked for.
   void set_line_samples(bool on);
   // The resume session given to run() is this same run continued in a fresh process (a worker
   // after a fault: run/supervisor.h): its failed points are kept too (the point that faulted is

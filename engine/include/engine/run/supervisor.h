@@ -27,7 +27,7 @@ struct SupervisorOptions {
   // session until the first worker reports its own (with the measured floors).
   DeviceInfo device;
   std::vector<std::string> counters;  // Runner::set_counters
-  bool line_samples = false;           // Runner::set_line_samples
+  bool line_samples = false;          // Runner::set_line_samples
   int max_consecutive_failures = 3;
   // Says what happened when a worker was lost and what comes next ("the GPU worker process was
   // lost at <point> (the device was lost: ...); a fresh one runs the remaining 5 points"), on

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Copies the line samples (run --line-samples) of one session's points into the matching points
+of another: same variant, workspace, block size, unroll, size and type. For the bundled session,
+whose times and counters come from an earlier run: the samples of a later run on the same GPU
+model are added to it without touching anything else, and the README there says which run.
+
+Usage: merge_line_samples.py --into SESSION.json --from RUN.json [--device-must-match]
+Refuses (exit 1) when the two sessions were measured on differently named devices, or when no
+point matched; prints what it copied.
+"""
+import argparse
+import json
+import os
+import sys
+
+KEY = ("variant", "workspace", "block_size", "unroll", "size", "type")
+
+
+def main():
+  ap = argparse.ArgumentParser()
+  ap.add_argument("--into", required=True)
+  ap.add_argument("--from", dest="source", required=True)
+  a = ap.parse_args()
+  with open(a.into) as f:
+    into = json.load(f)
+  with open(a.source) as f:
+    source = json.load(f)
+  if into["device"]["name"] != source["device"]["name"]:
+    sys.exit(f"merge_line_samples: devices differ: {into['device']['name']} and "
+             f"{source['device']['name']}")
+  samples = {tuple(r[k] for k in KEY): r["line_samples"] for r in source["results"]
+             if r.get("line_samples") and r["line_samples"].get("functions")}
+  copied = 0
+  for r in into["results"]:
+    s = samples.get(tuple(r[k] for k in KEY))
+    if s is not None:
+      r["line_samples"] = s
+      copied += 1
+      print(f"  {r['seed_name']} {r['workspace']} B={r['block_size']} N={r['size']} {r['type']}")
+  if copied == 0:
+    sys.exit("merge_line_samples: no point of --from matches a point of --into")
+  tmp = a.into + ".tmp"
+  with open(tmp, "w") as f:
+    json.dump(into, f, indent=2)
+    f.write("\n")
+  os.replace(tmp, a.into)
+  print(f"merge_line_samples: {copied} points of {a.into} now carry line samples")
+
+
+if __name__ == "__main__":
+  main()

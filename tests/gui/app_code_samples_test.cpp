@@ -1,0 +1,84 @@
+// The Code tab's per-line metrics and side-by-side diff (issue 11): a session's line samples put
+// a share-and-stall column before each source and SASS line, with a summary saying where they came
+// from; a session without them leaves the code as it is. The samples here are made up by the test
+// at the offsets of the kernel's BAR instructions (tests/gpu/line_samples_gpu_test.cpp takes real
+// ones).
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QRegularExpression>
+
+#include "code_diff_view.h"
+#include "code_panel.h"
+#include "engine/code/line_diff.h"
+
+using namespace rl::gui;
+
+namespace {
+
+rl::Session session_with_barrier_samples(const rl::code::CodeEntry& e) {
+  rl::Session s;
+  s.device.name = "Test GPU";
+  rl::PointResult r;
+  r.point = rl::PointSpec{"interleaved", rl::Workspace::Global, 1024, 1, 1u << 24,
+                          rl::DType::Int32};
+  rl::PointLineSamples ls;
+  ls.arch = "sm_90";
+  ls.period_log2 = 10;
+  ls.launches = 3;
+  rl::SampledFunction f{"first_kernel", e.mangled.front(), {}};
+  const QRegularExpression offset(R"(/\*([0-9a-f]{4,})\*/ BAR)");
+  for (const std::string& line : rl::code::split_lines(e.sass.at("sm_90"))) {
+    const auto m = offset.match(QString::fromStdString(line));
+    if (m.hasMatch())
+      f.pcs.push_back({m.captured(1).toULongLong(nullptr, 16), {{"barrier", 80}, {"selected", 20}}});
+  }
+  ls.functions.push_back(f);
+  r.line_samples = ls;
+  s.results.push_back(r);
+  return s;
+}
+
+}  // namespace
+
+TEST(AppCodeSamples, ASessionsSamplesAnnotateSourceAndSass) {
+  CodePanel panel;
+  panel.show_variant("interleaved", 1024);
+  const rl::code::CodeEntry e = panel.entry();
+  if (!e.sass.count("sm_90")) GTEST_SKIP() << "no sm_90 SASS in this build: " << e.missing;
+  EXPECT_TRUE(panel.samples_text().isEmpty());
+  panel.set_sampled_session(session_with_barrier_samples(e));
+  EXPECT_TRUE(panel.samples_text().contains("CUPTI PC sampling on Test GPU")) << panel.samples_text().toStdString();
+  EXPECT_TRUE(panel.samples_text().contains("80% barrier"));
+  ASSERT_TRUE(panel.line_metrics().has_value());
+  EXPECT_TRUE(panel.sass_text().contains(QRegularExpression(R"(% barrier\s*\| /\*[0-9a-f]+\*/ BAR)")))
+      << panel.sass_text().toStdString();
+  if (rl::code::lines_unavailable_reason().empty())
+    EXPECT_TRUE(panel.source_text().contains(QRegularExpression(R"(% barrier\s*\|.*__syncthreads)")))
+        << panel.source_text().toStdString();
+  // Another shape of the kernel has no samples: the code is shown as it is.
+  panel.show_variant("interleaved", 512);
+  EXPECT_FALSE(panel.line_metrics().has_value());
+  EXPECT_TRUE(panel.samples_text().isEmpty());
+  EXPECT_FALSE(panel.sass_text().contains("| /*"));
+  // A session without samples clears them.
+  panel.show_variant("interleaved", 1024);
+  panel.set_sampled_session(rl::Session{});
+  EXPECT_FALSE(panel.line_metrics().has_value());
+}
+
+TEST(AppCodeSamples, TheDiffSideBySideAlignsBothVariants) {
+  CodePanel panel;
+  panel.show_variant("interleaved", 1024);
+  panel.side_by_side_toggle()->setChecked(true);
+  const QStringList left = panel.side_by_side()->left_text().split('\n');
+  const QStringList right = panel.side_by_side()->right_text().split('\n');
+  EXPECT_EQ(left.size(), right.size());
+  EXPECT_TRUE(panel.side_by_side()->right_text().contains("__global__"));
+  EXPECT_TRUE(panel.side_by_side()->left_text().contains("__global__"));
+  // Some rows differ (the rung changed something), and equal rows are equal text.
+  int differ = 0;
+  for (int i = 0; i < left.size(); ++i)
+    if (left[i] != right[i]) ++differ;
+  EXPECT_GT(differ, 0);
+}
