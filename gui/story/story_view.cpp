@@ -1,0 +1,353 @@
+#include "story/story_view.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "animation/block_view.h"
+#include "code_highlighters.h"
+#include "engine/catalog/catalog.h"
+#include "engine/code/code_view.h"
+#include "engine/trace/trace.h"
+#include "presentation.h"
+#include "run_worker.h"
+#include "story/story_bars.h"
+
+namespace rl::gui {
+
+namespace {
+
+QLabel* wrapped_label(const QString& name) {
+  auto* l = new QLabel;
+  l->setObjectName(name);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::NoTextInteraction);
+  return l;
+}
+
+// The animation: one frame every kFrameMs, the transition drawn over it, the last frame held.
+constexpr int kTickMs = 40, kFrameMs = 900, kHoldTicks = 50;
+
+}  // namespace
+
+StoryView::StoryView(Story story, Session session, RunController* jobs, double zoom,
+                     QWidget* parent)
+    : QWidget(parent),
+      story_(std::move(story)),
+      session_(std::move(session)),
+      jobs_(jobs),
+      zoom_(std::clamp(zoom, 0.5, 3.0)),
+      saved_font_(QApplication::font()) {
+  setObjectName("story_view");
+  setWindowTitle("ReductionLab: " + QString::fromStdString(story_.title));
+  setAttribute(Qt::WA_DeleteOnClose);
+  setAutoFillBackground(true);
+  QPalette p = palette();
+  p.setColor(QPalette::Window, Qt::white);
+  p.setColor(QPalette::WindowText, Qt::black);
+  setPalette(p);
+  build_ui();
+  if (jobs_) {
+    connect(jobs_, &RunController::measured, this, &StoryView::on_measured);
+    connect(jobs_, &RunController::measure_failed, this, &StoryView::on_measure_failed);
+    // A GPU, or why there is none: host times would be CPU times beside the session's GPU bars.
+    auto from_discovery = [this](const Discovery& d) {
+      if (!d.gpus.empty()) return set_run_device(d.gpus.front().index);
+      set_run_device(std::nullopt,
+                     "no GPU here (" + QString::fromStdString(d.no_gpu_reason) +
+                         "): the bars are the session's");
+    };
+    connect(jobs_, &RunController::discovered, this, from_discovery);
+    if (jobs_->discovery()) from_discovery(*jobs_->discovery());
+    else unavailable_ = "looking for a GPU";
+  }
+  resolve();
+  fill_step();
+}
+
+void StoryView::build_ui() {
+  heading_ = wrapped_label("story_heading");
+  caption_ = wrapped_label("story_caption");
+  numbers_ = wrapped_label("story_numbers");
+  counter_ = wrapped_label("story_counter");
+  code_title_ = wrapped_label("story_code_title");
+  animation_note_ = wrapped_label("story_animation_note");
+  footer_ = new QLabel;
+  status_ = wrapped_label("story_run_status");
+  footer_->setStyleSheet("color: #444444;");
+  status_->setStyleSheet("color: #444444;");
+  counter_->setStyleSheet("color: #333333;");
+  bars_ = new StoryBars;
+  code_ = new QPlainTextEdit;
+  code_->setObjectName("story_code");
+  code_->setReadOnly(true);
+  code_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  code_->setFocusPolicy(Qt::NoFocus);  // the clicker's keys stay with the story
+  new DiffHighlighter(code_->document());
+  block_ = new BlockView;
+  run_ = new QPushButton("Run this step now (R)");
+  run_->setObjectName("story_run");
+  run_->setFocusPolicy(Qt::NoFocus);
+  connect(run_, &QPushButton::clicked, this, [this] { run_step(); });
+  timer_ = new QTimer(this);
+  timer_->setInterval(kTickMs);
+  connect(timer_, &QTimer::timeout, this, &StoryView::tick_animation);
+
+  // Left: the ladder and its numbers; right: the code change over the block animation.
+  auto* left = new QVBoxLayout;
+  left->addWidget(bars_, 1);
+  left->addWidget(numbers_);
+  left->addWidget(counter_);
+  auto* right = new QVBoxLayout;
+  right->addWidget(code_title_);
+  right->addWidget(code_, 3);
+  right->addWidget(block_, 4);
+  right->addWidget(animation_note_);
+  auto* middle = new QHBoxLayout;
+  middle->addLayout(left, 1);
+  middle->addLayout(right, 1);
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(footer_, 1);
+  bottom->addWidget(status_, 1);
+  bottom->addWidget(run_);
+  auto* root = new QVBoxLayout(this);
+  root->setContentsMargins(16, 10, 16, 6);
+  root->addWidget(heading_);
+  root->addWidget(caption_);
+  root->addLayout(middle, 1);
+  root->addLayout(bottom);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+void StoryView::start() {
+  apply_font();
+  show_step(0);
+  setFocus();
+}
+
+void StoryView::apply_font() {
+  const QScreen* s = screen() ? screen() : QApplication::primaryScreen();
+  QFont f = saved_font_;
+  f.setPointSizeF(presentation_point_size(s ? s->geometry().height() : 1080, zoom_));
+  QApplication::setFont(f);
+  QFont heading = f;
+  heading.setBold(true);
+  heading.setPointSizeF(f.pointSizeF() * 1.3);
+  heading_->setFont(heading);
+  QFont bold = f;
+  bold.setBold(true);
+  numbers_->setFont(bold);
+  // Secondary text a step smaller, never below what reads from the back of a room.
+  QFont small = f;
+  small.setPointSizeF(std::max(10.0, f.pointSizeF() * 0.8));
+  for (QWidget* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(footer_),
+                     static_cast<QWidget*>(status_), static_cast<QWidget*>(animation_note_),
+                     static_cast<QWidget*>(run_), static_cast<QWidget*>(code_title_)})
+    w->setFont(small);
+  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  mono.setFamily("DejaVu Sans Mono");
+  mono.setPointSizeF(std::max(9.0, f.pointSizeF() * 0.7));
+  code_->setFont(mono);
+  fill_step();
+}
+
+void StoryView::set_zoom(double zoom) {
+  zoom = std::clamp(zoom, 0.5, 3.0);
+  if (zoom == zoom_) return;
+  zoom_ = zoom;
+  apply_font();
+  emit zoom_changed(zoom_);
+}
+
+void StoryView::resolve() {
+  resolved_ = resolve_story(story_, session_, live_, &code::point_source_diff);
+}
+
+void StoryView::show_step(int index) {
+  step_ = std::clamp(index, 0, step_count() - 1);
+  fill_step();
+}
+
+void StoryView::fill_step() {
+  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
+  heading_->setText(heading_text());
+  caption_->setText(QString::fromStdString(s.step.caption));
+  numbers_->setText(numbers_text());
+  counter_->setText(counter_text());
+  bars_->set_story(resolved_, step_);
+  fill_code(s);
+  fill_animation(s);
+  footer_->setText(QString("%1 / %2 · PageDown / Space: next · PageUp: back · Esc: leave")
+                       .arg(step_ + 1)
+                       .arg(step_count()));
+  update_run_button();
+}
+
+QString StoryView::heading_text() const {
+  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
+  return QString("%1 · %2 / %3 · %4")
+      .arg(QString::fromStdString(resolved_.title))
+      .arg(step_ + 1)
+      .arg(step_count())
+      .arg(QString::fromStdString(s.step.title));
+}
+
+QString StoryView::caption_text() const { return caption_->text(); }
+QString StoryView::numbers_text() const {
+  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
+  const QString where = QString::fromStdString(s.step.point.label());
+  return QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_))) +
+         (s.time_ms && !s.live && !s.device.empty()
+              ? QString(" · %1").arg(QString::fromStdString(s.device))
+              : QString()) +
+         QString("\n") + where;
+}
+QString StoryView::counter_text() const {
+  return QString::fromStdString(resolved_.steps.at(std::size_t(step_)).counter.text);
+}
+QString StoryView::code_text() const { return code_->toPlainText(); }
+QString StoryView::run_status() const { return run_status_; }
+
+void StoryView::fill_code(const ResolvedStep& s) {
+  const StoryCode& c = s.code;
+  if (c.lines.empty()) {
+    code_title_->setText(c.from.empty() ? QString("What it does (%1)").arg(QString::fromStdString(c.note))
+                                        : QString("What changed from %1: %2")
+                                              .arg(QString::fromStdString(c.from),
+                                                   QString::fromStdString(c.note)));
+    code_->setPlainText(QString::fromStdString(c.explanation));
+    code_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    return;
+  }
+  code_title_->setText(QString("What changed from %1 (+%2 −%3 lines)")
+                           .arg(QString::fromStdString(c.from))
+                           .arg(c.added)
+                           .arg(c.removed));
+  QStringList lines;
+  for (const code::DiffLine& d : c.lines) {
+    const char* mark = d.kind == code::DiffLine::Kind::Added     ? "+ "
+                       : d.kind == code::DiffLine::Kind::Removed ? "- "
+                                                                 : "  ";
+    lines << mark + QString::fromStdString(d.text);
+  }
+  code_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  code_->setPlainText(lines.join('\n'));
+}
+
+void StoryView::fill_animation(const ResolvedStep& s) {
+  const VariantInfo* v = find_variant_by_id(s.step.point.variant);
+  timer_->stop();
+  if (!v || !has_trace(*v)) {
+    block_->set_trace(nullptr);
+    block_->hide();
+    animation_note_->setText(QString("No step-by-step trace of %1: its block is library or "
+                                     "streaming code the block model does not draw.")
+                                 .arg(QString::fromStdString(s.step.title)));
+    return;
+  }
+  TraceRequest r;
+  r.variant = s.step.point.variant;
+  r.unroll = s.step.point.unroll;
+  r.workspace = s.step.point.workspace;
+  r.type = s.step.point.type;
+  r.block_size = story_.animation_block;
+  try {
+    block_->set_trace(std::make_shared<const Trace>(make_trace(r)));
+  } catch (const std::exception& e) {
+    block_->set_trace(nullptr);
+    animation_note_->setText(QString::fromStdString(e.what()));
+    return;
+  }
+  block_->show();
+  animation_note_->setText(QString("One block of %1 threads, from the block model (the "
+                                   "measured launch has %2)")
+                               .arg(story_.animation_block)
+                               .arg(s.step.point.block_size
+                                        ? QString("%1").arg(s.step.point.block_size)
+                                        : QString("its own block size")));
+  phase_ = 0;
+  hold_ = 0;
+  block_->set_frame(0);
+  timer_->start();
+}
+
+void StoryView::tick_animation() {
+  const int frames = block_->frame_count();
+  if (frames <= 1) return;
+  const int f = block_->frame();
+  if (f >= frames - 1 && block_->progress() >= 1) {
+    if (++hold_ < kHoldTicks) return;
+    hold_ = 0;
+    phase_ = 0;
+    block_->set_frame(0);
+    return;
+  }
+  phase_ += double(kTickMs) / kFrameMs;
+  if (phase_ >= 1) {
+    phase_ = 0;
+    block_->set_frame(f + 1, 0.0);
+    return;
+  }
+  block_->set_frame(f, std::min(1.0, phase_ * 2));  // the move in the first half, then held
+}
+
+void StoryView::keyPressEvent(QKeyEvent* event) {
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  switch (event->key()) {
+    case Qt::Key_PageDown:
+    case Qt::Key_Space:
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+      return show_step(step_ + 1);
+    case Qt::Key_PageUp:
+    case Qt::Key_Backspace:
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+      return show_step(step_ - 1);
+    case Qt::Key_Home:
+      return show_step(0);
+    case Qt::Key_End:
+      return show_step(step_count() - 1);
+    case Qt::Key_R:
+      if (!ctrl) {
+        run_step();
+        return;
+      }
+      break;
+    case Qt::Key_Escape:
+    case Qt::Key_F5:
+      close();
+      return;
+    case Qt::Key_Equal:
+    case Qt::Key_Plus:
+      if (ctrl) return set_zoom(zoom_ * 1.15);
+      break;
+    case Qt::Key_Minus:
+      if (ctrl) return set_zoom(zoom_ / 1.15);
+      break;
+    case Qt::Key_0:
+      if (ctrl) return set_zoom(1.0);
+      break;
+  }
+  QWidget::keyPressEvent(event);
+}
+
+void StoryView::closeEvent(QCloseEvent* event) {
+  timer_->stop();
+  QApplication::setFont(saved_font_);
+  emit closed();
+  QWidget::closeEvent(event);
+}
+
+}  // namespace rl::gui
