@@ -32,13 +32,12 @@ StoryBars::StoryBars(QWidget* parent) : QWidget(parent) {
 void StoryBars::set_story(const ResolvedStory& story, int current) {
   std::vector<Bar> bars;
   for (const ResolvedStep& s : story.steps) bars.push_back({s.cumulative_speedup, s.live, s.noisy});
-  const bool arrives =
-      current != current_ || std::size_t(current) >= bars_.size() || current < 0 ||
-      bars_[std::size_t(current)].value != bars[std::size_t(current)].value;
+  const bool arrives = current != current_ || std::size_t(current) >= bars_.size() || current < 0 ||
+                       bars_[std::size_t(current)].value != bars[std::size_t(current)].value;
   bars_ = std::move(bars);
   current_ = std::clamp(current, -1, int(bars_.size()) - 1);
-  axis_title_ = QString("speed-up over step 1 (%1)")
-                    .arg(QString::fromStdString(time_basis_name(story.time)));
+  axis_title_ =
+      QString("speed-up over step 1 (%1)").arg(QString::fromStdString(time_basis_name(story.time)));
   if (arrives && current_ >= 0) {
     anim_.stop();
     arrival_ = 0;
@@ -100,18 +99,22 @@ void StoryBars::paintEvent(QPaintEvent*) {
   const QRect plot = plot_rect();
   const QFontMetrics fm(font());
   p.setPen(QColor("#444444"));
-  p.drawText(QRect(plot.left(), 0, plot.width(), fm.height() + 4), Qt::AlignLeft | Qt::AlignTop,
-             axis_title_);
+  p.drawText(QRect(4, 0, width() - 8, fm.height() + 4), Qt::AlignLeft | Qt::AlignTop,
+             fm.elidedText(axis_title_, Qt::ElideRight, width() - 8));
   // Gridlines at whole speed-ups, few enough to read from the back.
   const double top = top_value();
-  const double step = top <= 3 ? 0.5 : top <= 8 ? 1 : top <= 20 ? 2 : std::pow(10, std::floor(std::log10(top)));
+  const double step = top <= 3    ? 0.5
+                      : top <= 8  ? 1
+                      : top <= 20 ? 2
+                                  : std::pow(10, std::floor(std::log10(top)));
   for (double v = 0; v <= top; v += step) {
     const int y = plot.bottom() - int(plot.height() * v / top);
     p.setPen(QColor("#e4e4e4"));
     p.drawLine(plot.left(), y, plot.right(), y);
     p.setPen(QColor("#555555"));
     p.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(format_fixed(v, step < 1 ? 1 : 0)));
+               Qt::AlignRight | Qt::AlignVCenter,
+               QString::fromStdString(format_fixed(v, step < 1 ? 1 : 0)));
   }
   p.setPen(QColor("#888888"));
   p.drawLine(plot.bottomLeft(), plot.bottomRight());

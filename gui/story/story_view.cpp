@@ -64,13 +64,14 @@ StoryView::StoryView(Story story, Session session, RunController* jobs, double z
     // A GPU, or why there is none: host times would be CPU times beside the session's GPU bars.
     auto from_discovery = [this](const Discovery& d) {
       if (!d.gpus.empty()) return set_run_device(d.gpus.front().index);
-      set_run_device(std::nullopt,
-                     "no GPU here (" + QString::fromStdString(d.no_gpu_reason) +
-                         "): the bars are the session's");
+      set_run_device(std::nullopt, "no GPU here; the bars are the session's",
+                     QString::fromStdString(d.no_gpu_reason));
     };
     connect(jobs_, &RunController::discovered, this, from_discovery);
-    if (jobs_->discovery()) from_discovery(*jobs_->discovery());
-    else unavailable_ = "looking for a GPU";
+    if (jobs_->discovery())
+      from_discovery(*jobs_->discovery());
+    else
+      unavailable_ = "looking for a GPU";
   }
   resolve();
   fill_step();
@@ -80,6 +81,7 @@ void StoryView::build_ui() {
   heading_ = wrapped_label("story_heading");
   caption_ = wrapped_label("story_caption");
   numbers_ = wrapped_label("story_numbers");
+  source_ = wrapped_label("story_source");
   counter_ = wrapped_label("story_counter");
   code_title_ = wrapped_label("story_code_title");
   animation_note_ = wrapped_label("story_animation_note");
@@ -88,14 +90,17 @@ void StoryView::build_ui() {
   footer_->setStyleSheet("color: #444444;");
   status_->setStyleSheet("color: #444444;");
   counter_->setStyleSheet("color: #333333;");
+  source_->setStyleSheet("color: #555555;");
   bars_ = new StoryBars;
   code_ = new QPlainTextEdit;
   code_->setObjectName("story_code");
   code_->setReadOnly(true);
-  code_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  code_->setFocusPolicy(Qt::NoFocus);  // the clicker's keys stay with the story
+  code_->setLineWrapMode(QPlainTextEdit::WidgetWidth);  // a slide never scrolls sideways
+  code_->setFocusPolicy(Qt::NoFocus);                   // the clicker's keys stay with the story
   new DiffHighlighter(code_->document());
   block_ = new BlockView;
+  block_->installEventFilter(this);
+  block_->set_compact(true);
   run_ = new QPushButton("Run this step now (R)");
   run_->setObjectName("story_run");
   run_->setFocusPolicy(Qt::NoFocus);
@@ -108,11 +113,12 @@ void StoryView::build_ui() {
   auto* left = new QVBoxLayout;
   left->addWidget(bars_, 1);
   left->addWidget(numbers_);
+  left->addWidget(source_);
   left->addWidget(counter_);
   auto* right = new QVBoxLayout;
   right->addWidget(code_title_);
-  right->addWidget(code_, 3);
-  right->addWidget(block_, 4);
+  right->addWidget(code_, 1);  // the block takes the height it needs, the code the rest
+  right->addWidget(block_);
   right->addWidget(animation_note_);
   auto* middle = new QHBoxLayout;
   middle->addLayout(left, 1);
@@ -151,10 +157,14 @@ void StoryView::apply_font() {
   // Secondary text a step smaller, never below what reads from the back of a room.
   QFont small = f;
   small.setPointSizeF(std::max(10.0, f.pointSizeF() * 0.8));
-  for (QWidget* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(footer_),
-                     static_cast<QWidget*>(status_), static_cast<QWidget*>(animation_note_),
-                     static_cast<QWidget*>(run_), static_cast<QWidget*>(code_title_)})
+  for (QWidget* w : std::initializer_list<QWidget*>{counter_, source_, footer_, status_,
+                                                    animation_note_, run_, code_title_})
     w->setFont(small);
+  // The block view writes its step caption and counters in its own font: smaller still, so a
+  // 128-thread block and its table fit half the screen.
+  QFont block = f;
+  block.setPointSizeF(std::max(9.0, f.pointSizeF() * 0.7));
+  block_->setFont(block);
   QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   mono.setFamily("DejaVu Sans Mono");
   mono.setPointSizeF(std::max(9.0, f.pointSizeF() * 0.7));
@@ -183,7 +193,8 @@ void StoryView::fill_step() {
   const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
   heading_->setText(heading_text());
   caption_->setText(QString::fromStdString(s.step.caption));
-  numbers_->setText(numbers_text());
+  numbers_->setText(QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_))));
+  source_->setText(QString::fromStdString(story_source_line(resolved_, std::size_t(step_))));
   counter_->setText(counter_text());
   bars_->set_story(resolved_, step_);
   fill_code(s);
@@ -203,31 +214,30 @@ QString StoryView::heading_text() const {
       .arg(QString::fromStdString(s.step.title));
 }
 
-QString StoryView::caption_text() const { return caption_->text(); }
+QString StoryView::caption_text() const {
+  return caption_->text();
+}
 QString StoryView::numbers_text() const {
-  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
-  const QString where = QString::fromStdString(s.step.point.label());
-  return QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_))) +
-         (s.time_ms && !s.live && !s.device.empty()
-              ? QString(" · %1").arg(QString::fromStdString(s.device))
-              : QString()) +
-         QString("\n") + where;
+  return numbers_->text() + "\n" + source_->text();
 }
 QString StoryView::counter_text() const {
   return QString::fromStdString(resolved_.steps.at(std::size_t(step_)).counter.text);
 }
-QString StoryView::code_text() const { return code_->toPlainText(); }
-QString StoryView::run_status() const { return run_status_; }
+QString StoryView::code_text() const {
+  return code_->toPlainText();
+}
+QString StoryView::run_status() const {
+  return run_status_;
+}
 
 void StoryView::fill_code(const ResolvedStep& s) {
   const StoryCode& c = s.code;
   if (c.lines.empty()) {
-    code_title_->setText(c.from.empty() ? QString("What it does (%1)").arg(QString::fromStdString(c.note))
-                                        : QString("What changed from %1: %2")
-                                              .arg(QString::fromStdString(c.from),
-                                                   QString::fromStdString(c.note)));
+    code_title_->setText(
+        c.from.empty() ? QString("What it does (%1)").arg(QString::fromStdString(c.note))
+                       : QString("What changed from %1: %2")
+                             .arg(QString::fromStdString(c.from), QString::fromStdString(c.note)));
     code_->setPlainText(QString::fromStdString(c.explanation));
-    code_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     return;
   }
   code_title_->setText(QString("What changed from %1 (+%2 −%3 lines)")
@@ -241,7 +251,6 @@ void StoryView::fill_code(const ResolvedStep& s) {
                                                                  : "  ";
     lines << mark + QString::fromStdString(d.text);
   }
-  code_->setLineWrapMode(QPlainTextEdit::NoWrap);
   code_->setPlainText(lines.join('\n'));
 }
 
@@ -341,6 +350,13 @@ void StoryView::keyPressEvent(QKeyEvent* event) {
       break;
   }
   QWidget::keyPressEvent(event);
+}
+
+bool StoryView::eventFilter(QObject* watched, QEvent* event) {
+  // One warp per row at the largest cells that fit: lanes legible from the back of the room.
+  if (watched == block_ && event->type() == QEvent::Resize)
+    block_->set_cell_size(std::clamp((block_->width() - 70) / 32, 4, 40));
+  return QWidget::eventFilter(watched, event);
 }
 
 void StoryView::closeEvent(QCloseEvent* event) {

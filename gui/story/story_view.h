@@ -49,7 +49,9 @@ class StoryView : public QWidget {
 
   // Which device "Run this step now" uses: a CUDA ordinal (or kHostDevice in tests), or none
   // with the reason the button shows. Set from the job queue's discovery when there is one.
-  void set_run_device(std::optional<int> device, const QString& unavailable = {});
+  // why: the full reason, in the button's tooltip.
+  void set_run_device(std::optional<int> device, const QString& unavailable = {},
+                      const QString& why = {});
   bool run_step();  // queues the current step's point; false (saying why) when it cannot
   bool measuring() const { return pending_job_ != 0; }
 
@@ -58,7 +60,7 @@ class StoryView : public QWidget {
   QPushButton* run_button() const { return run_; }
   QString heading_text() const;
   QString caption_text() const;
-  QString numbers_text() const;
+  QString numbers_text() const;  // the time and speed-ups, then where they come from
   QString counter_text() const;
   QString code_text() const;
   QString run_status() const;
@@ -70,12 +72,13 @@ class StoryView : public QWidget {
  protected:
   void keyPressEvent(QKeyEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the block view's cell size
 
  private:
   void build_ui();
   void apply_font();
-  void resolve();        // resolved_ from the session and the live points
-  void fill_step();      // every panel from resolved_ at step_
+  void resolve();    // resolved_ from the session and the live points
+  void fill_step();  // every panel from resolved_ at step_
   void fill_code(const ResolvedStep& s);
   void fill_animation(const ResolvedStep& s);
   void tick_animation();
@@ -91,12 +94,12 @@ class StoryView : public QWidget {
   double zoom_;
   int step_ = 0;
   std::optional<int> device_;
-  QString unavailable_ = "no GPU job queue";
+  QString unavailable_ = "no GPU job queue", unavailable_why_;
   quint64 pending_job_ = 0;
   int pending_step_ = -1;
   QString run_status_;
 
-  QLabel *heading_, *caption_, *numbers_, *counter_, *code_title_, *footer_, *status_,
+  QLabel *heading_, *caption_, *numbers_, *source_, *counter_, *code_title_, *footer_, *status_,
       *animation_note_;
   QPlainTextEdit* code_;
   StoryBars* bars_;

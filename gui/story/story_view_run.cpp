@@ -11,9 +11,11 @@
 
 namespace rl::gui {
 
-void StoryView::set_run_device(std::optional<int> device, const QString& unavailable) {
+void StoryView::set_run_device(std::optional<int> device, const QString& unavailable,
+                               const QString& why) {
   device_ = device;
   unavailable_ = unavailable;
+  unavailable_why_ = why;
   update_run_button();
 }
 
@@ -21,7 +23,8 @@ void StoryView::update_run_button() {
   const bool can = jobs_ && device_.has_value();
   run_->setEnabled(can && !measuring());
   run_->setToolTip(can ? "Measure this step's point now and update its bar"
-                       : "Run this step now: " + unavailable_);
+                       : "Run this step now: " + unavailable_ +
+                             (unavailable_why_.isEmpty() ? QString() : "\n" + unavailable_why_));
   QString text = run_status_;
   if (!can) text = "Run this step now: " + unavailable_;
   status_->setText(text);
@@ -62,11 +65,12 @@ void StoryView::on_measured(quint64 job, const Session& session) {
   live_.push_back({*result, session.device});
   resolve();
   const ResolvedStep& r = resolved_.steps.at(std::size_t(step));
-  run_status_ = r.time_ms ? QString("Step %1 measured live on %2: %3")
-                                .arg(step + 1)
-                                .arg(QString::fromStdString(device_short_name(session.device)))
-                                .arg(QString::fromStdString(format_time_ms(*r.time_ms)))
-                          : QString("Step %1: %2").arg(step + 1).arg(QString::fromStdString(r.missing));
+  run_status_ = r.time_ms
+                    ? QString("Step %1 measured live on %2: %3")
+                          .arg(step + 1)
+                          .arg(QString::fromStdString(device_short_name(session.device)))
+                          .arg(QString::fromStdString(format_time_ms(*r.time_ms)))
+                    : QString("Step %1: %2").arg(step + 1).arg(QString::fromStdString(r.missing));
   // The bar of the step on screen arrives again; another step's waits until it is shown.
   if (step == step_) {
     fill_step();

@@ -230,6 +230,8 @@ TEST(Story, CodeChangeFromTheDiffer) {
     std::vector<rl::code::DiffLine> d(10);
     for (std::size_t i = 0; i < d.size(); ++i) d[i].text = "line " + std::to_string(i);
     if (a.variant != b.variant) d[7].kind = rl::code::DiffLine::Kind::Added;
+    d[1].text = "  // a comment changed";
+    d[1].kind = rl::code::DiffLine::Kind::Removed;
     return std::optional(d);
   };
   const rl::ResolvedStory r = rl::resolve_story(story, rl::Session{}, {}, differ);
@@ -237,10 +239,12 @@ TEST(Story, CodeChangeFromTheDiffer) {
   EXPECT_TRUE(r.steps[1].code.lines.empty());
   ASSERT_EQ(r.steps[2].code.added, 1);
   EXPECT_EQ(r.steps[2].code.from, "reduceUnroll4");
-  // Two lines of context each side, the rest one "..." line.
-  ASSERT_EQ(r.steps[2].code.lines.size(), 6u);
+  // A line of context each side, comment lines left out, the rest one "..." line each side.
+  ASSERT_EQ(r.steps[2].code.lines.size(), 5u);
   EXPECT_EQ(r.steps[2].code.lines[0].text, "...");
-  EXPECT_EQ(r.steps[2].code.lines[3].kind, rl::code::DiffLine::Kind::Added);
+  EXPECT_EQ(r.steps[2].code.lines[1].text, "line 6");
+  EXPECT_EQ(r.steps[2].code.lines[2].kind, rl::code::DiffLine::Kind::Added);
+  EXPECT_EQ(r.steps[2].code.lines[4].text, "...");
 }
 
 TEST(Story, StepSpecMeasuresThatPointAlone) {

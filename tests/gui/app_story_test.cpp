@@ -60,19 +60,21 @@ TEST(AppStory, ClickerKeysStepThroughTheSeedsLadder) {
   EXPECT_EQ(v->step(), 0);
   EXPECT_TRUE(v->heading_text().contains("1 / 9 · reduceNeighbored"));
   EXPECT_EQ(v->bars()->shown_bars(), 1);
-  EXPECT_TRUE(v->counter_text().startsWith("branch uniformity 71.6%")) << v->counter_text().toStdString();
+  EXPECT_TRUE(v->counter_text().startsWith("branch uniformity 71.6%"))
+      << v->counter_text().toStdString();
 
   QTest::keyClick(v, Qt::Key_PageDown);
   EXPECT_EQ(v->step(), 1);
   EXPECT_EQ(v->bars()->shown_bars(), 2);
   EXPECT_LT(v->bars()->arrival(), 1.0);  // the new bar grows in
   // The session's own numbers: reduceNeighboredLess at 2^24 in global memory, 1.96x.
-  EXPECT_TRUE(v->numbers_text().contains("×1.96 over the previous step")) << v->numbers_text().toStdString();
+  EXPECT_TRUE(v->numbers_text().contains("×1.96 over the previous step"))
+      << v->numbers_text().toStdString();
   EXPECT_TRUE(v->counter_text().contains("(previous step 71.6%)"));
   EXPECT_NEAR(*v->bars()->value(1), 268.3 / 136.8, 0.01);
   // What changed: the Code view's diff (or, without sources in this build, the explanation).
-  EXPECT_TRUE(v->code_text().contains("2 * stride * tid") || v->code_text().contains("2*stride*tid") ||
-              v->code_text().contains("index"))
+  EXPECT_TRUE(v->code_text().contains("2 * stride * tid") ||
+              v->code_text().contains("2*stride*tid") || v->code_text().contains("index"))
       << v->code_text().toStdString();
 
   QTest::keyClick(v, Qt::Key_Space);
@@ -117,8 +119,8 @@ TEST(AppStory, ModernStoryShowsWhatHasNoTrace) {
 TEST(AppStory, BadStoryFileIsRefusedNamingTheField) {
   MainWindow w(test::quiet_options());
   QTemporaryDir dir;
-  const QString path = write_story(
-      dir, R"({"title": "t", "steps": [{"variant": "reduceFoo", "caption": "c"}]})");
+  const QString path =
+      write_story(dir, R"({"title": "t", "steps": [{"variant": "reduceFoo", "caption": "c"}]})");
   EXPECT_FALSE(w.present_story(path));
   EXPECT_EQ(w.story_view(), nullptr);
   EXPECT_TRUE(w.last_error().contains("story.json: steps[0].variant: unknown variant"))
@@ -179,7 +181,8 @@ TEST(AppStory, WithoutAGpuTheButtonSaysWhy) {
   const rl::Discovery& d = *w.controller()->discovery();
   EXPECT_EQ(v->run_button()->isEnabled(), !d.gpus.empty());
   if (d.gpus.empty()) {
-    EXPECT_TRUE(v->run_button()->toolTip().contains("no GPU here")) << v->run_button()->toolTip().toStdString();
+    EXPECT_TRUE(v->run_button()->toolTip().contains("no GPU here"))
+        << v->run_button()->toolTip().toStdString();
     EXPECT_FALSE(v->run_step());
     EXPECT_TRUE(v->run_status().contains("no GPU here"));
   }

@@ -288,7 +288,13 @@ StoryCode resolve_code(const Story& story, std::size_t i, const SourceDiffer& di
     out.note = why.empty() ? "no source for this kernel" : why;
     return out;
   }
+  // Code lines only: the comments above a kernel say what the caption says, and on a slide
+  // they would push the changed code out of sight.
+  std::vector<code::DiffLine> code_lines;
   for (const code::DiffLine& d : *diff) {
+    const std::size_t first = d.text.find_first_not_of(" \t");
+    if (first != std::string::npos && d.text.compare(first, 2, "//") == 0) continue;
+    code_lines.push_back(d);
     out.added += d.kind == code::DiffLine::Kind::Added;
     out.removed += d.kind == code::DiffLine::Kind::Removed;
   }
@@ -308,7 +314,7 @@ StoryCode resolve_code(const Story& story, std::size_t i, const SourceDiffer& di
     out.note = "the same source as " + prev.title + (moved.empty() ? "" : "; only " + moved);
     return out;
   }
-  out.lines = diff_hunks(*diff, 2);
+  out.lines = diff_hunks(code_lines, 1);
   return out;
 }
 
@@ -418,12 +424,19 @@ ExperimentSpec story_step_spec(const StoryStep& step, const TimingOptions& timin
   return s;
 }
 
+std::string story_source_line(const ResolvedStory& story, std::size_t index) {
+  const ResolvedStep& r = story.steps.at(index);
+  std::string line = time_basis_name(story.time);
+  if (!r.device.empty()) line += (r.live ? ", measured live on " : ", measured on ") + r.device;
+  return line + " · " + r.step.point.label();
+}
+
 std::string story_numbers_line(const ResolvedStory& story, std::size_t index) {
   const ResolvedStep& r = story.steps.at(index);
   if (!r.time_ms) return r.missing;
-  std::string line = format_time_ms(*r.time_ms) + " " + time_basis_name(story.time);
+  std::string line = format_time_ms(*r.time_ms);
   if (r.noisy) line += " (noisy)";
-  if (r.live) line += ", live on " + r.device;
+  if (r.live) line += " live";
   if (index > 0)
     line += " · " + (r.step_speedup ? format_speedup(r.step_speedup) + " over the previous step"
                                     : std::string("no speed-up over the previous step"));

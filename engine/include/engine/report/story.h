@@ -53,8 +53,8 @@ Story parse_story(std::string_view json_text, const std::string& source = {});
 // What changed in the code from the previous step.
 struct StoryCode {
   std::string from;  // the previous step's title; "" on the first step
-  // The changed lines with a little context ("..." lines where unchanged ones are left out);
-  // empty when there is no diff (first step, same source, no source in this build).
+  // The changed code lines (comments left out) with a line of context, "..." where unchanged
+  // ones are left out; empty when there is no diff (first step, same code, no source here).
   std::vector<code::DiffLine> lines;
   int added = 0, removed = 0;
   std::string explanation;  // the variant's explanation (catalog.h): shown when lines is empty
@@ -113,6 +113,9 @@ ExperimentSpec story_step_spec(const StoryStep& step, const TimingOptions& timin
 
 // "115.5 µs · ×1.18 over the previous step · ×2.32 over the first", or why there is no time.
 std::string story_numbers_line(const ResolvedStory& story, std::size_t index);
+// Which time and where it comes from: "whole reduction, measured on NVIDIA H200 ·
+// interleaved/global B=1024 U=1 N=16777216 int32".
+std::string story_source_line(const ResolvedStory& story, std::size_t index);
 
 // The changed lines of a diff with `context` unchanged lines around each change; the lines left
 // out become one "..." line (kind Same, both line numbers -1).
