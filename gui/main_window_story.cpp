@@ -21,7 +21,7 @@ void MainWindow::build_story_menu() {
   QMenu* menu = menuBar()->addMenu("S&tory");
   for (int i = 0; i < int(shipped_stories().size()); ++i) {
     const ShippedStory& s = shipped_stories()[i];
-    QAction* a = menu->addAction("Present " + s.menu);
+    QAction* a = menu->addAction(s.menu);
     // Like F5, from the window or from a story already on screen (which it replaces).
     if (i == 0) a->setShortcut(QKeySequence("Shift+F5"));
     a->setShortcutContext(Qt::ApplicationShortcut);

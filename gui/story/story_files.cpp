@@ -10,7 +10,7 @@ namespace rl::gui {
 const QList<ShippedStory>& shipped_stories() {
   static const QList<ShippedStory> stories = {
       {":/stories/seed-ladder.json", "The seed's ladder"},
-      {":/stories/modern.json", "Past the seed"},
+      {":/stories/modern.json", "Past the seed (the modern kernels)"},
   };
   return stories;
 }

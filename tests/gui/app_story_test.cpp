@@ -116,6 +116,22 @@ TEST(AppStory, ModernStoryShowsWhatHasNoTrace) {
   EXPECT_EQ(w.story_view(), nullptr);
 }
 
+TEST(AppStory, StoryTakesOverFromPresentationMode) {
+  if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
+  auto options = test::quiet_options();
+  options.open_bundled = true;
+  MainWindow w(options);
+  w.present();
+  ASSERT_NE(w.presentation(), nullptr);
+  ASSERT_TRUE(w.present_story(":/stories/seed-ladder.json"));  // Shift+F5 from the charts
+  QCoreApplication::processEvents();
+  EXPECT_EQ(w.presentation(), nullptr);
+  ASSERT_NE(w.story_view(), nullptr);
+  QTest::keyClick(w.story_view(), Qt::Key_Escape);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(w.story_view(), nullptr);
+}
+
 TEST(AppStory, BadStoryFileIsRefusedNamingTheField) {
   MainWindow w(test::quiet_options());
   QTemporaryDir dir;
