@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFontDatabase>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -17,9 +16,7 @@
 
 #include "animation/block_view.h"
 #include "code_highlighters.h"
-#include "engine/catalog/catalog.h"
 #include "engine/code/code_view.h"
-#include "engine/trace/trace.h"
 #include "presentation.h"
 #include "run_worker.h"
 #include "story/story_bars.h"
@@ -35,9 +32,6 @@ QLabel* wrapped_label(const QString& name) {
   l->setTextInteractionFlags(Qt::NoTextInteraction);
   return l;
 }
-
-// The animation: one frame every kFrameMs, the transition drawn over it, the last frame held.
-constexpr int kTickMs = 40, kFrameMs = 900, kHoldTicks = 50;
 
 }  // namespace
 
@@ -106,7 +100,7 @@ void StoryView::build_ui() {
   run_->setFocusPolicy(Qt::NoFocus);
   connect(run_, &QPushButton::clicked, this, [this] { run_step(); });
   timer_ = new QTimer(this);
-  timer_->setInterval(kTickMs);
+  timer_->setInterval(kStoryTickMs);
   connect(timer_, &QTimer::timeout, this, &StoryView::tick_animation);
 
   // Left: the ladder and its numbers; right: the code change over the block animation.
@@ -230,87 +224,6 @@ QString StoryView::run_status() const {
   return run_status_;
 }
 
-void StoryView::fill_code(const ResolvedStep& s) {
-  const StoryCode& c = s.code;
-  if (c.lines.empty()) {
-    code_title_->setText(
-        c.from.empty() ? QString("What it does (%1)").arg(QString::fromStdString(c.note))
-                       : QString("What changed from %1: %2")
-                             .arg(QString::fromStdString(c.from), QString::fromStdString(c.note)));
-    code_->setPlainText(QString::fromStdString(c.explanation));
-    return;
-  }
-  code_title_->setText(QString("What changed from %1 (+%2 −%3 lines)")
-                           .arg(QString::fromStdString(c.from))
-                           .arg(c.added)
-                           .arg(c.removed));
-  QStringList lines;
-  for (const code::DiffLine& d : c.lines) {
-    const char* mark = d.kind == code::DiffLine::Kind::Added     ? "+ "
-                       : d.kind == code::DiffLine::Kind::Removed ? "- "
-                                                                 : "  ";
-    lines << mark + QString::fromStdString(d.text);
-  }
-  code_->setPlainText(lines.join('\n'));
-}
-
-void StoryView::fill_animation(const ResolvedStep& s) {
-  const VariantInfo* v = find_variant_by_id(s.step.point.variant);
-  timer_->stop();
-  if (!v || !has_trace(*v)) {
-    block_->set_trace(nullptr);
-    block_->hide();
-    animation_note_->setText(QString("No step-by-step trace of %1: its block is library or "
-                                     "streaming code the block model does not draw.")
-                                 .arg(QString::fromStdString(s.step.title)));
-    return;
-  }
-  TraceRequest r;
-  r.variant = s.step.point.variant;
-  r.unroll = s.step.point.unroll;
-  r.workspace = s.step.point.workspace;
-  r.type = s.step.point.type;
-  r.block_size = story_.animation_block;
-  try {
-    block_->set_trace(std::make_shared<const Trace>(make_trace(r)));
-  } catch (const std::exception& e) {
-    block_->set_trace(nullptr);
-    animation_note_->setText(QString::fromStdString(e.what()));
-    return;
-  }
-  block_->show();
-  animation_note_->setText(QString("One block of %1 threads, from the block model (the "
-                                   "measured launch has %2)")
-                               .arg(story_.animation_block)
-                               .arg(s.step.point.block_size
-                                        ? QString("%1").arg(s.step.point.block_size)
-                                        : QString("its own block size")));
-  phase_ = 0;
-  hold_ = 0;
-  block_->set_frame(0);
-  timer_->start();
-}
-
-void StoryView::tick_animation() {
-  const int frames = block_->frame_count();
-  if (frames <= 1) return;
-  const int f = block_->frame();
-  if (f >= frames - 1 && block_->progress() >= 1) {
-    if (++hold_ < kHoldTicks) return;
-    hold_ = 0;
-    phase_ = 0;
-    block_->set_frame(0);
-    return;
-  }
-  phase_ += double(kTickMs) / kFrameMs;
-  if (phase_ >= 1) {
-    phase_ = 0;
-    block_->set_frame(f + 1, 0.0);
-    return;
-  }
-  block_->set_frame(f, std::min(1.0, phase_ * 2));  // the move in the first half, then held
-}
-
 void StoryView::keyPressEvent(QKeyEvent* event) {
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   switch (event->key()) {
@@ -350,13 +263,6 @@ void StoryView::keyPressEvent(QKeyEvent* event) {
       break;
   }
   QWidget::keyPressEvent(event);
-}
-
-bool StoryView::eventFilter(QObject* watched, QEvent* event) {
-  // One warp per row at the largest cells that fit: lanes legible from the back of the room.
-  if (watched == block_ && event->type() == QEvent::Resize)
-    block_->set_cell_size(std::clamp((block_->width() - 70) / 32, 4, 40));
-  return QWidget::eventFilter(watched, event);
 }
 
 void StoryView::closeEvent(QCloseEvent* event) {

@@ -27,6 +27,8 @@ class QTimer;
 
 namespace rl::gui {
 
+inline constexpr int kStoryTickMs = 40;  // the block animation's timer
+
 class BlockView;
 class RunController;
 class StoryBars;
@@ -77,9 +79,9 @@ class StoryView : public QWidget {
  private:
   void build_ui();
   void apply_font();
-  void resolve();    // resolved_ from the session and the live points
-  void fill_step();  // every panel from resolved_ at step_
-  void fill_code(const ResolvedStep& s);
+  void resolve();                         // resolved_ from the session and the live points
+  void fill_step();                       // every panel from resolved_ at step_
+  void fill_code(const ResolvedStep& s);  // story_view_panels.cpp
   void fill_animation(const ResolvedStep& s);
   void tick_animation();
   void update_run_button();
