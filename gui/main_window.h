@@ -36,6 +36,7 @@ class ResultsModel;
 class ResultsTable;
 class RunController;
 class SessionStore;
+class StoryView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -93,6 +94,11 @@ class MainWindow : public QMainWindow {
   // leaves. The whole app's text size otherwise (Ctrl+= / Ctrl+- / Ctrl+0), remembered.
   void present();
   PresentationView* presentation() const { return presentation_; }
+  // Story mode (main_window_story.cpp; gui/story/): a story file (":/stories/seed-ladder.json",
+  // or a presenter's own) told step by step, full screen, over the shown session. False, with
+  // the error reported, when the file is not a valid story. Shift+F5 presents the seed's ladder.
+  bool present_story(const QString& path);
+  StoryView* story_view() const { return story_; }
   void set_text_size(double pt);
   double text_size() const { return text_pt_; }
 
@@ -124,6 +130,8 @@ class MainWindow : public QMainWindow {
   void build_file_menu();
   void export_all_charts_interactive();  // File > Export all charts as PNG
   void build_view_menu();
+  void build_story_menu();  // main_window_story.cpp
+  void open_story_interactive();
   void add_code_view();  // main_window_code.cpp
   void restore_view_settings();
   void connect_run();
@@ -184,6 +192,7 @@ class MainWindow : public QMainWindow {
   QStringList run_notices_;  // what became of the GPU worker during the run (RunController::notice)
   CodePanel* code_ = nullptr;
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
+  StoryView* story_ = nullptr;                // deletes itself when closed
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;
   double text_pt_ = 9.5;

@@ -56,6 +56,7 @@ void MainWindow::build_actions() {
                QKeySequence(), [this, i] { experiment_->apply_preset(i); });
 
   build_view_menu();
+  build_story_menu();
   QMenu* help = menuBar()->addMenu("&Help");
   add_action(this, help, "About ReductionLab", QKeySequence(), [this] {
     QMessageBox::about(
@@ -82,6 +83,7 @@ void MainWindow::build_file_menu() {
     if (!path.isEmpty()) open_session(path, true);
   });
   add("Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
+  add("Open s&tory...", QKeySequence(), [this] { open_story_interactive(); });
   file->addSeparator();
   add("&Save session...", QKeySequence::Save, [this] {
     const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");

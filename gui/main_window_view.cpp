@@ -11,6 +11,7 @@
 
 #include "main_window.h"
 #include "presentation.h"
+#include "story/story_view.h"
 
 namespace rl::gui {
 
@@ -69,8 +70,9 @@ void MainWindow::set_text_size(double pt) {
 }
 
 void MainWindow::present() {
-  if (presentation_) {
-    presentation_->close();
+  if (presentation_ || story_) {  // F5 leaves either
+    if (presentation_) presentation_->close();
+    if (story_) story_->close();
     return;
   }
   presentation_ = new PresentationView(store_, presentation_zoom_);

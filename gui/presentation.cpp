@@ -93,7 +93,7 @@ void PresentationView::show_page(int index) {
   chart_->set_chart(build_chart(pages_[page_], store_->shown(), store_->baseline(),
                                 store_->time_basis(), store_->ladder_setting()));
   footer_->setText(QString("%1 / %2  ·  PageDown / Space: next  ·  PageUp: back  ·  Ctrl+= / "
-                           "Ctrl+-: text  ·  Esc: leave")
+                           "Ctrl+-: text  ·  Shift+F5: the ladder as a story  ·  Esc: leave")
                        .arg(page_ + 1)
                        .arg(pages_.size()));
 }

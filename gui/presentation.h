@@ -2,6 +2,7 @@
 // scaled for a room. PageDown / Space / Right (what clickers send) step forward, PageUp / Left /
 // Backspace back, Home / End jump; Ctrl+= and Ctrl+- make the text larger or smaller (remembered).
 // Pages are the charts that have something to draw for the sessions shown, in the window's order.
+// Shift+F5 (the window's Story menu) leaves it for story mode (story/story_view.h).
 #pragma once
 
 #include <QFont>

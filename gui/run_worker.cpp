@@ -159,6 +159,11 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     if (id == current_ && running_) emit point_finished(r);
   });
   connect(worker_, &RunWorker::run_finished, this, [this](quint64 id, const rl::Session& s) {
+    if (id != 0 && id == measuring_) {
+      measuring_ = 0;
+      emit measured(id, s);
+      return;
+    }
     if (id != current_ || !running_) return;
     running_ = false;
     emit finished(s);
@@ -170,6 +175,11 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     if (id == current_ && running_) emit notice(m);
   });
   connect(worker_, &RunWorker::run_failed, this, [this](quint64 id, const QString& message) {
+    if (id != 0 && id == measuring_) {
+      measuring_ = 0;
+      emit measure_failed(id, message);
+      return;
+    }
     if (id != current_ || !running_) return;
     running_ = false;
     emit failed(message);
@@ -179,6 +189,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
 
 RunController::~RunController() {
   if (cancel_) cancel_->store(true);
+  if (measure_cancel_) measure_cancel_->store(true);
   thread_.quit();
   thread_.wait();
 }
@@ -215,6 +226,19 @@ quint64 RunController::start(const rl::ExperimentSpec& spec, int device,
        resume = std::move(resume)] { w->run(id, spec, device, flag, path, discard, resume); },
       Qt::QueuedConnection);
   return current_;
+}
+
+quint64 RunController::measure(const rl::ExperimentSpec& spec, int device) {
+  if (measure_cancel_) measure_cancel_->store(true);  // an older one still queued: not wanted
+  measure_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  measuring_ = ++next_;
+  QMetaObject::invokeMethod(
+      worker_,
+      [w = worker_, id = measuring_, spec, device, flag = measure_cancel_] {
+        w->run(id, spec, device, flag);
+      },
+      Qt::QueuedConnection);
+  return measuring_;
 }
 
 void RunController::cancel(bool keep_checkpoint) {

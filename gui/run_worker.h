@@ -116,6 +116,11 @@ class RunController : public QObject {
   void set_checkpoint_path(const QString& path) { checkpoint_ = path; }
   const QString& checkpoint_path() const { return checkpoint_; }
   int checkpoints_written() const { return worker_->checkpoints_written(); }
+  // Queues one measurement of its own behind any run (a story's "Run this step now"): it never
+  // cancels or replaces the current run and writes no checkpoint; measured() or
+  // measure_failed() follows with its job id. A newer measurement makes an older one stale.
+  quint64 measure(const rl::ExperimentSpec& spec, int device);
+  quint64 current_measurement() const { return measuring_; }
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
@@ -131,6 +136,9 @@ class RunController : public QObject {
   void notice(const QString& message);  // RunWorker::notice
   // The latest recording's result only.
   void traces_recorded(const rl::gui::TraceRecording& recording);
+  // The latest measurement's outcome only (measure()).
+  void measured(quint64 job, const rl::Session& session);
+  void measure_failed(quint64 job, const QString& message);
 
  private:
   QThread thread_;
@@ -141,6 +149,8 @@ class RunController : public QObject {
   QString checkpoint_;
   std::optional<rl::Discovery> discovery_;
   quint64 recording_ = 0;
+  quint64 measuring_ = 0;  // the measurement whose outcome is still wanted (0: none)
+  std::shared_ptr<std::atomic<bool>> measure_cancel_;
 };
 
 }  // namespace rl::gui

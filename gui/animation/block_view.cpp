@@ -65,6 +65,14 @@ void BlockView::set_frame(int f, double progress) {
   update();
 }
 
+void BlockView::set_compact(bool on) {
+  if (on == compact_) return;
+  compact_ = on;
+  layout_width_ = -1;
+  updateGeometry();
+  update();
+}
+
 void BlockView::set_cell_size(int px) {
   px = std::clamp(px, 4, 64);
   if (px == cell_) return;
@@ -116,7 +124,7 @@ BlockView::Layout BlockView::compute_layout(int width) const {
   l.caption_h = caption_h;
   l.header = kMargin + 2 * fm.height() + 4 + caption_h + 6;
   l.grid_top = l.header + arc_room;
-  l.footer = 6 * fm.height() + 24;
+  l.footer = compact_ ? fm.height() + 10 : 6 * fm.height() + 24;
   l.height = l.grid_top + l.rows * l.row_h + l.footer + kMargin;
   return l;
 }

@@ -30,6 +30,9 @@ class BlockView : public QWidget {
   double progress() const { return progress_; }
 
   void set_cell_size(int px);  // 4 (1024 threads at a glance) .. 64 (values legible)
+  // Compact: no counter table or legend under the block, for a slide beside other panels (story
+  // mode shows the measured counter itself).
+  void set_compact(bool on);
   int cell_size() const { return cell_; }
   int columns() const;                // cells per row, a multiple of 32
   QRect cell_rect(int index) const;   // workspace element `index`
@@ -73,6 +76,7 @@ class BlockView : public QWidget {
   int frame_ = 0;
   double progress_ = 1.0;
   int cell_ = 16;
+  bool compact_ = false;
   mutable Layout layout_;
   mutable int layout_width_ = -1;
 };

@@ -47,7 +47,9 @@ void BlockView::paint_header(QPainter& p) const {
           .arg(QString::fromStdString(std::string(to_string(t.workspace))),
                QString::fromStdString(std::string(to_string(t.type))));
   int y = kMargin;
-  p.drawText(QRect(kMargin, y, width() - 2 * kMargin, fm.height()), Qt::AlignLeft, title);
+  const int text_w = width() - 2 * kMargin;
+  p.drawText(QRect(kMargin, y, text_w, fm.height()), Qt::AlignLeft,
+             QFontMetrics(bold).elidedText(title, Qt::ElideRight, text_w));
   p.setFont(font());
   y += fm.height();
   const TraceStep* s = step_for(frame_);
@@ -60,7 +62,8 @@ void BlockView::paint_header(QPainter& p) const {
     step_line += QString(", stride %1").arg(s->stride);
   step_line += "   ·   source: " + source_text(t);
   p.setPen(QColor(60, 60, 60));
-  p.drawText(QRect(kMargin, y, width() - 2 * kMargin, fm.height()), Qt::AlignLeft, step_line);
+  p.drawText(QRect(kMargin, y, text_w, fm.height()), Qt::AlignLeft,
+             fm.elidedText(step_line, Qt::ElideRight, text_w));
   y += fm.height() + 4;
   p.setPen(Qt::black);
   p.drawText(QRect(kMargin, y, width() - 2 * kMargin, layout_.caption_h), Qt::TextWordWrap,
@@ -278,10 +281,14 @@ void BlockView::paint_footer(QPainter& p) const {
     p.setPen(QPen(kBarrier, 2, Qt::DashLine));
     p.drawLine(layout_.left, y, layout_.left + layout_.columns * cell_, y);
     p.setPen(kBarrier);
-    p.drawText(
-        QRect(layout_.left, y + 2, width() - layout_.left - kMargin, fm.height()), Qt::AlignLeft,
-        QString("__syncthreads(): all %1 warps wait here until the last arrives").arg(t.warps()));
+    const int text_w = width() - layout_.left - kMargin;
+    p.drawText(QRect(layout_.left, y + 2, text_w, fm.height()), Qt::AlignLeft,
+               fm.elidedText(QString("__syncthreads(): all %1 warps wait here until the last "
+                                     "arrives")
+                                 .arg(t.warps()),
+                             Qt::ElideRight, text_w));
   }
+  if (compact_) return;
   y += fm.height() + 6;
   const StepCounters none{};
   const QString launch = QString("launch, %1 block%2").arg(t.grid).arg(t.grid == 1 ? "" : "s");

@@ -238,6 +238,30 @@ std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to) {
   return diff_lines(code(from), code(to));
 }
 
+std::optional<std::vector<DiffLine>> point_source_diff(const PointSpec& from, const PointSpec& to,
+                                                       std::string* why) {
+  auto entry = [](const PointSpec& p) {
+    CodeQuery q;
+    q.variant = p.variant;
+    q.block_size = p.block_size;
+    q.unroll = p.unroll;
+    q.type = p.type;
+    q.workspace = p.workspace;
+    return find_code(q);
+  };
+  try {
+    const CodeEntry a = entry(from), b = entry(to);
+    if (a.source.empty() || b.source.empty()) {
+      *why = "no source of " + (a.source.empty() ? from.variant : to.variant) + " in this build";
+      return std::nullopt;
+    }
+    return source_diff(a, b);
+  } catch (const Error& e) {
+    *why = e.what();
+    return std::nullopt;
+  }
+}
+
 std::vector<std::string> sass_archs() {
   return data().archs;
 }

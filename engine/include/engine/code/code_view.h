@@ -13,6 +13,7 @@
 #include "engine/code/line_diff.h"
 #include "engine/code/occupancy.h"
 #include "engine/code/sass_counts.h"
+#include "engine/run/spec.h"
 
 namespace rl::code {
 
@@ -76,6 +77,10 @@ CodeEntry find_code(const CodeQuery& q);
 const VariantInfo* previous_rung(const VariantInfo& v);
 
 std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to);
+// The same for the kernels of two measured points (a story's "what changed", report/story.h:
+// SourceDiffer); nullopt with *why where either has no source in this build.
+std::optional<std::vector<DiffLine>> point_source_diff(const PointSpec& from, const PointSpec& to,
+                                                       std::string* why);
 
 // Architectures with SASS ("sm_75", "sm_90") and PTX ("compute_90") in this build.
 std::vector<std::string> sass_archs();

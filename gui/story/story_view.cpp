@@ -1,0 +1,275 @@
+#include "story/story_view.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "animation/block_view.h"
+#include "code_highlighters.h"
+#include "engine/code/code_view.h"
+#include "presentation.h"
+#include "run_worker.h"
+#include "story/story_bars.h"
+
+namespace rl::gui {
+
+namespace {
+
+QLabel* wrapped_label(const QString& name) {
+  auto* l = new QLabel;
+  l->setObjectName(name);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::NoTextInteraction);
+  return l;
+}
+
+}  // namespace
+
+StoryView::StoryView(Story story, Session session, RunController* jobs, double zoom,
+                     QWidget* parent)
+    : QWidget(parent),
+      story_(std::move(story)),
+      session_(std::move(session)),
+      jobs_(jobs),
+      zoom_(std::clamp(zoom, 0.5, 3.0)),
+      saved_font_(QApplication::font()) {
+  setObjectName("story_view");
+  setWindowTitle("ReductionLab: " + QString::fromStdString(story_.title));
+  setAttribute(Qt::WA_DeleteOnClose);
+  setAutoFillBackground(true);
+  QPalette p = palette();
+  p.setColor(QPalette::Window, Qt::white);
+  p.setColor(QPalette::WindowText, Qt::black);
+  setPalette(p);
+  build_ui();
+  if (jobs_) {
+    connect(jobs_, &RunController::measured, this, &StoryView::on_measured);
+    connect(jobs_, &RunController::measure_failed, this, &StoryView::on_measure_failed);
+    // A GPU, or why there is none: host times would be CPU times beside the session's GPU bars.
+    auto from_discovery = [this](const Discovery& d) {
+      if (!d.gpus.empty()) return set_run_device(d.gpus.front().index);
+      set_run_device(std::nullopt, "no GPU here; the bars are the session's",
+                     QString::fromStdString(d.no_gpu_reason));
+    };
+    connect(jobs_, &RunController::discovered, this, from_discovery);
+    if (jobs_->discovery())
+      from_discovery(*jobs_->discovery());
+    else
+      unavailable_ = "looking for a GPU";
+  }
+  resolve();
+  fill_step();
+}
+
+void StoryView::build_ui() {
+  heading_ = wrapped_label("story_heading");
+  caption_ = wrapped_label("story_caption");
+  numbers_ = wrapped_label("story_numbers");
+  source_ = wrapped_label("story_source");
+  counter_ = wrapped_label("story_counter");
+  code_title_ = wrapped_label("story_code_title");
+  animation_note_ = wrapped_label("story_animation_note");
+  footer_ = new QLabel;
+  status_ = wrapped_label("story_run_status");
+  footer_->setStyleSheet("color: #444444;");
+  status_->setStyleSheet("color: #444444;");
+  counter_->setStyleSheet("color: #333333;");
+  source_->setStyleSheet("color: #555555;");
+  bars_ = new StoryBars;
+  code_ = new QPlainTextEdit;
+  code_->setObjectName("story_code");
+  code_->setReadOnly(true);
+  code_->setLineWrapMode(QPlainTextEdit::WidgetWidth);  // a slide never scrolls sideways
+  code_->setFocusPolicy(Qt::NoFocus);                   // the clicker's keys stay with the story
+  new DiffHighlighter(code_->document());
+  block_ = new BlockView;
+  block_->installEventFilter(this);
+  block_->set_compact(true);
+  run_ = new QPushButton("Run this step now (R)");
+  run_->setObjectName("story_run");
+  run_->setFocusPolicy(Qt::NoFocus);
+  connect(run_, &QPushButton::clicked, this, [this] { run_step(); });
+  timer_ = new QTimer(this);
+  timer_->setInterval(kStoryTickMs);
+  connect(timer_, &QTimer::timeout, this, &StoryView::tick_animation);
+
+  // Left: the ladder and its numbers; right: the code change over the block animation.
+  auto* left = new QVBoxLayout;
+  left->addWidget(bars_, 1);
+  left->addWidget(numbers_);
+  left->addWidget(source_);
+  left->addWidget(counter_);
+  auto* right = new QVBoxLayout;
+  right->addWidget(code_title_);
+  right->addWidget(code_, 1);  // the block takes the height it needs, the code the rest
+  right->addWidget(block_);
+  right->addWidget(animation_note_);
+  auto* middle = new QHBoxLayout;
+  middle->addLayout(left, 1);
+  middle->addLayout(right, 1);
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(footer_, 1);
+  bottom->addWidget(status_, 1);
+  bottom->addWidget(run_);
+  auto* root = new QVBoxLayout(this);
+  root->setContentsMargins(16, 10, 16, 6);
+  root->addWidget(heading_);
+  root->addWidget(caption_);
+  root->addLayout(middle, 1);
+  root->addLayout(bottom);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+void StoryView::start() {
+  apply_font();
+  show_step(0);
+  setFocus();
+}
+
+void StoryView::apply_font() {
+  const QScreen* s = screen() ? screen() : QApplication::primaryScreen();
+  QFont f = saved_font_;
+  f.setPointSizeF(presentation_point_size(s ? s->geometry().height() : 1080, zoom_));
+  QApplication::setFont(f);
+  QFont heading = f;
+  heading.setBold(true);
+  heading.setPointSizeF(f.pointSizeF() * 1.3);
+  heading_->setFont(heading);
+  QFont bold = f;
+  bold.setBold(true);
+  numbers_->setFont(bold);
+  // Secondary text a step smaller, never below what reads from the back of a room.
+  QFont small = f;
+  small.setPointSizeF(std::max(10.0, f.pointSizeF() * 0.8));
+  for (QWidget* w : std::initializer_list<QWidget*>{counter_, source_, footer_, status_,
+                                                    animation_note_, run_, code_title_})
+    w->setFont(small);
+  // The block view writes its step caption and counters in its own font: smaller still, so a
+  // 128-thread block and its table fit half the screen.
+  QFont block = f;
+  block.setPointSizeF(std::max(9.0, f.pointSizeF() * 0.7));
+  block_->setFont(block);
+  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  mono.setFamily("DejaVu Sans Mono");
+  mono.setPointSizeF(std::max(9.0, f.pointSizeF() * 0.7));
+  code_->setFont(mono);
+  fill_step();
+}
+
+void StoryView::set_zoom(double zoom) {
+  zoom = std::clamp(zoom, 0.5, 3.0);
+  if (zoom == zoom_) return;
+  zoom_ = zoom;
+  apply_font();
+  emit zoom_changed(zoom_);
+}
+
+void StoryView::resolve() {
+  resolved_ = resolve_story(story_, session_, live_, &code::point_source_diff);
+}
+
+void StoryView::show_step(int index) {
+  step_ = std::clamp(index, 0, step_count() - 1);
+  fill_step();
+}
+
+void StoryView::fill_step() {
+  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
+  heading_->setText(heading_text());
+  caption_->setText(QString::fromStdString(s.step.caption));
+  numbers_->setText(QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_))));
+  source_->setText(QString::fromStdString(story_source_line(resolved_, std::size_t(step_))));
+  counter_->setText(counter_text());
+  bars_->set_story(resolved_, step_);
+  fill_code(s);
+  fill_animation(s);
+  footer_->setText(QString("%1 / %2 · PageDown / Space: next · PageUp: back · Esc: leave")
+                       .arg(step_ + 1)
+                       .arg(step_count()));
+  update_run_button();
+}
+
+QString StoryView::heading_text() const {
+  const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
+  return QString("%1 · %2 / %3 · %4")
+      .arg(QString::fromStdString(resolved_.title))
+      .arg(step_ + 1)
+      .arg(step_count())
+      .arg(QString::fromStdString(s.step.title));
+}
+
+QString StoryView::caption_text() const {
+  return caption_->text();
+}
+QString StoryView::numbers_text() const {
+  return numbers_->text() + "\n" + source_->text();
+}
+QString StoryView::counter_text() const {
+  return QString::fromStdString(resolved_.steps.at(std::size_t(step_)).counter.text);
+}
+QString StoryView::code_text() const {
+  return code_->toPlainText();
+}
+QString StoryView::run_status() const {
+  return run_status_;
+}
+
+void StoryView::keyPressEvent(QKeyEvent* event) {
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  switch (event->key()) {
+    case Qt::Key_PageDown:
+    case Qt::Key_Space:
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+      return show_step(step_ + 1);
+    case Qt::Key_PageUp:
+    case Qt::Key_Backspace:
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+      return show_step(step_ - 1);
+    case Qt::Key_Home:
+      return show_step(0);
+    case Qt::Key_End:
+      return show_step(step_count() - 1);
+    case Qt::Key_R:
+      if (!ctrl) {
+        run_step();
+        return;
+      }
+      break;
+    case Qt::Key_Escape:
+    case Qt::Key_F5:
+      close();
+      return;
+    case Qt::Key_Equal:
+    case Qt::Key_Plus:
+      if (ctrl) return set_zoom(zoom_ * 1.15);
+      break;
+    case Qt::Key_Minus:
+      if (ctrl) return set_zoom(zoom_ / 1.15);
+      break;
+    case Qt::Key_0:
+      if (ctrl) return set_zoom(1.0);
+      break;
+  }
+  QWidget::keyPressEvent(event);
+}
+
+void StoryView::closeEvent(QCloseEvent* event) {
+  timer_->stop();
+  QApplication::setFont(saved_font_);
+  emit closed();
+  QWidget::closeEvent(event);
+}
+
+}  // namespace rl::gui
