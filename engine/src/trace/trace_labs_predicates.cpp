@@ -109,7 +109,8 @@ void PredicateBuilder::vote_count(unsigned j, const std::vector<unsigned>& hits,
                                   std::int32_t* count) {
   *count += std::int32_t(hits.size());
   TraceStep& s = b_.push(
-      "vote", "tile " + num(j) + ": count += __syncthreads_count(x >= 200), the barrier that "
+      "vote", "tile " + num(j) +
+                  ": count += __syncthreads_count(x >= 200), the barrier that "
                   "returns a value: every thread waits at it, and every thread gets back how many "
                   "threads of the block had a true predicate (" +
                   num(hits.size()) + ": " + who(hits) + "). The running count, " + num(*count) +
@@ -139,9 +140,10 @@ void PredicateBuilder::ballot(unsigned j, const std::vector<std::int32_t>& pred,
     warp[w] += std::popcount(bits);
     if (w < 4) per_warp += (w ? ", " : "") + num(std::popcount(bits));
   }
-  s.caption = "tile " + num(j) + ": __ballot_sync(~0, x >= 200) gives each warp its 32 predicate "
-              "bits in one instruction, and lane 0 adds __popc of them (this tile: " + per_warp +
-              (t_.warps() > 4 ? ", ..." : "") +
+  s.caption = "tile " + num(j) +
+              ": __ballot_sync(~0, x >= 200) gives each warp its 32 predicate "
+              "bits in one instruction, and lane 0 adds __popc of them (this tile: " +
+              per_warp + (t_.warps() > 4 ? ", ..." : "") +
               " per warp; arrows from the lanes whose bit is set). No barrier: each warp counts "
               "on its own; the registers show each thread's count (only lane 0's grows).";
   for (unsigned tid = 0; tid < unsigned(t_.block_size); ++tid)
@@ -155,8 +157,9 @@ bool PredicateBuilder::vote_or(unsigned j, const std::vector<unsigned>& hits) {
   std::string cap = "tile " + num(j) + ": __syncthreads_or(x == 255), a barrier that returns " +
                     "1 to every thread when any thread's predicate holds: ";
   if (found)
-    cap += who(hits) + " found one, so every thread gets 1 and the whole block leaves the loop "
-                       "together (early exit)" +
+    cap += who(hits) +
+           " found one, so every thread gets 1 and the whole block leaves the loop "
+           "together (early exit)" +
            (last ? "." : ": tiles " + num(j + 1) + ".." + num(t_.unroll - 1) + " are never read.");
   else
     cap += "no thread holds a 255, so every thread gets 0 and " +
@@ -206,8 +209,8 @@ void PredicateBuilder::local_scan() {
   for (unsigned tid = 0; tid < B; ++tid)
     if (r[tid]) hits.push_back(tid);
   vote_or(U - 1, hits);
-  t_.steps.back().caption = "__syncthreads_or(hit), once, after every tile is read: " +
-                            who(hits) + (hits.empty() ? " found a 255" : " found one") +
+  t_.steps.back().caption = "__syncthreads_or(hit), once, after every tile is read: " + who(hits) +
+                            (hits.empty() ? " found a 255" : " found one") +
                             ", and every thread gets " + (hits.empty() ? "0." : "1.");
 }
 

@@ -69,8 +69,9 @@ void build_unroll_pragma(Trace& t) {
     b.snapshot(s);
   }
   if (first + std::uint64_t(B) * kTrip > t.size)
-    t.steps.front().caption += " This is the tail block: each load checks i < N (the whole "
-                               "tiles skip the check).";
+    t.steps.front().caption +=
+        " This is the tail block: each load checks i < N (the whole "
+        "tiles skip the check).";
   warp_trace::block_reduce_steps(b, t.warps());
   TraceStep& partial = b.push("write_partial", "");
   partial.masks[0] = 1u;

@@ -150,8 +150,8 @@ void block_reduce_steps(Builder<T>& b, unsigned W) {
 template <typename T>
 void shared_tree_steps(Builder<T>& b, unsigned B, const std::string& what) {
   for (unsigned stride = B / 2; stride > 0; stride >>= 1) {
-    TraceStep& s = b.push("tree", "stride " + num(stride) + ": threads 0.." + num(stride - 1) +
-                                      " act. " + what);
+    TraceStep& s = b.push(
+        "tree", "stride " + num(stride) + ": threads 0.." + num(stride - 1) + " act. " + what);
     s.stride = stride;
     s.barrier = true;
     s.counters.barriers = 1;
