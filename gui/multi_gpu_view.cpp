@@ -85,6 +85,7 @@ void MultiGpuView::set_session(MultiSession session, const QString& path) {
           QVariantList{QVariant::fromValue(qulonglong(p.point.size)), int(p.point.type)});
   which_->setCurrentIndex(which_->count() - 1);  // the largest size: the one the issue asks for
   show_selected();
+  emit session_changed(*session_, path);
 }
 
 void MultiGpuView::show_selected() {

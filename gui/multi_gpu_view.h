@@ -29,6 +29,10 @@ class MultiGpuView : public QWidget {
   QString summary_text() const;  // the text above the charts, for tests
   charts::ChartWidget* chart(const QString& id) const;
 
+ signals:
+  // A session was opened (the animation's levels view shows its measured phases).
+  void session_changed(const rl::MultiSession& session, const QString& path);
+
  private:
   void show_selected();
   std::optional<MultiSession> session_;

@@ -12,6 +12,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git clang-format python3 python3-venv
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
+  libgif-dev
   nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev
   fonts-dejavu-core

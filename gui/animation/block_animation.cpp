@@ -1,5 +1,6 @@
 // The block animation panel: building traces from the pickers, GPU recording on a worker
-// thread, the play clock, stepping and PNG export (the widgets are in block_animation_ui.cpp).
+// thread, the play clock, stepping and PNG export (the widgets are in block_animation_ui.cpp;
+// the levels above the block, phase alignment and the GIF in block_animation_levels.cpp).
 #include "animation/block_animation.h"
 
 #include <QApplication>
@@ -26,6 +27,7 @@
 #include <cmath>
 
 #include "animation/block_view.h"
+#include "animation/hierarchy_view.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/run/device.h"
@@ -86,6 +88,7 @@ std::optional<TraceRequest> BlockAnimationPanel::request_from(QComboBox* variant
 void BlockAnimationPanel::rebuild() {
   recording_ = 0;  // a recording for the old pickers is stale
   set_playing(false);
+  rebuild_levels();
   QString error;
   const auto ra = request_from(variant_a_, unroll_a_, &error);
   std::optional<TraceRequest> rb;
@@ -106,11 +109,13 @@ void BlockAnimationPanel::rebuild() {
     status_->setText("<span style='color:#b00000'>" + error.toHtmlEscaped() + "</span>");
     view_a_->set_trace(nullptr);
     view_b_->set_trace(nullptr);
+    realign();
     update_transport();
     return;
   }
   view_a_->set_trace(ta);
   view_b_->set_trace(tb);
+  realign();
   status_->setText(
       QString::fromStdString(ta->label + ": " + find_variant_by_id(ta->variant)->explanation));
   frame_ = 0;
@@ -139,6 +144,7 @@ void BlockAnimationPanel::on_recorded(const TraceRecording& r) {
   }
   view_a_->set_trace(r.first);
   if (r.second) view_b_->set_trace(r.second);
+  realign();
   status_->setText("Masks and values recorded on " +
                    QString::fromStdString(r.first->source_device) + ".");
   show_frame(frame_, 1.0);
@@ -180,13 +186,25 @@ bool BlockAnimationPanel::side_by_side() const {
 }
 
 int BlockAnimationPanel::frame_count() const {
+  if (levels_shown()) return hierarchy_->step_count();
+  if (!aligned_.empty()) return int(aligned_.size());
   return std::max(view_a_->frame_count(), side_by_side() ? view_b_->frame_count() : 0);
 }
 
 void BlockAnimationPanel::show_frame(int f, double progress) {
   frame_ = std::clamp(f, 0, std::max(0, frame_count() - 1));
-  view_a_->set_frame(frame_, progress);
-  view_b_->set_frame(frame_, progress);
+  if (levels_shown()) {
+    hierarchy_->set_step(frame_);
+  } else if (!aligned_.empty()) {
+    // A view that holds its frame shows it still, not a transition into it.
+    const AlignedFrame& a = aligned_[frame_];
+    view_a_->set_frame(a.frame_a, a.a_holds ? 1.0 : progress);
+    view_b_->set_frame(a.frame_b, a.b_holds ? 1.0 : progress);
+  } else {
+    view_a_->set_frame(frame_, progress);
+    view_b_->set_frame(frame_, progress);
+  }
+  update_phase_label();
   update_transport();
 }
 
@@ -259,6 +277,13 @@ QString BlockAnimationPanel::status_text() const {
 }
 
 QImage BlockAnimationPanel::render_frame() const {
+  if (levels_shown()) {
+    QImage img(hierarchy_->size(), QImage::Format_ARGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    hierarchy_->render(&p, QPoint(0, 0));
+    return img;
+  }
   const bool both = side_by_side();
   const QSize a = view_a_->size(), b = both ? view_b_->size() : QSize(0, 0);
   QImage img(a.width() + b.width(), std::max(a.height(), b.height()), QImage::Format_ARGB32);
@@ -270,7 +295,7 @@ QImage BlockAnimationPanel::render_frame() const {
 }
 
 bool BlockAnimationPanel::export_frame(const QString& path, QString* error) {
-  if (!view_a_->trace()) {
+  if (frame_count() == 0) {
     if (error) *error = "Nothing to export: no trace is shown.";
     return false;
   }
@@ -281,8 +306,22 @@ bool BlockAnimationPanel::export_frame(const QString& path, QString* error) {
   return true;
 }
 
+std::vector<QImage> BlockAnimationPanel::render_all_frames() {
+  const bool was_playing = playing();
+  set_playing(false);
+  const int keep = frame_;
+  std::vector<QImage> frames;
+  for (int f = 0; f < frame_count(); ++f) {
+    show_frame(f, 1.0);
+    frames.push_back(render_frame());
+  }
+  show_frame(keep, 1.0);
+  set_playing(was_playing);
+  return frames;
+}
+
 int BlockAnimationPanel::export_sequence(const QString& directory, QString* error) {
-  if (!view_a_->trace()) {
+  if (frame_count() == 0) {
     if (error) *error = "Nothing to export: no trace is shown.";
     return -1;
   }
@@ -290,24 +329,16 @@ int BlockAnimationPanel::export_sequence(const QString& directory, QString* erro
     if (error) *error = "Could not create " + directory;
     return -1;
   }
-  const bool was_playing = playing();
-  set_playing(false);
-  const int keep = frame_;
-  int written = 0;
-  for (int f = 0; f < frame_count(); ++f) {
-    show_frame(f, 1.0);
+  const std::vector<QImage> frames = render_all_frames();
+  for (std::size_t f = 0; f < frames.size(); ++f) {
     const QString path =
-        QDir(directory).filePath(QString("frame_%1.png").arg(f, 4, 10, QChar('0')));
-    if (!render_frame().save(path, "PNG")) {
+        QDir(directory).filePath(QString("frame_%1.png").arg(int(f), 4, 10, QChar('0')));
+    if (!frames[f].save(path, "PNG")) {
       if (error) *error = "Could not write " + path;
-      show_frame(keep, 1.0);
       return -1;
     }
-    ++written;
   }
-  show_frame(keep, 1.0);
-  set_playing(was_playing);
-  return written;
+  return int(frames.size());
 }
 
 }  // namespace rl::gui

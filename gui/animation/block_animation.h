@@ -1,9 +1,13 @@
 // The block animation panel: pickers (variant, block size, unroll, workspace, type, N, block),
-// an optional second variant stepping in lock-step beside the first, transport controls
-// (play, pause, step, scrub, speed, loop, zoom) with keyboard shortcuts, and PNG export of the
-// current frame or of every frame. Traces come from the engine's block model, or are recorded
-// on the GPU by the instrumented kernels, queued on the app's one GPU worker (run_worker.h) so
-// they never run during a timed run; the GUI thread never waits on them.
+// an optional second variant stepping in lock-step beside the first (or aligned by phase:
+// engine/trace/phase_align.h), transport controls (play, pause, step, scrub, speed, loop, zoom)
+// with keyboard shortcuts, PNG export of the current frame or of every frame and an animated
+// GIF. "Show: levels above the block" swaps the block views for the hierarchy view (the grid,
+// the GPUs' shards and the exchange: engine/multi/hierarchy_plan.h), stepped by the same
+// transport, with the open multi-GPU session's measured phases beside its steps. Traces come from
+// the engine's block model, or are recorded on the GPU by the instrumented kernels, queued on the
+// app's one GPU worker (run_worker.h) so they never run during a timed run; the GUI thread never
+// waits on them.
 #pragma once
 
 #include <QElapsedTimer>
@@ -13,6 +17,8 @@
 #include <memory>
 #include <optional>
 
+#include "engine/multi/multi_results.h"
+#include "engine/trace/phase_align.h"
 #include "engine/trace/trace.h"
 #include "metatypes.h"
 #include "run_worker.h"
@@ -25,11 +31,13 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QStackedWidget;
 class QTimer;
 
 namespace rl::gui {
 
 class BlockView;
+class HierarchyView;
 
 class BlockAnimationPanel : public QWidget {
   Q_OBJECT
@@ -60,6 +68,23 @@ class BlockAnimationPanel : public QWidget {
   bool export_frame(const QString& path, QString* error = nullptr);
   // Writes frame_0000.png ... for every frame; returns the number written (-1 on error).
   int export_sequence(const QString& directory, QString* error = nullptr);
+  // Every frame as one animated GIF (256 colours, the delay from the speed); returns the number
+  // of frames written (-1 on error, the file left as it was).
+  int export_gif(const QString& path, QString* error = nullptr);
+
+  // Side by side with different step counts: frames aligned by phase (both views show "last
+  // warp" together); the phase label says which phase is shown.
+  void set_aligned(bool on);
+  bool aligned() const;
+  QString phase_text() const;
+  // The levels above the block instead of the block views.
+  void set_levels_shown(bool on);
+  bool levels_shown() const;
+  HierarchyView* hierarchy_view() const { return hierarchy_; }
+  // false and the reason shown on a bad pick; n: "2^28", "1000003" (empty: 2^28)
+  bool set_levels(int gpus, Exchange exchange, const QString& n = QString());
+  // The multi-GPU session open in the app (its measured phases sit beside the plan's steps).
+  void set_multi_session(const MultiSession& session, const QString& path);
 
  private:
   void build_ui();
@@ -67,6 +92,12 @@ class BlockAnimationPanel : public QWidget {
   void build_compare_row(QVBoxLayout* root);
   void build_views(QVBoxLayout* root);
   void build_transport(QVBoxLayout* root);
+  void build_levels_row(QVBoxLayout* root);
+  void rebuild_levels();  // the hierarchy plan from the pickers
+  void realign();         // the aligned frames of the two traces shown
+  void update_phase_label();
+  void ask_export_gif();
+  std::vector<QImage> render_all_frames();  // every frame, the current one kept
   void connect_transport();
   void connect_pickers();
   void add_shortcuts();
@@ -94,6 +125,16 @@ class BlockAnimationPanel : public QWidget {
   QLabel *frame_label_ = nullptr, *status_ = nullptr;
   QWidget* views_ = nullptr;
   BlockView *view_a_ = nullptr, *view_b_ = nullptr;
+  QCheckBox* align_ = nullptr;
+  QLabel* phase_label_ = nullptr;
+  std::vector<AlignedFrame> aligned_;  // empty unless aligned and side by side
+  QComboBox *show_ = nullptr, *exchange_ = nullptr;
+  QSpinBox* gpus_ = nullptr;
+  QLineEdit* levels_n_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  HierarchyView* hierarchy_ = nullptr;
+  std::optional<MultiSession> multi_;
+  QString multi_path_;
   QTimer* timer_ = nullptr;
   QElapsedTimer clock_;
   double phase_ = 0;  // position inside the current step, 0..1

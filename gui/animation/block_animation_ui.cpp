@@ -10,12 +10,14 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QThread>
 #include <QTimer>
@@ -23,6 +25,7 @@
 #include <cmath>
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
+#include "animation/hierarchy_view.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/run/device.h"
@@ -45,6 +48,9 @@ QComboBox* ladder_variant_combo(QWidget* parent) {
     c->addItem(text, QString::fromStdString(v.id));
     c->setItemData(c->count() - 1, QString::fromStdString(v.explanation), Qt::ToolTipRole);
   }
+  // The longest names (the labs') would otherwise set the whole panel's width.
+  c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  c->setMinimumContentsLength(22);
   return c;
 }
 
@@ -52,6 +58,8 @@ QPushButton* tool_button(const QString& text, const QString& tip, QWidget* paren
   auto* b = new QPushButton(text, parent);
   b->setToolTip(tip);
   b->setAutoDefault(false);
+  // The frame buttons are a glyph or two: as wide as their text, not a style's minimum.
+  if (text.size() <= 2) b->setMaximumWidth(b->fontMetrics().horizontalAdvance(text) + 28);
   return b;
 }
 
@@ -61,10 +69,15 @@ void BlockAnimationPanel::build_ui() {
   auto* root = new QVBoxLayout(this);
   build_pickers(root);
   build_compare_row(root);
+  build_levels_row(root);
   status_ = new QLabel(this);
   status_->setWordWrap(true);
   status_->setObjectName("status");
   root->addWidget(status_);
+  phase_label_ = new QLabel(this);
+  phase_label_->setObjectName("phase");
+  phase_label_->setVisible(false);
+  root->addWidget(phase_label_);
   build_views(root);
   build_transport(root);
   connect_transport();
@@ -88,6 +101,8 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   workspace_ = new QComboBox(this);
   workspace_->addItem("global (in place, as the seed)", int(Workspace::Global));
   workspace_->addItem("shared memory", int(Workspace::Shared));
+  workspace_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  workspace_->setMinimumContentsLength(14);
   type_ = new QComboBox(this);
   type_->addItem("int32", int(DType::Int32));
   type_->addItem("float32", int(DType::Float32));
@@ -95,13 +110,18 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   size_->setPlaceholderText("one tile");
   size_->setToolTip("N for the launch totals, e.g. 2^24 or 1000003; empty: one block's tile");
   size_->setMaximumWidth(110);
+  size_->setMinimumWidth(70);
   block_index_ = new QSpinBox(this);
   block_index_->setRange(0, 0x7fffffff);
+  block_index_->setMaximumWidth(100);
   block_index_->setToolTip("which block of the launch to show (the last one may be a ragged tail)");
   source_ = new QComboBox(this);
   source_->addItem("block model (host)");
   source_->addItem("recorded on the GPU (looking for one...)");
   source_->setObjectName("source");
+  // The GPU's name or why there is none can be long: it must not widen the panel.
+  source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  source_->setMinimumContentsLength(16);
   if (auto* m = qobject_cast<QStandardItemModel*>(source_->model())) m->item(1)->setEnabled(false);
   picks->addWidget(new QLabel("Variant", this));
   picks->addWidget(variant_a_, 2);
@@ -134,13 +154,20 @@ void BlockAnimationPanel::build_compare_row(QVBoxLayout* root) {
   picks2->addWidget(variant_b_, 2);
   picks2->addWidget(new QLabel("U", this));
   picks2->addWidget(unroll_b_);
+  align_ = new QCheckBox("Align by phase", this);
+  align_->setObjectName("align_phase");
+  align_->setToolTip(
+      "Step both views phase by phase (load, tree, last warp, write partial): the "
+      "view with fewer steps in a phase holds its frame");
+  picks2->addWidget(align_);
   picks2->addWidget(new QLabel("Source", this));
   picks2->addWidget(source_, 1);
   root->addLayout(picks2);
 }
 
-// Views, side by side, in one scroll area.
+// Views, side by side, in one scroll area; the levels above the block on the stack's second page.
 void BlockAnimationPanel::build_views(QVBoxLayout* root) {
+  stack_ = new QStackedWidget(this);
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   views_ = new QWidget(scroll);
@@ -151,7 +178,14 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   row->addWidget(view_a_, 1, Qt::AlignTop);
   row->addWidget(view_b_, 1, Qt::AlignTop);
   scroll->setWidget(views_);
-  root->addWidget(scroll, 1);
+  stack_->addWidget(scroll);
+  auto* levels = new QScrollArea(this);
+  levels->setWidgetResizable(true);
+  hierarchy_ = new HierarchyView(levels);
+  hierarchy_->setObjectName("hierarchy");
+  levels->setWidget(hierarchy_);
+  stack_->addWidget(levels);
+  root->addWidget(stack_, 1);
 }
 
 // Transport: frame buttons, scrub, speed, loop, zoom and the exports.
@@ -176,8 +210,15 @@ void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
   zoom_->setValue(20);
   zoom_->setMaximumWidth(120);
   zoom_->setToolTip("cell size (+ / -): small shows 1024 threads at once, large shows values");
-  auto* export_frame_btn = tool_button("Export frame...", "current frame as PNG (P)", this);
-  auto* export_seq_btn = tool_button("Export all frames...", "numbered PNG sequence", this);
+  // One button, three exports: the frame, every frame as PNGs, and beside them the GIF.
+  auto* export_btn = tool_button("Export", "the current frame, every frame, or a GIF", this);
+  export_btn->setObjectName("export");
+  auto* exports = new QMenu(export_btn);
+  QAction* export_frame_btn = exports->addAction("Export frame... (P)");
+  QAction* export_seq_btn = exports->addAction("Export all frames (PNG sequence)...");
+  QAction* export_gif_btn = exports->addAction("Export animated GIF...");
+  export_gif_btn->setToolTip("every frame, 256 colours, at the chosen speed");
+  export_btn->setMenu(exports);
   for (QWidget* w : std::initializer_list<QWidget*>{first_, back_, play_, forward_, last_})
     transport->addWidget(w);
   transport->addWidget(scrub_, 1);
@@ -186,11 +227,11 @@ void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
   transport->addWidget(loop_);
   transport->addWidget(new QLabel("Zoom", this));
   transport->addWidget(zoom_);
-  transport->addWidget(export_frame_btn);
-  transport->addWidget(export_seq_btn);
+  transport->addWidget(export_btn);
   root->addLayout(transport);
-  connect(export_frame_btn, &QPushButton::clicked, this, [this] { ask_export_frame(); });
-  connect(export_seq_btn, &QPushButton::clicked, this, [this] {
+  connect(export_gif_btn, &QAction::triggered, this, [this] { ask_export_gif(); });
+  connect(export_frame_btn, &QAction::triggered, this, [this] { ask_export_frame(); });
+  connect(export_seq_btn, &QAction::triggered, this, [this] {
     const QString dir = QFileDialog::getExistingDirectory(this, "Export every frame into");
     QString err;
     if (dir.isEmpty()) return;
@@ -240,6 +281,10 @@ void BlockAnimationPanel::connect_pickers() {
   for (QComboBox* c : {unroll_a_, unroll_b_, block_, workspace_, type_, source_})
     connect(c, &QComboBox::currentIndexChanged, this, on_pick);
   connect(compare_, &QCheckBox::toggled, this, on_pick);
+  connect(align_, &QCheckBox::toggled, this, [this] {
+    realign();
+    set_frame(0);
+  });
   connect(size_, &QLineEdit::editingFinished, this, on_pick);
   connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
 }

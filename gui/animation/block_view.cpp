@@ -33,7 +33,8 @@ void BlockView::set_trace(std::shared_ptr<const Trace> trace) {
     needed_[S] = need;
     for (std::size_t s = S; s-- > 0;) {
       const TraceStep& st = trace_->steps[s];
-      if (st.kind == "load") {
+      // A load, and a barrier that returns a value, feed every thread's value into what follows.
+      if (st.kind == "load" || st.kind == "vote") {
         need.assign(B, true);
       } else {
         for (auto [d, src] : st.ops)
@@ -89,6 +90,13 @@ QString BlockView::caption_for(int frame) const {
   if (!trace_) return "Pick a variant to see one block reduce.";
   if (const TraceStep* s = step_for(frame)) return QString::fromStdString(s->caption);
   const Trace& t = *trace_;
+  if (t.workspace == Workspace::Registers)
+    return QString(
+               "Start: block %1 of %2; the cells show the first element each of its %3 "
+               "threads will read. Each step below is one step of the kernel.")
+        .arg(t.block_index)
+        .arg(t.grid)
+        .arg(t.block_size);
   return QString(
              "Start: block %1 of %2 holds ws[0..%3] = its tile of the input%4. Each step below "
              "is one pass of the kernel's loop.")

@@ -56,7 +56,8 @@ Resolved resolve(const TraceRequest& r) {
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
-                "single_pass, cluster_single_pass and the divergence lab");
+                "single_pass, cluster_single_pass and every lab kernel (divergence, block-wide "
+                "predicates, #pragma unroll); not the vectorized grid-stride kernel or CUB's");
   return out;
 }
 

@@ -28,11 +28,12 @@ std::string hex(std::uint32_t v) {
 Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   Trace model = make_trace(r);  // validates the request and gives kinds, ops, captions, totals
   const VariantInfo* variant = find_variant_by_id(model.variant);
-  const bool warp_level = has_warp_family_trace(variant->kernel) || has_lab_trace(variant->kernel);
+  const bool warp_level =
+      has_warp_family_trace(variant->kernel) || is_divergence_lab(variant->kernel);
   if (variant->family != VariantFamily::SeedLadder && !warp_level)
     throw Error(
         "recording on the GPU covers the seed's ladder, warp_shuffle, reduce_add_sync, "
-        "cg_reduce and the divergence lab; " +
+        "cg_reduce and the divergence lab (the other labs from the block model); " +
         model.label + " is traced from the block model only");
   const std::string context = "trace of " + model.label + " B=" + std::to_string(model.block_size) +
                               " on cuda:" + std::to_string(device);
@@ -44,7 +45,7 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
   const std::uint64_t needed = std::min<std::uint64_t>(model.size, (model.block_index + 1) * tile);
   // The divergence lab maps one element per thread (its unroll is the data branch's k); the
   // partitioned branch maps CUB's partition of the whole input, as the model does.
-  const bool lab = has_lab_trace(variant->kernel);
+  const bool lab = is_divergence_lab(variant->kernel);
   InputData input =
       trace_input(lab ? (variant->kernel == KernelId::BranchPartitioned
                              ? model.size

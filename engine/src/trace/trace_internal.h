@@ -26,10 +26,20 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
 // block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
-// Traces of the divergence lab (kernels/lab_divergence.cu): its two paths as steps whose masks
-// show which lanes run each, then the warp-shuffle block sum. trace_labs.cpp.
+// Traces of the labs (kernels/lab_*.cu), every lab kernel: the request checked, then the
+// divergence lab's two paths as steps whose masks show which lanes run each and the warp-shuffle
+// block sum (trace_labs.cpp), or the predicates' and the unroll lab's tiles.
 bool has_lab_trace(KernelId k);
+bool is_divergence_lab(KernelId k);  // the labs the GPU can record (instrumented_warp.cu)
 Trace make_lab_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+// `t` is the shell with its size set; they set the grid, check the block index and build.
+// trace_labs_predicates.cpp (__syncthreads_count, the tree, ballots, __syncthreads_or) and
+// trace_labs_unroll.cpp (the #pragma unroll load loop, the tree loop rolled or unrolled).
+Trace make_predicate_lab_trace(Trace t, KernelId k);
+Trace make_unroll_lab_trace(Trace t, KernelId k);
+// Once a tiled lab's steps are built (each step's loads set): lane states, lane counters and
+// the block's totals. trace_labs.cpp.
+void finish_tiled_lab_trace(Trace& t);
 
 // A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
 // size, grid and block index. trace.cpp.

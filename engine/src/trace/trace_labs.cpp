@@ -1,4 +1,7 @@
-// Traces of the divergence lab (kernels/lab_divergence.cu): one block, registers as values.
+// Traces of the labs: make_lab_trace checks the request for every lab kernel and builds the
+// divergence lab's here; the predicates and the unroll lab are trace_labs_predicates.cpp and
+// trace_labs_unroll.cpp.
+// The divergence lab (kernels/lab_divergence.cu): one block, registers as values.
 //   load      every thread reads its element (tail threads: nothing, value 0)
 //   path A    the lanes on path A run its 64 steps; in a warp that also holds path-B lanes the
 //   path B    others wait (divergent lanes), and the warp then runs the other path: a warp
@@ -203,11 +206,45 @@ void fill_lab_launch_totals(Trace& t, KernelId k,
 
 }  // namespace
 
+void finish_tiled_lab_trace(Trace& t) {
+  mark_exited_lanes(t.steps);
+  t.block_totals = StepCounters{};
+  for (TraceStep& s : t.steps) {
+    recount_lanes(s);
+    t.block_totals += s.counters;
+  }
+}
+
 bool has_lab_trace(KernelId k) {
+  return kernels::is_lab_kernel(k) && find_variant_by_kernel(k) != nullptr;
+}
+
+bool is_divergence_lab(KernelId k) {
   const int v = static_cast<int>(k);
   return v >= static_cast<int>(KernelId::BranchDivergent) &&
          v <= static_cast<int>(KernelId::AbsBitTrick);
 }
+
+namespace {
+
+// "1 only" or "1, 2, 4, ..., 16 (U: tiles per block)": what the variant's unroll axis takes.
+std::string unrolls_taken(const VariantInfo& v) {
+  if (v.unroll_factors.size() <= 1) return "1 only";
+  std::string s = num(std::uint64_t(v.unroll_factors.front())) + ", " +
+                  num(std::uint64_t(v.unroll_factors[1])) + ", ..., " +
+                  num(std::uint64_t(v.unroll_factors.back()));
+  return s + " (" + (v.unroll_meaning.empty() ? "the unroll factor" : v.unroll_meaning) + ")";
+}
+
+// Elements one block owns: the N of a trace asked for "one block's tile".
+std::uint64_t lab_tile(KernelId k, int block_size, int unroll) {
+  if (k == KernelId::UnrollPragma) return std::uint64_t(block_size) * lab::kUnrollTrip;
+  if (k == KernelId::TreeLoopRolled || k == KernelId::TreeLoopUnrolled || is_divergence_lab(k))
+    return std::uint64_t(block_size);
+  return std::uint64_t(block_size) * unroll;  // the predicates: U tiles
+}
+
+}  // namespace
 
 Trace make_lab_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
   if (!has_lab_trace(v.kernel)) throw Error("no step-by-step trace for " + v.id);
@@ -215,15 +252,17 @@ Trace make_lab_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
     throw Error("block size " + num(std::uint64_t(std::max(r.block_size, 0))) + ": " + v.id +
                 " takes powers of two from 32 to 1024");
   if (!v.takes_unroll(unroll))
-    throw Error("unroll " + std::to_string(unroll) + ": " + v.id + " takes " +
-                (v.unroll_factors.size() == 1 ? std::string("1 only")
-                                              : "k = 1, 2, 4, ..., 128 (values on path B)"));
+    throw Error("unroll " + std::to_string(unroll) + ": " + v.id + " takes " + unrolls_taken(v));
   if (!v.takes_workspace(r.workspace))
-    throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + v.id +
-                " works in registers");
+    throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + v.id + " works in " +
+                (v.workspaces.front() == Workspace::Registers ? "registers" : "shared memory"));
   if (r.type != DType::Int32) throw Error("type float32: the labs take int32 only");
   Trace t = trace_shell(r, v, unroll);
-  t.size = r.size == 0 ? std::uint64_t(r.block_size) : r.size;
+  t.size = r.size == 0 ? lab_tile(v.kernel, r.block_size, unroll) : r.size;
+  if (kernels::is_lab_kernel(v.kernel) && !is_divergence_lab(v.kernel)) {
+    const bool unroll_lab = v.family == VariantFamily::UnrollLab;
+    return unroll_lab ? make_unroll_lab_trace(t, v.kernel) : make_predicate_lab_trace(t, v.kernel);
+  }
   t.grid = (t.size + r.block_size - 1) / r.block_size;
   check_block_index(t);
   std::function<std::int32_t(std::uint64_t)> value_at = [](std::uint64_t i) {

@@ -145,4 +145,27 @@ void block_reduce_steps(Builder<T>& b, unsigned W) {
   }
 }
 
+// The interleaved shared-memory tree over a block's B values (stride B/2 .. 1: thread tid < stride
+// adds ws[tid + stride], then __syncthreads()), one step per level; `what` opens each caption.
+template <typename T>
+void shared_tree_steps(Builder<T>& b, unsigned B, const std::string& what) {
+  for (unsigned stride = B / 2; stride > 0; stride >>= 1) {
+    TraceStep& s = b.push(
+        "tree", "stride " + num(stride) + ": threads 0.." + num(stride - 1) + " act. " + what);
+    s.stride = stride;
+    s.barrier = true;
+    s.counters.barriers = 1;
+    s.counters.loads = 2ull * stride;
+    s.counters.stores = stride;
+    std::vector<T>& v = b.regs();
+    for (unsigned tid = 0; tid < stride; ++tid) {
+      v[tid] = add(v[tid], v[tid + stride]);
+      s.ops.emplace_back(tid, tid + stride);
+      s.threads.push_back(tid);
+      s.masks[tid / 32] |= 1u << (tid % 32);
+    }
+    b.snapshot(s);
+  }
+}
+
 }  // namespace rl::warp_trace
