@@ -152,8 +152,14 @@ void ChartScene::fit_value_title(double plot_height) {
   if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
   const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
   const QString full = data_.y.title + suffix;
-  const bool fits = QFontMetricsF(ya->titleFont()).horizontalAdvance(full) <= plot_height - 8;
-  const QString want = fits ? full : data_.y.short_title + suffix;
+  // Qt cuts a vertical title well short of the plot's height (its layout pass measures the
+  // plot before the legend and the bar labels take their room): keep a wide margin.
+  const QFontMetricsF fm(ya->titleFont());
+  auto fits = [&](const QString& t) { return fm.horizontalAdvance(t) <= plot_height * 0.75 - 16; };
+  // Shorter and shorter: the log scale still shows in the ticks (1, 10, 100) when it must go.
+  const QString want = fits(full)                           ? full
+                       : fits(data_.y.short_title + suffix) ? data_.y.short_title + suffix
+                                                            : data_.y.short_title;
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 

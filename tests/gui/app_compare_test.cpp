@@ -54,7 +54,7 @@ TEST(AppCompare, AnOverlayIsComparedPointByPointWithAVerdict) {
                                       .arg(c.series[0].points.size())
                                       .arg(c.series[1].points.size())))
       << c.subtitle.toStdString();
-  EXPECT_TRUE(c.subtitle.contains("B = B against A = A")) << c.subtitle.toStdString();
+  EXPECT_TRUE(c.subtitle.contains("A = A · B = B")) << c.subtitle.toStdString();
   QString error;
   EXPECT_TRUE(charts::write_chart_png(c, QDir::temp().filePath("reductionlab_compare.png"),
                                       QSize(1366, 768), &error))
@@ -62,7 +62,7 @@ TEST(AppCompare, AnOverlayIsComparedPointByPointWithAVerdict) {
   // Alone, a session has nothing to compare: the chart says how and takes no room.
   const charts::Chart alone = build_chart("ladder_compare", {{&a, ""}}, "neighbored");
   EXPECT_TRUE(alone.empty());
-  EXPECT_TRUE(alone.empty_hint.contains("Overlay a second session"));
+  EXPECT_TRUE(alone.empty_hint.contains("overlay a second session"));
   bool listed = false;
   for (const ChartKind& k : chart_kinds_for({{&a, ""}}))
     listed = listed || k.id == "ladder_compare";
