@@ -6,6 +6,16 @@ namespace rl::gui {
 
 SessionStore::SessionStore(QObject* parent) : QObject(parent) {}
 
+const Session& SessionStore::primary() const {
+  static const Session none;
+  return open_.empty() ? none : open_.front().session;
+}
+
+const QString& SessionStore::primary_source() const {
+  static const QString none;
+  return open_.empty() ? none : open_.front().source;
+}
+
 OpenSession& SessionStore::add(Session session, const QString& source, bool as_primary) {
   OpenSession entry;
   recompute(session);

@@ -49,8 +49,9 @@ class SessionStore : public QObject {
   };
 
   bool has_primary() const { return !open_.empty(); }
-  const Session& primary() const { return open_.front().session; }
-  const QString& primary_source() const { return open_.front().source; }
+  // With none open: an empty session and source (views ask before the first one opens).
+  const Session& primary() const;
+  const QString& primary_source() const;
   Overlays overlays() const { return Overlays(open_); }
   // Every open session, the primary first; names() beside it, all different.
   const std::vector<OpenSession>& open() const { return open_; }

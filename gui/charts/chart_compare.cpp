@@ -85,8 +85,8 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
   c.stacked = true;  // one bar per point, in its verdict's colour
   if (!two) {
     c.empty_hint =
-        "Open or overlay a second session (File > Overlay session..., or run an experiment) to "
-        "compare two point by point: faster, slower or the same within the measured noise.";
+        "Overlay a second session (File > Overlay session...) or run an experiment to compare two "
+        "sessions point by point: faster, slower or the same within the measured noise.";
     return c;
   }
   const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss[0].session, setting);

@@ -124,12 +124,15 @@ void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
     const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), g.bars);
     const QRectF r = item->boundingRect();
     // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
-    // than its bar even turned (big text for a room, many bars): left out rather than drawn
-    // over its neighbour's; the value axis and the tooltip still give it.
+    // than its bar even turned (big text for a room, many bars): made narrower to fit its bar
+    // rather than drawn over its neighbour's or left out (a room reads the values off the
+    // bars); left out only where it would be too small to read, and the tooltip still gives it.
+    const double scale = turned ? std::min(1.0, (bar_px + 2) / r.height()) : 1.0;
     item->setRotation(turned ? -90 : 0);
-    item->setVisible(!turned || r.height() <= bar_px + 2);
+    item->setScale(scale);
+    item->setVisible(scale >= 0.5);
     if (turned)
-      item->setPos(at.x() - r.height() / 2, at.y() - 3);
+      item->setPos(at.x() - r.height() * scale / 2, at.y() - 3);
     else
       item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
   }

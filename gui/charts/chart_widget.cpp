@@ -162,6 +162,10 @@ QStringList ChartWidget::cut_text() const {
   const QChart* chart = view_->chart();
   const QRectF room = chart->sceneBoundingRect().adjusted(-1, -1, 1, 1);
   for (const QGraphicsItem* item : view_->scene()->items()) {
+    // Bar value labels are the chart layer's only simple text items: one left out is cut too.
+    if (const auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item);
+        t && !t->isVisible() && !t->text().isEmpty())
+      cut << "bar label left out: " + t->text();
     if (!item->isVisible()) continue;
     QString text;
     if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item))

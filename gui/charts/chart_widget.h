@@ -50,8 +50,9 @@ class ChartWidget : public QWidget {
   // Presentation mode's look (issue 12, item 1): thicker lines, bigger markers, darker colours.
   void set_high_contrast(bool on);
   bool high_contrast() const { return high_contrast_; }
-  // Text of the chart that is cut: elided ("...") or drawn past the chart's edge; empty when every
-  // label, title and legend entry is whole (the readability test at 1024x768 and 4K).
+  // Text of the chart that is cut: elided ("..."), drawn past the chart's edge or (bar values)
+  // left out; empty when every label, title and legend entry is whole (the readability test at
+  // 1024x768 and 4K).
   QStringList cut_text() const;
 
  signals:

@@ -62,7 +62,7 @@ TEST(AppCompare, AnOverlayIsComparedPointByPointWithAVerdict) {
   // Alone, a session has nothing to compare: the chart says how and takes no room.
   const charts::Chart alone = build_chart("ladder_compare", {{&a, ""}}, "neighbored");
   EXPECT_TRUE(alone.empty());
-  EXPECT_TRUE(alone.empty_hint.contains("overlay a second session"));
+  EXPECT_TRUE(alone.empty_hint.contains("Overlay a second session"));
   bool listed = false;
   for (const ChartKind& k : chart_kinds_for({{&a, ""}}))
     listed = listed || k.id == "ladder_compare";
