@@ -79,6 +79,8 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     connect(widget, &charts::ChartWidget::export_requested, this,
             [this, id = kind.id] { emit export_requested(id); });
     connect(widget, &charts::ChartWidget::point_clicked, this, &ChartsPanel::point_clicked);
+    connect(widget, &charts::ChartWidget::pct_of_limit_toggled, this,
+            [this, id = kind.id](bool on) { store_->set_pct_of_limit(id, on); });
     stale_.insert(kind.id);
   }
   arrange();
@@ -96,6 +98,9 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   connect(store_, &SessionStore::metadata_changed, this, stale_all);
   connect(store_, &SessionStore::time_basis_changed, this, stale_all);
   connect(store_, &SessionStore::ladder_setting_changed, this, stale_all);
+  connect(store_, &SessionStore::chart_view_changed, this, [this](const QString& id) {
+    if (chart(id)) refresh(id);
+  });
   refresh_all();
 }
 
@@ -138,7 +143,7 @@ void ChartsPanel::fill_setting_selector() {
 }
 
 void ChartsPanel::arrange() {
-  const std::vector<ChartKind> kinds = chart_kinds_for(store_->shown());
+  const std::vector<ChartKind> kinds = store_->chart_kinds();
   for (auto& [group, page] : pages_) {
     QList<charts::ChartWidget*> widgets;
     for (const ChartKind& k : kinds)
@@ -234,8 +239,7 @@ void ChartsPanel::schedule_refresh() {
 }
 
 void ChartsPanel::refresh(const QString& id) {
-  chart(id)->set_chart(build_chart(id, store_->shown(), store_->baseline(), store_->time_basis(),
-                                   store_->ladder_setting()));
+  chart(id)->set_chart(store_->chart(id));
   stale_.remove(id);
 }
 

@@ -346,9 +346,22 @@ void MainWindow::update_banner() {
       return m.isEmpty() ? QString() : "<b>" + m.toHtmlEscaped() + "</b> · ";
     };
     html = what + on(-1) + qtext::session_origin(s).toHtmlEscaped();
-    for (int i = 0; i < int(store_->overlays().size()); ++i)
+    int hidden = 0;
+    for (int i = 0; i < int(store_->overlays().size()); ++i) {
+      if (store_->open()[size_t(i) + 1].hidden) {
+        ++hidden;
+        continue;
+      }
       html += QString("<br>%1: ").arg(lane_of_overlay(i) ? "Also on" : "Overlaid (dashed)") +
               on(i) + qtext::session_origin(store_->overlays()[size_t(i)]).toHtmlEscaped();
+    }
+    // Sessions kept from earlier runs and files: listed, not drawn.
+    if (hidden > 0)
+      html += QString(
+                  "<br><span style='color:#555'>%1 more session%2 open, hidden: View > "
+                  "Sessions (Ctrl+Shift+S)</span>")
+                  .arg(hidden)
+                  .arg(hidden == 1 ? "" : "s");
   }
   banner_->setText(html);
 }

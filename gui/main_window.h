@@ -19,6 +19,8 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
+class QMenu;
 class QLabel;
 class QSettings;
 class QTabWidget;
@@ -36,6 +38,7 @@ class ResultsModel;
 class ResultsTable;
 class RunController;
 class SessionStore;
+class SessionsPanel;
 class StoryView;
 
 class MainWindow : public QMainWindow {
@@ -112,6 +115,8 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return tabs_; }
   MultiGpuView* multi_gpu_view() const { return multi_view_; }
   CodePanel* code_panel() const { return code_; }
+  SessionsPanel* sessions_panel() const { return sessions_; }
+  QDockWidget* sessions_dock() const { return sessions_dock_; }
   QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
   QString last_error() const { return last_error_; }
@@ -132,7 +137,8 @@ class MainWindow : public QMainWindow {
   void build_view_menu();
   void build_story_menu();  // main_window_story.cpp
   void open_story_interactive();
-  void add_code_view();  // main_window_code.cpp
+  void add_sessions_dock(QMenu* view);  // main_window_view.cpp
+  void add_code_view();                 // main_window_code.cpp
   void restore_view_settings();
   void connect_run();
   void connect_store();
@@ -191,10 +197,14 @@ class MainWindow : public QMainWindow {
   QElapsedTimer run_clock_;
   QStringList run_notices_;  // what became of the GPU worker during the run (RunController::notice)
   CodePanel* code_ = nullptr;
+  SessionsPanel* sessions_ = nullptr;
+  QDockWidget* sessions_dock_ = nullptr;
+  bool sessions_offered_ = false;  // the list was shown once when a second session opened
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
   StoryView* story_ = nullptr;                // deletes itself when closed
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;
+  bool presentation_contrast_ = true;  // presentation mode's high-contrast look (H toggles)
   double text_pt_ = 9.5;
   QWidget* resume_bar_ = nullptr;
   QLabel* resume_text_ = nullptr;

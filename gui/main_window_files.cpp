@@ -156,7 +156,7 @@ bool MainWindow::open_session(const QString& path, bool overlay) {
       store_->add_overlay(std::move(*s));
     }
   } else {
-    store_->clear_overlays();
+    // The sessions open before stay in the Sessions list, hidden (set_primary).
     // The session's own baseline when the current one is not in it (a lab's session has no
     // reduceNeighbored): its speed-ups are then the ones it was run for.
     const std::string own = s->spec.baseline;

@@ -57,7 +57,6 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
   checkpoint_.reset();
   lanes_.clear();
   local_lane_ = -1;
-  store_->clear_overlays();
   run_clock_.start();
   run_notices_.clear();
   experiment_->set_running(true);

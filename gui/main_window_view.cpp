@@ -1,7 +1,9 @@
-// The window's View menu: the text size of the whole app (Ctrl+= / Ctrl+- / Ctrl+0, remembered)
-// and presentation mode (F5), which shows one chart at a time full screen for a room.
+// The window's View menu: the text size of the whole app (Ctrl+= / Ctrl+- / Ctrl+0, remembered),
+// presentation mode (F5), which shows one chart at a time full screen for a room, and the
+// Sessions list.
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -12,6 +14,8 @@
 #include "main_window.h"
 #include "presentation.h"
 #include "story/story_view.h"
+#include "session_store.h"
+#include "sessions_panel.h"
 
 namespace rl::gui {
 
@@ -34,6 +38,7 @@ void MainWindow::build_view_menu() {
   present_action_ = add(
       "&Presentation mode", {QKeySequence(Qt::Key_F5)}, [this] { present(); },
       Qt::ApplicationShortcut);
+  add_sessions_dock(view);
   view->addSeparator();
   add("Larger text", {QKeySequence("Ctrl+="), QKeySequence("Ctrl++")},
       [this] { set_text_size(text_pt_ + 1); });
@@ -55,6 +60,26 @@ void MainWindow::build_view_menu() {
       actions[i]->setVisible(i < tabs_->count());
       if (i < tabs_->count()) actions[i]->setText(tabs_->tabText(i).remove('&'));
     }
+  });
+}
+
+// The Sessions list beside the charts: hidden while one session is open, shown the first time
+// a second one opens (a run adds one), then as the person leaves it (Ctrl+Shift+S).
+void MainWindow::add_sessions_dock(QMenu* view) {
+  sessions_ = new SessionsPanel(store_);
+  sessions_dock_ = new QDockWidget("Sessions", this);
+  sessions_dock_->setObjectName("sessions_dock");
+  sessions_dock_->setWidget(sessions_);
+  addDockWidget(Qt::RightDockWidgetArea, sessions_dock_);
+  sessions_dock_->hide();
+  QAction* toggle = sessions_dock_->toggleViewAction();
+  toggle->setText("&Sessions (rename, hide, close, compare)");
+  toggle->setShortcut(QKeySequence("Ctrl+Shift+S"));
+  view->addAction(toggle);
+  connect(store_, &SessionStore::overlays_changed, this, [this] {
+    if (sessions_offered_ || store_->open().size() < 2) return;
+    sessions_offered_ = true;
+    sessions_dock_->show();
   });
 }
 
@@ -80,6 +105,11 @@ void MainWindow::present() {
     presentation_zoom_ = z;
     if (options_.settings) QSettings().setValue("presentation/zoom", z);
   });
+  presentation_->set_high_contrast(presentation_contrast_);
+  connect(presentation_, &PresentationView::high_contrast_changed, this, [this](bool on) {
+    presentation_contrast_ = on;
+    if (options_.settings) QSettings().setValue("presentation/high_contrast", on);
+  });
   connect(presentation_, &PresentationView::closed, this, [this] {
     presentation_ = nullptr;
     activateWindow();
@@ -92,6 +122,7 @@ void MainWindow::restore_view_settings() {
   if (!options_.settings) return;
   QSettings settings;
   presentation_zoom_ = settings.value("presentation/zoom", 1.0).toDouble();
+  presentation_contrast_ = settings.value("presentation/high_contrast", true).toBool();
   const double pt = settings.value("view/text_pt", kDefaultTextPt).toDouble();
   if (pt != kDefaultTextPt) set_text_size(pt);
 }

@@ -41,6 +41,7 @@ PresentationView::PresentationView(SessionStore* store, double zoom, QWidget* pa
   layout->addWidget(footer_);
   footer_->setStyleSheet("color: #444444;");
   chart_->setFocusPolicy(Qt::NoFocus);
+  chart_->set_high_contrast(true);
   setFocusPolicy(Qt::StrongFocus);
   collect_pages();
 }
@@ -54,11 +55,8 @@ void PresentationView::start() {
 void PresentationView::collect_pages() {
   pages_.clear();
   // In the window's order: on a host session the model's counts lead (chart_kinds_for).
-  for (const ChartKind& kind : chart_kinds_for(store_->shown()))
-    if (!build_chart(kind.id, store_->shown(), store_->baseline(), store_->time_basis(),
-                     store_->ladder_setting())
-             .empty())
-      pages_ << kind.id;
+  for (const ChartKind& kind : store_->chart_kinds())
+    if (!store_->chart(kind.id).empty()) pages_ << kind.id;
 }
 
 void PresentationView::apply_font() {
@@ -81,6 +79,16 @@ void PresentationView::set_zoom(double zoom) {
   emit zoom_changed(zoom_);
 }
 
+void PresentationView::set_high_contrast(bool on) {
+  if (on == chart_->high_contrast()) return;
+  chart_->set_high_contrast(on);
+  emit high_contrast_changed(on);
+}
+
+bool PresentationView::high_contrast() const {
+  return chart_->high_contrast();
+}
+
 void PresentationView::show_page(int index) {
   if (pages_.isEmpty()) {
     charts::Chart empty;
@@ -90,10 +98,9 @@ void PresentationView::show_page(int index) {
     return;
   }
   page_ = std::clamp(index, 0, int(pages_.size()) - 1);
-  chart_->set_chart(build_chart(pages_[page_], store_->shown(), store_->baseline(),
-                                store_->time_basis(), store_->ladder_setting()));
+  chart_->set_chart(store_->chart(pages_[page_]));
   footer_->setText(QString("%1 / %2  ·  PageDown / Space: next  ·  PageUp: back  ·  Ctrl+= / "
-                           "Ctrl+-: text  ·  Shift+F5: the ladder as a story  ·  Esc: leave")
+                           "Ctrl+-: text  ·  H: contrast  ·  Shift+F5: story  ·  Esc: leave")
                        .arg(page_ + 1)
                        .arg(pages_.size()));
 }
@@ -133,6 +140,8 @@ void PresentationView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_0:
       if (ctrl) return set_zoom(1.0);
       break;
+    case Qt::Key_H:
+      return set_high_contrast(!high_contrast());
   }
   QWidget::keyPressEvent(event);
 }

@@ -1,6 +1,7 @@
 // Presentation mode (F5 in the window; Esc or F5 leaves): full screen, one chart at a time, text
 // scaled for a room. PageDown / Space / Right (what clickers send) step forward, PageUp / Left /
-// Backspace back, Home / End jump; Ctrl+= and Ctrl+- make the text larger or smaller (remembered).
+// Backspace back, Home / End jump; Ctrl+= and Ctrl+- make the text larger or smaller, H switches
+// the high-contrast look (both remembered by the window).
 // Pages are the charts that have something to draw for the sessions shown, in the window's order.
 // Shift+F5 (the window's Story menu) leaves it for story mode (story/story_view.h).
 #pragma once
@@ -36,9 +37,13 @@ class PresentationView : public QWidget {
   double zoom() const { return zoom_; }
   void set_zoom(double zoom);  // 0.5..3, text resized at once
   charts::ChartWidget* chart_widget() const { return chart_; }
+  // High contrast (on by default; H toggles it): thicker lines, bigger markers, darker colours.
+  void set_high_contrast(bool on);
+  bool high_contrast() const;
 
  signals:
   void zoom_changed(double zoom);
+  void high_contrast_changed(bool on);
   void closed();
 
  protected:

@@ -1,52 +1,72 @@
 #include "session_store.h"
 
-#include <QSet>
-
-#include "format.h"
+#include <QDateTime>
 
 namespace rl::gui {
 
 SessionStore::SessionStore(QObject* parent) : QObject(parent) {}
 
-std::vector<ShownSession> SessionStore::shown() const {
-  std::vector<ShownSession> out;
-  if (!has_primary_) return out;
-  QSet<QString> used;
-  auto add = [&](const Session& s, const QString& machine) {
-    const QString name =
-        (machine.isEmpty() ? QString() : machine + " ") + qtext::device_short_name(s.device);
-    QString label = name;
-    for (int n = 2; used.contains(label); ++n) label = QString("%1 (%2)").arg(name).arg(n);
-    used.insert(label);
-    out.push_back({&s, label});
-  };
-  add(primary_, primary_machine_);
-  for (int i = 0; i < int(overlays_.size()); ++i) add(overlays_[size_t(i)], machine(i));
-  return out;
+const Session& SessionStore::primary() const {
+  static const Session none;
+  return open_.empty() ? none : open_.front().session;
+}
+
+const QString& SessionStore::primary_source() const {
+  static const QString none;
+  return open_.empty() ? none : open_.front().source;
+}
+
+OpenSession& SessionStore::add(Session session, const QString& source, bool as_primary) {
+  OpenSession entry;
+  recompute(session);
+  entry.session = std::move(session);
+  entry.source = source;
+  entry.serial = next_serial_++;
+  // A run made now has no time of its own until the runner's session arrives; its name needs
+  // one as soon as another session of the same GPU is open.
+  if (entry.session.created_utc.empty())
+    entry.session.created_utc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+  if (!as_primary) {
+    open_.push_back(std::move(entry));
+    return open_.back();
+  }
+  open_.insert(open_.begin(), std::move(entry));
+  return open_.front();
 }
 
 void SessionStore::begin_live(const ExperimentSpec& spec, const DeviceInfo& device) {
-  primary_ = Session{};
-  primary_.spec = spec;
-  primary_.device = device;
-  primary_machine_.clear();
-  has_primary_ = true;
-  source_ = "live run";
+  // The previous primary stays open, out of the charts; an empty one (a run cancelled before
+  // its first point) is nothing to keep.
+  if (!open_.empty()) {
+    if (open_.front().session.results.empty())
+      open_.erase(open_.begin());
+    else
+      open_.front().hidden = true;
+  }
+  Session s;
+  s.spec = spec;
+  s.device = device;
+  add(std::move(s), "live run", true).live = true;
   emit reset();
+  emit overlays_changed();
 }
 
 void SessionStore::append_live(const PointResult& result) {
-  primary_.results.push_back(result);
-  recompute(primary_);
-  emit appended(int(primary_.results.size()) - 1);
+  Session& primary = open_.front().session;
+  primary.results.push_back(result);
+  recompute(primary);
+  emit appended(int(primary.results.size()) - 1);
   emit speedups_changed();
 }
 
 void SessionStore::finish_live(const Session& session) {
-  const bool same_points = session.results.size() == primary_.results.size();
-  primary_ = session;
-  has_primary_ = true;
-  recompute(primary_);
+  if (open_.empty()) return;
+  Session& primary = open_.front().session;
+  const bool same_points = session.results.size() == primary.results.size();
+  const std::string created = primary.created_utc;
+  primary = session;
+  if (primary.created_utc.empty()) primary.created_utc = created;
+  recompute(primary);
   if (same_points) {
     emit metadata_changed();
   } else {
@@ -55,73 +75,70 @@ void SessionStore::finish_live(const Session& session) {
 }
 
 void SessionStore::set_machine(int overlay, const QString& machine) {
-  if (overlay < 0) {
-    primary_machine_ = machine;
-  } else {
-    if (overlay_machines_.size() <= size_t(overlay)) overlay_machines_.resize(size_t(overlay) + 1);
-    overlay_machines_[size_t(overlay)] = machine;
-  }
+  const size_t i = size_t(overlay + 1);
+  if (i >= open_.size()) return;
+  open_[i].machine = machine;
   emit metadata_changed();
+  emit overlays_changed();
 }
 
 QString SessionStore::machine(int overlay) const {
-  if (overlay < 0) return primary_machine_;
-  return size_t(overlay) < overlay_machines_.size() ? overlay_machines_[size_t(overlay)]
-                                                    : QString();
+  const size_t i = size_t(overlay + 1);
+  return i < open_.size() ? open_[i].machine : QString();
 }
 
 int SessionStore::begin_live_overlay(const ExperimentSpec& spec, const DeviceInfo& device) {
   Session s;
   s.spec = spec;
   s.device = device;
-  overlays_.push_back(std::move(s));
+  add(std::move(s), "live run", false).live = true;
   emit overlays_changed();
-  return int(overlays_.size()) - 1;
+  return int(open_.size()) - 2;
 }
 
 void SessionStore::append_live_overlay(int overlay, const PointResult& result) {
-  if (overlay < 0 || overlay >= int(overlays_.size())) return;
-  Session& s = overlays_[size_t(overlay)];
+  if (overlay < 0 || overlay + 1 >= int(open_.size())) return;
+  Session& s = open_[size_t(overlay + 1)].session;
   s.results.push_back(result);
   recompute(s);
   emit overlays_changed();
 }
 
 void SessionStore::finish_live_overlay(int overlay, const Session& session) {
-  if (overlay < 0 || overlay >= int(overlays_.size())) return;
-  overlays_[size_t(overlay)] = session;
-  recompute(overlays_[size_t(overlay)]);
+  if (overlay < 0 || overlay + 1 >= int(open_.size())) return;
+  OpenSession& o = open_[size_t(overlay + 1)];
+  const std::string created = o.session.created_utc;
+  o.session = session;
+  if (o.session.created_utc.empty()) o.session.created_utc = created;
+  o.live = false;
+  recompute(o.session);
   emit overlays_changed();
 }
 
 void SessionStore::set_primary(Session session, const QString& source) {
-  primary_ = std::move(session);
-  primary_machine_.clear();
-  has_primary_ = true;
-  source_ = source;
-  recompute(primary_);
+  for (OpenSession& o : open_) o.hidden = true;
+  add(std::move(session), source, true);
   emit reset();
+  emit overlays_changed();
 }
 
 void SessionStore::add_overlay(Session session) {
-  recompute(session);
-  overlays_.push_back(std::move(session));
+  add(std::move(session), QString(), false);
   emit overlays_changed();
 }
 
 void SessionStore::clear_overlays() {
-  overlays_.clear();
-  overlay_machines_.clear();
+  if (open_.size() < 2) return;
+  std::vector<OpenSession> kept{std::move(open_.front())};
+  for (size_t i = 1; i < open_.size(); ++i)
+    if (open_[i].live) kept.push_back(std::move(open_[i]));
+  open_ = std::move(kept);
   emit overlays_changed();
 }
 
 void SessionStore::clear() {
-  primary_ = Session{};
-  has_primary_ = false;
-  source_.clear();
-  primary_machine_.clear();
-  overlays_.clear();
-  overlay_machines_.clear();
+  open_.clear();
+  chosen_a_ = chosen_b_ = 0;
   emit reset();
   emit overlays_changed();
 }
@@ -129,8 +146,7 @@ void SessionStore::clear() {
 void SessionStore::set_baseline(const std::string& variant_id) {
   if (variant_id == baseline_) return;
   baseline_ = variant_id;
-  recompute(primary_);
-  for (Session& s : overlays_) recompute(s);
+  for (OpenSession& o : open_) recompute(o.session);
   emit speedups_changed();
 }
 

@@ -1,11 +1,16 @@
-// The sessions the window shows: the primary one (a live run, an opened file or the bundled
-// H200 session) and overlays (e.g. another GPU) drawn in the same charts. Keeps speed-ups in
-// step with the chosen baseline (rl::compute_speedups), holds which time the charts draw, and
-// tells views what changed.
+// The sessions the window has open (issue 12, item 5): a run, an opened file or the bundled H200
+// session each add one and none is discarded but by the person (Sessions list: rename, hide,
+// close). The primary one (the newest run or file) is what the table and the banner show; the
+// others are overlays, drawn dashed beside it when not hidden. Any two are compared point by
+// point (A and B). Keeps speed-ups in step with the chosen baseline (rl::compute_speedups), holds
+// which time the charts draw, and tells views what changed. What sessions are called is the
+// engine's rule (engine/report/session_names.h).
 #pragma once
 
 #include <QObject>
+#include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -15,26 +20,70 @@
 
 namespace rl::gui {
 
+// One open session and what the window knows about it beyond the file.
+struct OpenSession {
+  Session session;
+  QString source;       // "live run", a path, "bundled session"
+  QString machine;      // measured through a launcher ("gpu-box"); "" for this machine
+  QString given_name;   // the person's name for it; "" for the engine's
+  bool hidden = false;  // kept open and listed, not drawn
+  bool live = false;    // a run still adds points to it: it cannot be closed
+  int serial = 0;       // order of arrival: the newest two are compared by default
+};
+
 class SessionStore : public QObject {
   Q_OBJECT
  public:
   explicit SessionStore(QObject* parent = nullptr);
 
-  bool has_primary() const { return has_primary_; }
-  const Session& primary() const { return primary_; }
-  const QString& primary_source() const { return source_; }  // "live run", a path, "bundled ..."
-  const std::vector<Session>& overlays() const { return overlays_; }
+  // The open sessions other than the primary one, in the order they came.
+  class Overlays {
+   public:
+    explicit Overlays(const std::vector<OpenSession>& open) : open_(open) {}
+    size_t size() const { return open_.empty() ? 0 : open_.size() - 1; }
+    bool empty() const { return size() == 0; }
+    const Session& operator[](size_t i) const { return open_[i + 1].session; }
+
+   private:
+    const std::vector<OpenSession>& open_;
+  };
+
+  bool has_primary() const { return !open_.empty(); }
+  // With none open: an empty session and source (views ask before the first one opens).
+  const Session& primary() const;
+  const QString& primary_source() const;
+  Overlays overlays() const { return Overlays(open_); }
+  // Every open session, the primary first; names() beside it, all different.
+  const std::vector<OpenSession>& open() const { return open_; }
+  QStringList names() const;
   const std::string& baseline() const { return baseline_; }
   // The time every chart draws (the table shows all three whatever this is).
   TimeBasis time_basis() const { return time_basis_; }
   // The ladder setting the person chose on the Ladder page (nullopt: each session's default).
   // Kept across sessions: a session that does not hold it draws its default.
   const std::optional<LadderSetting>& ladder_setting() const { return ladder_setting_; }
-  // Primary first; labels name the device (with a number when two share a name).
+  // The sessions not hidden, primary first, labelled with their names.
   std::vector<ShownSession> shown() const;
 
-  // A live run: starts an empty primary session, grows point by point, then takes the
-  // runner's session (its metadata, and its points when they differ from those streamed).
+  // The two sessions compared (A, then B), hidden or not; empty with fewer than two open. By
+  // default the newest two, the older as A; the person may choose any two (set_compared).
+  std::vector<ShownSession> compared() const;
+  int compared_a() const;  // index into open(); -1: none
+  int compared_b() const;
+  void set_compared(int a, int b);  // indices into open(); equal or out of range: the default
+
+  // What a chart draws: the compared pair for the comparison charts, else the shown sessions;
+  // every chart the sessions have, in display order; one chart built as the settings say.
+  std::vector<ShownSession> sessions_for(const QString& chart_id) const;
+  std::vector<ChartKind> chart_kinds() const;
+  charts::Chart chart(const QString& id) const;
+  // A bandwidth chart drawn as % of the read floor (the person's choice, per chart).
+  bool pct_of_limit(const QString& chart_id) const { return pct_of_limit_.contains(chart_id); }
+  void set_pct_of_limit(const QString& chart_id, bool on);
+
+  // A live run: adds an empty primary session (the previous primary stays open, hidden), grows
+  // point by point, then takes the runner's session (its metadata, and its points when they
+  // differ from those streamed).
   void begin_live(const ExperimentSpec& spec, const DeviceInfo& device);
   void append_live(const PointResult& result);
   void finish_live(const Session& session);
@@ -47,39 +96,48 @@ class SessionStore : public QObject {
   void finish_live_overlay(int overlay, const Session& session);
 
   // The machine a session was measured on when it is not this one ("gpu-box": a run through a
-  // launcher); overlay -1 is the primary. Prefixes its label in the charts and the banner.
-  // Cleared with the session it names.
+  // launcher); overlay -1 is the primary. Prefixes its name in the charts and the banner.
   void set_machine(int overlay, const QString& machine);
   QString machine(int overlay) const;
 
+  // An opened file becomes the primary session, shown alone; the others stay open, hidden.
   void set_primary(Session session, const QString& source);
-  void add_overlay(Session session);
-  void clear_overlays();
+  void add_overlay(Session session);  // shown beside the primary
+  void clear_overlays();              // closes every session but the primary (and live runs)
   void clear();
+
+  // The Sessions list (index into open()): a name of the person's ("" gives the engine's back),
+  // hidden from the charts or shown, closed (refused for a live run; the next newest becomes
+  // the primary when the primary closes).
+  void rename(int index, const QString& name);
+  void set_hidden(int index, bool hidden);
+  bool close(int index);
+
   void set_baseline(const std::string& variant_id);
   void set_time_basis(TimeBasis basis);
   void set_ladder_setting(std::optional<LadderSetting> setting);
 
  signals:
-  void reset();             // the primary session was replaced: views reload everything
+  void reset();             // the primary session changed: views reload everything
   void appended(int row);   // primary().results[row] is new
   void speedups_changed();  // every point's speed-up may have changed
-  void overlays_changed();
+  void overlays_changed();  // sessions opened, closed, renamed, hidden, compared
   void metadata_changed();  // device / origin of the primary changed, points did not
   void time_basis_changed();
   void ladder_setting_changed();
+  void chart_view_changed(const QString& chart_id);
 
  private:
   void recompute(Session& s) { compute_speedups(s.results, baseline_); }
-  Session primary_;
-  bool has_primary_ = false;
-  QString source_;
-  std::vector<Session> overlays_;
-  QString primary_machine_;
-  std::vector<QString> overlay_machines_;  // beside overlays_
+  OpenSession& add(Session session, const QString& source, bool as_primary);
+  int index_of_serial(int serial) const;
+  std::vector<OpenSession> open_;  // the primary first
+  int next_serial_ = 1;
+  int chosen_a_ = 0, chosen_b_ = 0;  // serials the person chose; 0: the default
   std::string baseline_ = "neighbored";
   TimeBasis time_basis_ = TimeBasis::Whole;
   std::optional<LadderSetting> ladder_setting_;
+  QSet<QString> pct_of_limit_;
 };
 
 }  // namespace rl::gui

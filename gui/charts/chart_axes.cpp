@@ -1,6 +1,7 @@
 #include "charts/chart_axes.h"
 
 #include <QApplication>
+#include <QFontMetricsF>
 #include <QTextDocument>
 #include <QValueAxis>
 
@@ -97,6 +98,31 @@ QString subtitle_html(const QString& subtitle) {
   if (best < 0) return subtitle.toHtmlEscaped();
   return subtitle.left(best).toHtmlEscaped() + "<br>" +
          subtitle.mid(best + sep.size()).toHtmlEscaped();
+}
+
+QString wrapped_html(const QString& text, const QFont& font, double width, const QString& sep) {
+  const QFontMetricsF fm(font);
+  QStringList lines;
+  QString line;
+  auto add = [&](const QString& part, const QString& joiner) {
+    const QString longer = line.isEmpty() ? part : line + joiner + part;
+    if (line.isEmpty() || fm.horizontalAdvance(longer) <= width) {
+      line = longer;
+    } else {
+      lines << line;
+      line = part;
+    }
+  };
+  for (const QString& part : text.split(sep)) {
+    if (sep != " " && fm.horizontalAdvance(part) > width) {
+      for (const QString& word : part.split(' ')) add(word, " ");
+      continue;
+    }
+    add(part, sep);
+  }
+  if (!line.isEmpty()) lines << line;
+  for (QString& l : lines) l = l.toHtmlEscaped();
+  return lines.join("<br>");
 }
 
 void set_nice_range(QValueAxis* axis, double lo, double hi) {

@@ -33,6 +33,11 @@ QString wrapped_label(const QString& label, const QFont& font, double width);
 // A subtitle over 70 characters on two lines, split at the " · " nearest its middle (Qt
 // truncates a title that does not fit); HTML-escaped.
 QString subtitle_html(const QString& subtitle);
+// text broken into lines at most `width` pixels wide in `font`: at `sep` ("·" parts of a
+// subtitle), then at spaces where one part alone is wider; HTML-escaped, lines joined by <br>.
+// Qt Charts cuts a title wider than the chart to "Registers per thread aga...".
+QString wrapped_html(const QString& text, const QFont& font, double width,
+                     const QString& sep = " ");
 // Sets a linear axis to [lo, hi] widened to round ticks (a step of 1, 2, 2.5 or 5 x 10^k, at
 // most 5 steps) with as many decimals as the step needs ("0, 2.5, 5, 7.5"). Qt's
 // applyNiceNumbers() keeps whatever tick count it is given and can give steps like 3.75, whose

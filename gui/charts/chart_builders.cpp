@@ -21,6 +21,7 @@ const std::vector<ChartKind>& chart_kinds() {
       {"ladder_barrier_stall", "Ladder", "Barrier stall per rung (hardware counters)"},
       {"ladder_stall_reasons", "Ladder", "Stall reasons per rung (hardware counters)"},
       {"ladder_compare", "Ladder", "Two sessions compared point by point"},
+      {"ladder_compare_diff", "Ladder", "Two sessions: difference per point (B - A)"},
       {"time_vs_unroll", "Unroll", "Time against unroll factor"},
       {"bandwidth_vs_unroll", "Unroll", "Bandwidth against unroll factor"},
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
@@ -95,9 +96,13 @@ QString device_part(const std::vector<ShownSession>& ss) {
 
 }  // namespace detail
 
+bool is_compare_chart(const QString& id) {
+  return id == "ladder_compare" || id == "ladder_compare_diff";
+}
+
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss,
                           const std::string& baseline, TimeBasis basis,
-                          const std::optional<LadderSetting>& ladder) {
+                          const std::optional<LadderSetting>& ladder, bool pct_of_limit) {
   Chart c;
   if (id == "ladder_speedup")
     c = detail::ladder_chart(id, ss, true, baseline, basis, ladder);
@@ -106,7 +111,9 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
   else if (id == "ladder_barrier_stall")
     c = detail::ladder_barrier_stall_chart(id, ss, ladder);
   else if (id == "ladder_compare")
-    c = detail::compare_chart(id, ss, basis, ladder);
+    c = detail::compare_chart(id, ss, basis, ladder, false);
+  else if (id == "ladder_compare_diff")
+    c = detail::compare_chart(id, ss, basis, ladder, true);
   else if (id == "ladder_stall_reasons")
     c = detail::ladder_stall_reasons_chart(id, ss, ladder);
   else if (id == "ladder_time")
@@ -115,7 +122,7 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
     c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_unroll")
     c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Bandwidth, baseline,
-                            basis);
+                            basis, pct_of_limit);
   else if (id == "speedup_vs_unroll")
     c = detail::sweep_chart(id, ss, detail::Dim::Unroll, detail::Measure::Speedup, baseline, basis);
   else if (id == "registers_vs_unroll")
@@ -123,12 +130,13 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
   else if (id == "time_vs_block")
     c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Time, baseline, basis);
   else if (id == "bandwidth_vs_block")
-    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Bandwidth, baseline,
-                            basis);
+    c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Bandwidth, baseline, basis,
+                            pct_of_limit);
   else if (id == "speedup_vs_block")
     c = detail::sweep_chart(id, ss, detail::Dim::Block, detail::Measure::Speedup, baseline, basis);
   else if (id == "bandwidth_vs_size")
-    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Bandwidth, baseline, basis);
+    c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Bandwidth, baseline, basis,
+                            pct_of_limit);
   else if (id == "time_vs_size")
     c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Time, baseline, basis);
   c.id = id;

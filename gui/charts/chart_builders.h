@@ -34,15 +34,22 @@ const std::vector<ChartKind>& chart_kinds();
 // The same for these sessions: where every one was measured on the host backend (CPU times of
 // an emulation) the ladder leads with the block model's counts (ladder_counts), before the
 // CPU-time charts; otherwise chart_kinds() as it is (chart_counts.cpp).
-std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions);
+// The comparison charts are listed where two sessions are shown or `compare` says a pair is
+// chosen (SessionStore::compared).
+std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions,
+                                       bool compare = false);
+// The charts that draw two sessions point by point (A, then B) rather than the shown ones.
+bool is_compare_chart(const QString& id);
 
 // Builds chart `id` (one of chart_kinds()). baseline names the speed-up baseline the sessions'
 // speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn
 // from (speed-ups on another basis than Whole are computed here from that time); ladder, the
 // setting the ladder charts draw (the Setting selector, --setting): a session that does not hold
-// it draws its default (engine/report/ladder_setting.h).
+// it draws its default (engine/report/ladder_setting.h). pct_of_limit: a bandwidth chart drawn
+// as % of each point's read floor (Chart::pct_of_limit_note says why it cannot be).
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
                           const std::string& baseline, TimeBasis basis = TimeBasis::Whole,
-                          const std::optional<LadderSetting>& ladder = std::nullopt);
+                          const std::optional<LadderSetting>& ladder = std::nullopt,
+                          bool pct_of_limit = false);
 
 }  // namespace rl::gui

@@ -48,8 +48,10 @@ QString noisy_warning(int count);
 
 enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };
+// pct_of_limit: bandwidth drawn as % of each point's read floor (Chart::pct_of_limit_note).
 charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim,
-                          Measure m, const std::string& baseline, TimeBasis basis);
+                          Measure m, const std::string& baseline, TimeBasis basis,
+                          bool pct_of_limit = false);
 // A counter chart of a session without counters: how to get them.
 extern const QString kNoCounters;
 // "1 of 8 settings in the session" when the session holds more than one; empty otherwise.
@@ -61,9 +63,10 @@ charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& s
 // efficiency on each bar, at the ladder charts' setting of the primary session.
 charts::Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss,
                                   const std::optional<LadderSetting>& chosen);
-// The first two shown sessions point by point at the ladder's setting (chart_compare.cpp).
+// Two sessions (A = ss[0], B = ss[1]) point by point at the ladder's setting
+// (chart_compare.cpp): B's speed-up over A, or (difference) B - A in µs.
 charts::Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, TimeBasis basis,
-                            const std::optional<LadderSetting>& chosen);
+                            const std::optional<LadderSetting>& chosen, bool difference);
 // The measured stall reasons along the ladder, stacked (chart_stall_reasons.cpp).
 // Registers per thread against the unroll factor from the build's SASS (chart_registers.cpp).
 charts::Chart registers_vs_unroll_chart(const QString& id, const std::vector<ShownSession>& ss);

@@ -202,12 +202,12 @@ Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss
 
 namespace rl::gui {
 
-std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions) {
+std::vector<ChartKind> chart_kinds_for(const std::vector<ShownSession>& sessions, bool compare) {
   std::vector<ChartKind> kinds = chart_kinds();
   // The comparison needs a second session: without one it takes no room on the page.
-  if (sessions.size() < 2)
+  if (sessions.size() < 2 && !compare)
     kinds.erase(std::remove_if(kinds.begin(), kinds.end(),
-                               [](const ChartKind& k) { return k.id == "ladder_compare"; }),
+                               [](const ChartKind& k) { return is_compare_chart(k.id); }),
                 kinds.end());
   if (detail::cpu_times(sessions) != detail::Cpu::All) return kinds;
   auto counts = std::find_if(kinds.begin(), kinds.end(),

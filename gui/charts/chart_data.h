@@ -76,6 +76,12 @@ struct Chart {
   // Bars: one stack per category (each series a layer) instead of side by side; no value labels
   // on the bars (the tooltips carry them).
   bool stacked = false;
+  // Bandwidth charts can be drawn as % of the read floor each point's session measured at its
+  // size (the person's toggle). Offered where pct_of_limit_note is set; available when
+  // pct_of_limit_available, else the note says why (never an invented roof).
+  bool pct_of_limit = false;  // drawn so
+  bool pct_of_limit_available = false;
+  QString pct_of_limit_note;
   bool empty() const {
     for (const auto& s : series)
       if (s.kind != SeriesKind::Roof && !s.points.isEmpty()) return false;

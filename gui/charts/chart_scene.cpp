@@ -23,17 +23,19 @@
 #include <cmath>
 
 #include "charts/chart_axes.h"
+#include "charts/chart_legend.h"
 #include "charts/palette.h"
 
 namespace rl::gui::charts {
 
 using namespace detail;
 
-ChartScene::ChartScene(const Chart& data, QChart* chart, QObject* parent)
-    : QObject(parent), data_(data), chart_(chart) {
+ChartScene::ChartScene(const Chart& data, QChart* chart, QObject* parent, bool high_contrast)
+    : QObject(parent), data_(data), chart_(chart), high_contrast_(high_contrast) {
   build();
   fill();
   connect(chart_, &QChart::plotAreaChanged, this, [this] { place_overlays(); });
+  connect(chart_, &QGraphicsWidget::geometryChanged, this, [this] { place_legend(); });
 }
 
 ChartScene::~ChartScene() {
@@ -116,8 +118,15 @@ void ChartScene::build() {
     QAbstractAxis* x = make_x_axis(data_, xs);
     QAbstractAxis* y = make_y_axis(ys);
     for (QAbstractAxis* a : {x, y}) {
-      a->setLabelsFont(scaled_font(-1));
-      a->setTitleFont(scaled_font(0));
+      // On a projector the tick labels are as large as the text and black, the grid darker.
+      a->setLabelsFont(scaled_font(high_contrast_ ? 0 : -1, high_contrast_));
+      a->setTitleFont(scaled_font(high_contrast_ ? 0.5 : 0, high_contrast_));
+      if (high_contrast_) {
+        a->setLabelsBrush(Qt::black);
+        a->setTitleBrush(Qt::black);
+        a->setLinePen(QPen(Qt::black, 1.5));
+        a->setGridLinePen(QPen(QColor(150, 150, 150), 1));
+      }
     }
     x->setTitleText(data_.x.title);
     y->setTitleText(data_.y.title + (ys == Scale::Log10 ? "  (log scale)" : ""));
@@ -125,6 +134,7 @@ void ChartScene::build() {
     chart_->addAxis(y, Qt::AlignLeft);
     build_series(x, y);
     if (signature_.endsWith('W')) build_wrong_series(x, y);
+    build_legend();
   }
   warnings_ = new QGraphicsTextItem(chart_);
   warnings_->setDefaultTextColor(palette_wrong());
@@ -147,9 +157,9 @@ void ChartScene::build_title() {
                 .arg(data_.title.toHtmlEscaped())
                 .arg(QApplication::font().pointSizeF() - 0.5)
                 .arg(subtitle_html(data_.subtitle)));
-  chart_->legend()->setAlignment(Qt::AlignBottom);
-  chart_->legend()->setFont(scaled_font(-0.5));
-  chart_->legend()->setShowToolTips(true);
+  // Our own legend stands below the plot (ChartLegend: it wraps where Qt's cuts names).
+  chart_->legend()->hide();
+  base_bottom_margin_ = chart_->margins().bottom();
 }
 
 void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
@@ -160,7 +170,8 @@ void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
     auto* d = new Drawn;
     d->kind = s.kind;
     drawn_.append(d);
-    const QColor color = s.color.isValid() ? s.color : palette_color(palette_index++);
+    QColor color = s.color.isValid() ? s.color : palette_color(palette_index++);
+    if (high_contrast_) color = high_contrast_twin(color);
     if (s.kind == SeriesKind::Bars) {
       if (!bars) {
         bars = data_.stacked ? static_cast<QAbstractBarSeries*>(new QStackedBarSeries)
@@ -209,16 +220,18 @@ void ChartScene::build_line(int i, Drawn& d, const QColor& color, QAbstractAxis*
   }
   d.line = new QLineSeries;
   d.line->setName(s.name);
-  QPen pen(color, s.kind == SeriesKind::Roof ? 1.5 : 2.2);
+  QPen pen(color, line_width(s.kind, high_contrast_));
   if (s.dashed || s.kind == SeriesKind::Roof)
     pen.setStyle(s.kind == SeriesKind::Roof ? Qt::DashDotLine : Qt::DashLine);
   d.line->setPen(pen);
   if (s.kind == SeriesKind::Line) {
+    // Each line its own shape (palette_marker), so lines of one colour still differ.
+    const double size = marker_size(high_contrast_);
     d.line->setPointsVisible(true);
-    d.line->setMarkerSize(7);
+    d.line->setMarkerSize(size);
+    d.line->setLightMarker(marker_image(line_index(i), color, size));
   }
   attach(chart_, d.line, x, y);
-  connect_legend(i, d);
   connect_clicks(i, d);
   if (s.kind == SeriesKind::Line)
     connect(d.line, &QXYSeries::hovered, this,
@@ -243,28 +256,6 @@ bool ChartScene::update(const Chart& data) {
   data_ = data;
   fill();
   return true;
-}
-
-void ChartScene::fit_legend(double width) {
-  // A bottom legend gives every entry the same share of the width and cuts longer labels to
-  // "Unroll · global · N=2...", so it must hold as many of the widest entry as there are.
-  // Entries are counted from the series, not the legend's markers: a chart not yet shown in a
-  // view (exports) has no markers yet. Min-max bands have none (hidden in build()).
-  QStringList entries;
-  for (QAbstractSeries* s : chart_->series()) {
-    if (s->type() == QAbstractSeries::SeriesTypeArea) continue;
-    if (auto* bars = qobject_cast<QAbstractBarSeries*>(s))
-      for (QBarSet* set : bars->barSets()) entries << set->label();
-    else
-      entries << s->name();
-  }
-  const QFontMetricsF metrics(chart_->legend()->font());
-  double widest = 0;
-  for (const QString& e : entries)
-    widest = std::max(widest, metrics.horizontalAdvance(e) + 3 * metrics.height());
-  const double needed = widest * entries.size();
-  const Qt::Alignment side = needed > width - 40 ? Qt::AlignRight : Qt::AlignBottom;
-  if (chart_->legend()->alignment() != side) chart_->legend()->setAlignment(side);
 }
 
 QString ChartScene::tooltip(int series, int index) const {

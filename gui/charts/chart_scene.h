@@ -28,11 +28,15 @@ class QGraphicsTextItem;
 
 namespace rl::gui::charts {
 
+class ChartLegend;
+
 class ChartScene : public QObject {
   Q_OBJECT
  public:
-  // Fills chart (which must be empty and stay alive as long as this object).
-  ChartScene(const Chart& data, QChart* chart, QObject* parent = nullptr);
+  // Fills chart (which must be empty and stay alive as long as this object). high_contrast:
+  // presentation mode's look (thicker lines, bigger markers, darker colours).
+  ChartScene(const Chart& data, QChart* chart, QObject* parent = nullptr,
+             bool high_contrast = false);
   ~ChartScene() override;
 
   // Updates in place (QXYSeries::replace, new axis ranges) when data has the same series and
@@ -41,9 +45,10 @@ class ChartScene : public QObject {
 
   const Chart& data() const { return data_; }
   int drawn_points() const { return drawn_points_; }
-  // Legend below the plot when its entries fit in one row of `width` pixels, else on the right
-  // (Qt Charts truncates a bottom legend's names rather than wrapping them).
+  // The legend below the plot, wrapped into as many rows as `width` pixels need; the plot
+  // makes room for it (chart_scene_legend.cpp).
   void fit_legend(double width);
+  const ChartLegend* legend() const { return legend_; }
   // The hover text of point `index` of data().series[series]; empty when none.
   QString tooltip(int series, int index) const;
   // Line series hidden by name (a click on their legend entry): not drawn, their entry dimmed
@@ -76,9 +81,12 @@ class ChartScene : public QObject {
   void build_bar_set(int i, Drawn& d, const QColor& color, QAbstractBarSeries* bars);
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
-  void connect_legend(int i, Drawn& d);                         // chart_scene_legend.cpp
-  void connect_clicks(int i, Drawn& d);                         // chart_scene_legend.cpp
-  void fill();                                                  // points, ranges, labels from data_
+  void build_legend();                                          // chart_scene_legend.cpp
+  void fit_title(double width);  // title and subtitle wrapped to the chart's width
+  void place_legend();
+  int line_index(int series) const;      // how many line series come before it: its marker shape
+  void connect_clicks(int i, Drawn& d);  // chart_scene_legend.cpp
+  void fill();                           // points, ranges, labels from data_
   // The extent of the drawn points (x already transformed to the axis).
   struct Extent {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
@@ -118,6 +126,10 @@ class ChartScene : public QObject {
 
   Chart data_;
   QChart* chart_;
+  bool high_contrast_ = false;
+  ChartLegend* legend_ = nullptr;
+  double legend_width_ = -1;  // the width the legend was last laid out in
+  int base_bottom_margin_ = 0;
   QList<Drawn*> drawn_;
   QAbstractSeries* wrong_series_ = nullptr;
   QList<QPair<int, int>> wrong_points_;  // (series, point) of each red marker

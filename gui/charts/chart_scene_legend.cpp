@@ -1,24 +1,100 @@
-// Clicks on the chart: legend entries that hide and show their line series (issue 12: a size sweep
-// has up to two dozen; a presenter hides the ones not being discussed). Qt hides a series' entry
-// with the series; it is shown again, dimmed, so that a second click brings the series back. And a
-// click on a bar or a point says which measured point it is (its code, issue 11).
+// The legend and clicks on the chart: legend entries that hide and show their line series (issue
+// 12: a size sweep has up to two dozen; a presenter hides the ones not being discussed). Qt hides a
+// series' entry with the series; it is shown again, dimmed, so that a second click brings the
+// series back. And a click on a bar or a point says which measured point it is (its code, issue
+// 11).
 #include <QAbstractSeries>
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 
 #include <cmath>
 
+#include "charts/chart_axes.h"
+#include "charts/chart_legend.h"
 #include "charts/chart_scene.h"
 
 namespace rl::gui::charts {
 
-void ChartScene::connect_legend(int i, Drawn& d) {
-  for (QLegendMarker* m : chart_->legend()->markers(d.line))
-    connect(m, &QLegendMarker::clicked, this,
-            [this, i] { emit legend_clicked(data_.series[i].name); });
+int ChartScene::line_index(int series) const {
+  int n = 0;
+  for (int i = 0; i < series && i < int(data_.series.size()); ++i)
+    n += data_.series[i].kind == SeriesKind::Line ? 1 : 0;
+  return n;
+}
+
+void ChartScene::build_legend() {
+  QList<ChartLegend::Entry> entries;
+  for (int i = 0; i < int(data_.series.size()) && i < int(drawn_.size()); ++i) {
+    const Series& s = data_.series[i];
+    const Drawn& d = *drawn_[i];
+    ChartLegend::Entry e;
+    e.text = s.name;
+    e.series = i;
+    e.dashed = s.dashed;
+    e.pen_width = line_width(s.kind, high_contrast_);
+    if (d.bar) {
+      e.swatch = ChartLegend::Swatch::Bar;
+      e.color = d.bar->color();
+    } else if (d.line) {
+      e.swatch = s.kind == SeriesKind::Roof ? ChartLegend::Swatch::Roof : ChartLegend::Swatch::Line;
+      e.color = d.line->pen().color();
+      e.markers = s.kind == SeriesKind::Line;
+      e.marker = palette_marker(line_index(i));
+    }
+    entries << e;
+  }
+  if (wrong_series_) {
+    ChartLegend::Entry e;
+    e.text = wrong_series_->name();
+    e.swatch = ChartLegend::Swatch::WrongMarker;
+    e.color = palette_wrong();
+    entries << e;
+  }
+  legend_ = new ChartLegend(chart_);
+  legend_->set_entries(entries, detail::scaled_font(high_contrast_ ? 0 : -0.5));
+  connect(legend_, &ChartLegend::clicked, this, [this](int i) {
+    if (i >= 0 && i < int(data_.series.size()) && data_.series[i].kind == SeriesKind::Line)
+      emit legend_clicked(data_.series[i].name);
+  });
+}
+
+void ChartScene::fit_title(double width) {
+  // Qt keeps a margin each side of a title, and the rich text its document margins.
+  const double room = std::max(120.0, width - 96);
+  QFont sub = QApplication::font();
+  sub.setPointSizeF(sub.pointSizeF() - 0.5);
+  const QString title = detail::wrapped_html(data_.title, chart_->titleFont(), room);
+  const QString html =
+      data_.subtitle.isEmpty()
+          ? title
+          : QString("%1<br><span style=\"font-size:%2pt; font-weight:normal\">%3</span>")
+                .arg(title)
+                .arg(sub.pointSizeF())
+                .arg(detail::wrapped_html(data_.subtitle, sub, room, " · "));
+  if (chart_->title() != html) chart_->setTitle(html);
+}
+
+void ChartScene::fit_legend(double width) {
+  fit_title(width);
+  if (!legend_) return;
+  const double inner = width - 24;
+  if (inner == legend_width_) return;
+  legend_width_ = inner;
+  const double height = legend_->lay_out(inner);
+  // The plot steps up by the legend's height: the legend is never drawn over the axis.
+  QMargins m = chart_->margins();
+  m.setBottom(base_bottom_margin_ + int(std::ceil(height)) + (height > 0 ? 6 : 0));
+  if (m != chart_->margins()) chart_->setMargins(m);
+  place_legend();
+}
+
+void ChartScene::place_legend() {
+  if (!legend_) return;
+  const QSizeF chart = chart_->size(), own = legend_->boundingRect().size();
+  legend_->setPos(std::max(4.0, (chart.width() - own.width()) / 2),
+                  chart.height() - own.height() - base_bottom_margin_ / 2.0);
 }
 
 void ChartScene::set_hidden(const QSet<QString>& names) {
@@ -28,20 +104,8 @@ void ChartScene::set_hidden(const QSet<QString>& names) {
     const bool hide = names.contains(data_.series[i].name);
     if (d->line->isVisible() == !hide) continue;
     d->line->setVisible(!hide);
-    if (d->band) {
-      d->band->setVisible(!hide);
-      for (QLegendMarker* m : chart_->legend()->markers(d->band)) m->setVisible(false);
-    }
-    for (QLegendMarker* m : chart_->legend()->markers(d->line)) {
-      m->setVisible(true);
-      const double alpha = hide ? 0.3 : 1.0;
-      QColor label = m->labelBrush().color();
-      label.setAlphaF(alpha);
-      m->setLabelBrush(label);
-      QColor swatch = m->brush().color();
-      swatch.setAlphaF(alpha);
-      m->setBrush(swatch);
-    }
+    if (d->band) d->band->setVisible(!hide);
+    if (legend_) legend_->set_dimmed(i, hide);
   }
 }
 

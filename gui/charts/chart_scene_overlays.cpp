@@ -124,12 +124,15 @@ void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
     const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), g.bars);
     const QRectF r = item->boundingRect();
     // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
-    // than its bar even turned (big text for a room, many bars): left out rather than drawn
-    // over its neighbour's; the value axis and the tooltip still give it.
+    // than its bar even turned (big text for a room, many bars): made narrower to fit its bar
+    // rather than drawn over its neighbour's or left out (a room reads the values off the
+    // bars); left out only where it would be too small to read, and the tooltip still gives it.
+    const double scale = turned ? std::min(1.0, (bar_px + 2) / r.height()) : 1.0;
     item->setRotation(turned ? -90 : 0);
-    item->setVisible(!turned || r.height() <= bar_px + 2);
+    item->setScale(scale);
+    item->setVisible(scale >= 0.5);
     if (turned)
-      item->setPos(at.x() - r.height() / 2, at.y() - 3);
+      item->setPos(at.x() - r.height() * scale / 2, at.y() - 3);
     else
       item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
   }
@@ -152,8 +155,14 @@ void ChartScene::fit_value_title(double plot_height) {
   if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
   const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
   const QString full = data_.y.title + suffix;
-  const bool fits = QFontMetricsF(ya->titleFont()).horizontalAdvance(full) <= plot_height - 8;
-  const QString want = fits ? full : data_.y.short_title + suffix;
+  // Qt cuts a vertical title well short of the plot's height (its layout pass measures the
+  // plot before the legend and the bar labels take their room): keep a wide margin.
+  const QFontMetricsF fm(ya->titleFont());
+  auto fits = [&](const QString& t) { return fm.horizontalAdvance(t) <= plot_height * 0.75 - 16; };
+  // Shorter and shorter: the log scale still shows in the ticks (1, 10, 100) when it must go.
+  const QString want = fits(full)                           ? full
+                       : fits(data_.y.short_title + suffix) ? data_.y.short_title + suffix
+                                                            : data_.y.short_title;
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 

@@ -1,6 +1,7 @@
 // Time, bandwidth and speed-up against unroll factor, block size and size: one series per
 // variant (and per whatever else differs), min-max bands, roof lines on bandwidth charts.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -142,7 +143,14 @@ struct SweepStyle {
   const std::string& baseline;
   TimeBasis basis;
   double unit;
+  bool pct = false;  // bandwidth as % of the point's read floor
 };
+
+// The point's percentage of the read floor its session measured at its size; none without one.
+std::optional<double> pct_of_floor(const PointResult& r, const Session& s, TimeBasis basis) {
+  const ReadFloor* f = find_read_floor(s.read_floors, input_bytes(r.point));
+  return f ? pct_of_read_floor(r, *f, basis) : std::nullopt;
+}
 
 Point sweep_point(const Group& g, std::size_t k, const SweepStyle& st,
                   const std::vector<ShownSession>& ss) {
@@ -155,6 +163,8 @@ Point sweep_point(const Group& g, std::size_t k, const SweepStyle& st,
     pt.y = t.median_ms * st.unit;
     pt.lo = t.min_ms * st.unit;
     pt.hi = t.max_ms * st.unit;
+  } else if (st.m == Measure::Bandwidth && st.pct) {
+    pt.y = pct_of_floor(*r, *ss[g.session].session, st.basis).value_or(NAN);
   } else if (st.m == Measure::Bandwidth) {
     pt.y = basis_gbps(*r, st.basis);
     if (t.min_ms > 0 && t.max_ms > 0) {
@@ -194,7 +204,9 @@ int add_series(Chart& c, const std::vector<Group>& kept, const Varies& v, const 
     s.color = charts::palette_color(colors[color_key]);
     s.dashed = g.session > 0;
     for (size_t k = 0; k < g.points.size(); ++k) {
-      s.points.append(sweep_point(g, k, st, ss));
+      const Point pt = sweep_point(g, k, st, ss);
+      if (!std::isfinite(pt.y)) continue;  // % of a floor the session did not measure
+      s.points.append(pt);
       noisy += g.points[k]->noisy ? 1 : 0;
     }
     c.series.append(s);
@@ -240,10 +252,49 @@ void add_warnings(Chart& c, const Tally& t, const QStringList& basis_warnings, i
         << QString("%1 point(s) failed or were skipped: see the Results table").arg(t.failed);
 }
 
+// Whether a bandwidth chart can be drawn as % of the read floor: only where a shown session
+// measured one (the floor is measured per size on the same GPU; none on the host backend).
+void offer_pct_of_limit(Chart& c, const std::vector<ShownSession>& ss) {
+  bool any = false;
+  for (const ShownSession& s : ss) any = any || !s.session->read_floors.empty();
+  c.pct_of_limit_available = any;
+  c.pct_of_limit_note =
+      any ? QString("Each point as % of the read floor its session measured at its size")
+          : QString(
+                "unavailable: no session shown measured a read floor (host runs and older "
+                "sessions have none)");
+}
+
+// The % view's axis, roof and what it leaves out.
+void as_pct_of_limit(Chart& c, const std::vector<Group>& kept, const std::vector<ShownSession>& ss,
+                     TimeBasis basis) {
+  c.pct_of_limit = true;
+  const QString on = basis == TimeBasis::Whole ? QString() : ", " + qtext::time_basis_name(basis);
+  c.y.title = QString("% of the read floor%1 (at each N)").arg(on);
+  c.y.short_title = "% of floor";
+  c.y.scale = AxisScale::Linear;
+  c.title.replace("Bandwidth", "Bandwidth as % of the read floor");
+  Series full;
+  full.kind = SeriesKind::Roof;
+  full.name = "read floor (100%)";
+  full.color = charts::palette_roof();
+  Point at;
+  at.y = 100;
+  full.points.append(at);
+  c.series.append(full);
+  int missing = 0;
+  for (const Group& g : kept)
+    for (const PointResult* r : g.points)
+      missing += !pct_of_floor(*r, *ss[g.session].session, basis) ? 1 : 0;
+  if (missing > 0)
+    c.warnings << QString("%1 point(s) not drawn: their session has no read floor at their size")
+                      .arg(missing);
+}
+
 }  // namespace
 
 Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim dim, Measure m,
-                  const std::string& baseline, TimeBasis basis) {
+                  const std::string& baseline, TimeBasis basis, bool pct_of_limit) {
   Chart c;
   c.id = id;
   const Cpu cpu = cpu_times(ss);
@@ -267,11 +318,15 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
 
   if (dim == Dim::Unroll) name_unroll_axis(c, kept);
   const Varies varies = what_varies(kept, dim, ss.size());
-  const SweepStyle style{dim, m, baseline, basis, y_axis(c, kept, m, basis, cpu)};
+  if (m == Measure::Bandwidth) offer_pct_of_limit(c, ss);
+  const bool pct = pct_of_limit && m == Measure::Bandwidth && c.pct_of_limit_available;
+  const SweepStyle style{dim, m, baseline, basis, y_axis(c, kept, m, basis, cpu), pct};
   const int noisy = add_series(c, kept, varies, style, ss);
-  if (m == Measure::Bandwidth)
+  if (pct)
+    as_pct_of_limit(c, kept, ss, basis);
+  else if (m == Measure::Bandwidth)
     add_roofs(c, ss, dim == Dim::Size ? 0 : input_bytes(kept.front().proto), basis);
-  if (dim == Dim::Size && m != Measure::Speedup)
+  if (dim == Dim::Size && m != Measure::Speedup && !pct)
     add_read_floor_curve(c, ss, m == Measure::Time, basis, style.unit);
   c.subtitle = sweep_subtitle(ss, kept.front().proto, varies, style);
   add_warnings(c, tally, basis_warnings, noisy, m, baseline);

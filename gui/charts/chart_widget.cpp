@@ -9,6 +9,8 @@
 #include <QFile>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QPainter>
 #include <QSignalBlocker>
 #include <QSvgGenerator>
@@ -19,6 +21,7 @@
 #include <memory>
 
 #include "charts/chart_axes.h"
+#include "charts/chart_legend.h"
 #include "charts/chart_scene.h"
 #include "engine/io/output_file.h"
 
@@ -37,6 +40,10 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), view_(new QChartVie
   log_action_->setCheckable(true);
   connect(log_action_, &QAction::triggered, this, [this](bool on) { set_value_log(on); });
   view_->addAction(log_action_);
+  pct_action_ = new QAction("Bandwidth as % of the read floor", view_);
+  pct_action_->setCheckable(true);
+  connect(pct_action_, &QAction::triggered, this, &ChartWidget::pct_of_limit_toggled);
+  view_->addAction(pct_action_);
   set_chart(Chart{});
 }
 
@@ -64,6 +71,16 @@ void ChartWidget::after_show() {
   const QSignalBlocker quiet(log_action_);
   log_action_->setEnabled(value_scale_is_choosable(source_));
   log_action_->setChecked(value_axis_is_log());
+  const QSignalBlocker quiet_pct(pct_action_);
+  const bool offered = !source_.pct_of_limit_note.isEmpty();
+  pct_action_->setVisible(offered);
+  pct_action_->setEnabled(source_.pct_of_limit_available);
+  pct_action_->setChecked(source_.pct_of_limit);
+  // A disabled entry shows no tooltip: its text says why.
+  pct_action_->setText(source_.pct_of_limit_available
+                           ? QString("Bandwidth as % of the read floor")
+                           : "Bandwidth as % of the read floor: " + source_.pct_of_limit_note);
+  pct_action_->setToolTip(source_.pct_of_limit_note);
 }
 
 void ChartWidget::toggle_series(const QString& name) {
@@ -105,7 +122,7 @@ void ChartWidget::changeEvent(QEvent* event) {
 
 void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
-  auto* next = new ChartScene(chart, qchart);
+  auto* next = new ChartScene(chart, qchart, nullptr, high_contrast_);
   connect(next, &ChartScene::legend_clicked, this, &ChartWidget::toggle_series);
   connect(next, &ChartScene::point_clicked, this, [this](int series, int index, bool twice) {
     const Chart& c = scene_->data();
@@ -134,6 +151,41 @@ void ChartWidget::resizeEvent(QResizeEvent* event) {
   if (scene_) scene_->fit_legend(width());
 }
 
+void ChartWidget::set_high_contrast(bool on) {
+  if (on == high_contrast_) return;
+  high_contrast_ = on;
+  if (scene_) build(Chart(scene_->data()));
+}
+
+QStringList ChartWidget::cut_text() const {
+  QStringList cut;
+  const QChart* chart = view_->chart();
+  const QRectF room = chart->sceneBoundingRect().adjusted(-1, -1, 1, 1);
+  for (const QGraphicsItem* item : view_->scene()->items()) {
+    // Bar value labels are the chart layer's only simple text items: one left out is cut too.
+    if (const auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item);
+        t && !t->isVisible() && !t->text().isEmpty())
+      cut << "bar label left out: " + t->text();
+    if (!item->isVisible()) continue;
+    QString text;
+    if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item))
+      text = t->toPlainText();
+    else if (const auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+      text = t->text();
+    else
+      continue;
+    if (text.trimmed().isEmpty()) continue;
+    // Qt Charts elides what does not fit with "...".
+    if (text.contains("...") || text.contains(QChar(0x2026))) cut << "elided: " + text;
+    if (!room.contains(item->sceneBoundingRect())) cut << "outside the chart: " + text;
+  }
+  if (const ChartLegend* legend = scene_ ? scene_->legend() : nullptr)
+    for (int i = 0; i < int(legend->entry_rects().size()); ++i)
+      if (!room.contains(legend->mapRectToScene(legend->entry_rects()[i])))
+        cut << "legend entry outside the chart: " + legend->entries()[i].text;
+  return cut;
+}
+
 const Chart& ChartWidget::chart() const {
   return scene_->data();
 }
@@ -157,14 +209,14 @@ void lay_out(QChart* chart) {
 
 }  // namespace
 
-QImage render_chart(const Chart& data, QSize size) {
+QImage render_chart(const Chart& data, QSize size, bool high_contrast) {
   size = size.expandedTo(QSize(64, 64));
   const double scale = std::max(1.0, std::min(size.width() / 1300.0, size.height() / 850.0));
   const QSizeF logical(size.width() / scale, size.height() / scale);
   QGraphicsScene scene;
   auto* chart = new QChart;  // owned by the scene
   scene.addItem(chart);
-  ChartScene built(data, chart);
+  ChartScene built(data, chart, nullptr, high_contrast);
   built.fit_legend(logical.width());
   chart->setGeometry(QRectF(QPointF(0, 0), logical));
   lay_out(chart);

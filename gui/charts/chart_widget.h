@@ -44,11 +44,23 @@ class ChartWidget : public QWidget {
   // (the context menu); nullopt: as the chart says (Auto: log10 when the values span 30x).
   void set_value_log(std::optional<bool> log);
   bool value_axis_is_log() const;
+  // The context menu's "% of the read floor" entry of a bandwidth chart: shown where the chart
+  // offers the view, disabled with the reason where it cannot be drawn (no read floor).
+  const QAction* pct_of_limit_action() const { return pct_action_; }
+  // Presentation mode's look (issue 12, item 1): thicker lines, bigger markers, darker colours.
+  void set_high_contrast(bool on);
+  bool high_contrast() const { return high_contrast_; }
+  // Text of the chart that is cut: elided ("..."), drawn past the chart's edge or (bar values)
+  // left out; empty when every label, title and legend entry is whole (the readability test at
+  // 1024x768 and 4K).
+  QStringList cut_text() const;
 
  signals:
   void export_requested();
   // A bar or point that draws a measured point was clicked (twice: double-clicked).
   void point_clicked(const rl::PointSpec& point, bool twice);
+  // The person asked for the bandwidth as % of the read floor (true) or in GB/s.
+  void pct_of_limit_toggled(bool on);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -65,11 +77,13 @@ class ChartWidget : public QWidget {
   QSet<QString> hidden_;
   std::optional<bool> value_log_;
   QAction* log_action_ = nullptr;
+  QAction* pct_action_ = nullptr;
+  bool high_contrast_ = false;
 };
 
 // Renders chart alone (no widget needed) at size pixels on white. Text grows with the image
 // so a 3200 x 2000 export reads like a 1600 x 1000 one at twice the resolution.
-QImage render_chart(const Chart& chart, QSize size);
+QImage render_chart(const Chart& chart, QSize size, bool high_contrast = false);
 
 // Atomic writes (rl::write_output_file). On failure false and *error says what went wrong,
 // where, the OS's reason and what became of the file.

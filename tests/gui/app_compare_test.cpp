@@ -54,7 +54,7 @@ TEST(AppCompare, AnOverlayIsComparedPointByPointWithAVerdict) {
                                       .arg(c.series[0].points.size())
                                       .arg(c.series[1].points.size())))
       << c.subtitle.toStdString();
-  EXPECT_TRUE(c.subtitle.contains("B = B against A = A")) << c.subtitle.toStdString();
+  EXPECT_TRUE(c.subtitle.contains("A = A · B = B")) << c.subtitle.toStdString();
   QString error;
   EXPECT_TRUE(charts::write_chart_png(c, QDir::temp().filePath("reductionlab_compare.png"),
                                       QSize(1366, 768), &error))
