@@ -3,7 +3,7 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner counters floor17 labs remote" (default: the first six).
+# memcheck_runner counters floor17 labs remote lines story" (default: the first six).
 # gui and remote need .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -111,6 +111,29 @@ if has counters; then
   CLI=$B/reductionlab-cli OUT="$out/counters" timeout 300 scripts/counters-vs-ncu.sh \
     > "$out/counters.txt" 2>&1
   echo "exit $?" >> "$out/counters.txt"
+fi
+if has lines; then
+  # Issue 11: warp samples per instruction (CUPTI PC sampling) of the seed's ladder, both
+  # workspaces, then the Code view's text of five rungs with them (resources/sessions/README.md
+  # says how the bundled session takes them).
+  mkdir -p "$out/lines"
+  timeout -s INT 200 $B/reductionlab-cli run --preset ladder --workspace both --line-samples \
+    --json "$out/lines/ladder-lines.json" > "$out/lines/run.txt" 2>&1
+  echo "exit $?" >> "$out/lines/run.txt"
+  for v in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnroll8 reduceUnrollWarp8; do
+    for mode in "" --source --sass; do
+      $B/reductionlab-cli code --variant $v --block-size 1024 --samples "$out/lines/ladder-lines.json" \
+        $mode > "$out/lines/code-$v${mode:+-${mode#--}}.txt" 2>&1
+    done
+  done
+fi
+if has story; then
+  # Issue 12: a live story run of the seed's ladder (three steps measured now), with screenshots.
+  [ -n "${QT_PLUGIN_PATH:-}" ] || { tar xJf .device-qt/qt-runtime.tar.xz -C /tmp && source /tmp/qt-runtime/env.sh; }
+  mkdir -p "$out/story_shots"
+  QT_QPA_PLATFORM=offscreen RL_STORY_SHOTS="$out/story_shots" timeout 300 $B/gui_tests \
+    --gtest_filter='AppStoryGpu.*' > "$out/story.log" 2>&1
+  echo "story exit $?" >> "$out/story.log"
 fi
 if has memcheck_runner; then
   timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $B/gpu_tests --gtest_brief=1 \

@@ -33,12 +33,19 @@ std::map<Shape, std::set<int>> unroll_sweeps(const std::vector<ShownSession>& ss
   return out;
 }
 
-std::optional<code::Resources> resources_of(const Shape& shape, int unroll) {
+// The instantiation's sm_90 resources and its theoretical occupancy at the shape's block size.
+struct Usage {
+  code::Resources resources;
+  std::optional<code::Occupancy> occupancy;
+};
+
+std::optional<Usage> usage_of(const Shape& shape, int unroll) {
   const auto& [variant, ws, block, type] = shape;
   try {
     const code::CodeEntry e =
         code::find_code(code::CodeQuery{variant, block, unroll, DType(type), Workspace(ws)});
-    if (const auto it = e.resources.find(kArch); it != e.resources.end()) return it->second;
+    if (const auto it = e.resources.find(kArch); it != e.resources.end())
+      return Usage{it->second, e.occupancy(kArch)};
   } catch (const std::exception&) {
   }
   return std::nullopt;
@@ -52,7 +59,7 @@ Chart registers_vs_unroll_chart(const QString& id, const std::vector<ShownSessio
   c.title = "Registers per thread against unroll factor";
   c.subtitle =
       "sm_90 SASS of this build (cuobjdump's resource usage): what the compiler "
-      "allocated, not a measurement";
+      "allocated, not a measurement; labels: theoretical occupancy where below 100%, spills";
   c.x.scale = AxisScale::Log2;
   c.x.title = "unroll factor U";
   c.y.title = "registers per thread";
@@ -70,17 +77,27 @@ Chart registers_vs_unroll_chart(const QString& id, const std::vector<ShownSessio
     const auto& [variant, ws, block, type] = shape;
     line.name = short_label(variant, 1, false) + QString(" B=%1").arg(block);
     for (int u : unrolls) {
-      const std::optional<code::Resources> r = resources_of(shape, u);
-      if (!r) continue;
+      const std::optional<Usage> usage = usage_of(shape, u);
+      if (!usage) continue;
+      const code::Resources& r = usage->resources;
       Point p;
       p.x = u;
-      p.y = r->registers;
+      p.y = r.registers;
       p.tooltip = QString("%1 U=%2: %3 registers per thread, %4 bytes of local memory (spills)")
                       .arg(line.name)
                       .arg(u)
-                      .arg(r->registers)
-                      .arg(r->local);
-      if (r->local > 0) p.label = QString("%1 B spilled").arg(r->local);
+                      .arg(r.registers)
+                      .arg(r.local);
+      // Where the registers start to cost warps: the occupancy calculator's formula.
+      if (usage->occupancy) {
+        const code::Occupancy& o = *usage->occupancy;
+        p.tooltip += QString("; theoretical occupancy %1% (%2 warps per SM, limited by %3)")
+                         .arg(o.fraction * 100, 0, 'f', 0)
+                         .arg(o.warps_per_sm)
+                         .arg(QString::fromStdString(o.limiter));
+        if (o.fraction < 0.999) p.label = QString("occupancy %1%").arg(o.fraction * 100, 0, 'f', 0);
+      }
+      if (r.local > 0) p.label = QString("%1 B spilled").arg(r.local);
       line.points << p;
     }
     if (line.points.size() >= 2) c.series << line;
