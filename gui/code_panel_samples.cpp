@@ -47,7 +47,9 @@ void CodePanel::compute_line_metrics() {
   QString html =
       QString("<b>Where the warps were</b> at N=%1 (CUPTI PC sampling on %2, %3, a sample every "
               "2<sup>%4</sup> cycles, %5 launches, %6 samples): %7. The column before each line: "
-              "its share of the samples and the largest reason it waited.")
+              "its share of the samples and the largest reason it waited. A wait is counted at the "
+              "instruction the warp waits to issue: a barrier's shows just after the "
+              "__syncthreads() (in a loop, on its head).")
           .arg(QString::fromStdString(format_size(p->point.size)),
                QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
                QString::fromStdString(s.arch))

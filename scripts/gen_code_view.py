@@ -195,6 +195,19 @@ def parse_resources(text):
   return found
 
 
+def repo_file(path, repo_root):
+  """The repository-relative name of a file the line info names, or None outside the repository.
+  nvcc records the path it was given: absolute here, relative to the build folder where a
+  compiler cache rewrote it (ccache's base_dir), so a relative one is tried without its "../"."""
+  if os.path.isabs(path):
+    rel = os.path.relpath(path, repo_root)
+    return None if rel.startswith("..") else rel
+  rel = os.path.normpath(path)
+  while rel.startswith("../"):
+    rel = rel[3:]
+  return rel if os.path.exists(os.path.join(repo_root, rel)) else None
+
+
 def parse_line_info(text, repo_root):
   """nvdisasm -g output -> {mangled: "offset:file:line;..."}: one entry where the line changes
   (offsets in hex as in the SASS, files relative to the repository; lines outside it dropped)."""
@@ -207,8 +220,8 @@ def parse_line_info(text, repo_root):
       continue
     m = re.match(r"\s*//## File \"([^\"]+)\", line (\d+)", line)
     if m:
-      path = os.path.relpath(m.group(1), repo_root)
-      pos = None if path.startswith("..") else (path, int(m.group(2)))
+      pos = (repo_file(m.group(1), repo_root), int(m.group(2)))
+      pos = pos if pos[0] else None
       continue
     m = re.match(r"\s*/\*([0-9a-f]{4,})\*/", line)
     if m and name and pos != last:

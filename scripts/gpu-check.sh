@@ -11,6 +11,7 @@ out=/tmp/rl-out   # packed into $final/results.tar.gz at the end (the tool retur
 rm -rf "$out"; mkdir -p "$out" /tmp/rl "$final"
 tar xJf .device/bin.tar.xz -C /tmp/rl
 B=/tmp/rl/bin
+export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # libgif.so.7 (pack-device.sh)
 steps="${STEPS:-tests memcheck racecheck ladder sweep ncu}"
 commit="${RL_COMMIT:-$(cat $B/COMMIT 2>/dev/null || echo unknown)}"  # written by pack-device.sh
 { date -u; echo "commit $commit"; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; } > "$out/env.txt" 2>&1

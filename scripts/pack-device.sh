@@ -13,6 +13,9 @@ for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/
          build-gpu/cli/reductionlab-cli build-gpu/gui/reductionlab; do
   [ -x "$f" ] && cp "$f" .device/bin/
 done
+# giflib (the app's GIF export) is not on the GPU machine: its library travels with the binaries
+# (gpu-check.sh puts their folder on LD_LIBRARY_PATH).
+cp -L "$(ldconfig -p | awk '/libgif.so.7 /{print $NF; exit}')" .device/bin/ || true
 strip --strip-debug .device/bin/* || true
 # The commit the binaries were built from (the GPU machine's copy of .git may be older).
 git rev-parse --short=12 HEAD > .device/bin/COMMIT

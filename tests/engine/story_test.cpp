@@ -221,6 +221,25 @@ TEST(Story, SaysWhatIsMissingAndNeverComparesDevices) {
   EXPECT_NE(r.steps[1].missing.find("wrong result"), std::string::npos);
 }
 
+TEST(Story, ALiveStepWithoutCountersShowsTheSessionsNamedAsSuch) {
+  if (!have_resources()) GTEST_SKIP() << "no source tree here";
+  const rl::Session session = bundled();
+  const rl::Story story = rl::parse_story(R"({"title": "t", "setting": "N=2^24", "steps": [
+      {"variant": "reduceNeighbored", "caption": "a"},
+      {"variant": "reduceInterleaved", "caption": "b"}]})");
+  rl::LivePoint live;
+  live.result.point = story.steps[1].point;
+  live.result.total.median_ms = 0.1;
+  live.result.total.samples = 5;
+  live.device = session.device;
+  const rl::ResolvedStory r = rl::resolve_story(story, session, {live});
+  EXPECT_TRUE(r.steps[1].live);
+  ASSERT_TRUE(r.steps[1].counter.value) << r.steps[1].counter.text;
+  EXPECT_NE(r.steps[1].counter.text.find("[the session's run on NVIDIA H200; the live run took none]"),
+            std::string::npos)
+      << r.steps[1].counter.text;
+}
+
 TEST(Story, CodeChangeFromTheDiffer) {
   const rl::Story story = rl::parse_story(story_with_steps(
       R"({"variant": "reduceUnroll2", "caption": "a"}, {"variant": "reduceUnroll4", "caption": "b"},

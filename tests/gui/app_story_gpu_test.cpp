@@ -39,8 +39,13 @@ TEST(AppStoryGpu, LiveRunOfTheSeedsLadder) {
     EXPECT_TRUE(v->run_status().contains("measured live")) << v->run_status().toStdString();
     EXPECT_TRUE(v->bars()->live(step));
     EXPECT_TRUE(v->numbers_text().contains("live on")) << v->numbers_text().toStdString();
-    std::printf("step %d: %s\n  %s\n", step + 1, v->heading_text().toStdString().c_str(),
-                v->numbers_text().toStdString().c_str());
+    // The live run took no counters: the session's own, named as the session's.
+    EXPECT_TRUE(v->counter_text().contains("the session's run on NVIDIA H200"))
+        << v->counter_text().toStdString();
+    std::printf("step %d: %s\n  %s\n  %s\n", step + 1, v->heading_text().toStdString().c_str(),
+                v->numbers_text().toStdString().c_str(), v->counter_text().toStdString().c_str());
+    v->bars()->finish_arrival();  // the bar as it lands, not mid-flight
+    test::wait_until([] { return false; }, 300);
     if (!shots.isEmpty())
       EXPECT_TRUE(v->grab().save(QString("%1/story-live-step%2.png").arg(shots).arg(step + 1)));
   }

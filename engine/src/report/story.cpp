@@ -241,8 +241,9 @@ std::optional<double> counter_of(const PointResult* r, const CounterInfo& c) {
   return k ? k->value(c.metric) : std::nullopt;
 }
 
+// `source`: where the counter comes from when not from the step's own point ("" when it does).
 StoryCounter resolve_counter(const StoryStep& step, const PointResult* r,
-                             const PointResult* previous) {
+                             const PointResult* previous, const std::string& source) {
   const CounterInfo& c = *find_counter(step.counter);
   StoryCounter out;
   out.id = step.counter;
@@ -263,6 +264,7 @@ StoryCounter resolve_counter(const StoryStep& step, const PointResult* r,
   }
   out.text = name + " " + counter_value_text(c, *out.value);
   if (out.previous) out.text += " (previous step " + counter_value_text(c, *out.previous) + ")";
+  if (!source.empty()) out.text += " [" + source + "]";
   out.text += ": " + out.meaning;
   return out;
 }
@@ -365,14 +367,22 @@ ResolvedStory resolve_story(const Story& story, const Session& session,
     ResolvedStep r;
     r.step = step;
     const PointResult* point = nullptr;
+    const PointResult* in_session = nullptr;
     for (const LivePoint& l : live)
       if (l.result.point == step.point) {
         point = &l.result, r.live = true, r.device = l.device.name;
       }
-    if (!point)
-      for (const PointResult& p : session.results)
-        if (p.point == step.point) point = &p, r.device = session.device.name;
-    points.push_back(point);
+    for (const PointResult& p : session.results)
+      if (p.point == step.point) in_session = &p;
+    if (!point && in_session) point = in_session, r.device = session.device.name;
+    // A live run takes no counters: the session's own, said to be the session's.
+    const PointResult* counted = point;
+    std::string counter_source;
+    if (r.live && !point->counters && in_session && in_session->counters) {
+      counted = in_session;
+      counter_source = "the session's run on " + session.device.name + "; the live run took none";
+    }
+    points.push_back(counted);
     if (!point) {
       r.missing = "not measured in this session (" + step.point.label() + ")";
     } else if (point->status == PointStatus::Wrong) {
@@ -386,7 +396,7 @@ ResolvedStory resolve_story(const Story& story, const Session& session,
       r.missing = "no " + time_basis_name(story.time) + " for this point";
     }
     r.code = resolve_code(story, i, differ);
-    r.counter = resolve_counter(step, point, i > 0 ? points[i - 1] : nullptr);
+    r.counter = resolve_counter(step, counted, i > 0 ? points[i - 1] : nullptr, counter_source);
     out.steps.push_back(std::move(r));
   }
   // Speed-ups: between two verified times measured on the same device only.
