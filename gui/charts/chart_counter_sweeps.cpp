@@ -26,7 +26,7 @@ namespace {
 QString sentence(const std::string& text) {
   QString s = QString::fromStdString(text);
   if (!s.isEmpty()) s[0] = s[0].toUpper();
-  return s.endsWith('.') ? s : s + ".";
+  return s.isEmpty() || !s.back().isLetterOrNumber() ? s : s + ".";
 }
 
 // "163,840"

@@ -37,14 +37,17 @@ using Setting = std::tuple<std::uint64_t, int, int>;
 using Line = std::tuple<int, std::string, int, int>;
 using Lines = std::map<Line, std::map<int, CounterSeriesPoint>>;  // by x
 
+// The command on a line of its own: a narrow chart wraps text at its dashes.
 std::string run_hint(CounterAxis axis) {
   return axis == CounterAxis::Unroll
-             ? "run a variant at two or more unroll factors with counters, on a GPU: "
-               "reductionlab-cli run --preset unroll --counters (in the app: the preset \"Unroll "
-               "1/2/4/8\" with \"Hardware counters (CUPTI)\" ticked)"
-             : "run a variant at two or more block sizes with counters, on a GPU: "
-               "reductionlab-cli run --preset block-sizes --counters (in the app: the preset "
-               "\"Block-size sweep\" with \"Hardware counters (CUPTI)\" ticked)";
+             ? "a run with --counters on a GPU gives them:\nreductionlab-cli run --preset unroll "
+               "--counters\n"
+               "(in the app: the preset \"Unroll 1/2/4/8\", \"Hardware counters (CUPTI)\" "
+               "ticked)"
+             : "a run with --counters on a GPU gives them:\nreductionlab-cli run --preset "
+               "block-sizes "
+               "--counters\n(in the app: the preset \"Block-size sweep\", \"Hardware counters "
+               "(CUPTI)\" ticked)";
 }
 
 // How well a setting fits: the preferred one first, then the most lines, the ladder's default,
@@ -168,10 +171,11 @@ BarriersBesideStall barriers_beside_stall(const Session& s, const LadderSetting&
   if (out.rungs.empty() || most_barriers <= 0 || most_stall <= 0) {
     out.rungs.clear();
     out.empty_reason =
-        any_stall ? "no rung at " + at.label() + " has both a block model and a barrier stall"
-                  : "no hardware counters at " + at.label() +
-                        ": run the ladder with counters on a GPU (reductionlab-cli run --preset "
-                        "ladder --counters; in the app, tick \"Hardware counters (CUPTI)\")";
+        any_stall
+            ? "no rung at " + at.label() + " has both a block model and a barrier stall"
+            : "no hardware counters at " + at.label() +
+                  "; a run with --counters on a GPU gives them:\nreductionlab-cli run --preset "
+                  "ladder --counters\n(in the app: \"Hardware counters (CUPTI)\" ticked)";
     return out;
   }
   for (RungBarriers& r : out.rungs) {
