@@ -29,6 +29,15 @@ bool stacked(const QString& group) {
   return group == "Ladder";
 }
 
+// A page of more than four charts (Unroll: time, bandwidth, speed-up, registers, barrier stall)
+// would stack them past a laptop's screen (each at least 240 px high): its grid scrolls instead,
+// two rows of two to a screen, the rest a scroll away.
+bool scrolls(const QString& group) {
+  const auto& kinds = chart_kinds();
+  return std::count_if(kinds.begin(), kinds.end(),
+                       [&](const ChartKind& k) { return k.group == group; }) > 4;
+}
+
 QLayout* charts_layout(QWidget* page) {
   if (auto* scroll = qobject_cast<QScrollArea*>(page)) return scroll->widget()->layout();
   return page->layout();
@@ -42,8 +51,9 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   timer_->setInterval(150);
   connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_visible);
   // Pages: two charts one above the other (full width, so bar labels and legends fit); three
-  // as two side by side with the third full width below; the Ladder page's three one above
-  // the other, two to a screen, in a scroll area (arrange()).
+  // as two side by side with the third full width below; four or more two by two, a page of
+  // more than four in a scroll area (scrolls()); the Ladder page's one above the other, two to a
+  // screen, in a scroll area (arrange()).
   QSet<QString> groups;
   for (const ChartKind& kind : chart_kinds()) {
     if (!groups.contains(kind.group)) {
@@ -62,10 +72,20 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
         scroll->viewport()->installEventFilter(this);
         page = scroll;
       } else {
-        page = new QWidget;
-        auto* grid = new QGridLayout(page);
+        auto* inner = new QWidget;
+        auto* grid = new QGridLayout(inner);
         grid->setContentsMargins(4, 4, 4, 4);
         grid->setSpacing(6);
+        page = inner;
+        if (scrolls(kind.group)) {
+          auto* scroll = new QScrollArea;
+          scroll->setWidgetResizable(true);
+          scroll->setFrameShape(QFrame::NoFrame);
+          scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+          scroll->setWidget(inner);
+          scroll->viewport()->installEventFilter(this);
+          page = scroll;
+        }
       }
       page->setObjectName("charts_page_" + kind.group);
       pages_.append({kind.group, page});
@@ -162,8 +182,8 @@ void ChartsPanel::arrange() {
     for (int i = 0; i < widgets.size(); ++i) {
       if (widgets.size() == 3)
         grid->addWidget(widgets[i], i / 2, i % 2, 1, i == 2 ? 2 : 1);
-      else if (widgets.size() == 4)
-        grid->addWidget(widgets[i], i / 2, i % 2);
+      else if (widgets.size() >= 4)  // two columns; an odd last one full width
+        grid->addWidget(widgets[i], i / 2, i % 2, 1, i == widgets.size() - 1 && i % 2 == 0 ? 2 : 1);
       else
         grid->addWidget(widgets[i], i, 0);
     }
@@ -193,6 +213,12 @@ void ChartsPanel::fit_heights(const QString& group, int viewport_height) {
   // axis's title, so on a small screen one chart and a half show and the rest scroll.
   const QLayout* box = charts_layout(page);
   const QMargins m = box->contentsMargins();
+  if (qobject_cast<const QGridLayout*>(box)) {  // a scrolling grid (scrolls()): two rows a screen
+    const int room = viewport_height - m.top() - m.bottom() - box->spacing();
+    for (charts::ChartWidget* w : arranged_.value(group))
+      w->setFixedHeight(std::max(240, room / 2));
+    return;
+  }
   // The Setting row stands above the charts.
   const int row = setting_ ? setting_->parentWidget()->sizeHint().height() + box->spacing() : 0;
   const int room = viewport_height - m.top() - m.bottom() - box->spacing() - row;

@@ -74,6 +74,7 @@ void ExperimentPanel::rebuild_devices() {
   }
   loading_ = false;
   set_target(keep);
+  update_profiling();  // the index may stay while the device behind it changes
 }
 
 void ExperimentPanel::set_remote_devices(const QString& host, const Discovery& discovery) {

@@ -14,6 +14,7 @@
 #include "engine/run/runner.h"
 #include "engine/run/spec.h"
 #include "remote/remote_host.h"
+#include "run_worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -68,6 +69,13 @@ class ExperimentPanel : public QWidget {
   void validate_now();
   void apply_preset(int index);
 
+  // Counters or line samples besides the times (experiment_profiling.cpp): what is ticked, for a
+  // GPU target; none for a host backend, which has no hardware to profile.
+  RunProfiling profiling() const;
+  void set_profiling(const RunProfiling& profiling);  // the counters win where both are set
+  QCheckBox* counters_box() const { return counters_; }
+  QCheckBox* line_samples_box() const { return line_samples_; }
+
   void set_running(bool running);
   void show_progress(const Progress& progress);
   void show_status(const QString& text);  // after a run: "40 points in 12 s", "cancelled"
@@ -95,6 +103,9 @@ class ExperimentPanel : public QWidget {
   void build_ranges(QFormLayout* axes);
   void build_types(QFormLayout* axes);
   void build_sampling(QFormLayout* axes);
+  void build_profiling(QFormLayout* axes);
+  // Each box enabled where it can be used, its tooltip saying why not where it cannot.
+  void update_profiling();
   void build_messages(QVBoxLayout* layout);
   void build_run_controls(QVBoxLayout* layout);
   void connect_validation();
@@ -114,6 +125,7 @@ class ExperimentPanel : public QWidget {
   QDoubleSpinBox* noise_;
   QSpinBox* budget_;
   QComboBox* l2_;
+  QCheckBox *counters_ = nullptr, *line_samples_ = nullptr;
   // The form's fields as a spec, every ticked variant kept.
   std::optional<ExperimentSpec> form_spec() const;
   std::vector<Exclusion> exclusions_of(const ExperimentSpec& s) const;

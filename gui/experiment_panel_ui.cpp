@@ -33,6 +33,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   build_ranges(axes);
   build_types(axes);
   build_sampling(axes);
+  build_profiling(axes);
   layout->addLayout(axes);
   build_messages(layout);
   build_run_controls(layout);
@@ -221,6 +222,7 @@ void ExperimentPanel::connect_validation() {
   connect(l2_, &QComboBox::currentIndexChanged, this, &ExperimentPanel::schedule_validation);
   connect(variants_, &VariantTree::changed, this, &ExperimentPanel::schedule_validation);
   connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+    update_profiling();
     schedule_validation();
     emit device_changed(device());
   });

@@ -308,7 +308,7 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
   cancel_action_->setEnabled(true);
   run_clock_.start();
   run_notices_.clear();
-  controller_->start(spec, device, std::move(resume));
+  controller_->start(spec, device, std::move(resume), experiment_->profiling());
   // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
   statusBar()->showMessage(
       QString("Running on %1; Esc cancels.").arg(QString::fromStdString(info.label())));

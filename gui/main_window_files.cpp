@@ -1,6 +1,7 @@
 // The window's menus and everything that reads or writes files: sessions, CSV, charts, and
 // the settings remembered between runs.
 #include <QAction>
+#include <QCheckBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -281,6 +282,8 @@ void MainWindow::restore_settings() {
   if (settings.contains("experiment/device"))
     wanted_device_ = settings.value("experiment/device").toInt();
   restore_wanted_devices(settings);
+  experiment_->set_profiling({settings.value("experiment/counters", false).toBool(),
+                              settings.value("experiment/line_samples", false).toBool()});
   if (settings.contains("charts/baseline"))
     store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
   // An unknown key (a later version's basis) keeps the whole reduction.
@@ -303,6 +306,9 @@ void MainWindow::save_settings() const {
   }
   settings.setValue("experiment/device", experiment_->device());
   save_wanted_devices(settings);
+  // The ticks as they are, also where the host backend turns them off for now.
+  settings.setValue("experiment/counters", experiment_->counters_box()->isChecked());
+  settings.setValue("experiment/line_samples", experiment_->line_samples_box()->isChecked());
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
   settings.setValue("charts/time_basis", qtext::time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);

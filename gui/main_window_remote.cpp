@@ -79,12 +79,12 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
     Lane& lane = lanes_[size_t(i)];
     if (!lane.target.remote() && local_lane_ < 0) {
       local_lane_ = i;
-      controller_->start(spec, lane.target.index);
+      controller_->start(spec, lane.target.index, std::nullopt, experiment_->profiling());
       continue;
     }
     lane.remote = new RemoteRun(host_of(lane.target), this);
     connect_remote_run(i, lane.remote);
-    lane.remote->start(spec, lane.target.index);
+    lane.remote->start(spec, lane.target.index, experiment_->profiling());
   }
   statusBar()->showMessage("Running on " + names.join(" and ") + "; Esc cancels.");
   update_banner();

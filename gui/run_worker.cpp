@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "engine/core/error.h"
+#include "engine/counters/counter_catalog.h"
 #include "engine/io/export.h"
 #include "engine/io/output_file.h"
 #include "engine/run/backend.h"
@@ -31,6 +32,11 @@ void RunWorker::discover() {
   emit discovered(*discovery_);
 }
 
+void RunWorker::use_discovery(const rl::Discovery& discovery) {
+  discovery_ = discovery;
+  emit discovered(*discovery_);
+}
+
 bool RunWorker::supervised(quint64 run_id, int device, std::string* worker) {
   if (device == kHostDevice || factory_) return false;
   std::string looked_at;
@@ -49,8 +55,8 @@ bool RunWorker::supervised(quint64 run_id, int device, std::string* worker) {
 rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
                                       const rl::ExperimentSpec& spec, int device,
                                       const std::atomic<bool>* cancel,
-                                      const rl::RunCallbacks& callbacks,
-                                      const rl::Session* resume) {
+                                      const rl::RunCallbacks& callbacks, const rl::Session* resume,
+                                      const RunProfiling& profiling) {
   if (!discovery_) discovery_ = rl::discover_devices();
   const rl::DeviceInfo* info = nullptr;
   for (const rl::DeviceInfo& d : discovery_->gpus)
@@ -60,6 +66,8 @@ rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
   o.worker = worker;
   o.device_index = device;
   o.device = *info;
+  if (profiling.counters) o.counters = rl::default_counters();
+  o.line_samples = profiling.line_samples;
   o.on_notice = [&](const std::string& what) { emit notice(run_id, QString::fromStdString(what)); };
   rl::Supervisor supervisor(std::move(o));
   emit run_started(run_id, supervisor.device());
@@ -68,7 +76,8 @@ rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
 
 void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
                     std::shared_ptr<std::atomic<bool>> cancel, const QString& checkpoint,
-                    std::shared_ptr<std::atomic<bool>> discard, std::optional<rl::Session> resume) {
+                    std::shared_ptr<std::atomic<bool>> discard, std::optional<rl::Session> resume,
+                    RunProfiling profiling) {
   if (cancel->load()) {  // cancelled (or replaced) before it began
     Session empty;
     empty.spec = spec;
@@ -92,7 +101,15 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
                                                                : rl::make_cuda_backend(device));
       runner_device_ = device;
     }
-    if (!in_workers) emit run_started(run_id, runner_->device());
+    if (!in_workers) {
+      // The runner is kept between runs: this run's choice replaces the last one's (off first,
+      // as the runner refuses the two together).
+      runner_->set_line_samples(false);
+      runner_->set_counters({});
+      if (profiling.counters) runner_->set_counters(rl::default_counters());
+      if (profiling.line_samples) runner_->set_line_samples(true);
+      emit run_started(run_id, runner_->device());
+    }
     RunCallbacks callbacks;
     callbacks.on_progress = [&](const Progress& p) { emit progress(run_id, p); };
     callbacks.on_result = [&](const PointResult& r) { emit point_finished(run_id, r); };
@@ -109,9 +126,9 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
       emit checkpoint_failed(run_id, QString::fromStdString(error));
     };
     const Session* resumed = resume ? &*resume : nullptr;
-    Session session =
-        in_workers ? run_supervised(run_id, worker, spec, device, cancel.get(), callbacks, resumed)
-                   : runner_->run(spec, callbacks, cancel.get(), resumed);
+    Session session = in_workers ? run_supervised(run_id, worker, spec, device, cancel.get(),
+                                                  callbacks, resumed, profiling)
+                                 : runner_->run(spec, callbacks, cancel.get(), resumed);
     // Finished, or cancelled on purpose: the user has the session. Kept when the app closes.
     if (!path.empty() && (!session.cancelled || (discard && discard->load())))
       QFile::remove(checkpoint);
@@ -211,8 +228,13 @@ quint64 RunController::record_traces(const rl::TraceRequest& first,
   return recording_;
 }
 
+void RunController::use_discovery(const rl::Discovery& discovery) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, discovery] { w->use_discovery(discovery); }, Qt::QueuedConnection);
+}
+
 quint64 RunController::start(const rl::ExperimentSpec& spec, int device,
-                             std::optional<rl::Session> resume) {
+                             std::optional<rl::Session> resume, RunProfiling profiling) {
   if (cancel_) cancel_->store(true);    // the previous run, if any, stops and is ignored
   if (discard_) discard_->store(true);  // and leaves the checkpoint to this one
   cancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -222,8 +244,8 @@ quint64 RunController::start(const rl::ExperimentSpec& spec, int device,
   QMetaObject::invokeMethod(
       worker_,
       [w = worker_, id = current_, spec, device, flag = cancel_, path = checkpoint_,
-       discard = discard_,
-       resume = std::move(resume)] { w->run(id, spec, device, flag, path, discard, resume); },
+       discard = discard_, resume = std::move(resume),
+       profiling] { w->run(id, spec, device, flag, path, discard, resume, profiling); },
       Qt::QueuedConnection);
   return current_;
 }

@@ -34,6 +34,16 @@ namespace rl::gui {
 // Which backend a run uses: a CUDA device ordinal, or the host emulation.
 constexpr int kHostDevice = -1;
 
+// What a run reads besides its times (the experiment form's "Hardware counters (CUPTI)" and
+// "Line samples" boxes): passed to the GPU worker as rl::SupervisorOptions (`--counters IDS`,
+// `--line-samples`), or set on the in-process runner. Never both: CUPTI's profiler and its PC
+// sampling cannot share a GPU context (rl::kCountersOrLineSamples); the form keeps them apart.
+struct RunProfiling {
+  bool counters = false;      // rl::default_counters(), after each point's samples
+  bool line_samples = false;  // warp samples per instruction, after each point's samples
+  bool operator==(const RunProfiling&) const = default;
+};
+
 class RunWorker : public QObject {
   Q_OBJECT
  public:
@@ -47,12 +57,15 @@ class RunWorker : public QObject {
   void run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
            std::shared_ptr<std::atomic<bool>> cancel, const QString& checkpoint = {},
            std::shared_ptr<std::atomic<bool>> discard = {},
-           std::optional<rl::Session> resume = std::nullopt);
+           std::optional<rl::Session> resume = std::nullopt, RunProfiling profiling = {});
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
   // Tests only: what makes the backend for a device (default: the host or the CUDA backend).
   using BackendFactory = std::function<std::unique_ptr<rl::Backend>(int device)>;
   void set_backend_factory(BackendFactory factory) { factory_ = std::move(factory); }
+  // A discovery made elsewhere stands for discover()'s (tests: a GPU that the fake worker,
+  // $REDUCTIONLAB_WORKER, stands in for); emits discovered().
+  void use_discovery(const rl::Discovery& discovery);
 
  signals:
   void discovered(const rl::Discovery& discovery);
@@ -80,7 +93,7 @@ class RunWorker : public QObject {
   rl::Session run_supervised(quint64 run_id, const std::string& worker,
                              const rl::ExperimentSpec& spec, int device,
                              const std::atomic<bool>* cancel, const rl::RunCallbacks& callbacks,
-                             const rl::Session* resume);
+                             const rl::Session* resume, const RunProfiling& profiling);
   std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
   int runner_device_ = -2;
   std::optional<rl::Discovery> discovery_;  // the last discover(): the devices' descriptions
@@ -106,8 +119,11 @@ class RunController : public QObject {
                         int device);
   // Starts a run; a run in progress is cancelled and its remaining signals dropped. resume: a
   // saved session of the same spec and device; only its missing points run.
+  // profiling: counters or line samples besides the times (RunProfiling).
   quint64 start(const rl::ExperimentSpec& spec, int device,
-                std::optional<rl::Session> resume = std::nullopt);
+                std::optional<rl::Session> resume = std::nullopt, RunProfiling profiling = {});
+  // RunWorker::use_discovery, queued behind any job; discovered() follows.
+  void use_discovery(const rl::Discovery& discovery);
   // Asks the current run to stop between samples; finished() follows with the points so far.
   // The checkpoint is removed (the user has the session), unless keep_checkpoint (the app is
   // closing: the next start offers to resume).

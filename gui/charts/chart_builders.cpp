@@ -19,6 +19,8 @@ const std::vector<ChartKind>& chart_kinds() {
       {"ladder_time", "Ladder", "Time of each ladder step"},
       {"ladder_counts", "Ladder", "Barriers and lane efficiency per rung"},
       {"ladder_barrier_stall", "Ladder", "Barrier stall per rung (hardware counters)"},
+      {"ladder_barriers_stall", "Ladder",
+       "Fewer barriers (block model), less barrier stall (hardware counters)"},
       {"ladder_stall_reasons", "Ladder", "Stall reasons per rung (hardware counters)"},
       {"ladder_compare", "Ladder", "Two sessions compared point by point"},
       {"ladder_compare_diff", "Ladder", "Two sessions: difference per point (B - A)"},
@@ -27,9 +29,11 @@ const std::vector<ChartKind>& chart_kinds() {
       {"speedup_vs_unroll", "Unroll", "Speed-up against unroll factor"},
       {"registers_vs_unroll", "Unroll",
        "Registers per thread against unroll factor (build's SASS)"},
+      {"stall_vs_unroll", "Unroll", "Barrier stall against unroll factor (hardware counters)"},
       {"time_vs_block", "Block size", "Time against block size"},
       {"bandwidth_vs_block", "Block size", "Bandwidth against block size"},
       {"speedup_vs_block", "Block size", "Speed-up against block size"},
+      {"stall_vs_block", "Block size", "Barrier stall against block size (hardware counters)"},
       {"bandwidth_vs_size", "Size", "Bandwidth against size, with the roofs"},
       {"time_vs_size", "Size", "Time against size"},
   };
@@ -114,6 +118,12 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
     c = detail::compare_chart(id, ss, basis, ladder, false);
   else if (id == "ladder_compare_diff")
     c = detail::compare_chart(id, ss, basis, ladder, true);
+  else if (id == "ladder_barriers_stall")
+    c = detail::ladder_barriers_stall_chart(id, ss, ladder);
+  else if (id == "stall_vs_unroll")
+    c = detail::counter_sweep_chart(id, ss, true, ladder);
+  else if (id == "stall_vs_block")
+    c = detail::counter_sweep_chart(id, ss, false, ladder);
   else if (id == "ladder_stall_reasons")
     c = detail::ladder_stall_reasons_chart(id, ss, ladder);
   else if (id == "ladder_time")

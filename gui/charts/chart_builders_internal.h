@@ -76,4 +76,14 @@ charts::Chart ladder_stall_reasons_chart(const QString& id, const std::vector<Sh
 charts::Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
                                          const std::optional<LadderSetting>& chosen);
 
+// The measured barrier stall against the unroll factor (by_unroll) or the block size, one line
+// per sweep the engine finds (engine/report/counter_series.h), at `preferred` where the session
+// holds a sweep there (chart_counter_sweeps.cpp).
+charts::Chart counter_sweep_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                  bool by_unroll, const std::optional<LadderSetting>& preferred);
+// The block model's barriers beside the measured barrier stall per rung, each as % of its
+// largest rung (chart_counter_sweeps.cpp).
+charts::Chart ladder_barriers_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                          const std::optional<LadderSetting>& chosen);
+
 }  // namespace rl::gui::detail

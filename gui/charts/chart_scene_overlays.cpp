@@ -14,6 +14,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QTextDocument>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -32,7 +33,16 @@ void ChartScene::place_overlays() {
   const QRectF whole = chart_->rect();
   fit_value_title(plot.height());
   if (!empty_hint_->toPlainText().isEmpty()) {
-    empty_hint_->setTextWidth(std::min(whole.width() * 0.75, 620.0));
+    // Prose wraps at three quarters of the width; a command line ("reductionlab-cli run --preset
+    // block-sizes --counters") is widened for where the chart has room, as a wrap at its dashes
+    // reads as two commands.
+    double width = std::min(whole.width() * 0.75, 620.0);
+    const QFontMetricsF fm(empty_hint_->font());
+    const double margins = 2 * empty_hint_->document()->documentMargin() + 2;
+    for (const QString& line : empty_hint_->toPlainText().split('\n'))
+      if (line.startsWith("reductionlab"))
+        width = std::max(width, std::min(fm.horizontalAdvance(line) + margins, whole.width() - 16));
+    empty_hint_->setTextWidth(width);
     const QSizeF sz = empty_hint_->boundingRect().size();
     empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
   }

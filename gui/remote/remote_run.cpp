@@ -30,10 +30,14 @@ RemoteRun::~RemoteRun() {
   }
 }
 
-void RemoteRun::start(const ExperimentSpec& spec, int device) {
+void RemoteRun::start(const ExperimentSpec& spec, int device, const RunProfiling& profiling) {
   QString error;
-  const auto command = launch_command(
-      host_, {"run", "--stream", "jsonl", "--spec", "-", "--device", device_arg(device)}, &error);
+  QStringList args{"run", "--stream", "jsonl", "--spec", "-", "--device", device_arg(device)};
+  if (profiling.counters)
+    args << "--counters"
+         << "default";
+  if (profiling.line_samples) args << "--line-samples";
+  const auto command = launch_command(host_, args, &error);
   if (!command) {
     done_ = true;
     QTimer::singleShot(0, this, [this, error] { emit failed(host_.name + ": " + error); });

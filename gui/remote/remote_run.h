@@ -19,6 +19,7 @@
 #include "engine/run/spec.h"
 #include "metatypes.h"
 #include "remote/remote_host.h"
+#include "run_worker.h"
 
 namespace rl::gui {
 
@@ -28,8 +29,9 @@ class RemoteRun : public QObject {
   explicit RemoteRun(RemoteHost host, QObject* parent = nullptr);
   ~RemoteRun() override;
 
-  // device: a CUDA ordinal there, or kHostDevice (-1) for its host backend.
-  void start(const ExperimentSpec& spec, int device);
+  // device: a CUDA ordinal there, or kHostDevice (-1) for its host backend. profiling: the
+  // CLI's `--counters default` or `--line-samples`.
+  void start(const ExperimentSpec& spec, int device, const RunProfiling& profiling = {});
   // SIGTERM to the launcher, then SIGKILL if it has not ended within kill_after_ms.
   void cancel(int kill_after_ms = 3000);
   bool running() const { return process_ && !done_; }

@@ -6,7 +6,8 @@
 //   RL_FAKE_CRASH_SIZES  the worker aborts (SIGABRT) preparing the point, after a word on stderr
 //   RL_FAKE_HANG_SIZES   the worker sleeps for ever preparing the point
 // RL_FAKE_START_FAIL set: the backend cannot be made. RL_FAKE_PID_FILE: each worker appends its
-// pid there when it starts.
+// pid there when it starts. RL_FAKE_ARGV_FILE: each worker appends its arguments there, one line
+// (the app's tests: what the supervisor passed, e.g. `--counters IDS`).
 #include <unistd.h>
 
 #include <cstdio>
@@ -73,6 +74,13 @@ class FakeBackend final : public rl::Backend {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const char* path = std::getenv("RL_FAKE_ARGV_FILE")) {
+    if (FILE* f = std::fopen(path, "a")) {
+      for (int i = 1; i < argc; ++i) std::fprintf(f, "%s%s", i > 1 ? " " : "", argv[i]);
+      std::fprintf(f, "\n");
+      std::fclose(f);
+    }
+  }
   if (const char* pids = std::getenv("RL_FAKE_PID_FILE")) {
     if (FILE* f = std::fopen(pids, "a")) {
       std::fprintf(f, "%d\n", int(getpid()));

@@ -1,0 +1,182 @@
+// The app starts a counter run itself (issue 10): the experiment form's "Hardware counters
+// (CUPTI)" and "Line samples" boxes exclude each other and need a GPU, each saying why where it
+// is off; they reach the GPU worker's arguments (the fake worker, rl_fake_worker, stands in for
+// reductionlab-worker and a GPU: RL_FAKE_ARGV_FILE records what the supervisor passed), and the
+// settings remember them.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <cstdlib>
+
+#include "app_test_support.h"
+#include "engine/counters/counter_catalog.h"
+#include "engine/run/runner.h"
+
+using namespace rl::gui;
+
+namespace {
+
+// A GPU as discovery would report it; the fake worker runs its points on the host backend.
+rl::Discovery fake_gpu() {
+  rl::Discovery d;
+  d.host.name = "Test CPU";
+  rl::DeviceInfo gpu;
+  gpu.backend = "cuda";
+  gpu.index = 0;
+  gpu.name = "NVIDIA H200";
+  gpu.cc_major = 9;
+  gpu.sm_count = 132;
+  gpu.total_memory = gpu.free_memory = std::size_t(140) << 30;
+  gpu.l2_bytes = std::size_t(50) << 20;
+  d.gpus.push_back(gpu);
+  return d;
+}
+
+// The fake worker as the app's worker, recording its arguments; undone when it goes.
+class FakeWorker {
+ public:
+  FakeWorker() {
+    setenv("REDUCTIONLAB_WORKER", RL_FAKE_WORKER_PATH, 1);
+    setenv("RL_FAKE_ARGV_FILE", argv_path().toLocal8Bit().constData(), 1);
+  }
+  ~FakeWorker() {
+    unsetenv("REDUCTIONLAB_WORKER");
+    unsetenv("RL_FAKE_ARGV_FILE");
+  }
+  QString argv_path() const { return dir_.filePath("argv.txt"); }
+  // Every worker's arguments so far, one line each; cleared.
+  QStringList take() {
+    QFile f(argv_path());
+    QStringList lines;
+    if (f.open(QIODevice::ReadOnly)) lines = QString::fromUtf8(f.readAll()).split('\n');
+    lines.removeAll(QString());
+    QFile::remove(argv_path());
+    return lines;
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QString default_ids() {
+  QStringList ids;
+  for (const std::string& id : rl::default_counters()) ids << QString::fromStdString(id);
+  return ids.join(',');
+}
+
+}  // namespace
+
+TEST(AppProfiling, TheBoxesNeedAGpuAndExcludeEachOther) {
+  ExperimentPanel panel;
+  QCheckBox* counters = panel.counters_box();
+  QCheckBox* samples = panel.line_samples_box();
+  // The host backend only: both off, saying why.
+  EXPECT_FALSE(counters->isEnabled());
+  EXPECT_FALSE(samples->isEnabled());
+  EXPECT_TRUE(counters->toolTip().contains("needs a GPU")) << counters->toolTip().toStdString();
+  EXPECT_TRUE(samples->toolTip().contains("needs a GPU"));
+  EXPECT_EQ(panel.profiling(), RunProfiling{});
+
+  panel.set_discovery(fake_gpu());
+  panel.set_device(0);
+  EXPECT_TRUE(counters->isEnabled());
+  EXPECT_TRUE(samples->isEnabled());
+  counters->click();
+  EXPECT_EQ(panel.profiling(), (RunProfiling{true, false}));
+  EXPECT_FALSE(samples->isEnabled());
+  EXPECT_TRUE(samples->toolTip().contains(rl::kCountersOrLineSamples))
+      << samples->toolTip().toStdString();
+  counters->click();
+  EXPECT_TRUE(samples->isEnabled());
+  samples->click();
+  EXPECT_EQ(panel.profiling(), (RunProfiling{false, true}));
+  EXPECT_FALSE(counters->isEnabled());
+  EXPECT_TRUE(counters->toolTip().contains(rl::kCountersOrLineSamples));
+  // Both asked for (a hand-edited settings file): the counters win, as one run takes one.
+  panel.set_profiling({true, true});
+  EXPECT_EQ(panel.profiling(), (RunProfiling{true, false}));
+
+  // Back to the host: off again, the tick kept for the next GPU run.
+  panel.set_device(kHostDevice);
+  EXPECT_EQ(panel.profiling(), RunProfiling{});
+  EXPECT_FALSE(counters->isEnabled());
+  EXPECT_TRUE(counters->isChecked());
+}
+
+TEST(AppProfiling, TheChoiceReachesTheWorkersArguments) {
+  FakeWorker fake;
+  RunWorker worker;
+  worker.use_discovery(fake_gpu());
+  QSignalSpy finished(&worker, &RunWorker::run_finished);
+  QSignalSpy failed(&worker, &RunWorker::run_failed);
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const rl::ExperimentSpec spec = test::tiny_spec();
+
+  worker.run(1, spec, 0, cancel, {}, {}, std::nullopt, RunProfiling{true, false});
+  ASSERT_EQ(failed.count(), 0) << failed.front().at(1).toString().toStdString();
+  ASSERT_EQ(finished.count(), 1);
+  QStringList argv = fake.take();
+  ASSERT_EQ(argv.size(), 1);
+  EXPECT_TRUE(argv[0].contains("--counters " + default_ids())) << argv[0].toStdString();
+  EXPECT_FALSE(argv[0].contains("--line-samples"));
+
+  worker.run(2, spec, 0, cancel, {}, {}, std::nullopt, RunProfiling{false, true});
+  argv = fake.take();
+  ASSERT_EQ(argv.size(), 1);
+  EXPECT_TRUE(argv[0].contains("--line-samples")) << argv[0].toStdString();
+  EXPECT_FALSE(argv[0].contains("--counters"));
+
+  worker.run(3, spec, 0, cancel);
+  argv = fake.take();
+  ASSERT_EQ(argv.size(), 1);
+  EXPECT_FALSE(argv[0].contains("--counters") || argv[0].contains("--line-samples"))
+      << argv[0].toStdString();
+  EXPECT_EQ(finished.count(), 3);
+}
+
+// The whole way: the form's tick, Run, the controller, the worker thread, the supervisor.
+TEST(AppProfiling, RunFromTheFormWithCounters) {
+  FakeWorker fake;
+  MainWindow w(test::quiet_options());
+  w.controller()->use_discovery(fake_gpu());
+  ASSERT_TRUE(test::wait_until(
+      [&] {
+        w.experiment()->set_device(0);  // once the discovery has listed it
+        return w.experiment()->device_info() != nullptr;
+      },
+      10000));
+  w.experiment()->set_spec(test::tiny_spec());
+  w.experiment()->set_device(0);
+  w.experiment()->counters_box()->click();
+  ASSERT_EQ(w.experiment()->profiling(), (RunProfiling{true, false}));
+  w.run();
+  ASSERT_TRUE(w.controller()->running()) << w.experiment()->problems().join("; ").toStdString();
+  ASSERT_TRUE(test::wait_until([&] { return !w.controller()->running(); }, 60000));
+  EXPECT_TRUE(w.last_error().isEmpty()) << w.last_error().toStdString();
+  const QStringList argv = fake.take();
+  ASSERT_EQ(argv.size(), 1);
+  EXPECT_TRUE(argv[0].contains("--counters " + default_ids())) << argv[0].toStdString();
+}
+
+TEST(AppProfiling, SettingsRememberTheTicks) {
+  MainWindow::Options options = test::quiet_options();
+  options.settings = true;  // test mode: QStandardPaths points at a scratch location
+  {
+    MainWindow w(options);
+    w.experiment()->set_profiling({false, true});
+    w.close();
+  }
+  {
+    MainWindow w(options);
+    EXPECT_FALSE(w.experiment()->counters_box()->isChecked());
+    EXPECT_TRUE(w.experiment()->line_samples_box()->isChecked());
+    w.experiment()->set_profiling({});
+    w.close();
+  }
+  MainWindow w(options);
+  EXPECT_FALSE(w.experiment()->line_samples_box()->isChecked());
+}
