@@ -26,6 +26,7 @@
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
+#include "animation/step_source.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/run/device.h"
@@ -186,6 +187,10 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   levels->setWidget(hierarchy_);
   stack_->addWidget(levels);
   root->addWidget(stack_, 1);
+  source_strip_ = new StepSourceStrip(this);  // under the views: their width stays whole
+  connect(source_strip_, &StepSourceStrip::code_shown_changed, this,
+          &BlockAnimationPanel::source_shown_changed);
+  root->addWidget(source_strip_);
 }
 
 // Transport: frame buttons, scrub, speed, loop, zoom and the exports.
