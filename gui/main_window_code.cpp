@@ -67,6 +67,11 @@ void MainWindow::add_code_view() {
   }
   // "Show source" under the animation (its source strip) is remembered across runs.
   auto* panel = tabs_->findChild<BlockAnimationPanel*>();
+  // Its tab shown, the panel takes the keys: a clicker's PageDown steps the animation at once.
+  if (panel != nullptr)
+    connect(tabs_, &QTabWidget::currentChanged, panel, [this, panel] {
+      if (tabs_->currentWidget()->isAncestorOf(panel)) panel->setFocus();
+    });
   if (panel != nullptr && options_.settings) {
     panel->set_source_shown(QSettings().value("animation/show_source", true).toBool());
     connect(panel, &BlockAnimationPanel::source_shown_changed, this,

@@ -21,9 +21,27 @@ namespace rl::gui {
 
 namespace {
 
-// Lines of code the strip shows: enough for a step's loop and the lines around it, few enough
-// that the block views keep the height at 1366x768.
-constexpr int kVisibleLines = 7;
+// Lines of code the strip asks for: four (a step's loop and its barrier) keep the transport in
+// view at 1366x768; three at the least; on a taller window it grows, up to ten.
+constexpr int kPreferredLines = 4;
+constexpr int kMinimumLines = 3;
+constexpr int kMaximumLines = 10;
+
+// A read-only code view whose height is counted in lines of its font.
+class StripEdit : public QPlainTextEdit {
+ public:
+  using QPlainTextEdit::QPlainTextEdit;
+  QSize sizeHint() const override {
+    return {QPlainTextEdit::sizeHint().width(), height_for(kPreferredLines)};
+  }
+  QSize minimumSizeHint() const override {
+    return {QPlainTextEdit::minimumSizeHint().width(), height_for(kMinimumLines)};
+  }
+  int height_for(int lines) const {
+    return lines * fontMetrics().lineSpacing() + 2 * frameWidth() +
+           2 * int(document()->documentMargin());
+  }
+};
 
 std::string key_of(const Trace& t) {
   return t.variant + "|" + std::to_string(t.block_size) + "|" + std::to_string(t.unroll) + "|" +
@@ -48,20 +66,21 @@ StepSourceStrip::StepSourceStrip(QWidget* parent) : QWidget(parent) {
   toggle_->setToolTip("the first view's kernel, with the lines of the current step highlighted");
   caption_ = new QLabel(this);
   caption_->setObjectName("source_caption");
-  caption_->setWordWrap(true);
-  // A long reason wraps rather than widening the panel past the window.
+  // One line, never wider than the panel (a long reason is cut; its tooltip holds it whole): a
+  // wrapping label would ask the tab's scroll area for height the views need at 1366x768.
   caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   head->addWidget(toggle_);
   head->addWidget(caption_, 1);
   root->addLayout(head);
-  code_ = new QPlainTextEdit(this);
+  code_ = new StripEdit(this);
   code_->setObjectName("source_strip");
   code_->setReadOnly(true);
   code_->setLineWrapMode(QPlainTextEdit::NoWrap);
   code_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   code_->setFocusPolicy(Qt::ClickFocus);  // the panel keeps its keys (Space, arrows, PageDown)
   new CudaHighlighter(code_->document());
-  root->addWidget(code_);
+  code_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);  // the views grow
+  root->addWidget(code_, 1);
   apply_font();
   connect(toggle_, &QCheckBox::toggled, this, [this](bool on) {
     code_->setVisible(on);
@@ -76,6 +95,11 @@ void StepSourceStrip::set_code_shown(bool on) {
 
 bool StepSourceStrip::code_shown() const {
   return toggle_->isChecked();
+}
+
+void StepSourceStrip::set_caption(const QString& text) {
+  caption_->setText(text);
+  caption_->setToolTip(text);
 }
 
 QString StepSourceStrip::caption() const {
@@ -99,9 +123,9 @@ void StepSourceStrip::apply_font() {
   mono.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF()
                                              : QApplication::font().pointSizeF());
   code_->setFont(mono);
-  const int frame = 2 * code_->frameWidth() + 2 * int(code_->document()->documentMargin());
-  code_->setFixedHeight(kVisibleLines * QFontMetrics(mono).lineSpacing() + frame +
-                        code_->horizontalScrollBar()->sizeHint().height());
+  code_->setMaximumHeight(static_cast<StripEdit*>(code_)->height_for(kMaximumLines) +
+                          code_->horizontalScrollBar()->sizeHint().height());
+  code_->updateGeometry();  // its height is counted in lines of this font
   mark();
 }
 
@@ -139,7 +163,7 @@ void StepSourceStrip::show_step(const Trace* t, int frame) {
     entry_key_.clear();
     entry_.reset();
     code_->clear();
-    caption_->setText("No trace to show the source of.");
+    set_caption("No trace to show the source of.");
     mark();
     return;
   }
@@ -147,27 +171,30 @@ void StepSourceStrip::show_step(const Trace* t, int frame) {
   const QString kernel = QString::fromStdString(t->label.empty() ? t->variant : t->label);
   const int steps = int(t->steps.size());
   if (!entry_) {
-    caption_->setText(kernel + ": no source (" + QString::fromStdString(load_error_) + ")");
+    set_caption(kernel + ": no source (" + QString::fromStdString(load_error_) + ")");
   } else if (frame <= 0 || frame > steps) {
-    caption_->setText(kernel + ": the block as the kernel starts; step through to see each "
-                               "step's lines.");
+    set_caption(kernel +
+                ": the block as the kernel starts; step through to see each "
+                "step's lines.");
   } else {
     const TraceStep& s = t->steps[frame - 1];
     const code::StepLines found = code::step_lines(*entry_, *t, std::size_t(frame - 1));
     lines_ = found.lines;
-    const QString head = QString("Step %1 of %2, %3").arg(frame).arg(steps).arg(
-        QString::fromStdString(s.kind));
+    QString head =
+        QString("Step %1 of %2, %3").arg(frame).arg(steps).arg(QString::fromStdString(s.kind));
+    if (s.stride > 0) head += QString(", stride %1").arg(s.stride);
     if (lines_.empty()) {
-      caption_->setText(head + ": no source line highlighted, " +
-                        QString::fromStdString(found.reason) + ".");
+      set_caption(head + ": no source line highlighted, " + QString::fromStdString(found.reason) +
+                  ".");
     } else {
       const code::SourceLine &a = entry_->source[lines_.front()],
                              &b = entry_->source[lines_.back()];
       const QString where = a.file_line == b.file_line
                                 ? QString("line %1").arg(a.file_line)
                                 : QString("lines %1-%2").arg(a.file_line).arg(b.file_line);
-      caption_->setText(head + " (" + short_phase(found.phase) + "): " + where + " of " +
-                        QString::fromStdString(a.file));
+      const QString phase = short_phase(found.phase);
+      if (phase != QString::fromStdString(s.kind)) head += " (" + phase + ")";
+      set_caption(head + ": " + where + " of " + QString::fromStdString(a.file));
     }
   }
   mark();
@@ -185,10 +212,20 @@ void StepSourceStrip::mark() {
     marks << s;
   }
   code_->setExtraSelections(marks);
-  if (lines_.empty()) return;
+  if (lines_.empty()) {
+    // Before the first step: the kernel's signature at the top, not the comment above it.
+    for (int i = 0; entry_ && i < int(entry_->source.size()); ++i)
+      if (entry_->source[i].in_kernel &&
+          entry_->source[i].text.find("__global__") != std::string::npos) {
+        code_->verticalScrollBar()->setValue(i);
+        break;
+      }
+    return;
+  }
   // QPlainTextEdit scrolls by lines: the value is the first visible block.
+  const int shown = std::max(1, code_->viewport()->height() / code_->fontMetrics().lineSpacing());
   const int span = lines_.back() - lines_.front() + 1;
-  const int top = lines_.front() - std::max(0, (kVisibleLines - span) / 2);
+  const int top = lines_.front() - std::max(0, (shown - span) / 2);
   code_->verticalScrollBar()->setValue(std::max(0, top));
 }
 

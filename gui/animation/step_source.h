@@ -44,6 +44,7 @@ class StepSourceStrip : public QWidget {
   void load(const Trace& t);  // the kernel's source, when the variant or shape changed
   void mark();                // highlight lines_ and scroll to them
   void apply_font();
+  void set_caption(const QString& text);
 
   QCheckBox* toggle_ = nullptr;
   QLabel* caption_ = nullptr;

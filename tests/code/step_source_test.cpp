@@ -61,9 +61,9 @@ TEST(StepSource, EveryStepOfEveryTraceFindsItsKernelLinesOrSaysWhy) {
       const Trace t = trace_of(v.id, 256, type);
       const CodeEntry e = code_of(t);
       for (std::size_t i = 0; i < t.steps.size(); ++i) {
-        const std::string what = v.id + " " + std::string(rl::to_string(type)) + " B=" +
-                                 std::to_string(t.block_size) + " step " + std::to_string(i) +
-                                 " (" + t.steps[i].kind + ")";
+        const std::string what = v.id + " " + std::string(rl::to_string(type)) +
+                                 " B=" + std::to_string(t.block_size) + " step " +
+                                 std::to_string(i) + " (" + t.steps[i].kind + ")";
         const StepLines s = step_lines(e, t, i);
         ++checked;
         if (s.lines.empty()) {
@@ -127,15 +127,16 @@ TEST(StepSource, LabsReadTheirElementsWhereTheyMapOrCountThem) {
   const Trace d = trace_of("branch_divergent", 256);
   const CodeEntry de = code_of(d);
   const StepLines load = step_lines(de, d, first_step(d, "load"));
-  EXPECT_EQ(texts(de, load), (std::vector<std::string>{
-                                 "if (i < n) v = mapped<K>(x[i], threadIdx.x, knob, mode);"}));
+  EXPECT_EQ(texts(de, load),
+            (std::vector<std::string>{"if (i < n) v = mapped<K>(x[i], threadIdx.x, knob, mode);"}));
   EXPECT_EQ(load.phase.rfind("map", 0), 0u) << load.phase;
   // any_full_scan: the load is the scan, the vote its one __syncthreads_or.
   const Trace a = trace_of("any_full_scan", 256);
   const CodeEntry ae = code_of(a);
   const std::vector<std::string> scan = texts(ae, step_lines(ae, a, first_step(a, "load")));
   ASSERT_FALSE(scan.empty());
-  EXPECT_EQ(scan.back(), "hit |= lab::searched(element(x, n, base + std::size_t(t) * blockDim.x));");
+  EXPECT_EQ(scan.back(),
+            "hit |= lab::searched(element(x, n, base + std::size_t(t) * blockDim.x));");
   // The unroll lab: a whole tile takes the unchecked loop, not the tail's.
   const Trace p = trace_of("unroll_pragma", 256);
   const CodeEntry pe = code_of(p);
@@ -162,7 +163,7 @@ TEST(StepSource, SinglePassesHandOnTheirSumWhereTheKernelDoes) {
   EXPECT_EQ(texts(ce, step_lines(ce, c, first_step(c, "atomic"))),
             (std::vector<std::string>{"if (lane == 0) *result = sum;"}));
   TraceRequest r{"cluster_single_pass", 256, std::nullopt, Workspace::Registers, 0,
-                 DType::Int32, 3};
+                 DType::Int32,          3};
   r.size = 8 * 256 * 4;
   const Trace other = make_trace(r);
   const StepLines none = step_lines(ce, other, first_step(other, "atomic"));
@@ -173,24 +174,24 @@ TEST(StepSource, SinglePassesHandOnTheirSumWhereTheKernelDoes) {
 TEST(StepSource, CompleteUnrollStepsLandOnTheirStride) {
   const Trace t = trace_of("complete_unroll_warp_sync", 256);
   const CodeEntry e = code_of(t);
-  EXPECT_EQ(texts(e, step_lines(e, t, first_step(t, "tree", 128))),
-            (std::vector<std::string>{
-                "if (blockDim.x >= 256 && tid < 128) ws[tid] += ws[tid + 128];",
-                "__syncthreads();"}));
+  EXPECT_EQ(
+      texts(e, step_lines(e, t, first_step(t, "tree", 128))),
+      (std::vector<std::string>{"if (blockDim.x >= 256 && tid < 128) ws[tid] += ws[tid + 128];",
+                                "__syncthreads();"}));
   // A false step of the blockDim.x chain still tests its `if` and waits at its barrier.
-  EXPECT_EQ(texts(e, step_lines(e, t, first_step(t, "skipped", 512))),
-            (std::vector<std::string>{
-                "if (blockDim.x >= 1024 && tid < 512) ws[tid] += ws[tid + 512];",
-                "__syncthreads();"}));
+  EXPECT_EQ(
+      texts(e, step_lines(e, t, first_step(t, "skipped", 512))),
+      (std::vector<std::string>{"if (blockDim.x >= 1024 && tid < 512) ws[tid] += ws[tid + 512];",
+                                "__syncthreads();"}));
   EXPECT_EQ(texts(e, step_lines(e, t, first_step(t, "last_warp"))),
             (std::vector<std::string>{"last_warp<Volatile>(ws, tid);"}));
   // The template form: the `if constexpr` block of that stride.
   const Trace c = trace_of("complete_unroll_sync", 256);
   const CodeEntry ce = code_of(c);
-  EXPECT_EQ(texts(ce, step_lines(ce, c, first_step(c, "tree", 64))),
-            (std::vector<std::string>{"if constexpr (B >= 128) {",
-                                      "if (tid < 64) ws[tid] += ws[tid + 64];",
-                                      "__syncthreads();"}));
+  EXPECT_EQ(
+      texts(ce, step_lines(ce, c, first_step(c, "tree", 64))),
+      (std::vector<std::string>{"if constexpr (B >= 128) {",
+                                "if (tid < 64) ws[tid] += ws[tid + 64];", "__syncthreads();"}));
 }
 
 TEST(StepSource, WarpLevelStepsLandOnTheReductionTheyRun) {

@@ -123,7 +123,8 @@ Lines warp_lines(const CodeEntry& e, const Trace& t, std::size_t step) {
                                         [](const TraceStep& s) { return s.kind == "warp_sums"; });
   Lines calls = matching(e, all, across_warps ? block_call : warp_call);
   // The cluster's leader sums the blocks' sums (`block_sums[lane]`): not this block's sum.
-  std::erase_if(calls, [&](int i) { return std::find(reads.begin(), reads.end(), i) != reads.end(); });
+  std::erase_if(calls,
+                [&](int i) { return std::find(reads.begin(), reads.end(), i) != reads.end(); });
   if (calls.empty() && !across_warps) calls = matching(e, all, block_call);
   if (calls.empty()) return {};
   return {calls.front()};
@@ -176,11 +177,11 @@ Lines atomic_lines(const CodeEntry& e, const Trace& t, const Lines& write_lines)
 
 std::string_view mark_kind_of(std::string_view k) {
   static const std::map<std::string_view, std::string_view> kMarks{
-      {"load", "load"},           {"tree", "tree"},         {"skipped", "tree"},
+      {"load", "load"},           {"tree", "tree"},           {"skipped", "tree"},
       {"last_warp", "last warp"}, {"write_partial", "write"}, {"atomic", "write"},
-      {"cluster", "cluster"},     {"shuffle", "block sum"}, {"warp_reduce", "block sum"},
-      {"warp_sums", "block sum"}, {"gather", "block sum"},  {"map", "map"},
-      {"path_a", "map"},          {"path_b", "map"},        {"select", "map"},
+      {"cluster", "cluster"},     {"shuffle", "block sum"},   {"warp_reduce", "block sum"},
+      {"warp_sums", "block sum"}, {"gather", "block sum"},    {"map", "map"},
+      {"path_a", "map"},          {"path_b", "map"},          {"select", "map"},
       {"vote", "count"},          {"ballot", "count"}};
   const auto it = kMarks.find(k);
   return it == kMarks.end() ? std::string_view() : it->second;

@@ -23,7 +23,9 @@ struct StepLines {
 };
 
 // The lines of t.steps[step] in e (the entry of t's variant). Never guesses: where the rule
-// finds no line of the kernel that runs the step, `lines` is empty and `reason` says why.
+// finds no line of the kernel that runs the step (a kind it does not know, code of another
+// variant, a cluster block that is not its leader when the leader hands on the sum), `lines`
+// is empty and `reason` says why.
 StepLines step_lines(const CodeEntry& e, const Trace& t, std::size_t step);
 
 // The step kinds every trace may hold and the code view's phase kind each belongs to
