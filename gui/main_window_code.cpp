@@ -1,12 +1,14 @@
 // The window's Code tab (issue 11) and what selects its variant: a row of the results table (a
 // double click also opens the tab), a bar or point of a chart (likewise) and the first variant of
-// the block animation.
+// the block animation; and the animation's "Show source" setting.
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "animation/block_animation.h"
 #include "charts_panel.h"
 #include "code_panel.h"
 #include "engine/report/format.h"
@@ -53,14 +55,27 @@ void MainWindow::add_code_view() {
   connect(store_, &SessionStore::reset, code_, sampled);
   connect(store_, &SessionStore::metadata_changed, code_, sampled);
   sampled();
-  // The animation's first variant and its shape (gui/animation names its pickers).
-  auto* variant = findChild<QComboBox*>("variant_a");
-  auto* block = findChild<QComboBox*>("block_size");
+  // The animation's first variant and its shape (gui/animation names its pickers). Looked up
+  // in the tabs: the window does not hold them yet (the splitter is set after this).
+  auto* variant = tabs_->findChild<QComboBox*>("variant_a");
+  auto* block = tabs_->findChild<QComboBox*>("block_size");
   if (variant != nullptr) {
     connect(variant, &QComboBox::currentIndexChanged, code_, [this, variant, block] {
       const int b = block != nullptr ? block->currentText().toInt() : 0;
       code_->show_variant(variant->currentData().toString(), b);
     });
+  }
+  // "Show source" under the animation (its source strip) is remembered across runs.
+  auto* panel = tabs_->findChild<BlockAnimationPanel*>();
+  // Its tab shown, the panel takes the keys: a clicker's PageDown steps the animation at once.
+  if (panel != nullptr)
+    connect(tabs_, &QTabWidget::currentChanged, panel, [this, panel] {
+      if (tabs_->currentWidget()->isAncestorOf(panel)) panel->setFocus();
+    });
+  if (panel != nullptr && options_.settings) {
+    panel->set_source_shown(QSettings().value("animation/show_source", true).toBool());
+    connect(panel, &BlockAnimationPanel::source_shown_changed, this,
+            [](bool on) { QSettings().setValue("animation/show_source", on); });
   }
 }
 

@@ -28,6 +28,7 @@
 
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
+#include "animation/step_source.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/run/device.h"
@@ -109,6 +110,7 @@ void BlockAnimationPanel::rebuild() {
     status_->setText("<span style='color:#b00000'>" + error.toHtmlEscaped() + "</span>");
     view_a_->set_trace(nullptr);
     view_b_->set_trace(nullptr);
+    source_strip_->show_step(nullptr, 0);
     realign();
     update_transport();
     return;
@@ -204,6 +206,9 @@ void BlockAnimationPanel::show_frame(int f, double progress) {
     view_a_->set_frame(frame_, progress);
     view_b_->set_frame(frame_, progress);
   }
+  // The strip follows the first view (in the aligned case, its own frame); cheap per tick.
+  source_strip_->setVisible(!levels_shown());
+  source_strip_->show_step(levels_shown() ? nullptr : view_a_->trace(), view_a_->frame());
   update_phase_label();
   update_transport();
 }

@@ -38,6 +38,7 @@ namespace rl::gui {
 
 class BlockView;
 class HierarchyView;
+class StepSourceStrip;
 
 class BlockAnimationPanel : public QWidget {
   Q_OBJECT
@@ -85,6 +86,13 @@ class BlockAnimationPanel : public QWidget {
   bool set_levels(int gpus, Exchange exchange, const QString& n = QString());
   // The multi-GPU session open in the app (its measured phases sit beside the plan's steps).
   void set_multi_session(const MultiSession& session, const QString& path);
+  // The source strip under the views: the first view's kernel, the current step's lines marked.
+  StepSourceStrip* source_strip() const { return source_strip_; }
+  void set_source_shown(bool on);
+  bool source_shown() const;
+
+ signals:
+  void source_shown_changed(bool on);  // the "Show source" box (the app remembers it)
 
  private:
   void build_ui();
@@ -133,6 +141,7 @@ class BlockAnimationPanel : public QWidget {
   QLineEdit* levels_n_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   HierarchyView* hierarchy_ = nullptr;
+  StepSourceStrip* source_strip_ = nullptr;
   std::optional<MultiSession> multi_;
   QString multi_path_;
   QTimer* timer_ = nullptr;

@@ -26,6 +26,7 @@
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
+#include "animation/step_source.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/run/device.h"
@@ -48,9 +49,11 @@ QComboBox* ladder_variant_combo(QWidget* parent) {
     c->addItem(text, QString::fromStdString(v.id));
     c->setItemData(c->count() - 1, QString::fromStdString(v.explanation), Qt::ToolTipRole);
   }
-  // The longest names (the labs') would otherwise set the whole panel's width.
+  // The longest names (the labs') would otherwise set the whole panel's width; 18 characters
+  // keep the first row inside the window's right side at 1366 px (the tooltip and the popup
+  // show the whole name).
   c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  c->setMinimumContentsLength(22);
+  c->setMinimumContentsLength(18);
   return c;
 }
 
@@ -102,7 +105,7 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   workspace_->addItem("global (in place, as the seed)", int(Workspace::Global));
   workspace_->addItem("shared memory", int(Workspace::Shared));
   workspace_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  workspace_->setMinimumContentsLength(14);
+  workspace_->setMinimumContentsLength(10);
   type_ = new QComboBox(this);
   type_->addItem("int32", int(DType::Int32));
   type_->addItem("float32", int(DType::Float32));
@@ -110,10 +113,10 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   size_->setPlaceholderText("one tile");
   size_->setToolTip("N for the launch totals, e.g. 2^24 or 1000003; empty: one block's tile");
   size_->setMaximumWidth(110);
-  size_->setMinimumWidth(70);
+  size_->setMinimumWidth(60);
   block_index_ = new QSpinBox(this);
   block_index_->setRange(0, 0x7fffffff);
-  block_index_->setMaximumWidth(100);
+  block_index_->setMaximumWidth(80);
   block_index_->setToolTip("which block of the launch to show (the last one may be a ragged tail)");
   source_ = new QComboBox(this);
   source_->addItem("block model (host)");
@@ -185,7 +188,14 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   hierarchy_->setObjectName("hierarchy");
   levels->setWidget(hierarchy_);
   stack_->addWidget(levels);
+  // The views take the height left over (they scroll inside): their preferred height would make
+  // the tab's own scroll area hide the strip and the transport at 1366x768.
+  stack_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
   root->addWidget(stack_, 1);
+  source_strip_ = new StepSourceStrip(this);  // under the views: their width stays whole
+  connect(source_strip_, &StepSourceStrip::code_shown_changed, this,
+          &BlockAnimationPanel::source_shown_changed);
+  root->addWidget(source_strip_);
 }
 
 // Transport: frame buttons, scrub, speed, loop, zoom and the exports.

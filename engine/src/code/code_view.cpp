@@ -33,29 +33,6 @@ struct CodeData {
   std::string sass_unavailable, lines_unavailable;
 };
 
-// The catalog phase a script-side phase kind stands for: the first phase whose text starts
-// with one of the kind's words ("load" -> "load: ..." or "pre-reduce: ...").
-std::string phase_for(const VariantInfo* v, const std::string& kind) {
-  static const std::map<std::string, std::vector<std::string>> kPrefixes{
-      {"load", {"load", "pre-reduce", "stream", "tiles", "CUB's reduction"}},
-      {"map", {"map"}},
-      {"count", {"count", "search"}},
-      {"partition", {"partition"}},
-      {"tree", {"tree"}},
-      {"last warp", {"last warp"}},
-      {"block sum", {"block sum"}},
-      {"write", {"thread 0", "int32:", "last block"}},
-      {"cluster", {"cluster:"}},
-      {"finish", {"CUB's"}}};
-  if (v == nullptr) return kind;
-  const auto it = kPrefixes.find(kind);
-  if (it == kPrefixes.end()) return kind;
-  for (const std::string& phase : v->phases)
-    for (const std::string& prefix : it->second)
-      if (phase.rfind(prefix, 0) == 0) return phase;
-  return kind;
-}
-
 VariantSource read_source(const std::string& id, const nlohmann::json& j) {
   VariantSource vs;
   const VariantInfo* v = find_variant_by_id(id);
@@ -75,7 +52,7 @@ VariantSource read_source(const std::string& id, const nlohmann::json& j) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const auto mark = marks.find(static_cast<int>(i));
       vs.lines.push_back({lines[i], file, first_line + static_cast<int>(i), kernel,
-                          kernel && mark != marks.end() ? phase_for(v, mark->second) : ""});
+                          kernel && mark != marks.end() ? mark_phase(v, mark->second) : ""});
     }
   }
   return vs;
@@ -141,6 +118,29 @@ std::string key_of(const CodeQuery& q, int block) {
 }
 
 }  // namespace
+
+// The catalog phase a script-side phase kind stands for: the first phase whose text starts
+// with one of the kind's words ("load" -> "load: ..." or "pre-reduce: ...").
+std::string mark_phase(const VariantInfo* v, const std::string& kind) {
+  static const std::map<std::string, std::vector<std::string>> kPrefixes{
+      {"load", {"load", "pre-reduce", "stream", "tiles", "CUB's reduction"}},
+      {"map", {"map"}},
+      {"count", {"count", "search"}},
+      {"partition", {"partition"}},
+      {"tree", {"tree"}},
+      {"last warp", {"last warp"}},
+      {"block sum", {"block sum"}},
+      {"write", {"thread 0", "int32:", "last block"}},
+      {"cluster", {"cluster:"}},
+      {"finish", {"CUB's"}}};
+  if (v == nullptr) return kind;
+  const auto it = kPrefixes.find(kind);
+  if (it == kPrefixes.end()) return kind;
+  for (const std::string& phase : v->phases)
+    for (const std::string& prefix : it->second)
+      if (phase.rfind(prefix, 0) == 0) return phase;
+  return kind;
+}
 
 CodeQuery resolve_query(const CodeQuery& in) {
   const auto ref = resolve_variant(in.variant);

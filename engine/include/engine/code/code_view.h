@@ -72,6 +72,10 @@ CodeQuery resolve_query(const CodeQuery& q);
 // The entry for a query (throws rl::Error as resolve_query does).
 CodeEntry find_code(const CodeQuery& q);
 
+// The catalog phase of v that a code-view mark kind ("load", "tree", "last warp", "block sum",
+// "write", ...: scripts/code_view_sources.py) stands for: SourceLine::phase holds it.
+std::string mark_phase(const VariantInfo* v, const std::string& kind);
+
 // The rung before a variant in the ladder: the catalog's order, where a seed variant with the
 // seed's volatile last warp steps back over the race-free twins (the seed's own chain).
 const VariantInfo* previous_rung(const VariantInfo& v);
