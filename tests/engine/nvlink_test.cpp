@@ -47,7 +47,7 @@ std::vector<PeerLink> on_fake(const char* machine, int count) {
 
 TEST(NvLink, NvmlVersionsAreAnEnumNotTheVersionNumber) {
   EXPECT_EQ(nvlink_version_name(6), "4.0");  // H100, H200
-  EXPECT_EQ(nvlink_version_name(4), "3.0");  // A100
+  EXPECT_EQ(nvlink_version_name(4), "3.0");
   EXPECT_EQ(nvlink_version_name(5), "3.1");
   EXPECT_EQ(nvlink_version_name(7), "5.0");
   EXPECT_EQ(nvlink_version_name(0), "");  // NVML_NVLINK_VERSION_INVALID
@@ -65,6 +65,7 @@ TEST(NvLink, TheRoofIsLinksTimesThePerLinkRatePerDirection) {
   EXPECT_EQ(nvlink_roof_gbps(18, "5.0"), 900);  // B200
   EXPECT_EQ(nvlink_roof_gbps(0, "4.0"), 0);
   EXPECT_EQ(nvlink_roof_gbps(4, "2.2"), 0);  // no rate this build can cite: unknown
+  EXPECT_EQ(nvlink_roof_gbps(4, "3.1"), 0);  // answered by GPUs of two rates: unknown
   EXPECT_EQ(nvlink_roof_gbps(4, ""), 0);
 }
 

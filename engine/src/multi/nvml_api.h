@@ -1,8 +1,8 @@
 // The driver's NVML (libnvidia-ml.so.1), opened at run time with dlopen as NCCL and CUPTI are:
 // it ships with the driver, not the toolkit, and nvml.h is not on every build machine, so the
 // few types and functions used are declared here. They follow nvml.h of NVML API version 13
-// (NVML_API_VERSION 13, CUDA 13); every one used has kept its layout since the _v2 names
-// (NVML 10, CUDA 10). Only NVLink discovery uses it (multi/nvlink_discovery.h).
+// (NVML_API_VERSION 13, as shipped with CUDA 13). Only NVLink discovery uses them
+// (multi/nvlink_discovery.h).
 #pragma once
 
 #include <string>

@@ -18,16 +18,17 @@ struct Generation {
 //   1.0 P100 SXM2: 4 links, 160 GB/s             -> 20 GB/s
 //   2.0 V100 SXM2: 6 links, 300 GB/s             -> 25 GB/s
 //   3.0 A100 SXM:  12 links, 600 GB/s            -> 25 GB/s
-//   3.1 GA102 (RTX A6000 bridge): 4 links, 112.5 GB/s -> 14.0625 GB/s
 //   4.0 H100/H200 SXM: 18 links, 900 GB/s        -> 25 GB/s (18 links: 450 GB/s per direction)
 //   5.0 B200: 18 links, 1.8 TB/s                 -> 50 GB/s
-// 2.2 and 6.0 have no per-link figure this build can cite: their roof is left unknown.
+// 2.2 and 6.0 have no per-link figure this build can cite, and 3.1 is answered by GPUs of two
+// rates (hwloc reports an A100, 25 GB/s a link, answering 5; nvtop an RTX 3090, whose bridge
+// gives 14.06 GB/s a link, too): their roof is left unknown rather than guessed.
 constexpr std::array<Generation, 8> kGenerations{{
     {1, "1.0", 20},
     {2, "2.0", 25},
     {3, "2.2", 0},
     {4, "3.0", 25},
-    {5, "3.1", 14.0625},
+    {5, "3.1", 0},
     {6, "4.0", 25},
     {7, "5.0", 50},
     {8, "6.0", 0},

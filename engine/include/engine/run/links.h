@@ -35,8 +35,8 @@ struct PeerLink {
 
 // NVML's nvmlDeviceGetNvLinkVersion answers with an nvmlNvlinkVersion_t, not the version's
 // number (nvml.h of NVML API 12.8 and later: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1,
-// 6 = 4.0, 7 = 5.0, 8 = 6.0; an A100 answers 4, an H100 or H200 6). "" for 0 (invalid) and
-// values this build does not know.
+// 6 = 4.0, 7 = 5.0, 8 = 6.0; an H100 or H200 is NVLink 4.0). "" for 0 (invalid) and values
+// this build does not know.
 std::string nvlink_version_name(unsigned nvml_version);
 
 // The nominal rate of one NVLink per direction in GB/s (1e9 B/s) for a version ("4.0"); 0 where
