@@ -42,12 +42,14 @@ void CodePanel::compute_line_metrics() {
   const std::uint64_t total = metrics_->kernel.total;
   for (const auto& [reason, n] : metrics_->kernel.reasons)
     if (top.size() < 4 && total > 0)
-      top << QString("%1% %2").arg(100.0 * double(n) / double(total), 0, 'f', 0).arg(
-                 reason_words(reason));
+      top << QString("%1% %2")
+                 .arg(100.0 * double(n) / double(total), 0, 'f', 0)
+                 .arg(reason_words(reason));
   QString html =
-      QString("<b>Where the warps were</b> at N=%1 (CUPTI PC sampling on %2, %3, a sample every "
-              "2<sup>%4</sup> cycles, %5 launches, %6 samples): %7. The column before each line: "
-              "its share of the samples and the largest reason it waited.")
+      QString(
+          "<b>Where the warps were</b> at N=%1 (CUPTI PC sampling on %2, %3, a sample every "
+          "2<sup>%4</sup> cycles, %5 launches, %6 samples): %7. The column before each line: "
+          "its share of the samples and the largest reason it waited.")
           .arg(QString::fromStdString(format_size(p->point.size)),
                QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
                QString::fromStdString(s.arch))
@@ -66,8 +68,9 @@ QString CodePanel::sample_column(const code::ReasonSamples& line) const {
   if (metrics_ && line.total > 0) {
     const double share = 100.0 * double(line.total) / double(metrics_->kernel.total);
     const std::string stall = line.top_stall();
-    note = QString("%1% %2").arg(share, 5, 'f', 1).arg(stall.empty() ? "issuing"
-                                                                      : reason_words(stall));
+    note = QString("%1% %2")
+               .arg(share, 5, 'f', 1)
+               .arg(stall.empty() ? "issuing" : reason_words(stall));
   }
   return note.leftJustified(kColumn - 2, ' ', true) + "| ";
 }

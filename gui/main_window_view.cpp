@@ -13,9 +13,9 @@
 
 #include "main_window.h"
 #include "presentation.h"
-#include "story/story_view.h"
 #include "session_store.h"
 #include "sessions_panel.h"
+#include "story/story_view.h"
 
 namespace rl::gui {
 

@@ -20,8 +20,8 @@ rl::Session session_with_barrier_samples(const rl::code::CodeEntry& e) {
   rl::Session s;
   s.device.name = "Test GPU";
   rl::PointResult r;
-  r.point = rl::PointSpec{"interleaved", rl::Workspace::Global, 1024, 1, 1u << 24,
-                          rl::DType::Int32};
+  r.point =
+      rl::PointSpec{"interleaved", rl::Workspace::Global, 1024, 1, 1u << 24, rl::DType::Int32};
   rl::PointLineSamples ls;
   ls.arch = "sm_90";
   ls.period_log2 = 10;
@@ -31,7 +31,8 @@ rl::Session session_with_barrier_samples(const rl::code::CodeEntry& e) {
   for (const std::string& line : rl::code::split_lines(e.sass.at("sm_90"))) {
     const auto m = offset.match(QString::fromStdString(line));
     if (m.hasMatch())
-      f.pcs.push_back({m.captured(1).toULongLong(nullptr, 16), {{"barrier", 80}, {"selected", 20}}});
+      f.pcs.push_back(
+          {m.captured(1).toULongLong(nullptr, 16), {{"barrier", 80}, {"selected", 20}}});
   }
   ls.functions.push_back(f);
   r.line_samples = ls;
@@ -48,13 +49,16 @@ TEST(AppCodeSamples, ASessionsSamplesAnnotateSourceAndSass) {
   if (!e.sass.count("sm_90")) GTEST_SKIP() << "no sm_90 SASS in this build: " << e.missing;
   EXPECT_TRUE(panel.samples_text().isEmpty());
   panel.set_sampled_session(session_with_barrier_samples(e));
-  EXPECT_TRUE(panel.samples_text().contains("CUPTI PC sampling on Test GPU")) << panel.samples_text().toStdString();
+  EXPECT_TRUE(panel.samples_text().contains("CUPTI PC sampling on Test GPU"))
+      << panel.samples_text().toStdString();
   EXPECT_TRUE(panel.samples_text().contains("80% barrier"));
   ASSERT_TRUE(panel.line_metrics().has_value());
-  EXPECT_TRUE(panel.sass_text().contains(QRegularExpression(R"(% barrier\s*\| /\*[0-9a-f]+\*/ BAR)")))
+  EXPECT_TRUE(
+      panel.sass_text().contains(QRegularExpression(R"(% barrier\s*\| /\*[0-9a-f]+\*/ BAR)")))
       << panel.sass_text().toStdString();
   if (rl::code::lines_unavailable_reason().empty())
-    EXPECT_TRUE(panel.source_text().contains(QRegularExpression(R"(% barrier\s*\|.*__syncthreads)")))
+    EXPECT_TRUE(
+        panel.source_text().contains(QRegularExpression(R"(% barrier\s*\|.*__syncthreads)")))
         << panel.source_text().toStdString();
   // Another shape of the kernel has no samples: the code is shown as it is.
   panel.show_variant("interleaved", 512);
