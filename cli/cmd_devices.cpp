@@ -6,6 +6,7 @@
 #include "engine/core/error.h"
 #include "engine/io/stream.h"
 #include "engine/multi/multi_run.h"
+#include "engine/report/link_text.h"
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
 #include "format.h"
@@ -40,7 +41,8 @@ void print_measured(const rl::DeviceInfo& d) {
 }
 
 int list_devices(bool measure, bool json) {
-  const rl::Discovery found = rl::discover_devices();
+  // The links too: P2P access from the runtime, NVLinks from the driver's NVML (or why not).
+  const rl::Discovery found = rl::discover_devices_with_links();
   if (json) {  // one line of the run stream's format (engine/io/stream.h), for the app
     if (measure)
       throw UsageError(
@@ -71,13 +73,9 @@ int list_devices(bool measure, bool json) {
   }
   if (!found.gpus.empty() && !found.no_gpu_reason.empty())
     std::printf("note: some GPUs were not usable: %s\n", found.no_gpu_reason.c_str());
-  // Between the GPUs: what the driver says of each pair (multi-GPU runs, docs/multi-gpu.md).
-  std::vector<int> ordinals;
-  for (const rl::DeviceInfo& d : found.gpus) ordinals.push_back(d.index);
-  for (const rl::PeerLink& l : rl::discover_links(ordinals))
-    std::printf("link cuda:%d -> cuda:%d  P2P access %s, performance rank %d%s\n", l.from, l.to,
-                l.access ? "yes" : "no", l.performance_rank,
-                l.native_atomics ? ", native atomics" : "");
+  // Between the GPUs: what joins each pair (multi-GPU runs, docs/multi-gpu.md).
+  for (const std::string& line : rl::link_lines(found.links))
+    std::printf("link    %s\n", line.c_str());
   std::printf("nccl    %s\n", rl::nccl_status().text.c_str());
   const rl::DeviceInfo& h = found.host;
   std::printf("cpu     %s  memory %s  (%s)\n", h.name.empty() ? "unknown CPU" : h.name.c_str(),

@@ -9,6 +9,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
+#include "engine/report/link_text.h"
 #include "format.h"
 #include "parse_args.h"
 #include "run_outputs.h"
@@ -185,11 +186,7 @@ void print_point(const rl::MultiPoint& p) {
 }
 
 void print_links(const rl::MultiSession& s) {
-  for (const rl::PeerLink& l : s.links)
-    std::printf("link cuda:%d -> cuda:%d  P2P %s  rank %d%s  peer copy %s GB/s\n", l.from, l.to,
-                l.access ? "yes" : "no", l.performance_rank,
-                l.native_atomics ? "  native atomics" : "",
-                l.measured_gbps > 0 ? format_fixed(l.measured_gbps, 0).c_str() : "-");
+  for (const std::string& line : rl::link_lines(s.links)) std::printf("link %s\n", line.c_str());
 }
 
 int exit_code_for(const rl::MultiSession& s, int signal) {

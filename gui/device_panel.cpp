@@ -6,6 +6,7 @@
 
 #include "engine/core/metrics.h"
 #include "engine/multi/multi_run.h"
+#include "engine/report/link_text.h"
 #include "format.h"
 
 namespace rl::gui {
@@ -22,6 +23,16 @@ QString bytes(std::size_t b) {
 QString row(const QString& k, const QString& v) {
   return QString("<tr><td style='padding-right:18px; color:#555'>%1</td><td>%2</td></tr>")
       .arg(k, v);
+}
+
+// What joins each pair of GPUs: NVLink as the driver's NVML says (or why that is unknown), P2P
+// access as the runtime says, the measured peer copy where there is one (report/link_text.h).
+QString links_html(const std::vector<PeerLink>& links) {
+  if (links.empty()) return {};
+  QString html = "<h3>Links between GPUs</h3><ul>";
+  for (const std::string& line : link_lines(links))
+    html += "<li>" + QString::fromStdString(line).toHtmlEscaped() + "</li>";
+  return html + "</ul>";
 }
 
 QString version(int v) {
@@ -81,9 +92,6 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent), view_(new QTextBrow
 
 void DevicePanel::set_discovery(const Discovery& discovery) {
   discovery_ = discovery;
-  std::vector<int> ordinals;
-  for (const DeviceInfo& g : discovery.gpus) ordinals.push_back(g.index);
-  links_ = discover_links(ordinals);
   nccl_ = QString::fromStdString(nccl_status().text);
   render();
 }
@@ -144,18 +152,7 @@ void DevicePanel::render() {
     for (const DeviceInfo& g : discovery_->gpus)
       html += "<h3>" + QString::fromStdString(g.label()).toHtmlEscaped() + "</h3>" + device_html(g);
   }
-  if (discovery_ && !links_.empty()) {
-    // The runtime says whether a pair has direct (P2P) access and ranks its speed; it does not
-    // name NVLink: a measured peer copy (Several GPUs tab) tells NVLink from PCIe.
-    html += "<h3>Links between GPUs</h3><table>";
-    for (const PeerLink& l : links_)
-      html += row(QString("cuda:%1 &rarr; cuda:%2").arg(l.from).arg(l.to),
-                  QString("P2P access %1, performance rank %2%3")
-                      .arg(l.access ? "yes" : "no")
-                      .arg(l.performance_rank)
-                      .arg(l.native_atomics ? ", native atomics" : ""));
-    html += "</table>";
-  }
+  if (discovery_) html += links_html(discovery_->links);
   if (discovery_)
     html += "<h3>Several GPUs</h3><p>NCCL: " + nccl_.toHtmlEscaped().replace("\n", "<br>") + "</p>";
   if (discovery_) html += "<h3>Host</h3>" + device_html(discovery_->host);
@@ -174,6 +171,7 @@ void DevicePanel::render() {
               QString::fromStdString(r.discovery->no_gpu_reason).toHtmlEscaped() + "</p>";
     for (const DeviceInfo& g : r.discovery->gpus)
       html += "<h3>" + QString::fromStdString(g.label()).toHtmlEscaped() + "</h3>" + device_html(g);
+    html += links_html(r.discovery->links);  // a CLI before stream 1.1 sends none
   }
   html += "<h2>Session shown</h2>";
   if (session_device_) {

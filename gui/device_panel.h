@@ -1,7 +1,8 @@
 // What hardware there is: each GPU's name, compute capability, SMs, L2, memory, theoretical and
-// measured bandwidth; the links between GPUs (P2P access as the driver says) and the NCCL a
-// multi-GPU run would use; with no GPU, the reason and what still works. Also the device of the
-// session on screen, which may be another machine's (the bundled H200 session).
+// measured bandwidth; the links between GPUs (NVLink as the driver's NVML says, P2P access as the
+// runtime says) and the NCCL a multi-GPU run would use; with no GPU, the reason and what still
+// works. Also the device of the session on screen, which may be another machine's (the bundled H200
+// session).
 #pragma once
 
 #include <QWidget>
@@ -9,7 +10,6 @@
 #include <map>
 #include <optional>
 
-#include "engine/multi/multi_results.h"
 #include "engine/run/device.h"
 
 class QTextBrowser;
@@ -20,6 +20,7 @@ class DevicePanel : public QWidget {
   Q_OBJECT
  public:
   explicit DevicePanel(QWidget* parent = nullptr);
+  // Shows discovery.links as given (discover_devices_with_links fills them off the GUI thread).
   void set_discovery(const Discovery& discovery);
   // A backend finished setting up (copy bandwidth measured): update that device's row.
   void update_device(const DeviceInfo& device);
@@ -33,10 +34,8 @@ class DevicePanel : public QWidget {
 
  private:
   void render();
-  std::optional<Discovery> discovery_;
-  // Between the GPUs found: what the driver says of each pair; and which NCCL (multi-GPU runs).
-  std::vector<PeerLink> links_;
-  QString nccl_;
+  std::optional<Discovery> discovery_;  // with the links between its GPUs, when discovered so
+  QString nccl_;                        // which NCCL a multi-GPU run would use
   std::optional<DeviceInfo> session_device_;
   struct Remote {
     QString launcher, status;

@@ -10,23 +10,19 @@
 
 #include "charts/chart_multi.h"
 #include "charts/chart_widget.h"
+#include "engine/report/link_text.h"
 #include "format.h"
 
 namespace rl::gui {
 
 namespace {
 
+// What joins each pair (NVLink as NVML said when the session was run, or why unknown), P2P and
+// the measured peer copies: report/link_text.h, as `devices` prints them.
 QString links_html(const MultiSession& s) {
   if (s.links.empty()) return "one GPU: no links";
   QStringList rows;
-  for (const PeerLink& l : s.links)
-    rows << QString("cuda:%1 &rarr; cuda:%2: P2P %3, rank %4%5, peer copy %6")
-                .arg(l.from)
-                .arg(l.to)
-                .arg(l.access ? "yes" : "no")
-                .arg(l.performance_rank)
-                .arg(l.native_atomics ? ", native atomics" : "")
-                .arg(l.measured_gbps > 0 ? format_gbps(l.measured_gbps) : QString("not measured"));
+  for (const std::string& line : link_lines(s.links)) rows << qstr(line).toHtmlEscaped();
   return rows.join("<br>");
 }
 

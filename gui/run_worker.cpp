@@ -1,5 +1,7 @@
 #include "run_worker.h"
 
+#include "engine/multi/multi_run.h"
+
 #include <QFile>
 
 #include <exception>
@@ -28,7 +30,8 @@ RunWorker::~RunWorker() =
     default;  // on the worker thread: the backend is released where it was made
 
 void RunWorker::discover() {
-  discovery_ = rl::discover_devices();
+  // With the links between the GPUs (NVML's answer takes a moment: off the GUI thread).
+  discovery_ = rl::discover_devices_with_links();
   emit discovered(*discovery_);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/report/link_text.h"
 #include "format.h"
 
 namespace rl::gui {
@@ -162,7 +163,30 @@ Chart against_gpus_chart(const std::vector<const MultiPoint*>& points, bool band
   return c;
 }
 
-// The roofs beside the bandwidth: the summed read floors per GPU count, the slowest link.
+// The NVLink roof per direction (links x per-link rate, as the driver's NVML named the links when
+// the session ran), from the pair with the least; where the session has none, a note says why.
+void add_nvlink_roof(Chart& c, const MultiSession& s) {
+  std::string why;
+  const double roof = nvlink_roof(s.links, &why);
+  if (roof <= 0) {
+    c.warnings << "no NVLink roof: " + qstr(why);
+    return;
+  }
+  const PeerLink* least = nullptr;
+  for (const PeerLink& l : s.links)
+    if (l.nvlink_gbps == roof) least = &l;
+  Series r = series("NVLink roof: " + qstr(link_kind_text(*least)), SeriesKind::Roof);
+  Point pt = point(0, roof);
+  pt.tooltip =
+      "the NVLink roof per direction between two GPUs: active links x the version's per-link "
+      "rate, as the driver's NVML names them; it bounds moving shards (gather_shards), beside "
+      "the measured peer copy";
+  r.points << pt;
+  c.series << r;
+}
+
+// The roofs beside the bandwidth: the summed read floors per GPU count, the slowest link, and
+// the NVLink roof.
 void add_roofs(Chart& c, const MultiSession& s, const std::vector<const MultiPoint*>& points) {
   Series roof = series("sum of the GPUs' read floors", SeriesKind::Line);
   roof.dashed = true;
@@ -194,6 +218,7 @@ void add_roofs(Chart& c, const MultiSession& s, const std::vector<const MultiPoi
     r.points << pt;
     c.series << r;
   }
+  add_nvlink_roof(c, s);
 }
 
 }  // namespace
@@ -225,7 +250,7 @@ charts::Chart build_multi_chart(const QString& id, const MultiSession& s, std::u
   }
   c.id = id;
   c.subtitle = subtitle(s, size, type);
-  c.warnings = warnings_for(points);
+  c.warnings = warnings_for(points) + c.warnings;  // the points' first, then a missing roof
   c.empty_hint =
       "No multi-GPU points at this size: run reductionlab-cli run --devices cuda:0,cuda:1 "
       "--json FILE and open FILE.";

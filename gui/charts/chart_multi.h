@@ -1,7 +1,8 @@
 // The multi-GPU charts (issue 15), from a multi-GPU session (engine/multi/multi_results.h):
 // the phases of each exchange stacked (local reduction, exchange), time against the number of
-// GPUs, and bandwidth against the number of GPUs beside the summed read roofs and the measured
-// link. Plain data out (charts::Chart), as the other builders.
+// GPUs, and bandwidth against the number of GPUs beside the summed read roofs, the measured
+// link and the NVLink roof (or why the session has none). Plain data out (charts::Chart), as the
+// other builders.
 #pragma once
 
 #include <QString>

@@ -44,7 +44,8 @@ TEST(CliStream, ARunFromStdinIsOneEventPerLine) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_FALSE(lines.empty());
   for (const std::string& l : lines)
-    EXPECT_EQ(l.rfind(R"({"schema_version":"1.0","event":")", 0), 0u) << "only the stream: " << l;
+    EXPECT_EQ(l.rfind(R"({"schema_version":")" + rl::stream_version() + R"(","event":")", 0), 0u)
+        << "only the stream: " << l;
   EXPECT_NE(lines.front().find(R"("event":"start")"), std::string::npos);
   EXPECT_NE(lines.back().find(R"("event":"end")"), std::string::npos);
   const StreamReader reader = read_all(r.out);

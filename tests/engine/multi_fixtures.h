@@ -40,6 +40,12 @@ inline MultiSession make_multi_session() {
     s.devices.push_back(d);
   }
   s.links = {{0, 1, true, 0, true, 100.0}, {1, 0, true, 0, true, 99.5}};
+  for (PeerLink& l : s.links) {  // as NVML names an H200 pair's NV18
+    l.nvlinks = 18;
+    l.nvlink_version = "4.0";
+    l.nvlink_gbps = 450;
+    l.link_source = "NVML";
+  }
   s.nccl_available = true;
   s.nccl = "NCCL 2.0.0 (test)";
   s.spec.devices = {0, 1};

@@ -66,7 +66,8 @@ TEST(Stream, TheReaderBuildsTheSessionTheWriterRan) {
   for (const std::string& line : run.lines) {
     ASSERT_EQ(line.back(), '\n');
     ASSERT_EQ(line.find('\n'), line.size() - 1) << "one line per event";
-    EXPECT_NE(line.find("\"schema_version\":\"1.0\""), std::string::npos) << line;
+    EXPECT_NE(line.find("\"schema_version\":\"" + stream_version() + "\""), std::string::npos)
+        << line;
     const auto event = reader.feed(line);
     ASSERT_TRUE(event);
     if (*event == StreamEvent::Point) {
@@ -95,14 +96,15 @@ TEST(Stream, TheReaderBuildsTheSessionTheWriterRan) {
 TEST(Stream, ANewerOrOlderMajorVersionIsRefusedWithTheReason) {
   const Streamed run = stream_a_run();
   StreamReader newer;
-  const std::string v2 = replaced(run.lines[0], "\"1.0\"", "\"2.0\"");
+  const std::string v2 = replaced(run.lines[0], "\"" + stream_version() + "\"", "\"2.0\"");
   const std::string why = error_of(newer, v2);
   EXPECT_NE(why.find("schema version 2.0, newer than this build reads (1.x)"), std::string::npos)
       << why;
   EXPECT_NE(why.find("update ReductionLab on this machine"), std::string::npos) << why;
   EXPECT_FALSE(newer.started());
   StreamReader older;
-  const std::string v0 = error_of(older, replaced(run.lines[0], "\"1.0\"", "\"0.9\""));
+  const std::string v0 =
+      error_of(older, replaced(run.lines[0], "\"" + stream_version() + "\"", "\"0.9\""));
   EXPECT_NE(v0.find("older than this build reads"), std::string::npos) << v0;
   EXPECT_EQ(stream_line_version(v2), "2.0");
 }
@@ -111,7 +113,8 @@ TEST(Stream, ANewerMinorVersionIsRead) {
   const Streamed run = stream_a_run();
   StreamReader reader;
   // A later 1.x may add fields and events: both are passed over.
-  ASSERT_TRUE(reader.feed(replaced(run.lines[0], "\"1.0\"", "\"1.7\",\"extra\":[1,2]")));
+  ASSERT_TRUE(reader.feed(
+      replaced(run.lines[0], "\"" + stream_version() + "\"", "\"1.7\",\"extra\":[1,2]")));
   EXPECT_FALSE(reader.feed(R"({"schema_version":"1.7","event":"heartbeat"})"));
   EXPECT_EQ(error_of(reader, R"({"schema_version":"1.0","event":"heartbeat"})"),
             "line 3: unknown event 'heartbeat'");

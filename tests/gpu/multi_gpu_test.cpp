@@ -3,9 +3,13 @@
 // G, nor of a tile), both types, every exchange, verified against the host by the run itself.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
+#include "engine/report/link_text.h"
 #include "engine/run/device.h"
+#include "multi/shard_gpu.h"  // measure_peer_copy_gbps
 
 namespace rl::testing {
 namespace {
@@ -77,6 +81,30 @@ TEST(MultiGpu, TwoGpusSplitTheInputAndScaleFromOne) {
   for (const MultiPoint& p : s.points)
     if (p.point.gpu_count == 2 && p.status == PointStatus::Ok)
       EXPECT_EQ(p.gpus[0].elements + p.gpus[1].elements, p.point.size);
+}
+
+// What joins the pair as the driver's NVML says (printed, to compare with nvidia-smi topo -m):
+// never an unnamed kind without a reason, both directions alike, the roof from links and
+// version, and a measured peer copy no faster than that roof.
+TEST(MultiGpu, TheDriverNamesTheLinkBetweenTwoGpus) {
+  if (const std::string why = skip_reason(2); !why.empty()) GTEST_SKIP() << why;
+  const std::vector<PeerLink> links = discover_links({0, 1});
+  ASSERT_EQ(links.size(), 2u);
+  for (const std::string& line : link_lines(links)) std::printf("link    %s\n", line.c_str());
+  for (const PeerLink& l : links) {
+    EXPECT_FALSE(l.link_source.empty());
+    EXPECT_EQ(l.nvlinks, links[0].nvlinks);
+    EXPECT_EQ(l.nvlink_version, links[0].nvlink_version);
+    if (!l.nvml_answered() || l.nvlinks == 0) continue;
+    EXPECT_FALSE(l.nvlink_version.empty()) << "NVML named no version for active links";
+    EXPECT_EQ(l.nvlink_gbps, nvlink_roof_gbps(l.nvlinks, l.nvlink_version));
+  }
+  if (links[0].nvlink_gbps > 0) {
+    const double copy = measure_peer_copy_gbps(0, 1, std::size_t(256) << 20);
+    std::printf("peer copy cuda:0 -> cuda:1 %.1f GB/s against the NVLink roof %.0f GB/s\n", copy,
+                links[0].nvlink_gbps);
+    EXPECT_LE(copy, links[0].nvlink_gbps * 1.02);
+  }
 }
 
 TEST(MultiGpu, TheRunRefusesABadSpecBeforeTouchingAGpu) {

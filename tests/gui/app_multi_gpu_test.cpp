@@ -13,6 +13,7 @@
 #include "charts/chart_widget.h"
 #include "device_panel.h"
 #include "engine/io/export.h"
+#include "engine/multi/multi_run.h"
 #include "engine/multi_fixtures.h"
 #include "main_window.h"
 #include "multi_gpu_view.h"
@@ -73,7 +74,7 @@ TEST(AppMultiGpu, OpeningAMultiGpuSessionShowsItsTab) {
   EXPECT_EQ(w.tabs()->tabText(w.tabs()->currentIndex()), "Several GPUs");
   ASSERT_TRUE(w.multi_gpu_view()->has_session());
   EXPECT_TRUE(w.multi_gpu_view()->summary_text().contains("NCCL 2.0.0 (test)"));
-  EXPECT_TRUE(w.multi_gpu_view()->summary_text().contains("cuda:0 &rarr; cuda:1"));
+  EXPECT_TRUE(w.multi_gpu_view()->summary_text().contains("cuda:0 &lt;-&gt; cuda:1: NVLink 4 x18"));
   for (const ChartKind& k : multi_chart_kinds()) {
     charts::ChartWidget* chart = w.multi_gpu_view()->chart(k.id);
     ASSERT_NE(chart, nullptr);
@@ -122,9 +123,85 @@ TEST(AppMultiGpu, ScreenshotOfTheTab) {
   }
 }
 
+TEST(AppMultiGpu, TheBandwidthChartDrawsTheNvLinkRoofOrSaysWhyNot) {
+  rl::MultiSession s = rl::testing::make_multi_session();
+  const charts::Chart bw = build_multi_chart("multi_bandwidth", s);
+  const charts::Series* roof = series_named(bw, "NVLink roof: ");
+  ASSERT_NE(roof, nullptr);
+  EXPECT_EQ(roof->kind, charts::SeriesKind::Roof);
+  EXPECT_EQ(roof->name, "NVLink roof: NVLink 4 x18 (450 GB/s per direction, NVML)");
+  ASSERT_EQ(roof->points.size(), 1);
+  EXPECT_EQ(roof->points[0].y, 450);
+  EXPECT_NE(series_named(bw, "sum of the GPUs' read floors"), nullptr);  // beside it
+  for (const QString& w : bw.warnings) EXPECT_FALSE(w.contains("NVLink")) << w.toStdString();
+  // A session written before NVML was asked (the bundled H200 pair's): no line, the reason.
+  for (rl::PeerLink& l : s.links) l = rl::PeerLink{l.from, l.to, true, 0, true, l.measured_gbps};
+  const charts::Chart old = build_multi_chart("multi_bandwidth", s);
+  EXPECT_EQ(series_named(old, "NVLink roof"), nullptr);
+  EXPECT_TRUE(old.warnings.join("\n").contains(
+      "no NVLink roof: the session does not say which links join its GPUs"))
+      << old.warnings.join("\n").toStdString();
+  // Where NVML was missing when it ran: that reason.
+  for (rl::PeerLink& l : s.links) l.link_source = "NVML unavailable: libnvidia-ml.so.1: not found";
+  EXPECT_TRUE(build_multi_chart("multi_bandwidth", s)
+                  .warnings.join("\n")
+                  .contains("is unknown: NVML unavailable: libnvidia-ml.so.1"));
+}
+
+TEST(AppMultiGpu, TheSeveralGpusSummaryNamesTheLinks) {
+  MultiGpuView view;
+  view.set_session(rl::testing::make_multi_session(), "multi.json");
+  EXPECT_TRUE(view.summary_text().contains(
+      "cuda:0 &lt;-&gt; cuda:1: NVLink 4 x18 (450 GB/s per direction, NVML), P2P yes"))
+      << view.summary_text().toStdString();
+}
+
+// A made-up pair of GPUs as discover_devices_with_links would return them.
+rl::Discovery two_gpus(const std::vector<rl::PeerLink>& links) {
+  rl::Discovery d;
+  for (const rl::DeviceInfo& g : rl::testing::make_multi_session().devices) d.gpus.push_back(g);
+  d.host.name = "Test CPU";
+  d.links = links;
+  return d;
+}
+
+TEST(AppMultiGpu, TheDevicePageNamesNvLinkWhereTheDriverSaysAndWhyNotElsewhere) {
+  DevicePanel panel;
+  std::vector<rl::PeerLink> links = rl::testing::make_multi_session().links;
+  for (rl::PeerLink& l : links) l.measured_gbps = 0;  // discovery measures nothing
+  panel.set_discovery(two_gpus(links));
+  EXPECT_TRUE(panel.text().contains(
+      "cuda:0 <-> cuda:1: NVLink 4 x18 (450 GB/s per direction, NVML), P2P yes, performance "
+      "rank 0, native atomics"))
+      << panel.text().toStdString();
+  for (rl::PeerLink& l : links) {
+    l = rl::PeerLink{l.from, l.to, true, 0, true, 0};
+    l.link_source =
+        "NVML unavailable: libnvidia-ml.so.1: cannot open shared object file (NVML ships with "
+        "the NVIDIA driver)";
+  }
+  panel.set_discovery(two_gpus(links));
+  EXPECT_TRUE(panel.text().contains(
+      "cuda:0 <-> cuda:1: link kind unknown: NVML unavailable: libnvidia-ml.so.1"))
+      << panel.text().toStdString();
+  EXPECT_FALSE(panel.text().contains("NVLink 4"));
+}
+
+// RL_GUI_SCREENSHOTS=DIR: the device page with a made-up NVLink pair, to look at the layout.
+TEST(AppMultiGpu, ScreenshotOfTheDevicePageLinks) {
+  const QString dir = qEnvironmentVariable("RL_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
+  DevicePanel panel;
+  panel.resize(1366, 1500);
+  panel.set_discovery(two_gpus(rl::testing::make_multi_session().links));
+  panel.show();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(panel.grab().save(dir + "/device_links.png"));
+}
+
 TEST(AppMultiGpu, TheDevicePageSaysWhichNccl) {
   DevicePanel panel;
-  panel.set_discovery(rl::discover_devices());
+  panel.set_discovery(rl::discover_devices_with_links());
   EXPECT_TRUE(panel.text().contains("NCCL")) << panel.text().toStdString();
 }
 

@@ -156,8 +156,9 @@ TEST(AppRemote, AMalformedLineStopsTheRunAndKeepsWhatArrived) {
 
 TEST(AppRemote, ANewerStreamVersionIsRefusedByName) {
   QTemporaryDir dir;
-  const QString newer = script(
-      dir, "newer.sh", "\"$@\" | sed 's/\"schema_version\":\"1.0\"/\"schema_version\":\"2.0\"/'");
+  const QString newer =
+      script(dir, "newer.sh",
+             "\"$@\" | sed 's/\"schema_version\":\"1\\.[0-9]*\"/\"schema_version\":\"2.0\"/'");
   const Outcome o = run_remote({"gpu-box", newer, test::cli_path()});
   ASSERT_TRUE(o.failed) << o.problem.toStdString();
   EXPECT_TRUE(o.problem.contains("schema version 2.0, newer than this build reads (1.x)"))

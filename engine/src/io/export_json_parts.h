@@ -27,6 +27,8 @@ OrderedJson result_to_json_value(const PointResult& r);
 OrderedJson read_floor_to_json_value(const ReadFloor& f);
 OrderedJson summary_to_json_value(const Summary& s);
 OrderedJson timing_to_json_value(const TimingOptions& t);
+// A link between two GPUs (run/links.h), in a multi-GPU session and in `devices --json`.
+OrderedJson link_to_json_value(const PeerLink& l);
 
 // Each throws rl::Error naming the field under `path` ("point.result.block_size: expected an
 // integer"); results and floors are checked as a session's are (session_checks.h).
@@ -36,5 +38,7 @@ PointResult result_from_json_value(const OrderedJson& v, const std::string& path
 ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path);
 Summary summary_from_json_value(const OrderedJson& v, const std::string& path);
 TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path);
+// The NVLink fields came later (files before them lack them): absent reads as "not asked".
+PeerLink link_from_json_value(const OrderedJson& v, const std::string& path);
 
 }  // namespace rl::detail

@@ -122,13 +122,7 @@ std::string multi_session_to_json(const MultiSession& s, int indent) {
   Json devices = Json::array(), links = Json::array(), floors = Json::array(),
        points = Json::array();
   for (const DeviceInfo& d : s.devices) devices.push_back(detail::device_to_json_value(d));
-  for (const PeerLink& l : s.links)
-    links.push_back(Json{{"from", l.from},
-                         {"to", l.to},
-                         {"access", l.access},
-                         {"performance_rank", l.performance_rank},
-                         {"native_atomics", l.native_atomics},
-                         {"measured_gbps", number(l.measured_gbps)}});
+  for (const PeerLink& l : s.links) links.push_back(detail::link_to_json_value(l));
   for (const ShardFloor& f : s.read_floors)
     floors.push_back(
         Json{{"device", f.device}, {"bytes", f.bytes}, {"median_ms", number(f.median_ms)}});

@@ -230,13 +230,8 @@ MultiSession multi_session_from_json(std::string_view text) {
     s.devices.push_back(
         detail::device_from_json_value(devices[i], "devices[" + std::to_string(i) + "]"));
   const Json& links = r.array("links");
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    const Reader l(links[i], "links[" + std::to_string(i) + "]");
-    s.links.push_back(PeerLink{int(l.integer("from", 0, 1023)), int(l.integer("to", 0, 1023)),
-                               l.boolean("access"),
-                               int(l.integer("performance_rank", -kMaxInt, kMaxInt)),
-                               l.boolean("native_atomics"), l.number("measured_gbps")});
-  }
+  for (std::size_t i = 0; i < links.size(); ++i)
+    s.links.push_back(detail::link_from_json_value(links[i], "links[" + std::to_string(i) + "]"));
   const Reader nccl(r.get("nccl"), "nccl");
   s.nccl_available = nccl.boolean("available");
   s.nccl = nccl.text("text");

@@ -122,6 +122,9 @@ std::string stream_devices_line(const Discovery& d) {
   line["gpus"] = gpus;
   line["no_gpu_reason"] = d.no_gpu_reason;
   line["host"] = detail::device_to_json_value(d.host);
+  OrderedJson links = OrderedJson::array();  // since 1.1
+  for (const PeerLink& l : d.links) links.push_back(detail::link_to_json_value(l));
+  line["links"] = links;
   return dump(line);
 }
 

@@ -239,6 +239,12 @@ StreamEvent StreamReader::read_devices(const OrderedJson& j) {
         detail::device_from_json_value(gpus[i], "devices.gpus[" + std::to_string(i) + "]"));
   d.no_gpu_reason = text_of(j, "no_gpu_reason", "devices");
   d.host = detail::device_from_json_value(member(j, "host", "devices"), "devices.host");
+  if (auto links = j.find("links"); links != j.end()) {  // 1.1; a 1.0 CLI does not say
+    if (!links->is_array()) refuse("devices.links: expected an array");
+    for (std::size_t i = 0; i < links->size(); ++i)
+      d.links.push_back(
+          detail::link_from_json_value((*links)[i], "devices.links[" + std::to_string(i) + "]"));
+  }
   discovery_ = std::move(d);
   return StreamEvent::Devices;
 }

@@ -192,27 +192,6 @@ bool MultiRun::run_group(const std::vector<MultiPointSpec>& points, std::size_t 
 
 }  // namespace
 
-std::vector<PeerLink> discover_links(const std::vector<int>& devices) {
-  std::vector<PeerLink> out;
-  for (int a : devices)
-    for (int b : devices) {
-      if (a == b) continue;
-      PeerLink l;
-      l.from = a;
-      l.to = b;
-      int v = 0;
-      if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, a, b) == cudaSuccess)
-        l.access = v != 0;
-      if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, a, b) == cudaSuccess)
-        l.performance_rank = v;
-      if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrNativeAtomicSupported, a, b) == cudaSuccess)
-        l.native_atomics = v != 0;
-      cudaGetLastError();  // a failed query is "no access", not an error for later calls
-      out.push_back(l);
-    }
-  return out;
-}
-
 MultiSession run_multi(const MultiSpec& spec, const MultiCallbacks& cb,
                        const std::atomic<bool>* cancel) {
   const Discovery found = discover_devices();

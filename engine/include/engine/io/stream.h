@@ -9,7 +9,8 @@
 //   notice    something a person should know (a GPU worker process lost and restarted)
 //   end       the run is over: cancelled or not, the device as measured, the counts
 //   error     the run could not start or go on (a bad spec, no such GPU): the reason
-//   devices   `devices --json`: every GPU, or why there is none, and the host
+//   devices   `devices --json`: every GPU, or why there is none, the host, and (since 1.1) the
+//             links between the GPUs (P2P access, NVLinks as NVML says, or why unknown)
 // The version is MAJOR.MINOR: a minor step only adds fields a reader may ignore; a major step
 // changes what a field means, so a reader refuses a newer major version with the reason, as it
 // refuses an older one.
@@ -33,8 +34,8 @@
 namespace rl {
 
 inline constexpr int kStreamMajor = 1;
-inline constexpr int kStreamMinor = 0;
-// "1.0": the version every line of this build carries.
+inline constexpr int kStreamMinor = 1;  // 1.1: devices carries links
+// "1.1": the version every line of this build carries.
 std::string stream_version();
 
 // How many points of a session ended each way (the end event's counts).

@@ -9,6 +9,7 @@
 #include "engine/core/stats.h"
 #include "engine/multi/multi_spec.h"
 #include "engine/run/device.h"
+#include "engine/run/links.h"    // PeerLink
 #include "engine/run/results.h"  // PointStatus
 
 namespace rl {
@@ -53,17 +54,6 @@ struct MultiPoint {
   double read_roof_gbps = 0;
   std::string value, expected;  // the total (the root's; for nccl_allreduce every GPU's agrees)
   double rel_error = 0;         // float32: against the double-precision sum
-};
-
-// A pair of GPUs as the driver describes it (cudaDeviceGetP2PAttribute), and the peer-copy
-// bandwidth measured from `from` to `to` (0: not measured). The runtime does not name the
-// link's kind; a measured copy far above PCIe speeds (tens of GB/s) is NVLink.
-struct PeerLink {
-  int from = -1, to = -1;
-  bool access = false;          // cudaDevP2PAttrAccessSupported: direct loads and stores
-  int performance_rank = 0;     // cudaDevP2PAttrPerformanceRank: lower is faster
-  bool native_atomics = false;  // cudaDevP2PAttrNativeAtomicSupported
-  double measured_gbps = 0;     // cudaMemcpyPeerAsync bytes / time (median)
 };
 
 // One GPU's read floor at one size (the best of kernels/read_floor.cu's shapes).

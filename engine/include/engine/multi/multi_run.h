@@ -22,10 +22,14 @@ struct NcclStatus {
 };
 NcclStatus nccl_status();
 
-// What each pair of the GPUs can do (cudaDeviceCanAccessPeer / cudaDeviceGetP2PAttribute), for
+// What each pair of the GPUs can do (cudaDeviceGetP2PAttribute) and what joins them (the
+// driver's NVML: how many NVLinks, their version, the NVLink roof; or why that is unknown), for
 // every ordered pair of distinct ordinals. Never throws: a failing query leaves the pair at
 // "no access". Nothing is measured.
 std::vector<PeerLink> discover_links(const std::vector<int>& devices);
+
+// discover_devices() with Discovery::links filled: what `devices` and the Devices panel show.
+Discovery discover_devices_with_links();
 
 struct MultiCallbacks {
   // A point finished (index among `count`).

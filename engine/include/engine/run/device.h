@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/run/links.h"
+
 namespace rl {
 
 struct DeviceInfo {
@@ -38,6 +40,9 @@ struct Discovery {
   std::vector<DeviceInfo> gpus;
   DeviceInfo host;            // always present
   std::string no_gpu_reason;  // set when gpus is empty: which call said what
+  // Every ordered pair of the GPUs: filled by discover_devices_with_links (multi/multi_run.h),
+  // what `devices` and the app's Devices panel show; empty from discover_devices alone.
+  std::vector<PeerLink> links;
 };
 
 // Never throws: no driver or no GPU becomes Discovery::no_gpu_reason.
