@@ -9,6 +9,7 @@ cmake --build build-gpu -j"$(nproc)"
 rm -rf .device/bin && mkdir -p .device/bin
 for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/gui_tests \
          build-gpu/tests/rl_fake_worker build-gpu/tests/rl_fault_worker \
+         build-gpu/tests/librl_fake_nvml.so \
          build-gpu/worker/reductionlab-worker \
          build-gpu/cli/reductionlab-cli build-gpu/gui/reductionlab; do
   [ -x "$f" ] && cp "$f" .device/bin/

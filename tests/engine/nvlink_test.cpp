@@ -4,6 +4,8 @@
 // prints, and the links in and out of JSON (multi-GPU sessions, `devices --json`).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cstdlib>
 
 #include "engine/io/export.h"
@@ -35,10 +37,19 @@ std::vector<PeerLink> pairs(int count) {
   return out;
 }
 
+// The fake library: where the build put it, else beside this binary (the GPU machine gets the
+// test binaries copied into one folder, without the build tree).
+std::string fake_nvml() {
+  if (std::filesystem::exists(RL_FAKE_NVML_LIBRARY)) return RL_FAKE_NVML_LIBRARY;
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() /
+          std::filesystem::path(RL_FAKE_NVML_LIBRARY).filename())
+      .string();
+}
+
 // Discovery on the fake machine `machine` (fake_nvml.cpp) with `count` GPUs.
 std::vector<PeerLink> on_fake(const char* machine, int count) {
   setenv("RL_FAKE_NVML", machine, 1);
-  const nvml::Loaded lib = nvml::load({RL_FAKE_NVML_LIBRARY});
+  const nvml::Loaded lib = nvml::load({fake_nvml()});
   EXPECT_TRUE(lib.ok()) << lib.error;
   std::vector<PeerLink> links = pairs(count);
   add_nvlinks(links, fake_gpus(count), lib);
@@ -151,7 +162,7 @@ TEST(NvLink, AFarEndNvmlDoesNotNameIsNotCalledNoNvLink) {
 
 TEST(NvLink, AGpuNvmlDoesNotKnowIsNamedWithTheCall) {
   setenv("RL_FAKE_NVML", "direct18", 1);
-  const nvml::Loaded lib = nvml::load({RL_FAKE_NVML_LIBRARY});
+  const nvml::Loaded lib = nvml::load({fake_nvml()});
   std::vector<PeerLink> links = pairs(2);
   add_nvlinks(links, {{0, "0000:1B:00.0"}, {1, "0000:77:00.0"}}, lib);
   EXPECT_EQ(links[0].link_source,
