@@ -235,8 +235,9 @@ TEST(Story, ALiveStepWithoutCountersShowsTheSessionsNamedAsSuch) {
   const rl::ResolvedStory r = rl::resolve_story(story, session, {live});
   EXPECT_TRUE(r.steps[1].live);
   ASSERT_TRUE(r.steps[1].counter.value) << r.steps[1].counter.text;
-  EXPECT_NE(r.steps[1].counter.text.find("[the session's run on NVIDIA H200; the live run took none]"),
-            std::string::npos)
+  EXPECT_NE(
+      r.steps[1].counter.text.find("[the session's run on NVIDIA H200; the live run took none]"),
+      std::string::npos)
       << r.steps[1].counter.text;
 }
 

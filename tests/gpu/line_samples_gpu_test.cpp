@@ -72,11 +72,11 @@ std::string check_ladder_samples() {
     expect(double(near_bar) >= 0.9 * double(barrier), at + "barrier samples not just after a BAR");
     expect(double(on_tree) >= 0.8 * double(barrier), at + "barrier samples off the tree's lines");
     share[i] = double(barrier) / double(m.kernel.total);
-    std::printf("  %s: %llu samples, barrier %.1f%% (%.1f%% of them just after a BAR, %.1f%% on "
-                "the tree's lines)\n",
-                r.point.label().c_str(), static_cast<unsigned long long>(m.kernel.total),
-                100 * share[i], 100.0 * double(near_bar) / double(barrier),
-                100.0 * double(on_tree) / double(barrier));
+    std::printf(
+        "  %s: %llu samples, barrier %.1f%% (%.1f%% of them just after a BAR, %.1f%% on "
+        "the tree's lines)\n",
+        r.point.label().c_str(), static_cast<unsigned long long>(m.kernel.total), 100 * share[i],
+        100.0 * double(near_bar) / double(barrier), 100.0 * double(on_tree) / double(barrier));
   }
   expect(share[0] > share[1], "reduceInterleaved should wait at barriers more than UnrollWarp8");
   return failures;

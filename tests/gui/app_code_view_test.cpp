@@ -87,11 +87,13 @@ TEST(AppCodeView, AResultsRowSelectsTheVariant) {
 TEST(AppCodeView, ScreenshotsAt1366x768) {
   const QString dir = qEnvironmentVariable("RL_CODE_SCREENSHOTS");
   if (dir.isEmpty()) GTEST_SKIP() << "set RL_CODE_SCREENSHOTS=DIR to write them";
-  MainWindow w(test::quiet_options());
+  MainWindow::Options o = test::quiet_options();
+  o.open_bundled = true;  // its 2^24 ladder carries line samples: the per-line column shows
+  MainWindow w(o);
   w.resize(1366, 768);
   w.show();
   w.tabs()->setCurrentWidget(w.code_panel());
-  w.code_panel()->show_variant("unroll_warp_sync", 1024, 8);
+  w.code_panel()->show_variant("interleaved", 1024, 1, rl::DType::Int32, rl::Workspace::Global);
   for (int page = 0; page < w.code_panel()->pages()->count(); ++page) {
     w.code_panel()->pages()->setCurrentIndex(page);
     QApplication::processEvents();
