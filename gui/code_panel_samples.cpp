@@ -13,7 +13,7 @@ namespace rl::gui {
 
 namespace {
 
-constexpr int kColumn = 24;  // "100.0% long scoreboard" and a separator
+constexpr int kColumn = 28;  // "100.0% math pipe throttle" and a separator
 
 QString reason_words(const std::string& reason) {
   return QString::fromStdString(reason).replace('_', ' ');

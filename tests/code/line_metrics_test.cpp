@@ -84,6 +84,27 @@ TEST(LineMetrics, SamplesAtTheBarrierLandOnItsSassAndSourceLines) {
       true);
 }
 
+TEST(LineMetrics, AnotherCheckoutsAnonymousNamespaceStillMatches) {
+  // nvcc names an anonymous namespace after its file's path: the GPU machine's build that took a
+  // session's samples names the same kernel with another hash.
+  const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
+  RL_REQUIRE_SM90_LINES(e);
+  std::string other = e.mangled.front();
+  const std::size_t at = other.find("_GLOBAL__N__");
+  ASSERT_NE(at, std::string::npos) << other;
+  other[at + 12] = other[at + 12] == 'a' ? 'b' : 'a';  // one hex digit of the hash
+  ASSERT_NE(other, e.mangled.front());
+  const auto bars = offsets_of(e, "BAR.SYNC");
+  ASSERT_FALSE(bars.empty());
+  PointLineSamples s;
+  s.arch = "sm_90";
+  s.functions.push_back({"first_kernel", other, {{bars.front().first, {{"barrier", 9}}}}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_EQ(m.kernel.total, 9u);
+  EXPECT_EQ(m.other_functions, 0u);
+  EXPECT_EQ(m.sass[bars.front().second].total, 9u);
+}
+
 TEST(LineMetrics, OffsetsTheBuildLacksAreCountedNotDropped) {
   const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
   RL_REQUIRE_SM90_LINES(e);

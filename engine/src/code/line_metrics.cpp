@@ -1,6 +1,7 @@
 #include "engine/code/line_metrics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -78,6 +79,26 @@ const LinePosition* line_at(const std::vector<LinePosition>& table, std::uint64_
   return it->file.empty() ? nullptr : &*it;
 }
 
+// A kernel's name without its anonymous namespace's unique part: nvcc names an anonymous
+// namespace after a hash of its file's path ("47_GLOBAL__N__1746deeb_14_seed_ladder_cu_38541c60"),
+// so the same kernel built in another checkout (the GPU machine's build that took a session's
+// samples, and this one) has another mangled name. The length prefix says where it ends.
+std::string without_anonymous_hash(const std::string& mangled) {
+  std::string out = mangled;
+  for (std::size_t at = out.find("_GLOBAL__N_"); at != std::string::npos;
+       at = out.find("_GLOBAL__N_", at + 1)) {
+    std::size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(out[digits - 1]))) --digits;
+    if (digits == at) continue;
+    const std::size_t length = std::stoul(out.substr(digits, at - digits));
+    if (at + length > out.size()) continue;
+    static const std::string kPlain = "11_GLOBAL__N_";
+    out.replace(digits, at - digits + length, kPlain);
+    at = digits + kPlain.size() - 1;  // the next search starts past the replacement
+  }
+  return out;
+}
+
 std::string count_text(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " sample" : " samples");
 }
@@ -105,16 +126,19 @@ LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
       source_index.emplace(std::make_pair(e.source[i].file, e.source[i].file_line), i);
   const auto tables = e.lines.find(s.arch);
 
+  std::vector<std::string> names;
+  for (const std::string& m : e.mangled) names.push_back(without_anonymous_hash(m));
   for (const SampledFunction& f : s.functions) {
-    const auto fn = std::find(e.mangled.begin(), e.mangled.end(), f.function);
-    if (fn == e.mangled.end()) {
+    const auto fn = std::find(names.begin(), names.end(), without_anonymous_hash(f.function));
+    if (fn == names.end()) {
       m.other_functions += f.samples();
       continue;
     }
-    const int index = int(fn - e.mangled.begin());
+    const int index = int(fn - names.begin());
     const std::vector<LinePosition>* table = nullptr;
     if (tables != e.lines.end())
-      if (const auto t = tables->second.find(f.function); t != tables->second.end())
+      if (const auto t = tables->second.find(e.mangled[std::size_t(index)]);
+          t != tables->second.end())
         table = &t->second;
     for (const SampledPc& pc : f.pcs) {
       m.kernel.add(pc);
