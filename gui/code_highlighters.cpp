@@ -1,5 +1,8 @@
 #include "code_highlighters.h"
 
+#include <QFontDatabase>
+#include <QFontInfo>
+
 #include <functional>
 
 namespace rl::gui {
@@ -105,6 +108,16 @@ void DiffHighlighter::highlightBlock(const QString& text) {
     return;
   }
   setFormat(0, static_cast<int>(text.size()), f);
+}
+
+QFont code_font(double point_size) {
+  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  if (!QFontInfo(mono).fixedPitch()) {
+    mono = QFont("DejaVu Sans Mono");
+    mono.setStyleHint(QFont::Monospace);
+  }
+  mono.setPointSizeF(point_size);
+  return mono;
 }
 
 }  // namespace rl::gui

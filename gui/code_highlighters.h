@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 
@@ -12,6 +13,9 @@ namespace rl::gui {
 
 // The colour of a SASS class, shared by the highlighter and the counts legend.
 QColor sass_class_color(code::SassClass c);
+// The font code is shown in at `point_size`: the system's fixed font, or the bundled DejaVu Sans
+// Mono where it is not monospaced (a bare font configuration). Shared by every code view.
+QFont code_font(double point_size);
 
 class CudaHighlighter : public QSyntaxHighlighter {
  public:

@@ -238,14 +238,8 @@ void CodePanel::changeEvent(QEvent* event) {
 }
 
 void CodePanel::apply_font() {
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  // Where the system's fixed font is not monospaced (a bare font configuration), the bundled one.
-  if (!QFontInfo(mono).fixedPitch()) {
-    mono = QFont("DejaVu Sans Mono");
-    mono.setStyleHint(QFont::Monospace);
-  }
-  mono.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF()
-                                             : QApplication::font().pointSizeF());
+  const QFont mono =
+      code_font(font().pointSizeF() > 0 ? font().pointSizeF() : QApplication::font().pointSizeF());
   for (QPlainTextEdit* t : {source_, diff_, sass_}) t->setFont(mono);
   side_by_side_->set_code_font(mono);
 }

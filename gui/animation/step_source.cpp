@@ -114,14 +114,8 @@ void StepSourceStrip::changeEvent(QEvent* event) {
 }
 
 void StepSourceStrip::apply_font() {
-  // The Code view's font: the system's fixed font, or the bundled one where it is not monospaced.
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  if (!QFontInfo(mono).fixedPitch()) {
-    mono = QFont("DejaVu Sans Mono");
-    mono.setStyleHint(QFont::Monospace);
-  }
-  mono.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF()
-                                             : QApplication::font().pointSizeF());
+  const QFont mono =
+      code_font(font().pointSizeF() > 0 ? font().pointSizeF() : QApplication::font().pointSizeF());
   code_->setFont(mono);
   code_->setMaximumHeight(static_cast<StripEdit*>(code_)->height_for(kMaximumLines) +
                           code_->horizontalScrollBar()->sizeHint().height());
