@@ -9,24 +9,37 @@
 #   3. scripts/counters_vs_ncu.py: the comparison, one line per kernel and metric (compare_*.txt,
 #      and .md for docs/benchmarks.md).
 # Usage: CLI=path/to/reductionlab-cli OUT=dir scripts/counters-vs-ncu.sh
+# Settings (environment): COUNTERS, the app's --counters list (default: default); NCU_CACHE, ncu's
+# --cache-control (all, ncu's default, or none: the kernels then meet the cache as the app's
+# own L2 flush leaves it, as in the app's pass); NCU_SAMPLES, launches per point under ncu
+# (default 1; more give ncu's own spread, compared by `counters_vs_ncu.py --spread`); APP_RUNS,
+# app counter runs per set (default 1; a second gives the app's own spread, app_NAME_2.json).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cli="${CLI:-/tmp/rl/bin/reductionlab-cli}"
 out="${OUT:-counters-out}"
+counters="${COUNTERS:-default}"
+ncu_cache="${NCU_CACHE:-all}"
+ncu_samples="${NCU_SAMPLES:-1}"
+app_runs="${APP_RUNS:-1}"
 mkdir -p "$out"
 modern="warp_shuffle,reduce_add_sync,cg_reduce,vectorized,single_pass,cub_device_reduce"
 # Kernels of the points, not the read floor (read_stream) or the L2 flush (read_through).
 kernels='regex:neighbored|interleaved|unroll|finish_partials|warp_shuffle|warp_family|reduce_add_sync|cg_reduce|vectorized|single_pass|DeviceReduce|cub_block'
 # Under ncu every point launches once: no warm-up, one sample (flags given override the rest).
-echo '{"timing": {"warmup": 0, "min_samples": 1, "max_samples": 1, "budget_ms": 1}}' \
+echo "{\"timing\": {\"warmup\": 0, \"min_samples\": $ncu_samples, \"max_samples\": $ncu_samples, \"budget_ms\": 1}}" \
   > "$out/one_launch.json"
 run_set() {  # name, then the run's point flags
   local name="$1"; shift
   local start
   start=$(date +%s%N)
-  timeout -s INT 120 "$cli" run "$@" --counters --json "$out/app_$name.json" > "$out/app_$name.txt" 2>&1
+  timeout -s INT 120 "$cli" run "$@" --counters "$counters" --json "$out/app_$name.json" > "$out/app_$name.txt" 2>&1
   echo "exit $?" >> "$out/app_$name.txt"
   echo "$(( ($(date +%s%N) - start) / 1000000 ))" | sed 's/\(...\)$/.\1/' > "$out/app_$name.time"
+  for ((k = 2; k <= app_runs; ++k)); do
+    timeout -s INT 120 "$cli" run "$@" --counters "$counters" --json "$out/app_${name}_$k.json" \
+      > "$out/app_${name}_$k.txt" 2>&1
+  done
   local metrics
   metrics=$(python3 - "$out/app_$name.json" <<'PY'
 import json, sys
@@ -40,7 +53,7 @@ PY
   if [ -z "$metrics" ]; then echo "no counters in app_$name.json: see app_$name.txt"; return; fi
   # --clock-control none: CUPTI's range profiler leaves the clocks as they are, so must ncu;
   # --cache-control all: ncu flushes caches before every replay, as the app flushes L2.
-  timeout 300 ncu --clock-control none --cache-control all --csv --metrics "$metrics" -k "$kernels" \
+  timeout 300 ncu --clock-control none --cache-control "$ncu_cache" --csv --metrics "$metrics" -k "$kernels" \
     "$cli" run "$@" --spec "$out/one_launch.json" --json "$out/ncu_run_$name.json" \
     > "$out/ncu_$name.csv" 2> "$out/ncu_$name.err"
   echo "ncu exit $?" >> "$out/ncu_$name.err"
@@ -48,6 +61,14 @@ PY
     "$out/ncu_run_$name.json" > "$out/compare_$name.txt" 2>&1
   python3 "$here/counters_vs_ncu.py" "$out/app_$name.json" "$out/ncu_$name.csv" \
     "$out/ncu_run_$name.json" --markdown > "$out/compare_$name.md" 2>&1
+  if [ "$ncu_samples" -gt 1 ]; then
+    python3 "$here/counters_vs_ncu.py" "$out/app_$name.json" "$out/ncu_$name.csv" \
+      "$out/ncu_run_$name.json" --spread > "$out/spread_$name.txt" 2>&1
+  fi
+  for ((k = 2; k <= app_runs; ++k)); do
+    python3 "$here/counters_vs_ncu.py" "$out/app_${name}_$k.json" "$out/ncu_$name.csv" \
+      "$out/ncu_run_$name.json" > "$out/compare_${name}_$k.txt" 2>&1
+  done
   echo "== $name: counter run $(cat "$out/app_$name.time") s"; tail -1 "$out/compare_$name.txt"
 }
 # The seed's ladder, as it names its kernels.

@@ -3,12 +3,16 @@
 `ncu --csv --metrics ...` measured for the same kernels in a separate, unprofiled-by-the-app run
 of the same points (its own session JSON gives the launch order).
 
-  scripts/counters_vs_ncu.py APP_SESSION.json NCU.csv NCU_RUN_SESSION.json [--markdown]
+  scripts/counters_vs_ncu.py APP_SESSION.json NCU.csv NCU_RUN_SESSION.json [--markdown|--spread]
 
 Every point of the ncu run launches `warmup` + samples times, each launch one kernel (the
 variant writes the total itself), or two (first kernel and finishing pass; CUB's device reduce:
 its two kernels, `whole` and `whole_2` in the app). The last launch of each point is compared. Agreement: within 2 percentage points for % metrics, 5% for the others (or 1 count
-where both are near zero). Exit status 1 when a counter disagrees."""
+where both are near zero). Exit status 1 when a counter disagrees.
+
+--spread (for an ncu run of several samples per point): ncu's own lowest and highest value over
+the point's launches beside the app's, and whether ncu's launches agree with each other by the
+same rule: where they do not, a single app-vs-ncu comparison of that counter cannot either."""
 import csv
 import gzip
 import json
@@ -78,6 +82,8 @@ def main(argv):
         per_launch = 2 if r["variant"] == "cub_device_reduce" or r.get("event_spans") == 2 else 1
         launches = warmup + len(r["total_samples_ms"])
         last = kernels[at + (launches - 1) * per_launch: at + launches * per_launch]
+        every = [kernels[at + i * per_launch: at + (i + 1) * per_launch]
+                 for i in range(warmup, launches)]
         at += launches * per_launch
         mine = app_points.get(key(r))
         if not mine or len(last) != per_launch:
@@ -96,10 +102,25 @@ def main(argv):
                 ok, diff = agree(metric, v, ncu_k[metric])
                 compared += 1
                 bad += not ok
-                rows.append((label, k["role"], metric, v, ncu_k[metric], diff, "ok" if ok else "NO"))
+                seen = [l[1 if second else 0].get(metric) for l in every if len(l) == per_launch]
+                seen = [x for x in seen if x is not None]
+                lo, hi = (min(seen), max(seen)) if seen else (float("nan"), float("nan"))
+                self_ok = agree(metric, hi, lo)[0] if seen else True
+                rows.append((label, k["role"], metric, v, ncu_k[metric], diff, "ok" if ok else "NO",
+                             lo, hi, self_ok))
     if at != len(kernels):
         print(f"warning: {len(kernels)} kernels profiled, {at} expected from the session",
               file=sys.stderr)
+    if "--spread" in argv:
+        unsteady = 0
+        for row in rows:
+            unsteady += not row[9]
+            print(f"{row[0]:<38} {row[1]:<12} {row[2]:<62} app {row[3]:>11.4g}  ncu "
+                  f"{row[7]:>11.4g} .. {row[8]:<11.4g} {row[6]:<2} "
+                  f"{'ncu steady' if row[9] else 'ncu UNSTEADY'}")
+        print(f"{compared - bad} of {compared} agree with ncu's last launch; ncu's own launches "
+              f"disagree with each other (by the same rule) on {unsteady} of {compared}")
+        return 0
     if markdown:
         print("| point | kernel | metric | app | ncu | diff | |")
         print("| --- | --- | --- | ---: | ---: | ---: | --- |")

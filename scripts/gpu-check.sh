@@ -113,6 +113,39 @@ if has counters; then
     > "$out/counters.txt" 2>&1
   echo "exit $?" >> "$out/counters.txt"
 fi
+if has counters_spread; then
+  # Issue 10, item 4, what the disagreements are made of: every catalog counter (with the
+  # kernel's duration, DRAM bytes and L2 sectors), three launches per point under ncu (ncu's own
+  # spread) and two app runs (the app's), under ncu's default cache flush and with none (the
+  # kernels then meet L2 as the app's own flush leaves it).
+  for cache in all none; do
+    CLI=$B/reductionlab-cli OUT="$out/counters_$cache" COUNTERS=all NCU_CACHE=$cache NCU_SAMPLES=3 \
+      APP_RUNS=2 timeout 280 scripts/counters-vs-ncu.sh > "$out/counters_$cache.txt" 2>&1
+    echo "exit $?" >> "$out/counters_$cache.txt"
+  done
+fi
+if has cligap; then
+  # Issue 17: the same single-pass kernel through reductionlab-cli (in its worker process, and in
+  # process) and in the experiment's own process (docs/experiments/single_pass_shapes.cu `one`),
+  # with the read floor at the same shape, under ncu with caches flushed.
+  nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o /tmp/sps
+  m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  mkdir -p "$out/cligap"
+  for mode in worker inproc; do
+    w=""; [ $mode = inproc ] && w=/nonexistent
+    REDUCTIONLAB_WORKER=$w timeout 100 ncu --clock-control none --cache-control all --csv --metrics $m \
+      -k 'regex:single_pass' $B/reductionlab-cli run --variants single_pass --block-sizes 512 --unroll 4 \
+      --sizes 2^20,2^24 --type both --min-samples 5 --max-samples 5 --budget-ms 1 --noise 0.5 --warm-l2 \
+      --json "$out/cligap/cli_$mode.json" > "$out/cligap/cli_$mode.csv" 2> "$out/cligap/cli_$mode.err"
+    echo "exit $?" >> "$out/cligap/cli_$mode.err"
+  done
+  for n in 1048576 16777216; do
+    for t in 0 1; do
+      timeout 60 ncu --clock-control none --cache-control all --csv --metrics $m -k 'regex:exp_' \
+        /tmp/sps one sp1 512 4 $t $n 5 > "$out/cligap/sps_${n}_$t.csv" 2> "$out/cligap/sps_${n}_$t.err"
+    done
+  done
+fi
 if has lines; then
   # Issue 11: warp samples per instruction (CUPTI PC sampling) of the seed's ladder, both
   # workspaces, then the Code view's text of five rungs with them (resources/sessions/README.md

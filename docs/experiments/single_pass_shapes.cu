@@ -579,6 +579,38 @@ int main(int argc, char** argv) {
                 refused);
     return bad != 0;
   }
+  if (mode == "one") {
+    // one CAND B U TYPE N REPS: the read floor at (B, U, one tile per block up to 16384 blocks)
+    // REPS times, then candidate CAND at (B, U) REPS times, on this process's one buffer: to
+    // compare a kernel here with the same kernel run through reductionlab-cli under ncu.
+    if (argc < 8) {
+      std::printf("usage: sps one CAND B U TYPE(0 int32, 1 float32) N REPS\n");
+      return 2;
+    }
+    const std::string name = argv[2];
+    const int B = std::atoi(argv[3]), U = std::atoi(argv[4]), t = std::atoi(argv[5]);
+    const size_t n = std::strtoull(argv[6], nullptr, 0);
+    const int reps1 = std::atoi(argv[7]);
+    const size_t vectors = n / 4;
+    const size_t g = std::min<size_t>((vectors + size_t(B) * U - 1) / (size_t(B) * U), 16384);
+    for (int r = 0; r < reps1; ++r) {
+      if (U == 1)
+        exp_floor<1><<<g, B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+      else if (U == 2)
+        exp_floor<2><<<g, B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+      else
+        exp_floor<4><<<g, B, 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+      CK(cudaGetLastError());
+    }
+    for (const Cand& c : g_cands)
+      if (c.name == name && c.B == B && c.U == U)
+        for (int r = 0; r < reps1; ++r)
+          if (!launch(c, t, t ? (void*)xf : (void*)xi, n, result, scratch, st))
+            std::printf("refused %s\n", name.c_str());
+    CK(cudaStreamSynchronize(st));
+    std::printf("one: done\n");
+    return 0;
+  }
   // profile
   FILE* log = std::fopen(argc > 2 ? argv[2] : "launches.csv", "w");
   std::fprintf(log, "idx,cand,B,U,C,type,n,grid\n");

@@ -45,6 +45,20 @@ const std::vector<CounterInfo> kCatalog = {
    "warp instructions executed", true},
   {"branches_executed", "smsp__inst_executed_op_branch.sum", "instructions", "branches",
    "branch warp instructions executed (BRA, JMP, ...)", true},
+  // Outside the default set: what the percentages above are made of, to see where two tools
+  // (or two cache states) differ.
+  {"kernel_duration", "gpu__time_duration.sum", "ns", "dur ns",
+   "the kernel's duration in the profiled pass (not a timed sample)", false},
+  {"dram_read_bytes", "dram__bytes_read.sum", "bytes", "dram rd",
+   "bytes read from DRAM", false},
+  {"dram_write_bytes", "dram__bytes_write.sum", "bytes", "dram wr",
+   "bytes written to DRAM (write-backs of dirty L2 lines)", false},
+  {"l2_sectors", "lts__t_sectors.sum", "sectors", "L2 sect",
+   "32-byte L2 sector requests, of every kind", false},
+  {"l2_hit_sectors", "lts__t_sectors_lookup_hit.sum", "sectors", "L2 hits",
+   "L2 sector lookups that hit", false},
+  {"l2_miss_sectors", "lts__t_sectors_lookup_miss.sum", "sectors", "L2 miss",
+   "L2 sector lookups that missed", false},
   // Barriers executed: Hopper's profiler has no barrier-instruction counter (`ncu --query-metrics
   // --chip gh100` lists none), so the count is the block model's, exact (counts.h: barriers).
 };
