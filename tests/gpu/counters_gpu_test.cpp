@@ -61,7 +61,7 @@ KernelCounters profile_kernel(const char* name, Launcher launch) {
   DeviceBuffer out;
   out.allocate(std::size_t(kBlocks) * kThreads * sizeof(float), name);
   const std::vector<KernelCounters> ks = ProfilerEnvironment::get().profiler->profile(
-      name, [] {},
+      name, [] {}, {},
       [&] {
         RL_CUDA_CHECK(launch(static_cast<float*>(out.get()), kBlocks, kThreads, kIters, nullptr),
                       name);

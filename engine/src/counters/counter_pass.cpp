@@ -30,8 +30,8 @@ PointCounters CounterPass::measure(Backend& backend, const PointSpec& p) {
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(backend.device().index, metrics_);
     for (int k = 0; k < steps; ++k)
       for (KernelCounters& kc : profiler_->profile(
-               counter_role(k, steps), [&] { backend.counter_setup(k, true); },
-               [&] { backend.counter_launch(k); }, context))
+               counter_role(k, steps), [&] { backend.counter_setup(k, false); },
+               [&] { backend.counter_flush(); }, [&] { backend.counter_launch(k); }, context))
         out.kernels.push_back(std::move(kc));
     out.note = profiler_->note();
     out.passes = profiler_->passes();

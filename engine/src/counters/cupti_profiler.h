@@ -28,10 +28,15 @@ class CuptiProfiler {
   CuptiProfiler& operator=(const CuptiProfiler&) = delete;
 
   // The kernels launch() starts, each a range of its own (cupti_ranges.cpp): for each replay
-  // pass, setup() (untimed, outside the ranges) then launch() (it must wait for its kernels).
-  // One KernelCounters per kernel: `role`, then role_2, ... for further kernels. Throws
-  // CountersUnavailable or rl::Error with `context` in the message.
+  // pass, setup() (untimed, outside the ranges), flush() (empties L2 and waits), then launch()
+  // (it must wait for its kernels). With per-kernel ranges the flush runs after the profiler
+  // starts, its kernel a range of its own that is dropped: what starting a pass writes then
+  // reaches DRAM before the kernel runs instead of while it runs, as with ncu's flush (measured
+  // on the H200, docs/benchmarks.md section 4). One KernelCounters per kernel: `role`, then
+  // role_2, ... for further kernels. An empty flush: nothing between setup and launch. Throws
+  // CountersUnavailable or rl::Error with `context`.
   std::vector<KernelCounters> profile(const std::string& role, const std::function<void()>& setup,
+                                      const std::function<void()>& flush,
                                       const std::function<void()>& launch,
                                       const std::string& context);
 
@@ -49,6 +54,7 @@ class CuptiProfiler {
   std::vector<const char*> metric_ptrs() const;
   std::vector<KernelCounters> run_ranges(bool per_kernel, const std::string& role,
                                          const std::function<void()>& setup,
+                                         const std::function<void()>& flush,
                                          const std::function<void()>& launch,
                                          const std::string& context);
 

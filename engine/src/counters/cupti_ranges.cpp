@@ -22,6 +22,7 @@ constexpr int kMaxRanges = 8;   // kernels per launch step (CUB's device reduce 
 
 std::vector<KernelCounters> CuptiProfiler::profile(const std::string& role,
                                                    const std::function<void()>& setup,
+                                                   const std::function<void()>& flush,
                                                    const std::function<void()>& launch,
                                                    const std::string& context) {
   if (!user_ranges_) {
@@ -30,7 +31,7 @@ std::vector<KernelCounters> CuptiProfiler::profile(const std::string& role,
       user_ranges_ = true;
     } else {
       try {
-        return run_ranges(true, role, setup, launch, context);
+        return run_ranges(true, role, setup, flush, launch, context);
       } catch (const CountersUnavailable& e) {
         if (std::strstr(e.what(), "not permitted")) throw;
         user_ranges_ = true;
@@ -40,16 +41,23 @@ std::vector<KernelCounters> CuptiProfiler::profile(const std::string& role,
       }
     }
   }
-  return run_ranges(false, role, setup, launch, context);
+  return run_ranges(false, role, setup, flush, launch, context);
 }
 
 std::vector<KernelCounters> CuptiProfiler::run_ranges(bool per_kernel, const std::string& role,
                                                       const std::function<void()>& setup,
+                                                      const std::function<void()>& flush,
                                                       const std::function<void()>& launch,
                                                       const std::string& context) {
   const std::string where =
       role + ", " + context + (per_kernel ? ", per-kernel ranges" : ", user range");
-  const std::size_t ranges = per_kernel ? kMaxRanges : 1;
+  // RL_COUNTERS_FLUSH=outside: the flush before the profiler starts, as before 2026-12-01 (to
+  // measure the difference); otherwise, with per-kernel ranges, inside as the first range.
+  const char* where_flush = std::getenv("RL_COUNTERS_FLUSH");
+  const bool flush_inside =
+      per_kernel && flush && !(where_flush && std::strcmp(where_flush, "outside") == 0);
+  const std::size_t dropped = flush_inside ? 1 : 0;
+  const std::size_t ranges = per_kernel ? kMaxRanges + dropped : 1;
   EnabledProfiler prof(api_, ctx_, where);
   std::vector<const char*> names = metric_ptrs();
   auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
@@ -91,10 +99,12 @@ std::vector<KernelCounters> CuptiProfiler::run_ranges(bool per_kernel, const std
       throw CountersUnavailable("more than " + std::to_string(kMaxPasses) + " replay passes [" +
                                 where + "]");
     setup();
+    if (!flush_inside && flush) flush();
     auto start =
         params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = prof.get();
     cupti_check(api_, api_.RangeStart(&start), "cuptiRangeProfilerStart", where);
+    if (flush_inside) flush();
     if (!per_kernel) {
       auto push = params<CUpti_RangeProfiler_PushRange_Params>(
           CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
@@ -129,11 +139,12 @@ std::vector<KernelCounters> CuptiProfiler::run_ranges(bool per_kernel, const std
   info.counterDataImageSize = data.size();
   cupti_check(api_, api_.RangeGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo",
               where);
-  if (info.numTotalRanges == 0 || info.numTotalRanges > ranges)
-    throw CountersUnavailable("expected 1.." + std::to_string(ranges) + " ranges, CUPTI has " +
+  if (info.numTotalRanges <= dropped || info.numTotalRanges > ranges)
+    throw CountersUnavailable("expected " + std::to_string(dropped + 1) + ".." +
+                              std::to_string(ranges) + " ranges, CUPTI has " +
                               std::to_string(info.numTotalRanges) + " [" + where + "]");
   std::vector<KernelCounters> out;
-  for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+  for (std::size_t r = dropped; r < info.numTotalRanges; ++r) {
     std::vector<double> values(names.size(), 0.0);
     auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
@@ -148,7 +159,8 @@ std::vector<KernelCounters> CuptiProfiler::run_ranges(bool per_kernel, const std
                 where);
     KernelCounters k;
     // A step of several kernels (CUB's device reduce): "whole", "whole_2", ...
-    k.role = r == 0 ? role : role + "_" + std::to_string(r + 1);
+    const std::size_t kernel = r - dropped;
+    k.role = kernel == 0 ? role : role + "_" + std::to_string(kernel + 1);
     for (std::size_t i = 0; i < names.size(); ++i) k.values.emplace_back(metrics_[i], values[i]);
     out.push_back(std::move(k));
   }

@@ -199,6 +199,12 @@ class CudaBackend final : public Backend {
     RL_CUDA_CHECK(cudaStreamSynchronize(s), "counter set-up, " + ctx_);
   }
 
+  void counter_flush() override {
+    RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), stream_->get()),
+                  "flushing L2 for counters, " + ctx_);
+    RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "counters: flushing L2, " + ctx_);
+  }
+
   void counter_launch(int step) override {
     RL_CUDA_CHECK(
         step == 0 ? kernels::launch_first(args_, plan_) : kernels::launch_finish(args_, plan_),

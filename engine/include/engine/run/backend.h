@@ -69,9 +69,11 @@ class Backend {
   // at a time. counter_steps(): 2 (first kernel, finishing pass), 1 (one launch reduces to the
   // total), 0 where there are no hardware counters (the host). counter_setup(k, flush): restores
   // the input, runs the steps before k, flushes L2 when asked, and waits. counter_launch(k):
-  // launches step k and waits.
+  // launches step k and waits. counter_flush(): empties L2 (the timed samples' cold-L2 flush)
+  // and waits.
   virtual int counter_steps() const { return 0; }
   virtual void counter_setup(int /*step*/, bool /*flush_l2*/) {}
+  virtual void counter_flush() {}
   virtual void counter_launch(int /*step*/) {}
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;
