@@ -102,7 +102,9 @@ RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      return on_gpu(index, found.gpus[index], counters, line_samples, notice);
+      RunTarget t = on_gpu(index, found.gpus[index], counters, line_samples, notice);
+      if (t.supervisor) rl::release_gpu_contexts(found);  // the workers use the GPU, not we
+      return t;
     }
   }
   RunTarget t;

@@ -42,6 +42,8 @@ class CodePanel : public QWidget {
   QString sass_text() const;
   QString counts_text() const;
   QString resources_text() const;
+  // What the CUDA runtime said of this instantiation's kernels in a run of the session, or "".
+  QString measured_occupancy_html() const;
   QTabWidget* pages() const { return pages_; }
   // The session whose line samples (run --line-samples) annotate the source and SASS: each
   // line's share of the kernel's warp samples and its largest stall, for the point matching the
@@ -78,7 +80,7 @@ class CodePanel : public QWidget {
   QStackedWidget* diff_views_;  // inline, or side by side
   QLabel *phases_, *counts_, *resources_, *diff_note_, *samples_;
   code::CodeEntry entry_;
-  Session sampled_;  // the points with line samples of the session given
+  Session sampled_;  // the points with line samples or the runtime's occupancy, of the session given
   std::optional<code::LineMetrics> metrics_;
   bool filling_ = false;
 };

@@ -8,6 +8,8 @@
 #include "code_diff_view.h"
 #include "code_highlighters.h"
 #include "code_panel.h"
+#include "engine/code/point_match.h"
+#include "engine/report/format.h"
 
 namespace rl::gui {
 
@@ -133,6 +135,33 @@ void CodePanel::show_sass() {
       chip(sass_class_color(SassClass::Store), QString("stores %1").arg(c.store)));
 }
 
+QString CodePanel::measured_occupancy_html() const {
+  const PointResult* p = code::occupancy_point(sampled_, entry_.query);
+  if (p == nullptr) return {};
+  QString html = QString("<p><b>On %1</b> (the CUDA occupancy API, in this session's run at N=%2):")
+                     .arg(QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
+                          QString::fromStdString(format_size(p->point.size)));
+  html += "<table cellpadding='4'><tr><th align='left'>kernel</th><th>grid x block</th>"
+          "<th>registers</th><th>local</th><th>shared static + dynamic</th>"
+          "<th align='left'>resident per SM</th></tr>";
+  for (const KernelOccupancy& k : p->occupancy)
+    html += QString("<tr><td>%1</td><td align='right'>%2 x %3</td><td align='right'>%4</td>"
+                    "<td align='right'>%5 B</td><td align='right'>%6 + %7 B</td>"
+                    "<td>%8 blocks, %9 of %10 warps (%11%)</td></tr>")
+                .arg(QString::fromStdString(k.role).replace('_', ' '))
+                .arg(k.grid)
+                .arg(k.block)
+                .arg(k.registers)
+                .arg(k.local_bytes)
+                .arg(k.static_shared)
+                .arg(k.dynamic_shared)
+                .arg(k.blocks_per_sm)
+                .arg(k.warps_per_sm())
+                .arg(k.max_warps_per_sm)
+                .arg(k.fraction() * 100, 0, 'f', 0);
+  return html + "</table></p>";
+}
+
 void CodePanel::show_resources() {
   if (entry_.variant == nullptr) {
     resources_->setText(QString::fromStdString(entry_.missing).toHtmlEscaped());
@@ -174,7 +203,8 @@ void CodePanel::show_resources() {
   }
   html +=
       "</table><p>Occupancy from the recorded resource usage with the CUDA occupancy "
-      "calculator's formula (no GPU asked). Kernels:</p><ul>";
+      "calculator's formula (no GPU asked).</p>" +
+      measured_occupancy_html() + "<p>Kernels:</p><ul>";
   for (const std::string& f : entry_.functions)
     html += "<li><tt>" + QString::fromStdString(f).toHtmlEscaped() + "</tt></li>";
   resources_->setText(html + "</ul>");

@@ -25,7 +25,8 @@ void CodePanel::set_sampled_session(const Session& session) {
   sampled_ = Session{};
   sampled_.device = session.device;
   for (const PointResult& r : session.results)
-    if (r.line_samples && !r.line_samples->functions.empty()) sampled_.results.push_back(r);
+    if ((r.line_samples && !r.line_samples->functions.empty()) || !r.occupancy.empty())
+      sampled_.results.push_back(r);
   refresh();
 }
 

@@ -104,6 +104,7 @@ Json result_json(const PointResult& r) {
          {"rel_error", number(r.rel_error)}};
   // Later in schema 1, and only where taken: most sessions have none.
   if (r.line_samples) j["line_samples"] = line_samples_to_json(*r.line_samples);
+  if (!r.occupancy.empty()) j["occupancy"] = detail::occupancy_to_json_value(r.occupancy);
   return j;
 }
 

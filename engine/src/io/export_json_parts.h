@@ -38,6 +38,11 @@ PointResult result_from_json_value(const OrderedJson& v, const std::string& path
 ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path);
 Summary summary_from_json_value(const OrderedJson& v, const std::string& path);
 TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path);
+// A result's kernels as the CUDA runtime saw them (run/kernel_occupancy.h); later in schema 1,
+// only where measured.
+OrderedJson occupancy_to_json_value(const std::vector<KernelOccupancy>& kernels);
+std::vector<KernelOccupancy> occupancy_from_json_value(const OrderedJson& v,
+                                                       const std::string& path);
 // The NVLink fields came later (files before them lack them): absent reads as "not asked".
 PeerLink link_from_json_value(const OrderedJson& v, const std::string& path);
 

@@ -315,6 +315,8 @@ PointResult read_result(const Json& obj, const std::string& path) {
     r.counters = counters_from_json(*c, at("counters"));
   if (auto c = obj.find("line_samples"); c != obj.end() && !c->is_null())
     r.line_samples = line_samples_from_json(*c, at("line_samples"));
+  if (auto c = obj.find("occupancy"); c != obj.end() && !c->is_null())
+    r.occupancy = detail::occupancy_from_json_value(*c, at("occupancy"));
   if (const Json& s = get("speedup"); !s.is_null()) r.speedup = as_double(s, at("speedup"));
   r.value = as_string(get("value"), at("value"));
   r.expected = as_string(get("expected"), at("expected"));

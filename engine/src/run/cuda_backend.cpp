@@ -7,6 +7,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/run/backend.h"
 #include "kernels/launch.h"
+#include "run/cuda_occupancy.h"
 #include "run/cuda_raii.h"
 
 namespace rl {
@@ -197,6 +198,23 @@ class CudaBackend final : public Backend {
     if (flush_l2)
       RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
     RL_CUDA_CHECK(cudaStreamSynchronize(s), "counter set-up, " + ctx_);
+  }
+
+  std::vector<KernelOccupancy> occupancy() override {
+    const int steps = counter_steps();
+    std::vector<KernelOccupancy> out;
+    for (int k = 0; k < steps; ++k) {
+      const std::string role = steps == 1 ? "whole" : k == 0 ? "first_kernel" : "finish";
+      auto step = captured_occupancy(
+          [&](cudaStream_t s) {
+            kernels::LaunchArgs a = args_;
+            a.stream = s;
+            return k == 0 ? kernels::launch_first(a, plan_) : kernels::launch_finish(a, plan_);
+          },
+          stream_->get(), device_, role, ctx_);
+      out.insert(out.end(), step.begin(), step.end());
+    }
+    return out;
   }
 
   void counter_flush() override {

@@ -264,6 +264,12 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     const DeviceInfo& d = backend_->device();
     r.pct_of_theoretical = pct_of_theoretical(r.total_gbps, d);
     if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
+    // Asked of the runtime, nothing run; a point is measured without it if it cannot be had.
+    try {
+      r.occupancy = backend_->occupancy();
+    } catch (const std::exception&) {
+      r.occupancy.clear();
+    }
     // After the samples, never among them: profiling replays kernels and perturbs time.
     if (counters_) r.counters = counters_->measure(*backend_, p);
     if (line_samples_) r.line_samples = line_samples_->measure(*backend_, p);

@@ -11,6 +11,7 @@
 
 #include "engine/run/device.h"
 #include "engine/run/input_data.h"
+#include "engine/run/kernel_occupancy.h"
 #include "engine/run/spec.h"
 
 namespace rl {
@@ -74,6 +75,9 @@ class Backend {
   virtual int counter_steps() const { return 0; }
   virtual void counter_setup(int /*step*/, bool /*flush_l2*/) {}
   virtual void counter_flush() {}
+  // The prepared point's kernels as the runtime sees them (run/kernel_occupancy.h), asked
+  // without running them; none off a GPU. Throws rl::CudaError.
+  virtual std::vector<KernelOccupancy> occupancy() { return {}; }
   virtual void counter_launch(int /*step*/) {}
   // The output of the last sample.
   virtual ReductionOutput read_output() = 0;

@@ -15,6 +15,7 @@
 #include "engine/counters/line_samples.h"
 #include "engine/model/counts.h"
 #include "engine/run/device.h"
+#include "engine/run/kernel_occupancy.h"
 #include "engine/run/spec.h"
 
 namespace rl {
@@ -66,6 +67,9 @@ struct PointResult {
   // Warp samples per instruction (counters/line_sample_pass.h), from a pass of its own after
   // the counters; none when not asked for and in sessions saved before them.
   std::optional<PointLineSamples> line_samples;
+  // Each kernel of the point as the CUDA runtime sees it on the GPU that ran it (resources and
+  // resident blocks per SM at the launched block size); empty off a GPU and in older sessions.
+  std::vector<KernelOccupancy> occupancy;
   std::optional<double> speedup;  // baseline total median / this total median (Ok points only)
   // The value computed, the host's expected value and, for float32, the error against a
   // double-precision sum (different summation orders round differently: shown, not hidden).
