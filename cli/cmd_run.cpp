@@ -51,10 +51,10 @@ struct RunTarget {
 using Notice = std::function<void(const std::string&)>;
 
 RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std::string>& counters,
-                 bool line_samples, const Notice& notice) {
+                 bool line_samples, const Notice& notice, bool in_process) {
   RunTarget t;
   std::string looked_at;
-  const std::string worker = rl::find_worker(&looked_at);
+  const std::string worker = in_process ? "" : rl::find_worker(&looked_at);
   if (!worker.empty()) {
     rl::SupervisorOptions o;
     o.worker = worker;
@@ -66,10 +66,11 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std:
     t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
     return t;
   }
-  std::fprintf(stderr,
-               "reductionlab-cli: no GPU worker process (%s is missing); running in this process: "
-               "after a GPU fault the rest of the run cannot use the GPU\n",
-               looked_at.c_str());
+  if (!in_process)
+    std::fprintf(stderr,
+                 "reductionlab-cli: no GPU worker process (%s is missing); running in this "
+                 "process: after a GPU fault the rest of the run cannot use the GPU\n",
+                 looked_at.c_str());
   t.runner = std::make_unique<rl::Runner>(rl::make_cuda_backend(index));
   t.runner->set_counters(counters);
   t.runner->set_line_samples(line_samples);
@@ -102,9 +103,7 @@ RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      RunTarget t = on_gpu(index, found.gpus[index], counters, line_samples, notice);
-      if (t.supervisor) rl::release_gpu_contexts(found);  // the workers use the GPU, not we
-      return t;
+      return on_gpu(index, found.gpus[index], counters, line_samples, notice, a.in_process);
     }
   }
   RunTarget t;

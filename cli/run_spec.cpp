@@ -193,6 +193,11 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
                               "(docs/remote.md)");
   a.o_warm_l2 = sub.add_flag("--warm-l2", a.warm_l2,
                              "Do not flush L2 before each sample (default: cold L2, as nvbench)");
+  sub.add_flag("--in-process", a.in_process,
+               "Measure in this process, not in a worker process (after a GPU fault the rest of "
+               "the run cannot use the GPU). For a profiler attached to the CLI: under Nsight "
+               "Compute the worker's kernels ran up to 13% slower than in process (H200, "
+               "docs/benchmarks.md section 5); without ncu both read the same");
   a.o_resume = sub.add_option("--resume", a.resume,
                               "Finish the run a saved session FILE holds (its experiment, on the "
                               "same device): its points are kept, the rest run; --json defaults "

@@ -21,6 +21,7 @@ struct RunArgs {
   // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
   std::string devices, gpus, exchange, gpu_counts;
   bool warm_l2 = false;
+  bool in_process = false;  // --in-process: no worker process
   // Which flags were given (CLI11 counts them).
   CLI::Option *o_device = nullptr, *o_variants = nullptr, *o_workspace = nullptr,
               *o_block_sizes = nullptr, *o_unroll = nullptr, *o_sizes = nullptr, *o_type = nullptr,

@@ -42,12 +42,11 @@ class CodePanel : public QWidget {
   QString sass_text() const;
   QString counts_text() const;
   QString resources_text() const;
-  // What the CUDA runtime said of this instantiation's kernels in a run of the session, or "".
-  QString measured_occupancy_html() const;
   QTabWidget* pages() const { return pages_; }
   // The session whose line samples (run --line-samples) annotate the source and SASS: each
   // line's share of the kernel's warp samples and its largest stall, for the point matching the
-  // shown instantiation (the largest N). Only its points with samples are kept.
+  // shown instantiation (the largest N); and the CUDA runtime's occupancy of its kernels, on
+  // the resources page. Only its points with samples or occupancy are kept.
   void set_sampled_session(const Session& session);
   QString samples_text() const;  // the summary over the pages, "" without samples
   const std::optional<code::LineMetrics>& line_metrics() const { return metrics_; }
@@ -65,6 +64,8 @@ class CodePanel : public QWidget {
   void show_diff();
   void show_sass();
   void show_resources();
+  // What the CUDA runtime said of this instantiation's kernels in a run of the session, or "".
+  QString measured_occupancy_html() const;
   void apply_font();
   // code_panel_samples.cpp: the metrics of the shown entry, the summary, each line's column.
   void compute_line_metrics();

@@ -54,7 +54,7 @@ PY
   # --clock-control none: CUPTI's range profiler leaves the clocks as they are, so must ncu;
   # --cache-control all: ncu flushes caches before every replay, as the app flushes L2.
   timeout 300 ncu --clock-control none --cache-control "$ncu_cache" --csv --metrics "$metrics" -k "$kernels" \
-    "$cli" run "$@" --spec "$out/one_launch.json" --json "$out/ncu_run_$name.json" \
+    "$cli" run --in-process "$@" --spec "$out/one_launch.json" --json "$out/ncu_run_$name.json" \
     > "$out/ncu_$name.csv" 2> "$out/ncu_$name.err"
   echo "ncu exit $?" >> "$out/ncu_$name.err"
   python3 "$here/counters_vs_ncu.py" "$out/app_$name.json" "$out/ncu_$name.csv" \

@@ -67,14 +67,14 @@ if has labs; then
     echo "== $v" >> "$out/lab_ncu.txt"
     timeout 60 ncu --clock-control none -k regex:branch_lab -c 1 --csv --metrics \
       gpu__time_duration.sum,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_inst_executed.sum,smsp__sass_branch_targets_threads_divergent.sum \
-      $B/reductionlab-cli run --variants $v --sizes 2^24 --block-sizes 256 --budget-ms 1 >> "$out/lab_ncu.txt" 2>&1
+      $B/reductionlab-cli run --in-process --variants $v --sizes 2^24 --block-sizes 256 --budget-ms 1 >> "$out/lab_ncu.txt" 2>&1
     echo "ncu exit $?" >> "$out/lab_ncu.txt"
   done
 fi
 if has ncu; then
   timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
     -k regex:'reduce_interleaved|single_pass|DeviceReduce' -c 12 \
-    $B/reductionlab-cli run --variants reduceInterleaved,single_pass,cub_device_reduce --sizes 2^24 --block-sizes 256 --unroll 4 \
+    $B/reductionlab-cli run --in-process --variants reduceInterleaved,single_pass,cub_device_reduce --sizes 2^24 --block-sizes 256 --unroll 4 \
     --budget-ms 1 --noise 0.5 --json "$out/ncu_run.json" > "$out/ncu.txt" 2>&1
   echo "ncu exit $?" >> "$out/ncu.txt"
 fi
@@ -87,7 +87,7 @@ if has roof; then
     --json "$out/roof_sweep.json" --csv "$out/roof_sweep.csv" > "$out/roof_sweep.txt" 2>&1
   echo "exit $?" >> "$out/roof_sweep.txt"
   timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum -k regex:'read_stream|single_pass' \
-    --csv $B/reductionlab-cli run --variants single_pass --block-sizes 512 --unroll 4 --sizes 2^16,2^20,2^24,2^28 \
+    --csv $B/reductionlab-cli run --in-process --variants single_pass --block-sizes 512 --unroll 4 --sizes 2^16,2^20,2^24,2^28 \
     --budget-ms 1 --min-samples 5 --max-samples 5 --noise 0.5 > "$out/roof_ncu.csv" 2>&1
   echo "ncu exit $?" >> "$out/roof_ncu.csv"
 fi
@@ -125,25 +125,21 @@ if has counters_spread; then
   done
 fi
 if has cligap; then
-  # Issue 17: the same single-pass kernel through reductionlab-cli (in its worker process, and in
-  # process) and in the experiment's own process (docs/experiments/single_pass_shapes.cu `one`),
-  # with the read floor at the same shape, under ncu with caches flushed.
-  nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o /tmp/sps
-  m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  # Issue 17: the same single-pass kernel through reductionlab-cli's worker process, in process,
+  # and in a worker started by ncu itself, under ncu; then the CLI's own timing (no ncu) through
+  # the worker and in process (docs/data/h200-cligap-2026-12-01/README.md).
   mkdir -p "$out/cligap"
-  for mode in worker inproc; do
-    w=""; [ $mode = inproc ] && w=/nonexistent
-    REDUCTIONLAB_WORKER=$w timeout 100 ncu --clock-control none --cache-control all --csv --metrics $m \
-      -k 'regex:single_pass' $B/reductionlab-cli run --variants single_pass --block-sizes 512 --unroll 4 \
-      --sizes 2^20,2^24 --type both --min-samples 5 --max-samples 5 --budget-ms 1 --noise 0.5 --warm-l2 \
-      --json "$out/cligap/cli_$mode.json" > "$out/cligap/cli_$mode.csv" 2> "$out/cligap/cli_$mode.err"
-    echo "exit $?" >> "$out/cligap/cli_$mode.err"
-  done
-  for n in 1048576 16777216; do
-    for t in 0 1; do
-      timeout 60 ncu --clock-control none --cache-control all --csv --metrics $m -k 'regex:exp_' \
-        /tmp/sps one sp1 512 4 $t $n 5 > "$out/cligap/sps_${n}_$t.csv" 2> "$out/cligap/sps_${n}_$t.err"
-    done
+  nc="ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k regex:single_pass"
+  pt="--variants single_pass --block-sizes 512 --unroll 4 --sizes 2^20,2^24 --type both"
+  q="--min-samples 5 --max-samples 5 --budget-ms 1 --noise 0.5 --warm-l2"
+  timeout 100 $nc $B/reductionlab-cli run $pt $q --json "$out/cligap/worker.json" > "$out/cligap/ncu-cli-worker.csv" 2>/dev/null
+  timeout 100 $nc $B/reductionlab-cli run --in-process $pt $q --json "$out/cligap/inproc.json" > "$out/cligap/ncu-cli-inproc.csv" 2>/dev/null
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); j['results']=[]; json.dump(j, open(sys.argv[2],'w'))" \
+    "$out/cligap/worker.json" /tmp/cligap-spec.json
+  timeout 100 $nc $B/reductionlab-worker --device 0 --input /tmp/cligap-spec.json > "$out/cligap/ncu-worker-direct.csv" 2>/dev/null
+  for k in 1 2; do
+    timeout 60 $B/reductionlab-cli run $pt --min-samples 60 --max-samples 60 --budget-ms 1000 --json "$out/cligap/harness-worker_$k.json" > /dev/null 2>&1
+    timeout 60 $B/reductionlab-cli run --in-process $pt --min-samples 60 --max-samples 60 --budget-ms 1000 --json "$out/cligap/harness-inproc_$k.json" > /dev/null 2>&1
   done
 fi
 if has lines; then
@@ -193,7 +189,7 @@ fi
 if has ncu2; then
   for cc in all none; do
     timeout 100 ncu --clock-control none --cache-control $cc --csv --metrics gpu__time_duration.sum \
-      -k 'regex:single_pass|DeviceReduce' $B/reductionlab-cli run --variants single_pass,cub_device_reduce \
+      -k 'regex:single_pass|DeviceReduce' $B/reductionlab-cli run --in-process --variants single_pass,cub_device_reduce \
       --block-sizes 256,1024 --unroll 4 --sizes 2^16,2^20,2^24,2^28 --budget-ms 1 --noise 0.5 \
       --json "$out/ncu_run_$cc.json" > "$out/ncu_$cc.csv" 2> "$out/ncu_$cc.err"
     echo "ncu $cc exit $?" >> "$out/ncu_$cc.err"
@@ -208,7 +204,7 @@ if has ncu3; then
   echo "exit $?" >> "$out/ncu3_harness.txt"
   timeout 250 ncu --clock-control none --csv --metrics gpu__time_duration.sum \
     -k 'regex:single_pass|DeviceReduce|vectorized_grid_stride|finish_partials' \
-    $B/reductionlab-cli run "${pts[@]}" --min-samples 25 --max-samples 25 \
+    $B/reductionlab-cli run --in-process "${pts[@]}" --min-samples 25 --max-samples 25 \
     --json "$out/ncu3_profiled.json" > "$out/ncu3.csv" 2> "$out/ncu3.err"
   echo "ncu exit $?" >> "$out/ncu3.err"
 fi
@@ -223,12 +219,12 @@ if has floor17; then
   # --warm-l2: ncu flushes the caches before every kernel; the harness's own flush would leave
   # dirty lines behind for ncu's flush to write back while the kernel reads (the floor has none).
   timeout 200 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
-    $B/reductionlab-cli run --variants single_pass --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
+    $B/reductionlab-cli run --in-process --variants single_pass --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
     --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$out/floor17_profiled.json" > "$out/floor17_ncu.csv" 2> "$out/floor17.err"
   echo "ncu exit $?" >> "$out/floor17.err"
   timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
-    $B/reductionlab-cli run --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
+    $B/reductionlab-cli run --in-process --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
     --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$out/floor17_cluster.json" > "$out/floor17_cluster_ncu.csv" 2> "$out/floor17_cluster.err"
   echo "ncu exit $?" >> "$out/floor17_cluster.err"

@@ -127,3 +127,27 @@ TEST(AppCodeView, AChartBarShowsItsCodeAndADoubleClickOpensTheTab) {
   emit ladder->point_clicked(p, true);
   EXPECT_EQ(tabs->currentWidget(), code);
 }
+
+// A run's occupancy from the CUDA runtime (run/kernel_occupancy.h) shows on the resources page
+// for the instantiation it was measured with, beside the formula's; other shapes show none.
+TEST(AppCodeView, ARunsOccupancyShowsBesideTheFormulas) {
+  CodePanel panel;
+  panel.show_variant("interleaved", 1024);
+  EXPECT_FALSE(panel.resources_text().contains("occupancy API"));
+  rl::Session s;
+  s.device.name = "Test GPU";
+  rl::PointResult r;
+  r.point =
+      rl::PointSpec{"interleaved", rl::Workspace::Global, 1024, 1, 1u << 24, rl::DType::Int32};
+  r.occupancy = {{"first_kernel", "_Z4tree", 16384, 1024, 0, 32, 4096, 0, 2, 64},
+                 {"finish", "_Z6finish", 1, 1024, 0, 24, 8192, 0, 2, 64}};
+  s.results.push_back(r);
+  panel.set_sampled_session(s);
+  const QString text = panel.resources_text();
+  EXPECT_TRUE(text.contains("On Test GPU")) << text.toStdString();
+  EXPECT_TRUE(text.contains("CUDA occupancy API"));
+  EXPECT_TRUE(text.contains("2 blocks, 64 of 64 warps (100%)")) << text.toStdString();
+  EXPECT_TRUE(text.contains("16384 x 1024"));
+  panel.show_variant("interleaved", 512);
+  EXPECT_FALSE(panel.resources_text().contains("occupancy API"));
+}

@@ -104,12 +104,6 @@ Discovery discover_devices() {
   return out;
 }
 
-void release_gpu_contexts(const Discovery& found) {
-  for (const DeviceInfo& d : found.gpus)
-    if (cudaSetDevice(d.index) == cudaSuccess) cudaDeviceReset();
-  cudaGetLastError();  // nothing here is worth failing a run for
-}
-
 double measure_copy_bandwidth_gbps(int device, std::size_t bytes) {
   const std::string ctx = "copy bandwidth on device " + std::to_string(device);
   RL_CUDA_CHECK(cudaSetDevice(device), ctx);

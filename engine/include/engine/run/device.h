@@ -48,14 +48,6 @@ struct Discovery {
 // Never throws: no driver or no GPU becomes Discovery::no_gpu_reason.
 Discovery discover_devices();
 
-// Destroys this process's contexts on the discovered GPUs (discovery asks each for its free
-// memory, which makes one). For a process that hands the GPU to worker processes: it holds none
-// of it while they run. Under Nsight Compute, the workers' kernels ran up to 13% slower while
-// their supervising process held a context (H200, 2026-12-01: single_pass int32 2^24 B=512 U=4,
-// 18.9 against 17.4 us; without ncu the two read the same), and a context holds GPU memory.
-// Never throws; nothing else of this process may be using those GPUs.
-void release_gpu_contexts(const Discovery& found);
-
 // Measures D2D copy bandwidth on the device (a few hundred ms). Throws rl::CudaError.
 double measure_copy_bandwidth_gbps(int device, std::size_t bytes = std::size_t(1) << 30);
 
