@@ -13,7 +13,9 @@
 # --cache-control (all, ncu's default, or none: the kernels then meet the cache as the app's
 # own L2 flush leaves it, as in the app's pass); NCU_SAMPLES, launches per point under ncu
 # (default 1; more give ncu's own spread, compared by `counters_vs_ncu.py --spread`); APP_RUNS,
-# app counter runs per set (default 1; a second gives the app's own spread, app_NAME_2.json).
+# app counter runs per set (default 1; a second gives the app's own spread, app_NAME_2.json);
+# NCU_REPLAY, ncu's --replay-mode (kernel, its default: ncu saves and restores the kernel's
+# memory between passes; application: the whole run again per pass, nothing of ncu's between).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cli="${CLI:-/tmp/rl/bin/reductionlab-cli}"
@@ -22,6 +24,7 @@ counters="${COUNTERS:-default}"
 ncu_cache="${NCU_CACHE:-all}"
 ncu_samples="${NCU_SAMPLES:-1}"
 app_runs="${APP_RUNS:-1}"
+ncu_replay="${NCU_REPLAY:-kernel}"
 mkdir -p "$out"
 modern="warp_shuffle,reduce_add_sync,cg_reduce,vectorized,single_pass,cub_device_reduce"
 # Kernels of the points, not the read floor (read_stream) or the L2 flush (read_through).
@@ -53,7 +56,7 @@ PY
   if [ -z "$metrics" ]; then echo "no counters in app_$name.json: see app_$name.txt"; return; fi
   # --clock-control none: CUPTI's range profiler leaves the clocks as they are, so must ncu;
   # --cache-control all: ncu flushes caches before every replay, as the app flushes L2.
-  timeout 300 ncu --clock-control none --cache-control "$ncu_cache" --csv --metrics "$metrics" -k "$kernels" \
+  timeout 300 ncu --clock-control none --cache-control "$ncu_cache" --replay-mode "$ncu_replay" --csv --metrics "$metrics" -k "$kernels" \
     "$cli" run --in-process "$@" --spec "$out/one_launch.json" --json "$out/ncu_run_$name.json" \
     > "$out/ncu_$name.csv" 2> "$out/ncu_$name.err"
   echo "ncu exit $?" >> "$out/ncu_$name.err"
