@@ -163,7 +163,7 @@ if has linecounts; then
   mkdir -p "$out/linecounts"
   timeout 200 $B/gpu_tests --gtest_filter='LineCountsOnGpu.*' > "$out/linecounts/test.txt" 2>&1
   echo "exit $?" >> "$out/linecounts/test.txt"
-  timeout -s INT 200 $B/reductionlab-cli run --preset ladder --line-counts \
+  timeout -s INT 200 $B/reductionlab-cli run --preset ladder --workspace both --line-counts \
     --json "$out/linecounts/ladder-counts.json" > "$out/linecounts/run.txt" 2>&1
   echo "exit $?" >> "$out/linecounts/run.txt"
   for v in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnrollWarp8; do

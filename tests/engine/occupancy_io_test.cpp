@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "export_fixtures.h"
