@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "counters/cupti_internal.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 
@@ -151,9 +150,6 @@ SassCounter::Counted SassCounter::count(const std::string& role, const std::func
   dis.ctx = ctx_;
   try {
     launch();
-    // A whole-device wait, not only the stream's: CUPTI's own sample reads its records after a
-    // synchronous copy and a cudaFree; after a stream wait alone the H200 returned none.
-    RL_CUDA_CHECK(cudaDeviceSynchronize(), "waiting for the counted launch, " + context);
     // The records are read inside the range: CUPTI answers only there, and drops what is left
     // at the disable.
     flush(c.functions, role, context);
