@@ -66,10 +66,7 @@ void LineCountPass::measure(Backend& backend, const PointSpec& p, PointLineSampl
   if (dropped > 0)
     into.count_note = std::to_string(dropped) + " SASS records dropped by CUPTI (not read in time)";
   else if (counted.empty())
-    into.count_note =
-        "CUPTI returned no executed instructions for this point's kernels (CUPTI counts a kernel "
-        "at its first launch in the process only: an earlier point of the run may have launched "
-        "them)";
+    into.count_note = "CUPTI returned no executed instructions for this point's kernels";
 }
 
 void add_line_counts(std::vector<SampledFunction>& into,

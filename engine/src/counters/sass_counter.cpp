@@ -139,12 +139,13 @@ SassCounter::Counted SassCounter::count(const std::string& role, const std::func
   setup();
   auto en = params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
   en.ctx = ctx_;
-  // Lazy: a function is patched at its first launch in the process, if that launch is inside an
-  // enable/disable range. Patching every loaded function up front (not lazy) returned no
-  // records on the H200 (2026-12-01, CUPTI 13.0, driver 580.159.04; CUPTI's own sass_metrics
-  // sample too), and lazily a kernel that had run before its range was not counted either: the
-  // runner counts a point before anything else launches its kernels (runner.cpp).
-  en.enableLazyPatching = 1;
+  // Not lazy: every function loaded so far is patched now. Lazy patching happens at a
+  // function's first launch in the process (as CUPTI's sass_metrics sample shows it), and the
+  // point's kernels have run already (its timed samples): lazily, nothing was counted (H200,
+  // 2026-12-01: no records). CUDA loads modules lazily, so "loaded so far" is what this run has
+  // launched. RL_SASS_LAZY=1 asks for lazy patching, to check that again.
+  const char* lazy = std::getenv("RL_SASS_LAZY");
+  en.enableLazyPatching = lazy && lazy[0] == '1' ? 1 : 0;
   cupti_check(api_, api_.SassEnable(&en), "cuptiSassMetricsEnable", context);
   auto dis = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
   dis.ctx = ctx_;

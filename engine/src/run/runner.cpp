@@ -237,14 +237,6 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     const InputData& input = inputs_->get(p.size, p.type);
     backend_->prepare(p, input);
     r.grid = backend_->grid();
-    // Line counts come first, before any launch of the point's kernels: CUPTI's SASS metrics
-    // count a kernel only at its first launch in the process (lazy patching; patching up front
-    // counted nothing, on the H200 with CUPTI's own sample too, 2026-12-01). The samples after
-    // are timed as usual; a run that counts is for the counts, not its times (docs/cli.md).
-    if (line_counts_) {
-      r.line_samples.emplace();
-      line_counts_->measure(*backend_, p, *r.line_samples);
-    }
     // Measured over this point's own input, before its samples, once per size.
     const ReadFloor* floor = read_floor_for(input_bytes(p), t, floors, cancel, cancelled);
     if (*cancelled) return r;
@@ -286,6 +278,10 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     // After the samples, never among them: profiling replays kernels and perturbs time.
     if (counters_) r.counters = counters_->measure(*backend_, p);
     if (line_samples_) r.line_samples = line_samples_->measure(*backend_, p);
+    if (line_counts_) {
+      if (!r.line_samples) r.line_samples.emplace();
+      line_counts_->measure(*backend_, p, *r.line_samples);
+    }
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();

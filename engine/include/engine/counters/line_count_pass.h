@@ -1,6 +1,5 @@
-// The line-count pass of a point: before anything else launches its kernels (CUPTI counts a
-// kernel at its first launch in the process only), each launch step of the reduction is run once
-// with CUPTI's SASS metrics on, so the Code view can say how
+// The line-count pass of a point: after its timed samples and its verification, each launch step
+// of the reduction is run once more with CUPTI's SASS metrics on, so the Code view can say how
 // many instructions each SASS and source line executed, and with how many of a warp's 32 threads
 // (thread efficiency: where the lanes of a divergent branch sat out). The counts are exact and
 // go into the point's PointLineSamples, beside any samples, per (function, PC offset). Nothing
