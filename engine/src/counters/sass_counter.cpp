@@ -139,13 +139,9 @@ SassCounter::Counted SassCounter::count(const std::string& role, const std::func
   setup();
   auto en = params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
   en.ctx = ctx_;
-  // Not lazy: every function loaded so far is patched now. Lazy patching happens at a
-  // function's first launch in the process (as CUPTI's sass_metrics sample shows it), and the
-  // point's kernels have run already (its timed samples): lazily, nothing was counted (H200,
-  // 2026-12-01: no records). CUDA loads modules lazily, so "loaded so far" is what this run has
-  // launched. RL_SASS_LAZY=1 asks for lazy patching, to check that again.
-  const char* lazy = std::getenv("RL_SASS_LAZY");
-  en.enableLazyPatching = lazy && lazy[0] == '1' ? 1 : 0;
+  // Lazy: only the functions launched in the range are patched, at their first launch there,
+  // not every function of every loaded module (the kernels library has hundreds).
+  en.enableLazyPatching = 1;
   cupti_check(api_, api_.SassEnable(&en), "cuptiSassMetricsEnable", context);
   auto dis = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
   dis.ctx = ctx_;
