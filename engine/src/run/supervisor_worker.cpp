@@ -70,7 +70,6 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     argv.insert(argv.end(), {"--counters", ids});
   }
   if (options_.line_samples) argv.push_back("--line-samples");
-  if (options_.line_counts) argv.push_back("--line-counts");
   std::optional<ChildProcess> child;
   try {
     const UniqueFd input =

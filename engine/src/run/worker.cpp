@@ -34,7 +34,6 @@ struct WorkerArgs {
   std::size_t from = 0;
   std::vector<std::string> counters;
   bool line_samples = false;
-  bool line_counts = false;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -74,8 +73,6 @@ WorkerArgs parse_args(int argc, char** argv) {
       a.counters = split_commas(argv[++i]);
     } else if (arg == "--line-samples") {
       a.line_samples = true;
-    } else if (arg == "--line-counts") {
-      a.line_counts = true;
     } else {
       throw Error("unknown argument '" + arg +
                   "' (a worker is started by ReductionLab, not by hand: docs/architecture.md)");
@@ -139,7 +136,6 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend)
     Runner runner(make_backend(a.device));
     runner.set_counters(a.counters);
     runner.set_line_samples(a.line_samples);
-    runner.set_line_counts(a.line_counts);
     runner.set_continuing(a.continuing);
     // The points before --from are the supervisor's already: not sent again.
     const std::size_t known = a.from;
