@@ -81,7 +81,8 @@ class CodePanel : public QWidget {
   QStackedWidget* diff_views_;  // inline, or side by side
   QLabel *phases_, *counts_, *resources_, *diff_note_, *samples_;
   code::CodeEntry entry_;
-  Session sampled_;  // the points with line samples or the runtime's occupancy, of the session given
+  Session
+      sampled_;  // the points with line samples or the runtime's occupancy, of the session given
   std::optional<code::LineMetrics> metrics_;
   bool filling_ = false;
 };

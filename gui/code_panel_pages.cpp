@@ -141,13 +141,15 @@ QString CodePanel::measured_occupancy_html() const {
   QString html = QString("<p><b>On %1</b> (the CUDA occupancy API, in this session's run at N=%2):")
                      .arg(QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
                           QString::fromStdString(format_size(p->point.size)));
-  html += "<table cellpadding='4'><tr><th align='left'>kernel</th><th>grid x block</th>"
-          "<th>registers</th><th>local</th><th>shared static + dynamic</th>"
-          "<th align='left'>resident per SM</th></tr>";
+  html +=
+      "<table cellpadding='4'><tr><th align='left'>kernel</th><th>grid x block</th>"
+      "<th>registers</th><th>local</th><th>shared static + dynamic</th>"
+      "<th align='left'>resident per SM</th></tr>";
   for (const KernelOccupancy& k : p->occupancy)
-    html += QString("<tr><td>%1</td><td align='right'>%2 x %3</td><td align='right'>%4</td>"
-                    "<td align='right'>%5 B</td><td align='right'>%6 + %7 B</td>"
-                    "<td>%8 blocks, %9 of %10 warps (%11%)</td></tr>")
+    html += QString(
+                "<tr><td>%1</td><td align='right'>%2 x %3</td><td align='right'>%4</td>"
+                "<td align='right'>%5 B</td><td align='right'>%6 + %7 B</td>"
+                "<td>%8 blocks, %9 of %10 warps (%11%)</td></tr>")
                 .arg(QString::fromStdString(k.role).replace('_', ' '))
                 .arg(k.grid)
                 .arg(k.block)

@@ -15,13 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
-      std::exit(1);                                                                    \
-    }                                                                                  \
+#define CK(x)                                                                        \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
+      std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                  \
+    }                                                                                \
   } while (0)
 
 __global__ void read_nc(const int4* __restrict__ b, size_t count, int* sink) {
@@ -95,18 +95,25 @@ int main() {
       for (int r = 0; r < 3; ++r) {
         if (dirty) CK(cudaMemcpy(x, pristine, n_bytes, cudaMemcpyDeviceToDevice));
         switch (way) {
-          case 1: read_nc<<<1024, 256>>>((const int4*)flush, fcount, sink); break;
-          case 2: read_cg<<<1024, 256>>>((const int4*)flush, fcount, sink); break;
+          case 1:
+            read_nc<<<1024, 256>>>((const int4*)flush, fcount, sink);
+            break;
+          case 2:
+            read_cg<<<1024, 256>>>((const int4*)flush, fcount, sink);
+            break;
           case 3:
             read_evict_last<<<1024, 256>>>((const int4*)flush, fcount, sink);
             discard_lines<<<1024, 256>>>(flush, fbytes);
             break;
-          case 4: CK(cudaMemset(flush, 0, fbytes)); break;
+          case 4:
+            CK(cudaMemset(flush, 0, fbytes));
+            break;
           case 5:
             read_nc<<<1024, 256>>>((const int4*)flush, fcount, sink);
             read_nc<<<1024, 256>>>((const int4*)flush, fcount, sink);
             break;
-          default: break;
+          default:
+            break;
         }
         CK(cudaGetLastError());
         probe<<<2048, 512>>>((const int4*)x, n_bytes / 16, sink);

@@ -10,9 +10,9 @@
 namespace rl {
 namespace {
 
-#define RL_REQUIRE_BACKEND()                                                \
-  auto& env_ = testing::GpuEnvironment::get();                              \
-  if (!env_.backend) GTEST_SKIP() << env_.skip_reason;                      \
+#define RL_REQUIRE_BACKEND()                           \
+  auto& env_ = testing::GpuEnvironment::get();         \
+  if (!env_.backend) GTEST_SKIP() << env_.skip_reason; \
   Backend& gpu = *env_.backend
 
 std::vector<KernelOccupancy> occupancy_of(Backend& gpu, PointSpec p) {

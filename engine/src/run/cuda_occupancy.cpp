@@ -45,7 +45,8 @@ std::vector<cudaGraphNode_t> kernel_nodes(cudaGraph_t graph, const std::string& 
     RL_CUDA_CHECK(cudaGraphNodeGetDependentNodes(n, nullptr, nullptr, &count), context);
     if (count > 1) throw Error("occupancy: the captured launch is not one chain [" + context + "]");
     next.assign(count, nullptr);
-    if (count > 0) RL_CUDA_CHECK(cudaGraphNodeGetDependentNodes(n, next.data(), nullptr, &count), context);
+    if (count > 0)
+      RL_CUDA_CHECK(cudaGraphNodeGetDependentNodes(n, next.data(), nullptr, &count), context);
   }
   return kernels;
 }
@@ -57,8 +58,8 @@ std::vector<KernelOccupancy> captured_occupancy(
     const std::string& role, const std::string& context) {
   const std::string ctx = "occupancy of " + role + ", " + context;
   int max_threads = 0;
-  RL_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device),
-                ctx);
+  RL_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device), ctx);
   const GraphOwner graph = capture(launch, stream, ctx);
   std::vector<KernelOccupancy> out;
   for (cudaGraphNode_t node : kernel_nodes(graph.get(), ctx)) {

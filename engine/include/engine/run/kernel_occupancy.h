@@ -11,10 +11,10 @@
 namespace rl {
 
 struct KernelOccupancy {
-  std::string role;      // "first_kernel", "finish" or "whole" (then "whole_2", ...)
-  std::string function;  // the kernel's name as the runtime gives it (cudaFuncGetName)
-  unsigned grid = 0;     // blocks launched
-  int block = 0;         // threads per block
+  std::string role;                // "first_kernel", "finish" or "whole" (then "whole_2", ...)
+  std::string function;            // the kernel's name as the runtime gives it (cudaFuncGetName)
+  unsigned grid = 0;               // blocks launched
+  int block = 0;                   // threads per block
   std::size_t dynamic_shared = 0;  // bytes per block, as launched
   int registers = 0;               // per thread
   std::size_t static_shared = 0;   // bytes per block
