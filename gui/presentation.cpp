@@ -5,11 +5,9 @@
 #include <QFont>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QScreen>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
@@ -17,24 +15,15 @@
 
 namespace rl::gui {
 
-double presentation_point_size(int screen_height, double zoom) {
-  return std::max(12.0, std::round(screen_height / 54.0 * zoom * 2) / 2);
-}
-
 PresentationView::PresentationView(SessionStore* store, double zoom, QWidget* parent)
     : QWidget(parent),
       store_(store),
-      zoom_(std::clamp(zoom, 0.5, 3.0)),
+      zoom_(clamp_slide_zoom(zoom)),
       chart_(new charts::ChartWidget),
       footer_(new QLabel),
       saved_font_(QApplication::font()) {
   setWindowTitle("ReductionLab: presentation");
-  setAttribute(Qt::WA_DeleteOnClose);
-  setAutoFillBackground(true);
-  QPalette p = palette();
-  p.setColor(QPalette::Window, Qt::white);
-  p.setColor(QPalette::WindowText, Qt::black);
-  setPalette(p);
+  set_slide_look(this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 8, 8, 4);
   layout->addWidget(chart_, 1);
@@ -42,7 +31,6 @@ PresentationView::PresentationView(SessionStore* store, double zoom, QWidget* pa
   footer_->setStyleSheet("color: #444444;");
   chart_->setFocusPolicy(Qt::NoFocus);
   chart_->set_high_contrast(true);
-  setFocusPolicy(Qt::StrongFocus);
   collect_pages();
 }
 
@@ -60,10 +48,7 @@ void PresentationView::collect_pages() {
 }
 
 void PresentationView::apply_font() {
-  const QScreen* s = screen() ? screen() : QApplication::primaryScreen();
-  const int height = s ? s->geometry().height() : 1080;
-  QFont f = saved_font_;
-  f.setPointSizeF(presentation_point_size(height, zoom_));
+  const QFont f = slide_font(*this, saved_font_, zoom_);
   QApplication::setFont(f);  // every chart rebuilds with it (ApplicationFontChange)
   QFont small = f;
   small.setPointSizeF(std::max(10.0, f.pointSizeF() * 0.6));
@@ -72,9 +57,7 @@ void PresentationView::apply_font() {
 }
 
 void PresentationView::set_zoom(double zoom) {
-  zoom = std::clamp(zoom, 0.5, 3.0);
-  if (zoom == zoom_) return;
-  zoom_ = zoom;
+  if (!change_slide_zoom(zoom_, zoom)) return;
   apply_font();
   emit zoom_changed(zoom_);
 }
@@ -106,43 +89,10 @@ void PresentationView::show_page(int index) {
 }
 
 void PresentationView::keyPressEvent(QKeyEvent* event) {
-  const bool ctrl = event->modifiers() & Qt::ControlModifier;
-  switch (event->key()) {
-    case Qt::Key_PageDown:
-    case Qt::Key_Space:
-    case Qt::Key_Right:
-    case Qt::Key_Down:
-      show_page(page_ + 1);
-      return;
-    case Qt::Key_PageUp:
-    case Qt::Key_Backspace:
-    case Qt::Key_Left:
-    case Qt::Key_Up:
-      show_page(page_ - 1);
-      return;
-    case Qt::Key_Home:
-      show_page(0);
-      return;
-    case Qt::Key_End:
-      show_page(int(pages_.size()) - 1);
-      return;
-    case Qt::Key_Escape:
-    case Qt::Key_F5:
-      close();
-      return;
-    case Qt::Key_Equal:
-    case Qt::Key_Plus:
-      if (ctrl) return set_zoom(zoom_ * 1.15);
-      break;
-    case Qt::Key_Minus:
-      if (ctrl) return set_zoom(zoom_ / 1.15);
-      break;
-    case Qt::Key_0:
-      if (ctrl) return set_zoom(1.0);
-      break;
-    case Qt::Key_H:
-      return set_high_contrast(!high_contrast());
-  }
+  const SlideControls controls{page_, int(pages_.size()), zoom_, [this](int i) { show_page(i); },
+                               [this](double z) { set_zoom(z); }};
+  if (handle_slide_key(*event, this, controls)) return;
+  if (event->key() == Qt::Key_H) return set_high_contrast(!high_contrast());  // any modifier
   QWidget::keyPressEvent(event);
 }
 

@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "slide_mode.h"  // presentation_point_size, shared with story mode
+
 class QLabel;
 
 namespace rl::gui {
@@ -18,10 +20,6 @@ namespace charts {
 class ChartWidget;
 }
 class SessionStore;
-
-// The text size for a room: about 1/54 of the screen's height (20 pt at 1080 lines, 14 pt at
-// 768, 40 pt at 2160), times the presenter's zoom; never below 12 pt.
-double presentation_point_size(int screen_height, double zoom);
 
 class PresentationView : public QWidget {
   Q_OBJECT

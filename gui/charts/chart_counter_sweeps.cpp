@@ -2,12 +2,11 @@
 // pages), and the ladder's model barriers beside its measured barrier stall (the Ladder page).
 // Which points form a line or a bar is the engine's rule (engine/report/counter_series.h); this
 // file only draws it, and says the engine's reason when there is nothing to draw.
-#include <QLocale>
-
 #include <algorithm>
 #include <set>
 
 #include "charts/chart_builders_internal.h"
+#include "charts/chart_rung_bars.h"
 #include "charts/palette.h"
 #include "counters_text.h"
 #include "engine/report/counter_series.h"
@@ -19,7 +18,6 @@ using charts::AxisScale;
 using charts::Chart;
 using charts::Point;
 using charts::Series;
-using charts::SeriesKind;
 
 namespace {
 
@@ -27,18 +25,6 @@ QString sentence(const std::string& text) {
   QString s = QString::fromStdString(text);
   if (!s.isEmpty()) s[0] = s[0].toUpper();
   return s.isEmpty() || !s.back().isLetterOrNumber() ? s : s + ".";
-}
-
-// "163,840"
-QString count_text(std::uint64_t n) {
-  return QLocale(QLocale::English).toString(qulonglong(n));
-}
-
-// "163.8k", "2.62M": short enough for a bar label beside another bar.
-QString short_count(std::uint64_t n) {
-  if (n >= 1'000'000) return QString("%1M").arg(double(n) / 1e6, 0, 'f', 2);
-  if (n >= 10'000) return QString("%1k").arg(double(n) / 1e3, 0, 'f', 1);
-  return QString::number(n);
 }
 
 QString rung_name(const PointResult& r) {
@@ -121,40 +107,23 @@ Chart counter_sweep_chart(const QString& id, const std::vector<ShownSession>& ss
 // carry the values themselves; the tooltips everything.
 Chart ladder_barriers_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
                                   const std::optional<LadderSetting>& setting) {
-  Chart c;
-  c.id = id;
-  c.title = "Ladder: fewer barriers (block model), less barrier stall (measured)";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  c.y.title = "% of the largest rung (each bar set)";
-  c.y.short_title = "% of largest";
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
-  const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> at = drawn_ladder_setting(session, setting);
-  if (!at) {
-    c.empty_hint = "No measured points in this session (all failed or were skipped).";
-    return c;
-  }
-  const BarriersBesideStall b = barriers_beside_stall(session, *at);
+  Chart c =
+      rung_chart(id, ss, "Ladder: fewer barriers (block model), less barrier stall (measured)",
+                 "% of the largest rung (each bar set)", "% of largest");
+  if (!c.empty_hint.isEmpty()) return c;
+  const std::optional<LadderSetting> at = rung_setting(c, ss, setting);
+  if (!at) return c;
+  const BarriersBesideStall b = barriers_beside_stall(*ss.front().session, *at);
   if (b.rungs.empty()) {
     c.empty_hint = sentence(b.empty_reason);
     return c;
   }
   const QString device = device_part({ss.front()});
-  Series barriers, stall;
-  barriers.kind = stall.kind = SeriesKind::Bars;
-  barriers.name = "barriers per launch: block model (exact, any GPU)";
-  stall.name = "barrier stall: measured on " + device + " (CUPTI)";
-  barriers.color = charts::palette_color(0);
-  stall.color = charts::palette_color(1);
+  Series barriers = bar_set("barriers per launch: block model (exact, any GPU)", 0);
+  Series stall = bar_set("barrier stall: measured on " + device + " (CUPTI)", 1);
   for (int k = 0; k < int(b.rungs.size()); ++k) {
     const RungBarriers& r = b.rungs[size_t(k)];
-    QString label = short_label(r.result->point.variant, r.result->point.unroll);
-    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(r.result->point.unroll);
-    c.x.categories << label;
+    add_rung_category(c, r.result->point.variant, r.result->point.unroll);
     const QString what = rung_name(*r.result) + "\n";
     const std::uint64_t per_block = r.counts.grid ? r.barriers / r.counts.grid : 0;
     Point bp;

@@ -8,17 +8,15 @@
 #include <tuple>
 
 #include "charts/chart_builders_internal.h"
-#include "charts/palette.h"
+#include "charts/chart_rung_bars.h"
 #include "counters_text.h"
 #include "format.h"
 
 namespace rl::gui::detail {
 
-using charts::AxisScale;
 using charts::Chart;
 using charts::Point;
 using charts::Series;
-using charts::SeriesKind;
 
 namespace {
 
@@ -51,11 +49,8 @@ StallRungs stall_rungs(const std::vector<ShownSession>& ss,
 
 Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<ShownSession>& ss,
                     int color) {
-  Series s;
-  s.kind = SeriesKind::Bars;
-  s.name = bars_name(Workspace(ws));
+  Series s = bar_set(bars_name(Workspace(ws)), color);
   if (ss.size() > 1 && !ss[si].label.isEmpty()) s.name = ss[si].label + ": " + s.name;
-  s.color = charts::palette_color(color);
   for (size_t k = 0; k < sr.rungs.size(); ++k) {
     const auto it = sr.found.find({si, sr.rungs[k].first, sr.rungs[k].second, ws});
     if (it == sr.found.end()) continue;
@@ -79,27 +74,15 @@ Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<Show
 
 Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
                                  const std::optional<LadderSetting>& setting) {
-  Chart c;
-  c.id = id;
-  c.title = "Ladder: barrier stall per rung (measured)";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  c.y.title = "barrier stall (%)";
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
+  Chart c = rung_chart(id, ss, "Ladder: barrier stall per rung (measured)", "barrier stall (%)");
+  if (!c.empty_hint.isEmpty()) return c;
   const StallRungs sr = stall_rungs(ss, setting);
   c.subtitle = device_part(ss) + " · the first kernel (or the one launch) · CUPTI, ncu's metric";
   if (sr.rungs.empty()) {
     c.empty_hint = kNoCounters;
     return c;
   }
-  for (const auto& [v, u] : sr.rungs) {
-    QString label = short_label(v, u);
-    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
-    c.x.categories << label;
-  }
+  for (const auto& [v, u] : sr.rungs) add_rung_category(c, v, u);
   for (const auto& [si, ws] : sr.sets)
     c.series.append(stall_series(sr, si, ws, ss, int(c.series.size())));
   return c;

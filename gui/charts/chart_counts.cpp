@@ -4,26 +4,22 @@
 // Counts are the model's (engine/model_counts.h): exact and the same on every device, so the
 // chart is the lesson where the times are CPU times (the host backend), and stands beside the
 // times for a GPU session ("fewer barriers" next to "less time").
-#include <QLocale>
-
 #include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "charts/chart_builders_internal.h"
-#include "charts/palette.h"
+#include "charts/chart_rung_bars.h"
 #include "engine/catalog/catalog.h"
 #include "engine/model/model_counts.h"
 #include "format.h"
 
 namespace rl::gui::detail {
 
-using charts::AxisScale;
 using charts::Chart;
 using charts::Point;
 using charts::Series;
-using charts::SeriesKind;
 
 bool is_cpu(const DeviceInfo& d) {
   return d.backend != "cuda";
@@ -37,17 +33,6 @@ Cpu cpu_times(const std::vector<ShownSession>& ss) {
 }
 
 namespace {
-
-QString count_text(std::uint64_t n) {
-  return QLocale(QLocale::English).toString(qulonglong(n));
-}
-
-// "163.8k", "2.62M"; below 10,000 the digits.
-QString short_count(std::uint64_t n) {
-  if (n >= 1'000'000) return QString("%1M").arg(double(n) / 1e6, 0, 'f', 2);
-  if (n >= 10'000) return QString("%1k").arg(double(n) / 1e3, 0, 'f', 1);
-  return QString::number(n);
-}
 
 QString pct_text(double fraction) {
   return QString("%1%").arg(100.0 * fraction, 0, 'f', fraction < 0.1 ? 1 : 0);
@@ -130,11 +115,8 @@ QString counts_subtitle(const std::vector<ShownSession>& ss, const LadderSetting
 // session's workspaces, `compact`): the count, short ("2.62M"), as a longer turned label would
 // not fit a small chart; the lane efficiency is then in the tooltips, which have everything.
 Series counts_series(const CountedRungs& cr, int ws, double unit, bool compact, int color) {
-  Series s;
-  s.kind = SeriesKind::Bars;
   // The same names as the ladder's time and speed-up charts.
-  s.name = bars_name(Workspace(ws));
-  s.color = charts::palette_color(color);
+  Series s = bar_set(bars_name(Workspace(ws)), color);
   for (size_t k = 0; k < cr.rungs.size(); ++k)
     for (const auto& [r, m] : cr.counts) {
       if (int(r->point.workspace) != ws || r->point.variant != cr.rungs[k].first ||
@@ -157,33 +139,18 @@ Series counts_series(const CountedRungs& cr, int ws, double unit, bool compact, 
 
 Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss,
                           const std::optional<LadderSetting>& setting) {
-  Chart c;
-  c.id = id;
-  c.title = "Ladder: barriers and lane efficiency per rung";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
-  const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> chosen = drawn_ladder_setting(session, setting);
-  if (!chosen) {
-    c.empty_hint = "No measured points in this session (all failed or were skipped).";
-    return c;
-  }
-  const CountedRungs cr = counted_rungs(session, *chosen);
+  Chart c = rung_chart(id, ss, "Ladder: barriers and lane efficiency per rung");
+  if (!c.empty_hint.isEmpty()) return c;
+  const std::optional<LadderSetting> chosen = rung_setting(c, ss, setting);
+  if (!chosen) return c;
+  const CountedRungs cr = counted_rungs(*ss.front().session, *chosen);
   c.subtitle = counts_subtitle(ss, *chosen);
   if (cr.rungs.empty()) {
     c.empty_hint =
         "No rung of this ladder has a block model (" + cr.uncounted.join(", ") + "): no counts.";
     return c;
   }
-  for (const auto& [v, u] : cr.rungs) {
-    QString label = short_label(v, u);
-    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(u);
-    c.x.categories << label;
-  }
+  for (const auto& [v, u] : cr.rungs) add_rung_category(c, v, u);
   std::uint64_t max_barriers = 0;
   for (const auto& [r, m] : cr.counts) max_barriers = std::max(max_barriers, m.barriers());
   // Short axis titles: a small chart elides longer ones.

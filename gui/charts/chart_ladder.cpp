@@ -3,18 +3,16 @@
 // analysis (which points per bar, the baseline) is chart_ladder_rungs.cpp.
 #include "charts/chart_builders_internal.h"
 #include "charts/chart_ladder_rungs.h"
-#include "charts/palette.h"
+#include "charts/chart_rung_bars.h"
 #include "engine/catalog/catalog.h"
 #include "format.h"
 
 namespace rl::gui::detail {
 
 using charts::Axis;
-using charts::AxisScale;
 using charts::Chart;
 using charts::Point;
 using charts::Series;
-using charts::SeriesKind;
 
 namespace {
 
@@ -37,15 +35,6 @@ bool labs_only(const std::vector<ShownSession>& ss) {
       if (const VariantInfo* v = find_variant_by_id(r.point.variant); !v || !is_lab(v->family))
         return false;
   return true;
-}
-
-void x_categories(Chart& c, const Ladder& l) {
-  for (const auto& [v, u] : l.rungs) {
-    QString label = short_label(v, u);
-    if (c.x.categories.contains(label))
-      label += QString(" U=%1").arg(u);  // the axis merges equal names
-    c.x.categories << label;
-  }
 }
 
 void y_axis(Chart& c, bool speedup, Cpu cpu, TimeBasis basis, bool micro) {
@@ -73,11 +62,8 @@ Series ladder_series(const Ladder& l, const LadderBars& b, const std::vector<Sho
                      int color, LadderStyle& st) {
   auto ms = [&](const PointResult& r) { return basis_time(r, st.basis)->median_ms; };
   const Session& session = *ss[b.session].session;
-  Series s;
-  s.kind = SeriesKind::Bars;
-  s.name = bars_name(Workspace(b.workspace));
+  Series s = bar_set(bars_name(Workspace(b.workspace)), color);
   if (ss.size() > 1) s.name = ss[b.session].label + " · " + s.name;
-  s.color = charts::palette_color(color);
   const PointResult* prev = nullptr;
   for (size_t k = 0; k < l.rungs.size(); ++k) {
     const PointResult* r = b.at[k];
@@ -153,21 +139,11 @@ void ladder_warnings(Chart& c, const Ladder& l, const LadderStyle& st,
 Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
                    const std::string& baseline, TimeBasis basis,
                    const std::optional<LadderSetting>& setting) {
-  Chart c;
-  c.id = id;
   const Cpu cpu = cpu_times(ss);
-  c.title = ladder_title(speedup, cpu);
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
-  const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss.front().session, setting);
-  if (!chosen) {
-    c.empty_hint = "No measured points in this session (all failed or were skipped).";
-    return c;
-  }
+  Chart c = rung_chart(id, ss, ladder_title(speedup, cpu));
+  if (!c.empty_hint.isEmpty()) return c;
+  const std::optional<LadderSetting> chosen = rung_setting(c, ss, setting);
+  if (!chosen) return c;
   BasisNotes notes(basis);
   const Ladder l = ladder_points(ss, *chosen, baseline, basis, notes);
   if (l.rungs.empty()) {
@@ -175,7 +151,7 @@ Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool 
     c.empty_hint = c.warnings.join("\n") + "\nChoose another Time (top of the window, or --time).";
     return c;
   }
-  x_categories(c, l);
+  for (const auto& [v, u] : l.rungs) add_rung_category(c, v, u);
   const bool micro = l.max_ms < 1;
   y_axis(c, speedup, cpu, basis, micro);
   const bool lab = labs_only(ss);

@@ -5,17 +5,15 @@
 #include <map>
 
 #include "charts/chart_builders_internal.h"
-#include "charts/palette.h"
+#include "charts/chart_rung_bars.h"
 #include "counters_text.h"
 #include "format.h"
 
 namespace rl::gui::detail {
 
-using charts::AxisScale;
 using charts::Chart;
 using charts::Point;
 using charts::Series;
-using charts::SeriesKind;
 
 namespace {
 
@@ -54,18 +52,12 @@ std::vector<const PointResult*> rung_points(const Session& s, const LadderSettin
 
 Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSession>& ss,
                                  const std::optional<LadderSetting>& setting) {
-  Chart c;
-  c.id = id;
-  c.title = "Ladder: where the warps wait (measured stall reasons)";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
-  c.y.title = "share of a warp's cycles (%)";
-  c.y.short_title = "cycles (%)";
+  Chart c = rung_chart(id, ss, "Ladder: where the warps wait (measured stall reasons)",
+                       "share of a warp's cycles (%)", "cycles (%)");
   c.stacked = true;
-  if (!has_results(ss)) {
-    c.empty_hint = kNoData;
-    return c;
-  }
+  if (!c.empty_hint.isEmpty()) return c;
+  // Not rung_setting: a session without a measured point gets kNoCounters here, as one without
+  // counters does.
   const Session& session = *ss.front().session;
   const std::optional<LadderSetting> chosen = drawn_ladder_setting(session, setting);
   const std::vector<const PointResult*> points =
@@ -78,16 +70,9 @@ Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSessi
                type_name(chosen->type) +
                " · the first kernel (or the one launch) · global workspace where the rung has "
                "one · CUPTI, ncu's metrics";
-  for (const PointResult* r : points) {
-    QString label = short_label(r->point.variant, r->point.unroll);
-    if (c.x.categories.contains(label)) label += QString(" U=%1").arg(r->point.unroll);
-    c.x.categories << label;
-  }
+  for (const PointResult* r : points) add_rung_category(c, r->point.variant, r->point.unroll);
   for (int k = 0; k < int(std::size(kReasons)); ++k) {
-    Series s;
-    s.kind = SeriesKind::Bars;
-    s.name = kReasons[k].name;
-    s.color = charts::palette_color(k);
+    Series s = bar_set(kReasons[k].name, k);
     for (int i = 0; i < int(points.size()); ++i) {
       const std::optional<double> v =
           points[size_t(i)]->counters->headline()->value(kReasons[k].metric);

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScreen>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -17,8 +16,8 @@
 #include "animation/block_view.h"
 #include "code_highlighters.h"
 #include "engine/code/code_view.h"
-#include "presentation.h"
 #include "run_worker.h"
+#include "slide_mode.h"
 #include "story/story_bars.h"
 
 namespace rl::gui {
@@ -41,16 +40,11 @@ StoryView::StoryView(Story story, Session session, RunController* jobs, double z
       story_(std::move(story)),
       session_(std::move(session)),
       jobs_(jobs),
-      zoom_(std::clamp(zoom, 0.5, 3.0)),
+      zoom_(clamp_slide_zoom(zoom)),
       saved_font_(QApplication::font()) {
   setObjectName("story_view");
   setWindowTitle("ReductionLab: " + QString::fromStdString(story_.title));
-  setAttribute(Qt::WA_DeleteOnClose);
-  setAutoFillBackground(true);
-  QPalette p = palette();
-  p.setColor(QPalette::Window, Qt::white);
-  p.setColor(QPalette::WindowText, Qt::black);
-  setPalette(p);
+  set_slide_look(this);
   build_ui();
   if (jobs_) {
     connect(jobs_, &RunController::measured, this, &StoryView::on_measured);
@@ -127,7 +121,6 @@ void StoryView::build_ui() {
   root->addWidget(caption_);
   root->addLayout(middle, 1);
   root->addLayout(bottom);
-  setFocusPolicy(Qt::StrongFocus);
 }
 
 void StoryView::start() {
@@ -137,9 +130,7 @@ void StoryView::start() {
 }
 
 void StoryView::apply_font() {
-  const QScreen* s = screen() ? screen() : QApplication::primaryScreen();
-  QFont f = saved_font_;
-  f.setPointSizeF(presentation_point_size(s ? s->geometry().height() : 1080, zoom_));
+  const QFont f = slide_font(*this, saved_font_, zoom_);
   QApplication::setFont(f);
   QFont heading = f;
   heading.setBold(true);
@@ -167,9 +158,7 @@ void StoryView::apply_font() {
 }
 
 void StoryView::set_zoom(double zoom) {
-  zoom = std::clamp(zoom, 0.5, 3.0);
-  if (zoom == zoom_) return;
-  zoom_ = zoom;
+  if (!change_slide_zoom(zoom_, zoom)) return;
   apply_font();
   emit zoom_changed(zoom_);
 }
@@ -225,42 +214,13 @@ QString StoryView::run_status() const {
 }
 
 void StoryView::keyPressEvent(QKeyEvent* event) {
-  const bool ctrl = event->modifiers() & Qt::ControlModifier;
-  switch (event->key()) {
-    case Qt::Key_PageDown:
-    case Qt::Key_Space:
-    case Qt::Key_Right:
-    case Qt::Key_Down:
-      return show_step(step_ + 1);
-    case Qt::Key_PageUp:
-    case Qt::Key_Backspace:
-    case Qt::Key_Left:
-    case Qt::Key_Up:
-      return show_step(step_ - 1);
-    case Qt::Key_Home:
-      return show_step(0);
-    case Qt::Key_End:
-      return show_step(step_count() - 1);
-    case Qt::Key_R:
-      if (!ctrl) {
-        run_step();
-        return;
-      }
-      break;
-    case Qt::Key_Escape:
-    case Qt::Key_F5:
-      close();
-      return;
-    case Qt::Key_Equal:
-    case Qt::Key_Plus:
-      if (ctrl) return set_zoom(zoom_ * 1.15);
-      break;
-    case Qt::Key_Minus:
-      if (ctrl) return set_zoom(zoom_ / 1.15);
-      break;
-    case Qt::Key_0:
-      if (ctrl) return set_zoom(1.0);
-      break;
+  const SlideControls controls{step_, step_count(), zoom_, [this](int i) { show_step(i); },
+                               [this](double z) { set_zoom(z); }};
+  if (handle_slide_key(*event, this, controls)) return;
+  // R alone runs the step (the button says so); Ctrl+R is passed on.
+  if (event->key() == Qt::Key_R && !(event->modifiers() & Qt::ControlModifier)) {
+    run_step();
+    return;
   }
   QWidget::keyPressEvent(event);
 }

@@ -37,7 +37,7 @@ class StoryView : public QWidget {
   Q_OBJECT
  public:
   // session: what the bars are measured from (the window's shown session); jobs: the app's GPU
-  // job queue, or null (no runs); zoom: the presenter's text factor (presentation_point_size).
+  // job queue, or null (no runs); zoom: the presenter's text factor (slide_mode.h).
   StoryView(Story story, Session session, RunController* jobs, double zoom,
             QWidget* parent = nullptr);
 

@@ -148,6 +148,20 @@ TEST(MultiNccl, AMissingLibraryIsUnavailableSayingWhatWasTried) {
   EXPECT_NE(s.text.find("RL_NCCL_LIBRARY"), std::string::npos) << s.text;
 }
 
+// A file that loads but is no NCCL (the C library, always there): every function it lacks named
+// in one reason, after the file's name.
+TEST(MultiNccl, ALibraryWithoutItsFunctionsNamesThemAll) {
+  const NcclStatus s = load_nccl({"libc.so.6"});
+  EXPECT_FALSE(s.available);
+  if (s.text.find("this build has no NCCL") != std::string::npos) return;  // built without nccl.h
+  EXPECT_NE(
+      s.text.find("\n  libc.so.6: has no ncclGetVersion, ncclGetErrorString, "
+                  "ncclGetLastError, ncclCommInitAll, ncclCommDestroy, ncclGroupStart, "
+                  "ncclGroupEnd, ncclAllReduce, ncclReduce (an NCCL 2.x library is needed)\n"),
+      std::string::npos)
+      << s.text;
+}
+
 TEST(MultiNccl, TheEnvironmentNamesTheOnlyCandidate) {
   const char* before = std::getenv("RL_NCCL_LIBRARY");
   const std::string saved = before ? before : "";

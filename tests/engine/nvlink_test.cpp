@@ -13,6 +13,7 @@
 #include "engine/multi_fixtures.h"
 #include "engine/report/link_text.h"
 #include "multi/nvlink_discovery.h"
+#include "multi/nvml_api.h"
 
 namespace rl {
 namespace {
@@ -105,6 +106,24 @@ TEST(NvLink, NoLibrarySaysWhyAndNamesNoLinkKind) {
   std::string why;
   EXPECT_EQ(nvlink_roof(links, &why), 0);
   EXPECT_TRUE(has(why, "unknown: NVML unavailable")) << why;
+}
+
+// The loader's reasons: a missing file named once (dlerror's own copy of the name dropped); a
+// file that loads but is no NVML (the C library) with every required function it lacks.
+TEST(NvLink, LoaderSaysWhyEachFileCannotBeUsed) {
+  const std::string gone = "/nonexistent/libnvidia-ml.so.1";
+  const nvml::Loaded none = nvml::load({gone});
+  EXPECT_EQ(none.error.rfind(gone + ": ", 0), 0u) << none.error;
+  EXPECT_EQ(none.error.find(gone, 1), std::string::npos) << none.error;
+  const nvml::Loaded libc = nvml::load({"libc.so.6"});
+  ASSERT_FALSE(libc.ok());
+  EXPECT_EQ(libc.error,
+            "libc.so.6: has no nvmlInit_v2, nvmlShutdown, nvmlErrorString, "
+            "nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetNvLinkState, "
+            "nvmlDeviceGetNvLinkVersion, nvmlDeviceGetNvLinkRemotePciInfo_v2 (the driver's NVML "
+            "is older than this build needs) (NVML ships with the NVIDIA driver)");
+  EXPECT_EQ(libc.api.Init_v2, nullptr);  // nothing left pointing into the closed file
+  EXPECT_EQ(libc.library, "");
 }
 
 TEST(NvLink, InitFailureIsSaidForEveryLink) {

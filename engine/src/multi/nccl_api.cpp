@@ -1,6 +1,5 @@
 #include "multi/nccl_api.h"
 
-#include <dlfcn.h>
 #include <glob.h>
 
 #include <cstdlib>
@@ -9,6 +8,8 @@
 #ifdef RL_HAVE_NCCL_H
 #include <nccl.h>
 #endif
+
+#include "core/shared_library.h"
 
 namespace rl {
 
@@ -36,35 +37,22 @@ struct NcclApi {
                          cudaStream_t) = nullptr;
 };
 
-template <typename F>
-void look_up(void* lib, const char* name, F& fn, std::string& missing) {
-  fn = reinterpret_cast<F>(dlsym(lib, name));
-  if (!fn) missing += (missing.empty() ? "" : ", ") + std::string(name);
-}
-
 // Opens one candidate; "" and the api filled, or why not.
 std::string open_one(const std::string& name, NcclApi* api) {
-  void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* why = dlerror();
-    std::string text = why ? why : "not found";
-    if (text.rfind(name + ": ", 0) == 0) text.erase(0, name.size() + 2);  // said once
-    return text;
-  }
+  std::string why;
+  void* lib = open_shared_library(name, &why);
+  if (!lib) return why;
   std::string missing;
-  look_up(lib, "ncclGetVersion", api->GetVersion, missing);
-  look_up(lib, "ncclGetErrorString", api->GetErrorString, missing);
-  look_up(lib, "ncclGetLastError", api->GetLastError, missing);
-  look_up(lib, "ncclCommInitAll", api->CommInitAll, missing);
-  look_up(lib, "ncclCommDestroy", api->CommDestroy, missing);
-  look_up(lib, "ncclGroupStart", api->GroupStart, missing);
-  look_up(lib, "ncclGroupEnd", api->GroupEnd, missing);
-  look_up(lib, "ncclAllReduce", api->AllReduce, missing);
-  look_up(lib, "ncclReduce", api->Reduce, missing);
-  if (!missing.empty()) {
-    dlclose(lib);
-    return "has no " + missing + " (an NCCL 2.x library is needed)";
-  }
+  look_up(lib, "ncclGetVersion", api->GetVersion, &missing);
+  look_up(lib, "ncclGetErrorString", api->GetErrorString, &missing);
+  look_up(lib, "ncclGetLastError", api->GetLastError, &missing);
+  look_up(lib, "ncclCommInitAll", api->CommInitAll, &missing);
+  look_up(lib, "ncclCommDestroy", api->CommDestroy, &missing);
+  look_up(lib, "ncclGroupStart", api->GroupStart, &missing);
+  look_up(lib, "ncclGroupEnd", api->GroupEnd, &missing);
+  look_up(lib, "ncclAllReduce", api->AllReduce, &missing);
+  look_up(lib, "ncclReduce", api->Reduce, &missing);
+  if (!missing.empty()) return reject_shared_library(lib, missing, "an NCCL 2.x library is needed");
   return {};  // kept loaded for the life of the process: NCCL keeps threads of its own
 }
 

@@ -1,28 +1,18 @@
 #include "multi/nvml_api.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
+
+#include "core/shared_library.h"
 
 namespace rl::nvml {
 
 namespace {
 
-template <typename F>
-void look_up(void* lib, const char* name, F& fn, std::string* missing) {
-  fn = reinterpret_cast<F>(dlsym(lib, name));
-  if (!fn && missing) *missing += (missing->empty() ? "" : ", ") + std::string(name);
-}
-
 // One candidate: "" and the api filled, or why not.
 std::string open_one(const std::string& name, Api* api) {
-  void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* why = dlerror();
-    std::string text = why ? why : "not found";
-    if (text.rfind(name + ": ", 0) == 0) text.erase(0, name.size() + 2);  // said once
-    return text;
-  }
+  std::string why;
+  void* lib = open_shared_library(name, &why);
+  if (!lib) return why;
   std::string missing;
   look_up(lib, "nvmlInit_v2", api->Init_v2, &missing);
   look_up(lib, "nvmlShutdown", api->Shutdown, &missing);
@@ -34,12 +24,9 @@ std::string open_one(const std::string& name, Api* api) {
           &missing);
   look_up(lib, "nvmlDeviceGetNvLinkRemoteDeviceType", api->DeviceGetNvLinkRemoteDeviceType,
           nullptr);  // optional
-  if (!missing.empty()) {
-    dlclose(lib);
-    *api = Api{};
-    return "has no " + missing + " (the driver's NVML is older than this build needs)";
-  }
-  return {};
+  if (missing.empty()) return {};
+  *api = Api{};  // no pointers into the closed file
+  return reject_shared_library(lib, missing, "the driver's NVML is older than this build needs");
 }
 
 }  // namespace
