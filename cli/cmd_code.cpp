@@ -61,7 +61,7 @@ void print_summary(const rl::code::CodeEntry& e) {
     std::printf(
         "         registers %d  local %d B (spill instructions: %d STL, %d LDL)  "
         "shared %d B static + %d B dynamic\n",
-        r->second.registers, r->second.local, c.local_store, c.local_load, r->second.static_shared,
+        r->second.registers, r->second.local, c.local_store, c.local_load, e.static_shared(arch),
         e.dynamic_shared);
     if (const auto o = e.occupancy(arch))
       std::printf(

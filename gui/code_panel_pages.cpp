@@ -194,7 +194,7 @@ void CodePanel::show_resources() {
                 .arg(r.local)
                 .arg(c.local_store)
                 .arg(c.local_load)
-                .arg(r.static_shared)
+                .arg(entry_.static_shared(arch))
                 .arg(entry_.dynamic_shared)
                 .arg(o ? QString("%1% (%2 warps, %3 blocks per SM; limit: %4)")
                              .arg(o->fraction * 100, 0, 'f', 0)
@@ -205,7 +205,8 @@ void CodePanel::show_resources() {
   }
   html +=
       "</table><p>Occupancy from the recorded resource usage with the CUDA occupancy "
-      "calculator's formula (no GPU asked).</p>" +
+      "calculator's formula (no GPU asked; static shared memory is the kernel's own, and the formula "
+      "adds the 1 KB per block the system reserves on sm_80 and later).</p>" +
       measured_occupancy_html() + "<p>Kernels:</p><ul>";
   for (const std::string& f : entry_.functions)
     html += "<li><tt>" + QString::fromStdString(f).toHtmlEscaped() + "</tt></li>";

@@ -168,15 +168,21 @@ std::string CodeEntry::source_text() const {
   return out;
 }
 
+int CodeEntry::static_shared(const std::string& arch) const {
+  const auto r = resources.find(arch);
+  if (r == resources.end()) return 0;
+  const auto limits = sm_limits(arch);
+  const int reserved = limits ? limits->shared_reserved : 0;
+  const int shared = r->second.static_shared;
+  return reserved > 0 && shared >= reserved ? shared - reserved : shared;
+}
+
 std::optional<Occupancy> CodeEntry::occupancy(const std::string& arch) const {
   const auto r = resources.find(arch);
   const auto limits = sm_limits(arch);
   if (r == resources.end() || !limits || query.block_size <= 0) return std::nullopt;
-  // cuobjdump counts the system's reservation (1 KB on sm_90) in SHARED; the formula adds it.
-  int static_shared = r->second.static_shared;
-  if (limits->shared_reserved > 0 && static_shared >= limits->shared_reserved)
-    static_shared -= limits->shared_reserved;
-  return theoretical_occupancy(*limits, r->second.registers, static_shared + dynamic_shared,
+  // The formula adds the system's reservation itself.
+  return theoretical_occupancy(*limits, r->second.registers, static_shared(arch) + dynamic_shared,
                                query.block_size);
 }
 

@@ -64,6 +64,10 @@ struct CodeEntry {
 
   std::string source_text() const;
   std::optional<Occupancy> occupancy(const std::string& arch) const;
+  // The kernel's own static shared memory on `arch`: cuobjdump's SHARED less the 1 KB the
+  // system reserves per block on sm_80 and later, which it counts in (the CUDA runtime's
+  // cudaFuncAttributes::sharedSizeBytes leaves it out: 0 for a kernel with no __shared__).
+  int static_shared(const std::string& arch) const;
 };
 
 // Resolves defaults and checks the query against the catalog; throws rl::Error when the
