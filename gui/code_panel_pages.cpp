@@ -205,7 +205,8 @@ void CodePanel::show_resources() {
   }
   html +=
       "</table><p>Occupancy from the recorded resource usage with the CUDA occupancy "
-      "calculator's formula (no GPU asked; static shared memory is the kernel's own, and the formula "
+      "calculator's formula (no GPU asked; static shared memory is the kernel's own, and the "
+      "formula "
       "adds the 1 KB per block the system reserves on sm_80 and later).</p>" +
       measured_occupancy_html() + "<p>Kernels:</p><ul>";
   for (const std::string& f : entry_.functions)
