@@ -40,6 +40,16 @@ int SessionsModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : Columns;
 }
 
+namespace {
+// Where a session came from, in a word or a file name.
+QString origin_text(const OpenSession& o) {
+  return o.live                                                       ? QString("running")
+         : o.source.startsWith(":/") || o.source == "bundled session" ? QString("bundled")
+         : o.source.isEmpty()                                         ? QString("overlay")
+                              : QFileInfo(o.source).fileName();
+}
+}  // namespace
+
 QVariant SessionsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= int(store_->open().size())) return {};
   const OpenSession& o = store_->open()[size_t(index.row())];
@@ -48,8 +58,9 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     return o.hidden ? Qt::Unchecked : Qt::Checked;
   if (index.column() == Name && role == Qt::EditRole) return store_->names().value(row);
   if (role == Qt::ToolTipRole && index.column() == Name)
-    return QString("Checked: drawn in the charts. Double-click to rename.%1")
-        .arg(row == 0 ? "\nThe primary session: the Results table and the banner show it." : "");
+    return QString("Checked: drawn in the charts. Double-click to rename.%1\nFrom: %2")
+        .arg(row == 0 ? "\nThe primary session: the Results table and the banner show it." : "",
+             origin_text(o));
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Name:
@@ -59,10 +70,7 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     case Points:
       return qulonglong(o.session.results.size());
     case Origin:
-      return o.live                                                       ? QString("running")
-             : o.source.startsWith(":/") || o.source == "bundled session" ? QString("bundled")
-             : o.source.isEmpty()                                         ? QString("overlay")
-                                  : QFileInfo(o.source).fileName();
+      return origin_text(o);
   }
   return {};
 }
@@ -90,10 +98,15 @@ Qt::ItemFlags SessionsModel::flags(const QModelIndex& index) const {
 }
 
 QVariant SessionsModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (o != Qt::Horizontal) return {};
+  // The dock is narrow (a fifth of a 1366-pixel window): short titles, the rest in tooltips.
+  if (role == Qt::ToolTipRole && section == Name)
+    return "The sessions open; a checked one is drawn in the charts. Double-click a name to "
+           "rename it.";
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Name:
-      return "Session (checked: drawn)";
+      return "Session";
     case Compared:
       return "A/B";
     case Points:
@@ -118,7 +131,10 @@ SessionsPanel::SessionsPanel(SessionStore* store, QWidget* parent)
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->verticalHeader()->hide();
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setSectionResizeMode(SessionsModel::Name, QHeaderView::Stretch);
+  // The dock is narrow: where a session came from is in its name's tooltip instead.
+  view_->setColumnHidden(SessionsModel::Origin, true);
   view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   close_->setToolTip("Closes the selected session (not while a run adds points)");
   summary_->setWordWrap(true);
