@@ -54,6 +54,21 @@ void print_summary(const rl::code::CodeEntry& e, const rl::code::LineMetrics& m)
   }
 }
 
+// What the CUDA runtime said of the point's kernels on the GPU that ran it (the Code tab's
+// resources page shows the same), one line per kernel.
+void print_runtime_occupancy(const rl::Session& session, const rl::PointResult& point) {
+  if (point.occupancy.empty()) return;
+  std::printf("on %s (the CUDA occupancy API, as the session recorded it):\n",
+              session.device.name.c_str());
+  for (const rl::KernelOccupancy& k : point.occupancy)
+    std::printf(
+        "  %-12s %u x %d  registers %d  local %zu B  shared %zu + %zu B: %d blocks, %d of %d "
+        "warps per SM (%.0f%%)\n",
+        k.role.c_str(), k.grid, k.block, k.registers, k.local_bytes, k.static_shared,
+        k.dynamic_shared, k.blocks_per_sm, k.warps_per_sm(), k.max_warps_per_sm,
+        k.fraction() * 100);
+}
+
 }  // namespace
 
 void print_line_samples(const rl::code::CodeEntry& e, const std::string& session_path,
@@ -87,6 +102,7 @@ void print_line_samples(const rl::code::CodeEntry& e, const std::string& session
     }
     case SampledText::Summary:
       print_summary(e, m);
+      print_runtime_occupancy(session, *point);
       break;
   }
 }
