@@ -43,6 +43,7 @@ __global__ void __launch_bounds__(B)
   using A = typename Accum<T>::type;
   __shared__ A block_sums[kClusterBlocks];
   cg::cluster_group cluster = cg::this_cluster();
+  prefetch_finish_lines(scratch, !std::is_same_v<T, int32_t>);
   // A block may write another's shared memory only once that block runs: arrive now, wait
   // just before the write, so the wait hides behind the loads.
   auto started = cluster.barrier_arrive();

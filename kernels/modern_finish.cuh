@@ -13,11 +13,21 @@
 //    integer m << (q % 8), q = E + 149, placed in window q / 8 (32 windows cover every finite
 //    float; a 33rd word counts NaN, +inf and -inf). A window word is count (bits 48..63) + the
 //    sum of its entries, each biased by 2^31 so it is never negative (bits 0..47: 16384 entries
-//    below 2^32 fit). The slot then takes a ticket from a counter; its warp reads the 33 words at
-//    the same time (one round trip for both). The last slot re-reads until the windows' counts
-//    add up to every slot (an add may still be on its way), then adds the 32 windows as doubles
-//    in a fixed order, rounds once to float, writes the total and puts every word back to 0.
-//    The result is the block sums' exact total, rounded: never worse than adding them in order.
+//    below 2^32 fit). The slot adds its entry to its window and takes a ticket from a counter,
+//    both atomics returning, both in flight at once (one round trip, as int32's word). The slot
+//    with the last ticket whose window already counted every other slot holds the whole total in
+//    that one word (the usual case: every slot's sum within one window): it converts it and
+//    writes it. Otherwise its warp reads the 33 words until their counts add up to every slot
+//    (an add may still be on its way), adds the windows as doubles in a fixed order and rounds
+//    once to float. Both ways give the same bits (a lone window is the same double either way),
+//    and the result is the slot sums' exact total, rounded: never worse than adding in order.
+//    Measured on the H200 (docs/experiments/float_finish.cu, docs/benchmarks.md section 5.4):
+//    every slot's warp reading the windows (the previous finish) made those reads queue behind
+//    every slot's atomics, 1.2-1.4x the read floor at 2^16..2^20 against 1.15-1.25x this way.
+//
+// Every slot and the windows it may read sit in a few scratch lines: block 0 asks L2 for them
+// at the start (prefetch_finish_lines), so that when the caches were flushed (cold-L2 timing,
+// ncu) the finish's first atomics do not wait on DRAM.
 //
 // Scratch (zeroed once when it is allocated; the last slot zeroes it again): the counted word
 // or the ticket counter at offset 0, the windows at kWindowsOffset.
@@ -81,25 +91,35 @@ __device__ __forceinline__ double pow2(int k) {
   return __longlong_as_double(static_cast<long long>(1023 + k) << 52);
 }
 
-// float32: called by a whole warp; `slot_sum` is read from lane 0.
-__device__ __forceinline__ void hand_on_windows(float slot_sum, float* result,
-                                                unsigned long long* words, unsigned* counter,
-                                                unsigned slots) {
-  const unsigned lane = threadIdx.x % kWarp;
-  unsigned ticket = 0;
-  if (lane == 0) {
-    int w = 0;
-    const unsigned long long entry = window_entry(slot_sum, &w);
-    atomicAdd(words + w, entry);
-    ticket = atomicAdd(counter, 1u);
-  }
-  unsigned long long mine = load_word(words + lane), special = load_word(words + kWindowWords - 1);
-  if (__shfl_sync(kFullMask, ticket, 0) != slots - 1) return;
-  for (unsigned tries = 0;; ++tries) {
-    unsigned counted = static_cast<unsigned>(mine >> kCountShift);
+// The sum of a per-lane count over the warp: REDUX on sm_80+, shuffles before.
+__device__ __forceinline__ unsigned warp_count(unsigned c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(kFullMask, c);
+#else
 #pragma unroll
-    for (int o = kWarp / 2; o > 0; o >>= 1) counted += __shfl_xor_sync(kFullMask, counted, o);
-    counted += static_cast<unsigned>(special >> kCountShift);
+  for (int o = kWarp / 2; o > 0; o >>= 1) c += __shfl_xor_sync(kFullMask, c, o);
+  return c;
+#endif
+}
+
+// A window word's exact total as a double: its biased entries' sum less the biases, times the
+// window's scale. Exact for one window (48 bits < 53).
+__device__ __forceinline__ double window_value(unsigned long long word, int window) {
+  const long long count = static_cast<long long>(word >> kCountShift);
+  const long long sum = static_cast<long long>(word & kSumMask) - (count << 31);
+  return static_cast<double>(sum) * pow2(8 * window - 149);
+}
+
+// The last slot's slow way (its slot sums span several windows, or an add was still on its way):
+// the whole warp reads the windows until every slot has counted, adds them in a fixed tree and
+// writes the total, NaN or infinity.
+__device__ __forceinline__ void finish_from_windows(float* result, unsigned long long* words,
+                                                    unsigned* counter, unsigned slots) {
+  const unsigned lane = threadIdx.x % kWarp;
+  unsigned long long mine = load_word(words + lane), special = load_word(words + kWindowWords - 1);
+  for (unsigned tries = 0;; ++tries) {
+    const unsigned counted = warp_count(static_cast<unsigned>(mine >> kCountShift)) +
+                             static_cast<unsigned>(special >> kCountShift);
     if (counted == slots) break;
     // More entries than slots: the scratch held another launch's entries. Say so with a NaN
     // (and clean up) rather than a wrong number; a count that never arrives is a fault.
@@ -111,10 +131,7 @@ __device__ __forceinline__ void hand_on_windows(float slot_sum, float* result,
     mine = load_word(words + lane);
     special = load_word(words + kWindowWords - 1);
   }
-  const long long count = static_cast<long long>(mine >> kCountShift);
-  const long long sum = static_cast<long long>(mine & kSumMask) - (count << 31);
-  double v = static_cast<double>(sum) * pow2(8 * static_cast<int>(lane) - 149);
-  v = warp_sum_shfl(v);  // a fixed tree over the windows: the same bits every run
+  const double v = warp_sum_shfl(window_value(mine, static_cast<int>(lane)));  // a fixed tree
   words[lane] = 0;
   if (lane == 0) {
     const unsigned nan = special & 0xffffu, pinf = (special >> 16) & 0xffffu,
@@ -130,6 +147,38 @@ __device__ __forceinline__ void hand_on_windows(float slot_sum, float* result,
     words[kWindowWords - 1] = 0;
     *counter = 0;
   }
+}
+
+// float32: called by a whole warp; `slot_sum` is read from lane 0.
+__device__ __forceinline__ void hand_on_windows(float slot_sum, float* result,
+                                                unsigned long long* words, unsigned* counter,
+                                                unsigned slots) {
+  unsigned ticket = 0;
+  bool written = false;
+  if (threadIdx.x % kWarp == 0) {
+    int w = 0;
+    const unsigned long long entry = window_entry(slot_sum, &w);
+    const unsigned long long before = atomicAdd(words + w, entry);
+    ticket = atomicAdd(counter, 1u);
+    if (ticket == slots - 1 && w != kWindowWords - 1 && (before >> kCountShift) == slots - 1) {
+      *result = static_cast<float>(window_value(before + entry, w));
+      words[w] = 0;  // every slot has counted in this window: the others are all 0
+      *counter = 0;
+      written = true;
+    }
+  }
+  if (__shfl_sync(kFullMask, ticket, 0) != slots - 1 || __shfl_sync(kFullMask, written, 0)) return;
+  finish_from_windows(result, words, counter, slots);
+}
+
+// Block 0 asks L2 for the finish's scratch lines (the counted word or ticket at offset 0; for
+// float32 the windows after kWindowsOffset too) while the tiles load; a hint, no ordering.
+__device__ __forceinline__ void prefetch_finish_lines(const char* scratch, bool windows) {
+  constexpr unsigned kWindowLines = (kFinishScratchBytes - kWindowsOffset + 127) / 128;
+  if (blockIdx.x != 0 || threadIdx.x > (windows ? kWindowLines : 0u)) return;
+  const char* line =
+      threadIdx.x == 0 ? scratch : scratch + kWindowsOffset + 128 * (threadIdx.x - 1);
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
 }
 
 }  // namespace rl::kernels::modern

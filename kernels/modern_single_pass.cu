@@ -11,7 +11,8 @@
 //  phase 3: each warp (small grids) or each block hands its sum on with integer atomics, and
 //           the one that counts last writes the total (modern_finish.cuh): int32 in one counted
 //           64-bit word, float32 in counted exponent windows, so float32 gives the same bits on
-//           every run with no partials array and no fence.
+//           every run with no partials array and no fence. Block 0 prefetches the finish's
+//           scratch lines into L2 first (phase 0).
 // The idea: the second launch of a two-pass reduction costs a launch gap and a kernel that
 // mostly waits; letting the last block to finish do that work removes both. Per warp on small
 // grids because there the block barrier and second warp pass sit on the critical path while a
@@ -46,6 +47,7 @@ __global__ void __launch_bounds__(B)
                 typename Accum<T>::type* __restrict__ result, char* __restrict__ scratch) {
   using A = typename Accum<T>::type;
   constexpr unsigned kWarps = B / kWarp;
+  prefetch_finish_lines(scratch, !std::is_same_v<T, int32_t>);
   A sum = tile_thread_sum<T, B, U>(x, n);
   const unsigned warp_slots = gridDim.x * kWarps;
   const bool per_warp = warp_slots <= kMaxWarpSlots;

@@ -115,9 +115,11 @@ void add_stream_family(std::vector<VariantInfo>& out) {
        "more than 512 warps: lane 0 of each warp writes its sum to shared memory, "
        "__syncthreads(), warp 0 adds them (smaller grids hand each warp's sum on)",
        "int32: atomicAdd(word, 2^48 + sum); float32: atomicAdd(window[exponent / 8], 2^48 + "
-       "integer sum), then atomicAdd(counter, 1)",
-       "the last to count: int32 writes the word's sum field and resets it to 0; float32 adds "
-       "the 32 windows in a fixed order, rounds to float once, writes the total, resets"});
+       "integer sum) and atomicAdd(counter, 1), both in flight at once",
+       "the last to count: int32 writes the word's sum field and resets it to 0; float32, when "
+       "its window already holds every sum, converts that one word; otherwise its warp adds the "
+       "32 windows in a fixed order; either way it rounds to float once, writes the total, "
+       "resets"});
   stream_shape(single);
   out.push_back(single);
 

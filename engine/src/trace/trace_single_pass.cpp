@@ -160,10 +160,13 @@ void build(Trace& t, const InputData& input) {
     finish.caption = "phase " + std::string(cluster ? "4" : "3") + ": " + who + " adds " + what +
                      " (block sum " + sum +
                      "), as an exact integer with a count of one, to the window word of its "
-                     "exponent (atomicAdd), then takes a ticket (atomicAdd(counter, 1)). The " +
+                     "exponent (atomicAdd) and takes a ticket (atomicAdd(counter, 1)), both at "
+                     "once. The " +
                      slot + " with ticket " + num(slots - 1) +
-                     " adds the 32 windows in a fixed order and rounds once: integer additions "
-                     "do not depend on order, so every run gives the same bits.";
+                     " rounds the total once: from its own window word when that window holds "
+                     "every sum (one round trip, as int32), else from the 32 windows added in a "
+                     "fixed order. Integer additions do not depend on order, so every run gives "
+                     "the same bits.";
   if (per_warp)
     finish.caption += " Per warp because the grid has only " + num(std::uint64_t(grid) * W) +
                       " warps: no block barrier on the way to the total.";
