@@ -71,7 +71,6 @@ rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
   o.device = *info;
   if (profiling.counters) o.counters = rl::default_counters();
   o.line_samples = profiling.line_samples;
-  o.line_counts = profiling.line_counts;
   o.on_notice = [&](const std::string& what) { emit notice(run_id, QString::fromStdString(what)); };
   rl::Supervisor supervisor(std::move(o));
   emit run_started(run_id, supervisor.device());
@@ -109,11 +108,9 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
       // The runner is kept between runs: this run's choice replaces the last one's (off first,
       // as the runner refuses the two together).
       runner_->set_line_samples(false);
-      runner_->set_line_counts(false);
       runner_->set_counters({});
       if (profiling.counters) runner_->set_counters(rl::default_counters());
       if (profiling.line_samples) runner_->set_line_samples(true);
-      if (profiling.line_counts) runner_->set_line_counts(true);
       emit run_started(run_id, runner_->device());
     }
     RunCallbacks callbacks;

@@ -13,8 +13,9 @@
 // Results: A, B, C, F: 28 records (1012 instructions executed); D: 0 (with CUDA_MODULE_LOADING=EAGER:
 // 28); E: 28; G, H: 0; J: 28, and PC sampling enables after it; K, L, M, N: the second session 0;
 // O, P: cuptiSassMetricsSetConfig refuses the second configuration (error 8); Q: 0 after the first
-// read, for either kernel. So: one session per process, read once, before any PC sampling. The
-// engine counts each point in a fresh worker process (engine/src/counters/sass_counter.h).
+// read, for either kernel. So: one session per process, read once, before any PC sampling.
+// Counting each point in a fresh worker process on that rule still gave no records for the
+// engine's kernels at the sizes the app runs: cupti_sass_engine_kernels.cu goes on from there.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti_profiler_target.h>

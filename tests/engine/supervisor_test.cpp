@@ -98,27 +98,6 @@ TEST_F(SupervisorTest, RunsEveryPointInOneWorker) {
   EXPECT_TRUE(notices_.empty());
 }
 
-// A line-count run: CUPTI's SASS metrics count once per process (counters/sass_counter.h), so
-// the worker ends after each point ("next") and a fresh one goes on: every point, in order, with
-// no failure and no notice.
-TEST_F(SupervisorTest, ALineCountRunTakesAFreshWorkerPerPoint) {
-  options_.line_counts = true;
-  Supervisor sup(options_);
-  int results = 0;
-  RunCallbacks cb;
-  cb.on_result = [&](const PointResult&) { ++results; };
-  const Session s = sup.run(five_points(), cb);
-  ASSERT_EQ(s.results.size(), 5u);
-  for (std::size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(s.results[i].status, PointStatus::Ok) << s.results[i].message;
-    EXPECT_EQ(s.results[i].point.size, 1000u * (i + 1));
-  }
-  EXPECT_EQ(results, 5);
-  EXPECT_EQ(sup.workers_started(), 5);
-  EXPECT_FALSE(s.cancelled);
-  EXPECT_TRUE(notices_.empty()) << notices_.front();
-}
-
 // The real reductionlab-worker (linked beside the tests) on the host backend: the same points,
 // verified, as the runner gives in this process.
 TEST_F(SupervisorTest, TheRealWorkerSpeaksTheProtocol) {

@@ -85,18 +85,13 @@ Backend& Runner::backend() {
   return *backend_;
 }
 void Runner::set_counters(const std::vector<std::string>& ids) {
-  if (!ids.empty() && (line_samples_ || line_counts_)) throw Error(kCountersOrLineSamples);
+  if (!ids.empty() && line_samples_) throw Error(kCountersOrLineSamples);
   counters_ = ids.empty() ? nullptr : std::make_unique<CounterPass>(ids);
 }
 void Runner::set_line_samples(bool on) {
-  if (on && (counters_ || line_counts_)) throw Error(kCountersOrLineSamples);
+  if (on && counters_) throw Error(kCountersOrLineSamples);
   line_samples_.reset();  // a sampler of this device is disabled before another is enabled
   if (on) line_samples_ = std::make_unique<LineSamplePass>(backend_->device().index);
-}
-void Runner::set_line_counts(bool on) {
-  if (on && (counters_ || line_samples_)) throw Error(kCountersOrLineSamples);
-  line_counts_.reset();  // the device's configuration is unset before another is set
-  if (on) line_counts_ = std::make_unique<LineCountPass>(backend_->device().index);
 }
 
 Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
@@ -278,10 +273,6 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     // After the samples, never among them: profiling replays kernels and perturbs time.
     if (counters_) r.counters = counters_->measure(*backend_, p);
     if (line_samples_) r.line_samples = line_samples_->measure(*backend_, p);
-    if (line_counts_) {
-      if (!r.line_samples) r.line_samples.emplace();
-      line_counts_->measure(*backend_, p, *r.line_samples);
-    }
   } catch (const std::exception& e) {
     r.status = PointStatus::Failed;
     r.message = e.what();
@@ -298,7 +289,6 @@ void Runner::recover_device(PointResult* r) {
     // The profiler's state belonged to the old context.
     if (counters_) counters_ = std::make_unique<CounterPass>(counters_->metrics());
     if (line_samples_) set_line_samples(true);
-    if (line_counts_) set_line_counts(true);
   } catch (const std::exception& e) {
     device_lost_ = e.what();
     r->message += "; the device could not be recovered: " + device_lost_;

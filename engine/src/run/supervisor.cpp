@@ -102,13 +102,6 @@ Session SupervisedRun::run(int* workers_started) {
       session_.cancelled = end.cancelled || session_.cancelled;
       break;
     }
-    // A worker that ends after a point by design (line counts: one point per process): the next
-    // one goes on, with no notice and no failure counted.
-    if (end.next && end.error.empty() && end.lost.empty() && !end.garbled) {
-      flush_pending("");
-      failures = 0;
-      continue;
-    }
     // The first worker could not start at all (no device, a refused spec): as Runner::run throws.
     if (!continuing && !end.error.empty() && session_.results.empty() && !pending_ && !in_flight_)
       throw Error(end.error);

@@ -22,7 +22,6 @@ struct WorkerEnd {
   std::string how;              // "exited with code 3", "was killed by signal 11 (...)"
   std::string stderr_tail;      // the last of what it wrote on stderr
   bool finished_point = false;  // finished at least one point that did not fail
-  bool next = false;            // sent "next": a fresh process goes on, by design
 };
 
 class SupervisedRun {

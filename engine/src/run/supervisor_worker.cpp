@@ -70,7 +70,6 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     argv.insert(argv.end(), {"--counters", ids});
   }
   if (options_.line_samples) argv.push_back("--line-samples");
-  if (options_.line_counts) argv.push_back("--line-counts");
   std::optional<ChildProcess> child;
   try {
     const UniqueFd input =
@@ -162,8 +161,6 @@ void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
       end->lost = payload;
     } else if (tag == kTagError) {
       end->error = payload;
-    } else if (tag == kTagNext) {
-      end->next = true;
     } else if (tag == kTagEnd) {
       end->ended = true;
       end->cancelled = payload == "1";

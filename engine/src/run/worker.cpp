@@ -34,7 +34,6 @@ struct WorkerArgs {
   std::size_t from = 0;
   std::vector<std::string> counters;
   bool line_samples = false;
-  bool line_counts = false;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -74,8 +73,6 @@ WorkerArgs parse_args(int argc, char** argv) {
       a.counters = split_commas(argv[++i]);
     } else if (arg == "--line-samples") {
       a.line_samples = true;
-    } else if (arg == "--line-counts") {
-      a.line_counts = true;
     } else {
       throw Error("unknown argument '" + arg +
                   "' (a worker is started by ReductionLab, not by hand: docs/architecture.md)");
@@ -139,29 +136,20 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend)
     Runner runner(make_backend(a.device));
     runner.set_counters(a.counters);
     runner.set_line_samples(a.line_samples);
-    runner.set_line_counts(a.line_counts);
     runner.set_continuing(a.continuing);
     // The points before --from are the supervisor's already: not sent again.
     const std::size_t known = a.from;
     RunCallbacks cb;
-    std::size_t total = 0;
     cb.on_progress = [&](const Progress& p) {
-      total = p.total;
       if (p.done < p.total && p.done >= known) emit(detail::kTagProgress, std::to_string(p.done));
     };
     cb.on_session = [&](const Session& s) {
       if (s.results.size() <= known) return;
       emit(detail::kTagSession, point_line(s));
-      if (!runner.device_lost().empty()) {
-        emit(detail::kTagLost, one_line(runner.device_lost()));
-        // Nothing more can run in this process; the supervisor starts a fresh one.
-        std::_Exit(detail::kWorkerExitDeviceLost);
-      }
-      // CUPTI's SASS metrics count once per process (counters/sass_counter.h): one point each.
-      if (a.line_counts && s.results.size() < total) {
-        emit(detail::kTagNext, "");
-        std::_Exit(0);
-      }
+      if (runner.device_lost().empty()) return;
+      emit(detail::kTagLost, one_line(runner.device_lost()));
+      // Nothing more can run in this process; the supervisor starts a fresh one.
+      std::_Exit(detail::kWorkerExitDeviceLost);
     };
     const Session done = runner.run(input.spec, cb, nullptr, &input);
     emit(detail::kTagEnd, done.cancelled ? "1" : "0");

@@ -7,9 +7,6 @@
 //                          every read floor measured so far
 //   lost <reason>          the device was lost to the point just reported; the worker exits
 //                          kWorkerExitDeviceLost and a fresh process can go on
-//   next                   the point just reported was this process's last by design (a line-count
-//                          run counts one point per process: counters/sass_counter.h); exit 0
-//                          and a fresh process goes on with the next point
 //   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
 //   end <0|1>              the run is over (1: cancelled); exit 0
 #pragma once
@@ -23,7 +20,6 @@ inline constexpr std::string_view kTagSession = "session";
 inline constexpr std::string_view kTagLost = "lost";
 inline constexpr std::string_view kTagError = "error";
 inline constexpr std::string_view kTagEnd = "end";
-inline constexpr std::string_view kTagNext = "next";
 
 inline constexpr int kWorkerExitError = 2;
 inline constexpr int kWorkerExitDeviceLost = 3;

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "engine/counters/counter_pass.h"
-#include "engine/counters/line_count_pass.h"
 #include "engine/counters/line_sample_pass.h"
 #include "engine/run/backend.h"
 #include "engine/run/results.h"
@@ -38,13 +37,11 @@ std::uint64_t device_floor_bytes(const DeviceInfo& d);
 // CUPTI's range profiler (counters) and its PC sampling (line samples) cannot share a context:
 // with PC sampling enabled the profiler refuses its first call (CUPTI_ERROR_INVALID_PARAMETER,
 // measured on the H200 on 2026-12-01), and a profiler used first leaves later kernels without
-// PCs. Its SASS metrics (line counts) patch the kernels' code with instrumentation: PC samples
-// would land on patched code and the profiler would count the instrumentation's instructions
-// too (line_count_pass.h). So a run takes one of the three.
+// PCs. So a run takes one or the other.
 inline constexpr const char* kCountersOrLineSamples =
-    "hardware counters, line samples and line counts need runs of their own: CUPTI's profiler, "
-    "its PC sampling and its SASS metrics (which patch the kernels' code) cannot share a GPU "
-    "context (take each in a run of its own)";
+    "hardware counters and line samples need runs of their own: CUPTI's profiler and its PC "
+    "sampling cannot share a GPU context (take the counters in one run, the line samples in "
+    "another)";
 
 class Runner {
  public:
@@ -56,14 +53,9 @@ class Runner {
   // run after its timed samples, in a pass of its own; empty: none (the default).
   void set_counters(const std::vector<std::string>& ids);
   // Samples warp states per instruction (counters/line_sample_pass.h) for every point, after
-  // its samples, in a pass of its own; off by default. Not with counters or line counts: throws
-  // rl::Error (kCountersOrLineSamples) when both are asked for.
+  // its samples, in a pass of its own; off by default. Not with counters: throws rl::Error
+  // (kCountersOrLineSamples) when both are asked for.
   void set_line_samples(bool on);
-  // Counts executed instructions and thread efficiency per instruction
-  // (counters/line_count_pass.h) for every point, after its samples, in a pass of its own, into
-  // the point's line_samples; off by default. Not with counters or line samples: throws
-  // rl::Error (kCountersOrLineSamples).
-  void set_line_counts(bool on);
   // The resume session given to run() is this same run continued in a fresh process (a worker
   // after a fault: run/supervisor.h): its failed points are kept too (the point that faulted is
   // not run again) and its device's read floor is reused instead of measured again.
@@ -106,7 +98,6 @@ class Runner {
   std::unique_ptr<InputCache> inputs_;
   std::unique_ptr<CounterPass> counters_;
   std::unique_ptr<LineSamplePass> line_samples_;
-  std::unique_ptr<LineCountPass> line_counts_;
 };
 
 }  // namespace rl

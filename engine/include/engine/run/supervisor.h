@@ -28,7 +28,6 @@ struct SupervisorOptions {
   DeviceInfo device;
   std::vector<std::string> counters;  // Runner::set_counters
   bool line_samples = false;          // Runner::set_line_samples
-  bool line_counts = false;           // Runner::set_line_counts
   int max_consecutive_failures = 3;
   // Says what happened when a worker was lost and what comes next ("the GPU worker process was
   // lost at <point> (the device was lost: ...); a fresh one runs the remaining 5 points"), on
