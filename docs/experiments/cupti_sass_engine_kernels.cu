@@ -5,6 +5,8 @@
 //   Y  the same on a non-blocking stream       Z  X with lazy patching off
 //   W N [MS]  reduceInterleaved at N elements, waiting MS ms before reading (NOFIN=1: no
 //             finishing pass); GRAN_SM=1 asks per-SM values; BLOCKS=K sets the probe kernel's grid
+//   T G  the same tree kernel copied into this file, G blocks of 256 (written, not yet run: the
+//        session's GPU time ran out; the first thing to run next)
 // Built here and run on the lent H200 (driver 580.159.04, CUDA 13.0's CUPTI), 2026-12-01:
 //   nvcc -std=c++17 -arch=sm_90 -Ikernels/include-engine -Ikernels/include \
 //        docs/experiments/cupti_sass_engine_kernels.cu build-gpu/kernels/librl_kernels.a -o sp2 \
@@ -37,6 +39,16 @@
       std::exit(1);                                \
     }                                              \
   } while (0)
+// The seed's reduceInterleaved, global workspace, copied here.
+__global__ void tree_copy(int* input, long long* partials) {
+  int* ws = input + blockIdx.x * blockDim.x;
+  const unsigned tid = threadIdx.x;
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) partials[blockIdx.x] = ws[0];
+}
 __global__ void other_kernel(int* out, int n) {
   if (threadIdx.x < n) atomicAdd(out, int(threadIdx.x));
 }
@@ -101,7 +113,16 @@ int main(int argc, char** argv) {
   en.ctx = ctx;
   en.enableLazyPatching = lazy;
   CK(cuptiSassMetricsEnable(&en));
-  if (mode == 'X' || mode == 'Y' || mode == 'Z' || mode == 'W') {
+  if (mode == 'T') {
+    const int g = std::atoi(argv[2]);
+    int* in;
+    long long* part;
+    CK(cudaMalloc(&in, size_t(g) * 256 * 4));
+    CK(cudaMalloc(&part, size_t(g) * 8));
+    CK(cudaMemset(in, 1, size_t(g) * 256 * 4));
+    tree_copy<<<g, 256>>>(in, part);
+    CK(cudaDeviceSynchronize());
+  } else if (mode == 'X' || mode == 'Y' || mode == 'Z' || mode == 'W') {
     rl::kernels::LaunchArgs a;
     a.kernel = rl::kernels::KernelId::Interleaved;
     a.n = mode == 'W' ? std::strtoull(argv[2], nullptr, 0) : 1 << 20;
