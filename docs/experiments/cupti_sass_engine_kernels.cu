@@ -5,8 +5,9 @@
 //   Y  the same on a non-blocking stream       Z  X with lazy patching off
 //   W N [MS]  reduceInterleaved at N elements, waiting MS ms before reading (NOFIN=1: no
 //             finishing pass); GRAN_SM=1 asks per-SM values; BLOCKS=K sets the probe kernel's grid
-//   T G  the same tree kernel copied into this file, G blocks of 256 (written, not yet run: the
-//        session's GPU time ran out; the first thing to run next)
+//   T G  the same tree kernel copied into this file, G blocks of 256
+//   R G WHAT  parts of T switched on one by one (parts_kernel's comment)
+//   U G  T with __syncwarp() for the barrier      V G  the probe with one __syncthreads(), G x 256
 // Built here and run on the lent H200 (driver 580.159.04, CUDA 13.0's CUPTI), 2026-12-01:
 //   nvcc -std=c++17 -arch=sm_90 -Ikernels/include-engine -Ikernels/include \
 //        docs/experiments/cupti_sass_engine_kernels.cu build-gpu/kernels/librl_kernels.a -o sp2 \
@@ -48,6 +49,40 @@ __global__ void tree_copy(int* input, long long* partials) {
     __syncthreads();
   }
   if (tid == 0) partials[blockIdx.x] = ws[0];
+}
+// The same tree with __syncwarp() for the barrier (wrong sums across warps, the same shape of
+// code without BAR.SYNC): mode U.
+__global__ void tree_nobar(int* input, long long* partials) {
+  int* ws = input + blockIdx.x * blockDim.x;
+  const unsigned tid = threadIdx.x;
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncwarp();
+  }
+  if (tid == 0) partials[blockIdx.x] = ws[0];
+}
+// The probe kernel with one __syncthreads() and no branch around it: mode V.
+__global__ void probe_bar(int* out, int n) {
+  int s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += i & 7;
+  __syncthreads();
+  if (threadIdx.x % 2) s *= 3;
+  atomicAdd(out, s);
+}
+// Mode R G WHAT: one kernel with what T has, each part switched by a flag (what = bits): 1 global
+// loads of the block's tile, 2 a store of each thread's value back (in place), 4 the per-block
+// partial store, 8 a loop of eight steps with a branch on tid, 16 an atomicAdd to one word.
+__global__ void parts_kernel(int* input, long long* partials, int* out, int what) {
+  int* ws = input + blockIdx.x * blockDim.x;
+  const unsigned tid = threadIdx.x;
+  int v = int(tid);
+  if (what & 1) v = ws[tid];
+  if (what & 8)
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1)
+      if (tid < stride) v += int(stride);
+  if (what & 2) ws[tid] = v;
+  if ((what & 4) && tid == 0) partials[blockIdx.x] = v;
+  if (what & 16) atomicAdd(out, v);
 }
 __global__ void other_kernel(int* out, int n) {
   if (threadIdx.x < n) atomicAdd(out, int(threadIdx.x));
@@ -109,18 +144,82 @@ int main(int argc, char** argv) {
   sc.pConfigs = &cfg;
   sc.deviceIndex = 0;
   CK(cuptiSassMetricsSetConfig(&sc));
+  // Mode V's set-up before the range: PRE_RANGE=1 launches the counted kernel once,
+  // PRE_MEMSET=BYTES a cudaMemset.
+  if (mode == 'V' && getenv("PRE_RANGE")) {
+    probe_bar<<<std::atoi(argv[2]), 256>>>(out, 1000);
+    CK(cudaDeviceSynchronize());
+  }
+  if (mode == 'V' && getenv("PRE_OTHER")) {  // another kernel of this file first
+    other_kernel<<<1, 64>>>(out, 10);
+    CK(cudaDeviceSynchronize());
+  }
+  if (mode == 'V' && getenv("PRE_COPY")) {  // a host-to-device copy first (no kernel)
+    void* p;
+    const size_t b = std::strtoull(getenv("PRE_COPY"), nullptr, 0);
+    std::vector<char> h(b, 1);
+    CK(cudaMalloc(&p, b));
+    CK(cudaMemcpy(p, h.data(), b, cudaMemcpyHostToDevice));
+  }
+  if (mode == 'V' && getenv("PRE_MEMSET")) {
+    void* p;
+    const size_t b = std::strtoull(getenv("PRE_MEMSET"), nullptr, 0);
+    CK(cudaMalloc(&p, b));
+    CK(cudaMemset(p, 1, b));
+    CK(cudaDeviceSynchronize());
+  }
   CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   en.ctx = ctx;
   en.enableLazyPatching = lazy;
   CK(cuptiSassMetricsEnable(&en));
-  if (mode == 'T') {
+  if (mode == 'R') {
+    const int g = std::atoi(argv[2]);
+    const int what = std::atoi(argv[3]);
+    const int bd = getenv("BLOCKDIM") ? atoi(getenv("BLOCKDIM")) : 256;
+    int* in;
+    long long* part;
+    CK(cudaMalloc(&in, size_t(g) * bd * 4));
+    CK(cudaMalloc(&part, size_t(g) * 8));
+    if (!getenv("NOMEMSET")) CK(cudaMemset(in, 1, size_t(g) * bd * 4));
+    parts_kernel<<<g, bd>>>(in, part, out, what);
+    CK(cudaDeviceSynchronize());
+  } else if (mode == 'T' || mode == 'U') {
     const int g = std::atoi(argv[2]);
     int* in;
     long long* part;
     CK(cudaMalloc(&in, size_t(g) * 256 * 4));
     CK(cudaMalloc(&part, size_t(g) * 8));
     CK(cudaMemset(in, 1, size_t(g) * 256 * 4));
-    tree_copy<<<g, 256>>>(in, part);
+    if (mode == 'T')
+      tree_copy<<<g, 256>>>(in, part);
+    else
+      tree_nobar<<<g, 256>>>(in, part);
+    CK(cudaDeviceSynchronize());
+  } else if (mode == 'V') {
+    // What else runs in the range before the counted kernel: EXTRA_MEMSET=BYTES a cudaMemset,
+    // EXTRA_COPY=BYTES a host-to-device copy, PRE_KERNEL=1 another kernel.
+    if (getenv("EXTRA_MEMSET") || getenv("EXTRA_COPY")) {
+      const size_t b = std::strtoull(getenv(getenv("EXTRA_MEMSET") ? "EXTRA_MEMSET" : "EXTRA_COPY"),
+                                     nullptr, 0);
+      void* p;
+      CK(cudaMalloc(&p, b));
+      if (getenv("EXTRA_MEMSET")) {
+        CK(cudaMemset(p, 1, b));
+      } else {
+        std::vector<char> h(b, 1);
+        CK(cudaMemcpy(p, h.data(), b, cudaMemcpyHostToDevice));
+      }
+    }
+    if (getenv("EXTRA_D2D")) {
+      const size_t b = std::strtoull(getenv("EXTRA_D2D"), nullptr, 0);
+      void *p, *q;
+      CK(cudaMalloc(&p, b));
+      CK(cudaMalloc(&q, b));
+      CK(cudaMemcpy(p, q, b, cudaMemcpyDeviceToDevice));
+    }
+    if (getenv("PRE_KERNEL")) other_kernel<<<1, 64>>>(out, 10);
+    probe_bar<<<std::atoi(argv[2]), 256>>>(out, 1000);
+    if (getenv("POST_KERNEL")) probe_kernel<<<4, 128>>>(out, 1000);
     CK(cudaDeviceSynchronize());
   } else if (mode == 'X' || mode == 'Y' || mode == 'Z' || mode == 'W') {
     rl::kernels::LaunchArgs a;
@@ -153,7 +252,7 @@ int main(int argc, char** argv) {
   CUpti_SassMetricsGetDataProperties_Params dp = {
       CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   dp.ctx = ctx;
-  if (argc > 3) usleep(std::atoi(argv[3]) * 1000);
+  if (argc > 3 && mode != 'R') usleep(std::atoi(argv[3]) * 1000);
   CK(cuptiSassMetricsGetDataProperties(&dp));
   std::printf("mode %c lazy %d: %zu records, %zu instances\n", mode, int(lazy),
               size_t(dp.numOfPatchedInstructionRecords), size_t(dp.numOfInstances));
@@ -174,6 +273,10 @@ int main(int argc, char** argv) {
     for (auto& x : v) tot += x.value;
     std::printf("  first function %s, total inst_executed %llu\n",
                 d[0].functionName ? d[0].functionName : "?", tot);
+    for (size_t i = 0; i < d.size(); ++i)  // every function with records
+      if (d[i].functionName && (i == 0 || !d[i - 1].functionName ||
+                                std::strcmp(d[i].functionName, d[i - 1].functionName)))
+        std::printf("  records of %s\n", d[i].functionName);
   }
   if (mode == 'Q') {  // one session: a second kernel after the flush, then the first again
     for (int k = 0; k < 2; ++k) {
