@@ -161,8 +161,9 @@ Command add_code_command(CLI::App& app) {
   auto* prev = sub->add_flag("--diff", a->diff_previous,
                              "Print the source diff from the previous rung of the ladder");
   sub->add_option("--samples", a->samples,
-                  "A session a run with --line-samples wrote: annotate the SASS or source with "
-                  "each line's share of the warp samples and its largest stall (alone: a summary)")
+                  "A session a run with --line-samples or --line-counts wrote: annotate the SASS "
+                  "or source with each line's share of the warp samples and its largest stall, "
+                  "or its executed instructions and thread efficiency (alone: a summary)")
       ->type_name("SESSION");
   sub->add_option("--size", a->size, "The point of --samples at this N (default: the largest)")
       ->type_name("N");

@@ -50,8 +50,19 @@ struct RunTarget {
 // What a notice of the supervisor becomes: a line on stderr, and with --stream an event too.
 using Notice = std::function<void(const std::string&)>;
 
-RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std::string>& counters,
-                 bool line_samples, const Notice& notice, bool in_process) {
+// What a run reads besides its times: counters, line samples or line counts (one of them).
+struct Profiling {
+  std::vector<std::string> counters;
+  bool line_samples = false, line_counts = false;
+  void apply(rl::Runner& r) const {
+    if (line_counts) throw UsageError(std::string("--line-counts: ") + rl::kLineCountsNeedWorkers);
+    r.set_counters(counters);
+    r.set_line_samples(line_samples);
+  }
+};
+
+RunTarget on_gpu(int index, const rl::DeviceInfo& device, const Profiling& profiling,
+                 const Notice& notice, bool in_process) {
   RunTarget t;
   std::string looked_at;
   const std::string worker = in_process ? "" : rl::find_worker(&looked_at);
@@ -60,8 +71,9 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std:
     o.worker = worker;
     o.device_index = index;
     o.device = device;
-    o.counters = counters;
-    o.line_samples = line_samples;
+    o.counters = profiling.counters;
+    o.line_samples = profiling.line_samples;
+    o.line_counts = profiling.line_counts;
     o.on_notice = notice;
     t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
     return t;
@@ -72,15 +84,13 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const std::vector<std:
                  "process: after a GPU fault the rest of the run cannot use the GPU\n",
                  looked_at.c_str());
   t.runner = std::make_unique<rl::Runner>(rl::make_cuda_backend(index));
-  t.runner->set_counters(counters);
-  t.runner->set_line_samples(line_samples);
+  profiling.apply(*t.runner);
   return t;
 }
 
 // The target the flags ask for, settling the spec for that device first (before the CUDA
 // backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
-RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
-                      const std::vector<std::string>& counters, bool line_samples,
+RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec, const Profiling& profiling,
                       const Notice& notice) {
   bool cpu = false;
   int index = 0;
@@ -103,13 +113,12 @@ RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
                          std::to_string(found.gpus.size()) +
                          " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
       spec = settle_for_device(spec, a, found.gpus[index]);
-      return on_gpu(index, found.gpus[index], counters, line_samples, notice, a.in_process);
+      return on_gpu(index, found.gpus[index], profiling, notice, a.in_process);
     }
   }
   RunTarget t;
   t.runner = std::make_unique<rl::Runner>(rl::make_host_backend());
-  t.runner->set_counters(counters);
-  t.runner->set_line_samples(line_samples);
+  profiling.apply(*t.runner);
   spec = settle_for_device(spec, a, t.runner->device());
   return t;
 }
@@ -158,9 +167,8 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
           "writes its session with --json");
     return run_multi_gpu(a, counts, counters);
   }
+  check_one_profiling_kind(counters);
   const std::vector<std::string> counter_list = counter_ids(counters);
-  if (!counter_list.empty() && line_samples_asked(counters))
-    throw UsageError(std::string("--counters with --line-samples: ") + rl::kCountersOrLineSamples);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);
@@ -171,7 +179,9 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
     if (streaming) put_line(rl::stream_notice_line(what));
   };
-  RunTarget target = pick_target(a, spec, counter_list, line_samples_asked(counters), notice);
+  RunTarget target = pick_target(
+      a, spec, Profiling{counter_list, line_samples_asked(counters), line_counts_asked(counters)},
+      notice);
   if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   std::optional<LiveTable> table;

@@ -1,6 +1,8 @@
 // `reductionlab-cli code --samples SESSION`: the per-line metrics (engine/code/line_metrics.h) of
-// a point a run with --line-samples measured: its SASS or source with each line's share of the
-// kernel's warp samples and its largest stall, or (alone) a summary of where the warps waited.
+// a point a run with --line-samples or --line-counts measured: its SASS or source with each
+// line's share of the kernel's warp samples and its largest stall, and/or its executed
+// instructions and thread efficiency, or (alone) a summary of where the warps waited and what
+// ran most.
 #pragma once
 
 #include <string>

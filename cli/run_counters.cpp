@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
+#include "engine/run/runner.h"
 #include "format.h"
 
 namespace rlcli {
@@ -39,10 +40,29 @@ void add_counters_option(CLI::App& sub, CountersFlag& flag) {
       "Sample warp states per instruction with CUPTI's PC sampling, in a pass of its own after "
       "each point's samples and counters: where each kernel's warps wait, and why, per SASS "
       "instruction and source line (`code --samples` and the app's Code tab show them)");
+  flag.line_counts = sub.add_flag(
+      "--line-counts", flag.line_counts_on,
+      "Count executed instructions per instruction with CUPTI's SASS metrics after each point's "
+      "samples, each launch step in a GPU worker process of its own: how often each SASS "
+      "instruction and source line ran, and with how many of a warp's 32 threads (thread "
+      "efficiency; `code --samples` and the app's Code tab show them)");
 }
 
 bool line_samples_asked(const CountersFlag& flag) {
   return flag.line_samples && flag.line_samples->count() > 0;
+}
+
+bool line_counts_asked(const CountersFlag& flag) {
+  return flag.line_counts && flag.line_counts->count() > 0;
+}
+
+void check_one_profiling_kind(const CountersFlag& flag) {
+  std::vector<std::string> asked;
+  if (flag.option && flag.option->count() > 0) asked.emplace_back("--counters");
+  if (line_samples_asked(flag)) asked.emplace_back("--line-samples");
+  if (line_counts_asked(flag)) asked.emplace_back("--line-counts");
+  if (asked.size() > 1)
+    throw UsageError(asked[0] + " with " + asked[1] + ": " + rl::kCountersOrLineSamples);
 }
 
 std::vector<std::string> counter_ids(const CountersFlag& flag) {
@@ -104,6 +124,9 @@ void CounterNotes::on_result(const rl::PointResult& r) {
     std::fprintf(stderr, "reductionlab-cli: counters: %s\n", r.counters->note.c_str());
   if (r.line_samples && !r.line_samples->note.empty() && said_.insert(r.line_samples->note).second)
     std::fprintf(stderr, "reductionlab-cli: line samples: %s\n", r.line_samples->note.c_str());
+  if (r.line_samples && !r.line_samples->count_note.empty() &&
+      said_.insert(r.line_samples->count_note).second)
+    std::fprintf(stderr, "reductionlab-cli: line counts: %s\n", r.line_samples->count_note.c_str());
 }
 
 std::string counter_catalog_text() {

@@ -22,10 +22,18 @@ struct CountersFlag {
   // Code view's per-line metrics and `code --samples`.
   CLI::Option* line_samples = nullptr;
   bool line_samples_on = false;
+  // --line-counts: executed instructions and thread efficiency per instruction
+  // (engine/counters/line_count_pass.h), for the same views.
+  CLI::Option* line_counts = nullptr;
+  bool line_counts_on = false;
 };
 
 void add_counters_option(CLI::App& sub, CountersFlag& flag);
 bool line_samples_asked(const CountersFlag& flag);
+bool line_counts_asked(const CountersFlag& flag);
+// Throws UsageError ("--counters with --line-counts: ...", rl::kCountersOrLineSamples) when
+// more than one of --counters, --line-samples and --line-counts is given.
+void check_one_profiling_kind(const CountersFlag& flag);
 
 // The counter ids asked for; empty when --counters was not given. Throws UsageError for an
 // unknown counter (naming it and the known ones).
@@ -45,8 +53,8 @@ class CounterColumns {
   std::vector<std::string> ids_;
 };
 
-// Prints on stderr, once per distinct reason, why a point has no counters (no GPU, CUPTI
-// missing, profiling not permitted) or lacks some.
+// Prints on stderr, once per distinct reason, why a point has no counters, line samples or line
+// counts (no GPU, CUPTI missing, profiling not permitted) or lacks some.
 class CounterNotes {
  public:
   void on_result(const rl::PointResult& r);

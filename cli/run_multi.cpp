@@ -34,7 +34,8 @@ void refuse_one_gpu_flags(const RunArgs& a, const CountsFlags& counts,
       {a.o_baseline, "--baseline"},
       {a.o_time, "--time"},
       {counters.option, "--counters"},
-      {counters.line_samples, "--line-samples"}};
+      {counters.line_samples, "--line-samples"},
+      {counters.line_counts, "--line-counts"}};
   for (const auto& [option, flag] : one_gpu)
     if (given(option))
       throw UsageError(std::string(flag) +

@@ -43,12 +43,13 @@ class CodePanel : public QWidget {
   QString counts_text() const;
   QString resources_text() const;
   QTabWidget* pages() const { return pages_; }
-  // The session whose line samples (run --line-samples) annotate the source and SASS: each
-  // line's share of the kernel's warp samples and its largest stall, for the point matching the
-  // shown instantiation (the largest N); and the CUDA runtime's occupancy of its kernels, on
-  // the resources page. Only its points with samples or occupancy are kept.
+  // The session whose line samples (run --line-samples) or line counts (run --line-counts)
+  // annotate the source and SASS: each line's share of the kernel's warp samples and its largest
+  // stall, or its executed instructions and thread efficiency, for the point matching the shown
+  // instantiation (the largest N); and the CUDA runtime's occupancy of its kernels, on the
+  // resources page. Only its points with samples, counts or occupancy are kept.
   void set_sampled_session(const Session& session);
-  QString samples_text() const;  // the summary over the pages, "" without samples
+  QString samples_text() const;  // the summary over the pages, "" without samples or counts
   const std::optional<code::LineMetrics>& line_metrics() const { return metrics_; }
 
  protected:
@@ -67,8 +68,9 @@ class CodePanel : public QWidget {
   // What the CUDA runtime said of this instantiation's kernels in a run of the session, or "".
   QString measured_occupancy_html() const;
   void apply_font();
-  // code_panel_samples.cpp: the metrics of the shown entry, the summary, each line's column.
+  // code_panel_samples.cpp: the metrics of the shown entry, the summary, each line's columns.
   void compute_line_metrics();
+  bool has_samples() const;  // the sample column is shown (old sessions: even without samples)
   QString sample_column(const code::ReasonSamples& line) const;
   void mark_sample_heat(QPlainTextEdit* page, const std::vector<code::ReasonSamples>& lines,
                         QList<QTextEdit::ExtraSelection>& marks) const;

@@ -1,7 +1,8 @@
-// The Code view's per-line metrics (issue 11, item 3): a session's warp samples for the shown
-// instantiation, as a column in front of each source and SASS line (its share of the kernel's
-// samples and its largest stall) with a heat background, and a summary over the pages. The
-// placing is the engine's (engine/code/line_metrics.h); this file only presents it.
+// The Code view's per-line metrics (issue 11, item 3): a session's warp samples and executed-
+// instruction counts for the shown instantiation, as columns in front of each source and SASS
+// line (its share of the kernel's samples and its largest stall; its executed instructions and
+// thread efficiency) with a heat background, and a summary over the pages. The placing is the
+// engine's (engine/code/line_metrics.h); this file only presents it.
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
@@ -13,7 +14,8 @@ namespace rl::gui {
 
 namespace {
 
-constexpr int kColumn = 28;  // "100.0% math pipe throttle" and a separator
+constexpr int kColumn = 28;       // "100.0% math pipe throttle" and a separator
+constexpr int kCountColumn = 26;  // "12.3M inst, 100% threads" and a separator
 
 QString reason_words(const std::string& reason) {
   return QString::fromStdString(reason).replace('_', ' ');
@@ -24,7 +26,7 @@ QString reason_words(const std::string& reason) {
 void CodePanel::set_sampled_session(const Session& session) {
   sampled_ = Session{};
   sampled_.device = session.device;
-  for (const PointResult& r : session.results)
+  for (const PointResult& r : session.results)  // samples, counts, occupancy
     if ((r.line_samples && !r.line_samples->functions.empty()) || !r.occupancy.empty())
       sampled_.results.push_back(r);
   refresh();
@@ -39,63 +41,111 @@ void CodePanel::compute_line_metrics() {
   if (p == nullptr) return;
   const PointLineSamples& s = *p->line_samples;
   metrics_ = code::line_metrics(entry_, s);
-  QStringList top;
-  const std::uint64_t total = metrics_->kernel.total;
-  for (const auto& [reason, n] : metrics_->kernel.reasons)
-    if (top.size() < 4 && total > 0)
-      top << QString("%1% %2")
-                 .arg(100.0 * double(n) / double(total), 0, 'f', 0)
-                 .arg(reason_words(reason));
-  QString html =
-      QString(
-          "<b>Where the warps were</b> at N=%1 (CUPTI PC sampling on %2, %3, a sample every "
-          "2<sup>%4</sup> cycles, %5 launches, %6 samples): %7. The column before each line: "
-          "its share of the samples and the largest reason it waited. A wait is counted at the "
-          "instruction the warp waits to issue: a barrier's shows just after the "
-          "__syncthreads() (in a loop, on its head).")
-          .arg(QString::fromStdString(format_size(p->point.size)),
-               QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
-               QString::fromStdString(s.arch))
-          .arg(s.period_log2)
-          .arg(s.launches)
-          .arg(total)
-          .arg(top.join(", "));
+  const QString size = QString::fromStdString(format_size(p->point.size));
+  const QString gpu = QString::fromStdString(sampled_.device.name).toHtmlEscaped();
+  QStringList parts;
+  if (has_samples()) {
+    QStringList top;
+    const std::uint64_t total = metrics_->kernel.total;
+    for (const auto& [reason, n] : metrics_->kernel.reasons)
+      if (top.size() < 4 && total > 0)
+        top << QString("%1% %2")
+                   .arg(100.0 * double(n) / double(total), 0, 'f', 0)
+                   .arg(reason_words(reason));
+    parts << QString(
+                 "<b>Where the warps were</b> at N=%1 (CUPTI PC sampling on %2, %3, a sample every "
+                 "2<sup>%4</sup> cycles, %5 launches, %6 samples): %7. The column before each "
+                 "line: its share of the samples and the largest reason it waited. A wait is "
+                 "counted at the instruction the warp waits to issue: a barrier's shows just after "
+                 "the __syncthreads() (in a loop, on its head).")
+                 .arg(size, gpu, QString::fromStdString(s.arch))
+                 .arg(s.period_log2)
+                 .arg(s.launches)
+                 .arg(total)
+                 .arg(top.join(", "));
+  }
+  if (metrics_->counted) {
+    const code::ReasonSamples& k = metrics_->kernel;
+    parts << QString(
+                 "<b>What ran</b> at N=%1 (CUPTI's SASS metrics on %2, %3, %4 launch of each "
+                 "step): %5 warp instructions, %6% of their threads active. The %7column before "
+                 "each line: the warp instructions it executed and the share of a warp's 32 "
+                 "threads active in them (below 100% where a branch diverged or threads sat out).")
+                 .arg(size, gpu, QString::fromStdString(s.arch))
+                 .arg(s.counted_launches)
+                 .arg(QString::fromStdString(code::short_count(k.inst_executed)))
+                 .arg(100.0 * k.thread_efficiency(), 0, 'f', 1)
+                 .arg(has_samples() ? "second " : "");
+  }
+  QString html = parts.join("<br>");
   for (const std::string& note : metrics_->notes)
     html += "<br>" + QString::fromStdString(note).toHtmlEscaped();
   samples_->setText(html);
   samples_->show();
 }
 
-QString CodePanel::sample_column(const code::ReasonSamples& line) const {
-  QString note;
-  if (metrics_ && line.total > 0) {
-    const double share = 100.0 * double(line.total) / double(metrics_->kernel.total);
-    const std::string stall = line.top_stall();
-    note = QString("%1% %2")
-               .arg(share, 5, 'f', 1)
-               .arg(stall.empty() ? "issuing" : reason_words(stall));
-  }
-  return note.leftJustified(kColumn - 2, ' ', true) + "| ";
+bool CodePanel::has_samples() const {
+  return metrics_ && (metrics_->sampled || !metrics_->counted);
 }
 
-// The column's background: from none to a strong orange with the line's share of the samples,
-// so the lines where the warps wait stand out from across a room.
+// The columns in front of a line: its share of the samples and its largest stall where the point
+// was sampled; its executed instructions and thread efficiency where it was counted.
+QString CodePanel::sample_column(const code::ReasonSamples& line) const {
+  QString out;
+  if (has_samples()) {
+    QString note;
+    if (line.total > 0) {
+      const double share = 100.0 * double(line.total) / double(metrics_->kernel.total);
+      const std::string stall = line.top_stall();
+      note = QString("%1% %2")
+                 .arg(share, 5, 'f', 1)
+                 .arg(stall.empty() ? "issuing" : reason_words(stall));
+    }
+    out += note.leftJustified(kColumn - 2, ' ', true) + "| ";
+  }
+  if (metrics_ && metrics_->counted)
+    out +=
+        QString::fromStdString(code::count_note(line)).leftJustified(kCountColumn - 2, ' ', true) +
+        "| ";
+  return out;
+}
+
+// The columns' backgrounds: from none to a strong orange with the line's share of the samples,
+// so the lines where the warps wait stand out from across a room; from none to a light blue
+// with its share of the executed instructions, so the lines that run most do (dark text on it).
 void CodePanel::mark_sample_heat(QPlainTextEdit* page,
                                  const std::vector<code::ReasonSamples>& lines,
                                  QList<QTextEdit::ExtraSelection>& marks) const {
-  std::uint64_t most = 0;
-  for (const code::ReasonSamples& l : lines) most = std::max(most, l.total);
-  if (most == 0) return;
-  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    if (lines[static_cast<std::size_t>(i)].total == 0) continue;
-    const double heat = double(lines[static_cast<std::size_t>(i)].total) / double(most);
-    QTextEdit::ExtraSelection s;
-    s.cursor = QTextCursor(page->document()->findBlockByNumber(i));
-    s.cursor.movePosition(QTextCursor::StartOfBlock);
-    s.cursor.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor, kColumn - 2);
-    s.format.setBackground(QColor(255, int(255 - 120 * heat), int(255 - 230 * heat)));
-    marks << s;
-  }
+  auto mark = [&](int start, int width, auto value, auto colour, bool dark_text) {
+    std::uint64_t most = 0;
+    for (const code::ReasonSamples& l : lines) most = std::max(most, value(l));
+    if (most == 0) return;
+    for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+      const std::uint64_t v = value(lines[static_cast<std::size_t>(i)]);
+      if (v == 0) continue;
+      QTextEdit::ExtraSelection s;
+      s.cursor = QTextCursor(page->document()->findBlockByNumber(i));
+      s.cursor.movePosition(QTextCursor::StartOfBlock);
+      s.cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, start);
+      s.cursor.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor, width);
+      s.format.setBackground(colour(double(v) / double(most)));
+      // The SASS page greys everything before an instruction's address: dark on the blue.
+      if (dark_text) s.format.setForeground(QColor(0x1f, 0x23, 0x28));
+      marks << s;
+    }
+  };
+  if (!metrics_) return;
+  const bool samples = has_samples();
+  if (samples)
+    mark(
+        0, kColumn - 2, [](const code::ReasonSamples& l) { return l.total; },
+        [](double heat) { return QColor(255, int(255 - 120 * heat), int(255 - 230 * heat)); },
+        false);
+  if (metrics_->counted)
+    mark(
+        samples ? kColumn : 0, kCountColumn - 2,
+        [](const code::ReasonSamples& l) { return l.inst_executed; },
+        [](double heat) { return QColor(int(255 - 105 * heat), int(255 - 60 * heat), 255); }, true);
 }
 
 QString CodePanel::samples_text() const {

@@ -69,12 +69,14 @@ class ExperimentPanel : public QWidget {
   void validate_now();
   void apply_preset(int index);
 
-  // Counters or line samples besides the times (experiment_profiling.cpp): what is ticked, for a
-  // GPU target; none for a host backend, which has no hardware to profile.
+  // Counters, line samples or line counts besides the times (experiment_profiling.cpp): what is
+  // ticked, for a GPU target; none for a host backend, which has no hardware to profile.
   RunProfiling profiling() const;
-  void set_profiling(const RunProfiling& profiling);  // the counters win where both are set
+  // Where several are set, the counters win, then the line samples.
+  void set_profiling(const RunProfiling& profiling);
   QCheckBox* counters_box() const { return counters_; }
   QCheckBox* line_samples_box() const { return line_samples_; }
+  QCheckBox* line_counts_box() const { return line_counts_; }
 
   void set_running(bool running);
   void show_progress(const Progress& progress);
@@ -125,7 +127,7 @@ class ExperimentPanel : public QWidget {
   QDoubleSpinBox* noise_;
   QSpinBox* budget_;
   QComboBox* l2_;
-  QCheckBox *counters_ = nullptr, *line_samples_ = nullptr;
+  QCheckBox *counters_ = nullptr, *line_samples_ = nullptr, *line_counts_ = nullptr;
   // The form's fields as a spec, every ticked variant kept.
   std::optional<ExperimentSpec> form_spec() const;
   std::vector<Exclusion> exclusions_of(const ExperimentSpec& s) const;

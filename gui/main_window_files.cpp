@@ -283,7 +283,8 @@ void MainWindow::restore_settings() {
     wanted_device_ = settings.value("experiment/device").toInt();
   restore_wanted_devices(settings);
   experiment_->set_profiling({settings.value("experiment/counters", false).toBool(),
-                              settings.value("experiment/line_samples", false).toBool()});
+                              settings.value("experiment/line_samples", false).toBool(),
+                              settings.value("experiment/line_counts", false).toBool()});
   if (settings.contains("charts/baseline"))
     store_->set_baseline(settings.value("charts/baseline").toString().toStdString());
   // An unknown key (a later version's basis) keeps the whole reduction.
@@ -309,6 +310,7 @@ void MainWindow::save_settings() const {
   // The ticks as they are, also where the host backend turns them off for now.
   settings.setValue("experiment/counters", experiment_->counters_box()->isChecked());
   settings.setValue("experiment/line_samples", experiment_->line_samples_box()->isChecked());
+  settings.setValue("experiment/line_counts", experiment_->line_counts_box()->isChecked());
   settings.setValue("charts/baseline", QString::fromStdString(store_->baseline()));
   settings.setValue("charts/time_basis", qtext::time_basis_key(store_->time_basis()));
   settings.setValue("charts/export_size", export_size_);

@@ -71,6 +71,7 @@ rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
   o.device = *info;
   if (profiling.counters) o.counters = rl::default_counters();
   o.line_samples = profiling.line_samples;
+  o.line_counts = profiling.line_counts;
   o.on_notice = [&](const std::string& what) { emit notice(run_id, QString::fromStdString(what)); };
   rl::Supervisor supervisor(std::move(o));
   emit run_started(run_id, supervisor.device());
@@ -109,6 +110,7 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
       // as the runner refuses the two together).
       runner_->set_line_samples(false);
       runner_->set_counters({});
+      if (profiling.line_counts) throw rl::Error(rl::kLineCountsNeedWorkers);
       if (profiling.counters) runner_->set_counters(rl::default_counters());
       if (profiling.line_samples) runner_->set_line_samples(true);
       emit run_started(run_id, runner_->device());

@@ -34,13 +34,15 @@ namespace rl::gui {
 // Which backend a run uses: a CUDA device ordinal, or the host emulation.
 constexpr int kHostDevice = -1;
 
-// What a run reads besides its times (the experiment form's "Hardware counters (CUPTI)" and
-// "Line samples" boxes): passed to the GPU worker as rl::SupervisorOptions (`--counters IDS`,
-// `--line-samples`), or set on the in-process runner. Never both: CUPTI's profiler and its PC
-// sampling cannot share a GPU context (rl::kCountersOrLineSamples); the form keeps them apart.
+// What a run reads besides its times (the experiment form's "Hardware counters (CUPTI)", "Line
+// samples" and "Executed instructions per line" boxes): passed to the GPU worker as
+// rl::SupervisorOptions (`--counters IDS`, `--line-samples`, `--line-counts`), or set on the
+// in-process runner. Never two: CUPTI's profiler, its PC sampling and its SASS metrics cannot
+// share a GPU context (rl::kCountersOrLineSamples); the form keeps them apart.
 struct RunProfiling {
   bool counters = false;      // rl::default_counters(), after each point's samples
   bool line_samples = false;  // warp samples per instruction, after each point's samples
+  bool line_counts = false;   // executed instructions per instruction, after each point's samples
   bool operator==(const RunProfiling&) const = default;
 };
 

@@ -3,7 +3,7 @@
 # scripts/pack-device.sh made, then runs the GPU tests, the sanitizers, the benchmarks and an
 # ncu cross-check. Every step writes a log under $OUT (or ./gpu-out). Steps: STEPS="tests
 # memcheck racecheck ladder sweep ncu gui session final allsweep ncu2 ncu3 roof
-# memcheck_runner counters floor17 labs remote lines story" (default: the first six).
+# memcheck_runner counters floor17 labs remote lines linecounts story" (default: the first six).
 # gui and remote need .device-qt/qt-runtime.tar.xz (../shared/device/pack-qt-runtime) carried along.
 set -uo pipefail
 final="${OUT:-gpu-out}"
@@ -154,6 +154,23 @@ if has lines; then
     for mode in "" --source --sass; do
       $B/reductionlab-cli code --variant $v --block-size 1024 --samples "$out/lines/ladder-lines.json" \
         $mode > "$out/lines/code-$v${mode:+-${mode#--}}.txt" 2>&1
+    done
+  done
+fi
+if has linecounts; then
+  # Executed instructions and thread efficiency per instruction (CUPTI's SASS metrics) of the
+  # seed's ladder, then the Code view's text of four rungs with them; and the GPU test alone.
+  mkdir -p "$out/linecounts"
+  timeout 200 $B/gpu_tests --gtest_filter='LineCountsOnGpu.*' > "$out/linecounts/test.txt" 2>&1
+  echo "exit $?" >> "$out/linecounts/test.txt"
+  timeout -s INT 200 $B/reductionlab-cli run --preset ladder --workspace both --line-counts \
+    --json "$out/linecounts/ladder-counts.json" > "$out/linecounts/run.txt" 2>&1
+  echo "exit $?" >> "$out/linecounts/run.txt"
+  for v in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnrollWarp8; do
+    for mode in "" --source --sass; do
+      $B/reductionlab-cli code --variant $v --block-size 1024 \
+        --samples "$out/linecounts/ladder-counts.json" $mode \
+        > "$out/linecounts/code-$v${mode:+-${mode#--}}.txt" 2>&1
     done
   done
 fi

@@ -37,6 +37,7 @@ void RemoteRun::start(const ExperimentSpec& spec, int device, const RunProfiling
     args << "--counters"
          << "default";
   if (profiling.line_samples) args << "--line-samples";
+  if (profiling.line_counts) args << "--line-counts";
   const auto command = launch_command(host_, args, &error);
   if (!command) {
     done_ = true;

@@ -30,7 +30,7 @@ class RemoteRun : public QObject {
   ~RemoteRun() override;
 
   // device: a CUDA ordinal there, or kHostDevice (-1) for its host backend. profiling: the
-  // CLI's `--counters default` or `--line-samples`.
+  // CLI's `--counters default`, `--line-samples` or `--line-counts`.
   void start(const ExperimentSpec& spec, int device, const RunProfiling& profiling = {});
   // SIGTERM to the launcher, then SIGKILL if it has not ended within kill_after_ms.
   void cancel(int kill_after_ms = 3000);

@@ -1,7 +1,8 @@
 // Per-line metrics without a GPU (issue 11, item 3): every sm_90 kernel of the catalog has a line
-// table, and samples placed at the offsets of an entry's own instructions land on those SASS lines
-// and, through the table, on the source lines they came from. The samples here are made up by the
-// test at chosen offsets (no GPU run); tests/gpu/line_samples_gpu_test.cpp checks real ones.
+// table, and samples and executed-instruction counts placed at the offsets of an entry's own
+// instructions land on those SASS lines and, through the table, on the source lines they came
+// from. The samples and counts here are made up by the test at chosen offsets (no GPU run);
+// tests/gpu/line_samples_gpu_test.cpp and line_counts_gpu_test.cpp check real ones.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -126,6 +127,121 @@ TEST(LineMetrics, SamplesOfAnotherArchitectureSaySo) {
   EXPECT_TRUE(m.empty());
   ASSERT_FALSE(m.notes.empty());
   EXPECT_NE(m.notes.front().find("sm_61"), std::string::npos);
+}
+
+// The offsets and SASS lines of every instruction of the entry's first function (sm_90): its lines
+// up to the next "// Function : " header of another function.
+std::vector<std::pair<std::uint64_t, std::size_t>> first_function(const CodeEntry& e) {
+  static const std::regex offset(R"(/\*([0-9a-f]{4,})\*/)");
+  std::vector<std::pair<std::uint64_t, std::size_t>> out;
+  const auto lines = split_lines(e.sass.at("sm_90"));
+  bool first = true;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("// Function : ", 0) == 0)
+      first = !e.functions.empty() && lines[i].substr(14) == e.functions.front();
+    std::smatch m;
+    if (first && std::regex_search(lines[i], m, offset))
+      out.emplace_back(std::stoull(m[1].str(), nullptr, 16), i);
+  }
+  return out;
+}
+
+SampledPc counted_pc(std::uint64_t offset, std::uint64_t inst, std::uint64_t thread) {
+  SampledPc pc{offset, {}};
+  pc.inst_executed = inst;
+  pc.thread_inst_executed = thread;
+  return pc;
+}
+
+TEST(LineMetrics, ALinesThreadEfficiencyIsItsSumsNotAnAverage) {
+  ReasonSamples line;
+  line.add(counted_pc(0x10, 30, 30 * 32));  // 100% of the threads
+  line.add(counted_pc(0x20, 10, 0));        // none: the average would say 50%
+  EXPECT_EQ(line.inst_executed, 40u);
+  EXPECT_EQ(line.thread_inst_executed, 960u);
+  EXPECT_DOUBLE_EQ(line.thread_efficiency(), 0.75);
+  ReasonSamples sum;
+  sum.add(line);
+  sum.add(line);
+  EXPECT_EQ(sum.inst_executed, 80u);
+  EXPECT_DOUBLE_EQ(sum.thread_efficiency(), 0.75);
+  EXPECT_EQ(sum.total, 0u);
+  EXPECT_EQ(count_note(line), "40 inst, 75% threads");
+  EXPECT_EQ(count_note(ReasonSamples{}), "");
+}
+
+TEST(LineMetrics, CountsReadShort) {
+  EXPECT_EQ(short_count(0), "");
+  EXPECT_EQ(short_count(812), "812");
+  EXPECT_EQ(short_count(1234), "1.2K");
+  EXPECT_EQ(short_count(12345), "12.3K");
+  EXPECT_EQ(short_count(999499), "999K");
+  EXPECT_EQ(short_count(999500), "1.0M");
+  EXPECT_EQ(short_count(1234567), "1.2M");
+  EXPECT_EQ(short_count(412000000000ull), "412G");
+}
+
+TEST(LineMetrics, CountsLandOnEveryInstructionsSassAndSourceLines) {
+  const CodeEntry e = find_code(CodeQuery{"reduceNeighbored", 256});
+  RL_REQUIRE_SM90_LINES(e);
+  const auto pcs = first_function(e);
+  ASSERT_GT(pcs.size(), 10u);
+  // Every instruction ran 10 times; the even ones with every thread, the odd ones with 4 of 32.
+  PointLineSamples s;
+  s.arch = "sm_90";
+  s.counted_launches = 1;
+  SampledFunction f{"first_kernel", e.mangled.front(), {}};
+  for (std::size_t k = 0; k < pcs.size(); ++k)
+    f.pcs.push_back(counted_pc(pcs[k].first, 10, k % 2 == 0 ? 320 : 40));
+  s.functions.push_back(f);
+  s.functions.push_back({"finish", "_Z6finishv", {counted_pc(0, 7, 7 * 32)}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_TRUE(m.counted);
+  EXPECT_FALSE(m.sampled);
+  EXPECT_FALSE(m.empty());
+  EXPECT_EQ(m.kernel.total, 0u);
+  EXPECT_EQ(m.kernel.inst_executed, 10 * pcs.size());
+  EXPECT_EQ(m.other_functions_inst, 7u);
+  EXPECT_EQ(m.unplaced_inst, 0u);
+  for (std::size_t k = 0; k < pcs.size(); ++k) {
+    const ReasonSamples& line = m.sass[pcs[k].second];
+    EXPECT_EQ(line.inst_executed, 10u) << k;
+    EXPECT_DOUBLE_EQ(line.thread_efficiency(), k % 2 == 0 ? 1.0 : 0.125) << k;
+  }
+  // On the source: every count placed once, each line's efficiency its own sums'.
+  std::uint64_t inst = 0, thread = 0;
+  for (const ReasonSamples& line : m.source) {
+    inst += line.inst_executed;
+    thread += line.thread_inst_executed;
+    if (line.inst_executed == 0) continue;
+    EXPECT_EQ(line.inst_executed % 10, 0u);
+    EXPECT_GE(line.thread_efficiency(), 0.125);
+    EXPECT_LE(line.thread_efficiency(), 1.0);
+  }
+  EXPECT_EQ(inst + m.off_source_inst, m.kernel.inst_executed);
+  EXPECT_GT(inst, 0u);
+  EXPECT_LE(thread, m.kernel.thread_inst_executed);
+  // The finishing pass is named in a note, in executed instructions (there are no samples).
+  bool said = false;
+  for (const std::string& n : m.notes)
+    said = said || n.find("7 warp instructions executed in other kernels") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(LineMetrics, CountsAtOffsetsTheBuildLacksAreCountedNotDropped) {
+  const CodeEntry e = find_code(CodeQuery{"reduceInterleaved", 1024});
+  RL_REQUIRE_SM90_LINES(e);
+  PointLineSamples s;
+  s.arch = "sm_90";
+  s.counted_launches = 1;
+  s.functions.push_back({"first_kernel", e.mangled.front(), {counted_pc(0xfffff0, 5, 160)}});
+  const LineMetrics m = line_metrics(e, s);
+  EXPECT_EQ(m.unplaced_inst, 5u);
+  EXPECT_EQ(m.unplaced, 0u);
+  ASSERT_FALSE(m.notes.empty());
+  EXPECT_NE(m.notes.back().find("5 warp instructions executed at offsets"), std::string::npos)
+      << m.notes.back();
+  EXPECT_NE(m.notes.back().find("the counts were taken with a different build"), std::string::npos);
 }
 
 TEST(LineMetrics, TheSampledPointOfASessionMatchesTheQuery) {

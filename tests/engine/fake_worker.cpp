@@ -5,7 +5,10 @@
 //                        recovered: the worker reports it lost and exits
 //   RL_FAKE_CRASH_SIZES  the worker aborts (SIGABRT) preparing the point, after a word on stderr
 //   RL_FAKE_HANG_SIZES   the worker sleeps for ever preparing the point
-// RL_FAKE_START_FAIL set: the backend cannot be made. RL_FAKE_PID_FILE: each worker appends its
+// RL_FAKE_COUNTS set: a --count-point worker answers made-up counts (two PCs of a function
+// named after the step; a point of size RL_FAKE_COUNTS has a finishing pass too), as a GPU's
+// would look, so the supervisor's merging can be tested on the host; RL_FAKE_COUNT_CRASH set:
+// such a worker aborts instead. RL_FAKE_START_FAIL set: the backend cannot be made. RL_FAKE_PID_FILE: each worker appends its
 // pid there when it starts. RL_FAKE_ARGV_FILE: each worker appends its arguments there, one line
 // (the app's tests: what the supervisor passed, e.g. `--counters IDS`).
 #include <unistd.h>
@@ -16,6 +19,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/counters/counter_pass.h"
 #include "engine/run/worker.h"
 #include "fault_backend.h"
 
@@ -87,8 +91,28 @@ int main(int argc, char** argv) {
       std::fclose(f);
     }
   }
-  return rl::worker_main(argc, argv, [](int) -> std::unique_ptr<rl::Backend> {
+  auto backend = [](int) -> std::unique_ptr<rl::Backend> {
     if (std::getenv("RL_FAKE_START_FAIL")) throw rl::Error("no device here (fake worker)");
     return std::make_unique<FakeBackend>();
-  });
+  };
+  auto count = [](int device, const rl::PointSpec& p, const rl::InputData& in, int step) {
+    const char* fake = std::getenv("RL_FAKE_COUNTS");
+    if (!fake) return rl::count_step_in_worker(device, p, in, step);
+    if (std::getenv("RL_FAKE_COUNT_CRASH")) std::abort();
+    rl::CountedStep s;
+    s.steps = std::to_string(p.size) == fake ? 2 : 1;
+    s.arch = "sm_90";
+    s.kernels_in_step = 1;
+    const std::string role = rl::counter_role(step, s.steps);
+    rl::SampledFunction f{role, step == 0 ? "fake_first_kernel" : "fake_finish", {}};
+    for (std::uint64_t off : {16, 32}) {
+      rl::SampledPc pc{off, {}};
+      pc.inst_executed = p.size / 32 + off;
+      pc.thread_inst_executed = 24 * pc.inst_executed;
+      f.pcs.push_back(pc);
+    }
+    s.functions.push_back(f);
+    return s;
+  };
+  return rl::worker_main(argc, argv, backend, count);
 }

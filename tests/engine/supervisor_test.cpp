@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/counters/line_samples.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
@@ -59,7 +60,8 @@ class SupervisorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const char* v : {"RL_FAKE_FAULT_SIZES", "RL_FAKE_CRASH_SIZES", "RL_FAKE_HANG_SIZES",
-                          "RL_FAKE_START_FAIL", "RL_FAKE_PID_FILE"})
+                          "RL_FAKE_START_FAIL", "RL_FAKE_PID_FILE", "RL_FAKE_COUNTS",
+                          "RL_FAKE_COUNT_CRASH"})
       unsetenv(v);
     options_.worker = beside_this_test("rl_fake_worker");
     options_.device_index = -1;
@@ -96,6 +98,105 @@ TEST_F(SupervisorTest, RunsEveryPointInOneWorker) {
   EXPECT_EQ(sup.workers_started(), 1);
   EXPECT_FALSE(s.cancelled);
   EXPECT_TRUE(notices_.empty());
+}
+
+// A line-count run: each point is timed in a worker of its own ("next" after it), and each of
+// its launch steps counted by a further worker (counters/line_count_pass.h): every point, in
+// order, with the fake counts merged before its callback, and no failure and no notice.
+TEST_F(SupervisorTest, ALineCountRunCountsEachStepInAProcessOfItsOwn) {
+  setenv("RL_FAKE_COUNTS", "3000", 1);  // the 3000-element point has a finishing pass
+  const std::string pids = ::testing::TempDir() + "rl_sup_count_pids.txt";
+  std::remove(pids.c_str());
+  setenv("RL_FAKE_PID_FILE", pids.c_str(), 1);
+  options_.line_counts = true;
+  Supervisor sup(options_);
+  int results = 0;
+  RunCallbacks cb;
+  cb.on_result = [&](const PointResult& r) {
+    ++results;
+    EXPECT_TRUE(r.line_samples && r.line_samples->counted_launches == 1)
+        << "counts merged before the callback";
+  };
+  const Session s = sup.run(five_points(), cb);
+  unsetenv("RL_FAKE_COUNTS");
+  ASSERT_EQ(s.results.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const PointResult& r = s.results[i];
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.message;
+    EXPECT_EQ(r.point.size, 1000u * (i + 1));
+    ASSERT_TRUE(r.line_samples.has_value());
+    const PointLineSamples& ls = *r.line_samples;
+    EXPECT_EQ(ls.arch, "sm_90");
+    EXPECT_TRUE(ls.count_note.empty()) << ls.count_note;
+    const bool two = r.point.size == 3000;
+    ASSERT_EQ(ls.functions.size(), two ? 2u : 1u);
+    EXPECT_EQ(ls.functions[0].role, two ? "first_kernel" : "whole");
+    EXPECT_EQ(ls.functions[0].inst_executed(), 2 * (r.point.size / 32) + 48);
+    if (two) EXPECT_EQ(ls.functions[1].function, "fake_finish");
+    EXPECT_DOUBLE_EQ(thread_efficiency(ls.inst_executed(), ls.thread_inst_executed()), 0.75);
+  }
+  EXPECT_EQ(results, 5);
+  EXPECT_EQ(sup.workers_started(), 5);  // the timed ones
+  std::ifstream f(pids);
+  int processes = 0;
+  for (std::string line; std::getline(f, line);) ++processes;
+  EXPECT_EQ(processes, 5 + 6);  // five timed, six counted steps
+  EXPECT_FALSE(s.cancelled);
+  EXPECT_TRUE(notices_.empty()) << notices_.front();
+}
+
+// A count worker that dies costs its point's counts only, said in count_note: the point keeps its
+// times and the run goes on.
+TEST_F(SupervisorTest, ALostCountWorkerLeavesANoteNotAFailure) {
+  setenv("RL_FAKE_COUNTS", "0", 1);
+  setenv("RL_FAKE_COUNT_CRASH", "1", 1);
+  options_.line_counts = true;
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {});
+  unsetenv("RL_FAKE_COUNTS");
+  unsetenv("RL_FAKE_COUNT_CRASH");
+  ASSERT_EQ(s.results.size(), 5u);
+  for (const PointResult& r : s.results) {
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.message;
+    ASSERT_TRUE(r.line_samples.has_value());
+    EXPECT_EQ(r.line_samples->counted_launches, 0);
+    EXPECT_TRUE(contains(r.line_samples->count_note, "no line counts for whole: the line-count "
+                                                     "worker process was killed by signal 6"))
+        << r.line_samples->count_note;
+  }
+}
+
+// The real worker on the host: no counts, saying why, and the points keep their times.
+TEST_F(SupervisorTest, LineCountsOnTheHostSayWhyThereAreNone) {
+  options_.worker = beside_this_test("reductionlab-worker");
+  options_.line_counts = true;
+  Supervisor sup(options_);
+  ExperimentSpec spec = five_points();
+  spec.sizes = {4096};
+  const Session s = sup.run(spec, {});
+  ASSERT_EQ(s.results.size(), 1u);
+  EXPECT_EQ(s.results[0].status, PointStatus::Ok) << s.results[0].message;
+  ASSERT_TRUE(s.results[0].line_samples.has_value());
+  const PointLineSamples& ls = *s.results[0].line_samples;
+  EXPECT_TRUE(ls.functions.empty());
+  EXPECT_EQ(ls.counted_launches, 0);
+  EXPECT_TRUE(ls.note.empty());  // no samples were asked for
+  EXPECT_TRUE(contains(ls.count_note, "no line counts on the host backend")) << ls.count_note;
+}
+
+// Counters, line samples and line counts need runs of their own.
+TEST_F(SupervisorTest, ARunTakesOneOfCountersSamplesAndCounts) {
+  options_.line_counts = true;
+  options_.line_samples = true;
+  try {
+    Supervisor(options_).run(five_points(), {});
+    FAIL() << "line counts with line samples accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), kCountersOrLineSamples);
+  }
+  options_.line_samples = false;
+  options_.counters = {"barrier_stall"};
+  EXPECT_THROW(Supervisor(options_).run(five_points(), {}), Error);
 }
 
 // The real reductionlab-worker (linked beside the tests) on the host backend: the same points,

@@ -1,8 +1,8 @@
 // The app starts a counter run itself (issue 10): the experiment form's "Hardware counters
-// (CUPTI)" and "Line samples" boxes exclude each other and need a GPU, each saying why where it
-// is off; they reach the GPU worker's arguments (the fake worker, rl_fake_worker, stands in for
-// reductionlab-worker and a GPU: RL_FAKE_ARGV_FILE records what the supervisor passed), and the
-// settings remember them.
+// (CUPTI)", "Line samples" and "Executed instructions per line" boxes exclude each other and need
+// a GPU, each saying why where it is off; they reach the GPU worker's arguments (the fake worker,
+// rl_fake_worker, stands in for reductionlab-worker and a GPU: RL_FAKE_ARGV_FILE records what the
+// supervisor passed), and the settings remember them.
 #include <gtest/gtest.h>
 
 #include <QCheckBox>
@@ -138,6 +138,49 @@ TEST(AppProfiling, TheChoiceReachesTheWorkersArguments) {
   EXPECT_EQ(finished.count(), 3);
 }
 
+// The third box, "Executed instructions per line (SASS counts)": one of the three, each off while
+// another is ticked with the reason in its tooltip, and its tick reaches the worker as
+// --line-counts.
+TEST(AppProfiling, LineCountsExcludeTheOtherBoxesAndReachTheWorker) {
+  ExperimentPanel panel;
+  QCheckBox* counts = panel.line_counts_box();
+  EXPECT_FALSE(counts->isEnabled());
+  EXPECT_TRUE(counts->toolTip().contains("needs a GPU")) << counts->toolTip().toStdString();
+  panel.set_discovery(fake_gpu());
+  panel.set_device(0);
+  ASSERT_TRUE(counts->isEnabled());
+  counts->click();
+  EXPECT_EQ(panel.profiling(), (RunProfiling{false, false, true}));
+  for (QCheckBox* other : {panel.counters_box(), panel.line_samples_box()}) {
+    EXPECT_FALSE(other->isEnabled());
+    EXPECT_TRUE(other->toolTip().contains("\"Executed instructions per line\" is ticked"))
+        << other->toolTip().toStdString();
+    EXPECT_TRUE(other->toolTip().contains(rl::kCountersOrLineSamples));
+  }
+  counts->click();
+  panel.line_samples_box()->click();
+  EXPECT_FALSE(counts->isEnabled());
+  EXPECT_TRUE(counts->toolTip().contains("\"Line samples\" is ticked"));
+  // Several asked for (a hand-edited settings file): the counters win, then the samples.
+  panel.set_profiling({false, true, true});
+  EXPECT_EQ(panel.profiling(), (RunProfiling{false, true, false}));
+  panel.set_profiling({false, false, true});
+  EXPECT_EQ(panel.profiling(), (RunProfiling{false, false, true}));
+
+  FakeWorker fake;
+  RunWorker worker;
+  worker.use_discovery(fake_gpu());
+  QSignalSpy finished(&worker, &RunWorker::run_finished);
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  worker.run(1, test::tiny_spec(), 0, cancel, {}, {}, std::nullopt,
+             RunProfiling{false, false, true});
+  ASSERT_EQ(finished.count(), 1);
+  const QStringList argv = fake.take();
+  ASSERT_EQ(argv.size(), 1);
+  EXPECT_TRUE(argv[0].contains("--line-counts")) << argv[0].toStdString();
+  EXPECT_FALSE(argv[0].contains("--counters") || argv[0].contains("--line-samples"));
+}
+
 // The whole way: the form's tick, Run, the controller, the worker thread, the supervisor.
 TEST(AppProfiling, RunFromTheFormWithCounters) {
   FakeWorker fake;
@@ -177,6 +220,15 @@ TEST(AppProfiling, SettingsRememberTheTicks) {
     w.experiment()->set_profiling({});
     w.close();
   }
+  {
+    MainWindow w(options);
+    EXPECT_FALSE(w.experiment()->line_samples_box()->isChecked());
+    w.experiment()->set_profiling({false, false, true});
+    w.close();
+  }
   MainWindow w(options);
+  EXPECT_TRUE(w.experiment()->line_counts_box()->isChecked());
   EXPECT_FALSE(w.experiment()->line_samples_box()->isChecked());
+  w.experiment()->set_profiling({});
+  w.close();
 }

@@ -21,10 +21,14 @@ void ReasonSamples::add(const SampledPc& pc) {
       it->second += n;
     total += n;
   }
+  inst_executed += pc.inst_executed;
+  thread_inst_executed += pc.thread_inst_executed;
 }
 
 void ReasonSamples::add(const ReasonSamples& other) {
   for (const auto& [name, n] : other.reasons) add(SampledPc{0, {{name, n}}});
+  inst_executed += other.inst_executed;
+  thread_inst_executed += other.thread_inst_executed;
 }
 
 void ReasonSamples::sort() {
@@ -104,16 +108,33 @@ std::string count_text(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " sample" : " samples");
 }
 
+std::string inst_text(std::uint64_t n) {
+  return std::to_string(n) +
+         (n == 1 ? " warp instruction executed" : " warp instructions executed");
+}
+
+// "5 samples" and/or "40 warp instructions executed": what a note is about, for whichever the point
+// has ("" where both are 0).
+std::string what_text(std::uint64_t samples, std::uint64_t inst) {
+  if (samples > 0 && inst > 0) return count_text(samples) + " and " + inst_text(inst);
+  return samples > 0 ? count_text(samples) : inst > 0 ? inst_text(inst) : std::string();
+}
+
 }  // namespace
 
 LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
   LineMetrics m;
   m.arch = s.arch;
+  m.sampled = s.samples() > 0;
+  m.counted = s.counted_launches > 0 || s.inst_executed() > 0;
   m.source.resize(e.source.size());
+  const char* what = m.sampled && m.counted ? "samples and counts"
+                     : m.counted            ? "counts"
+                                            : "samples";
   const auto sass = e.sass.find(s.arch);
   if (sass == e.sass.end()) {
     m.notes.push_back("this build has no " + (s.arch.empty() ? "SASS" : s.arch + " SASS") +
-                      " for this kernel, so its samples cannot be placed");
+                      " for this kernel, so its " + what + " cannot be placed");
     return m;
   }
   const auto positions = sass_positions(e, sass->second);
@@ -133,6 +154,7 @@ LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
     const auto fn = std::find(names.begin(), names.end(), without_anonymous_hash(f.function));
     if (fn == names.end()) {
       m.other_functions += f.samples();
+      m.other_functions_inst += f.inst_executed();
       continue;
     }
     const int index = int(fn - names.begin());
@@ -146,31 +168,35 @@ LineMetrics line_metrics(const CodeEntry& e, const PointLineSamples& s) {
       const auto line = at.find({index, pc.offset});
       if (line == at.end()) {
         m.unplaced += pc.samples();
+        m.unplaced_inst += pc.inst_executed;
         continue;
       }
       m.sass[line->second].add(pc);
       const LinePosition* pos = table ? line_at(*table, pc.offset) : nullptr;
       const auto src = pos ? source_index.find({pos->file, pos->line}) : source_index.end();
-      if (src == source_index.end())
+      if (src == source_index.end()) {
         m.off_source += pc.samples();
-      else
+        m.off_source_inst += pc.inst_executed;
+      } else {
         m.source[src->second].add(pc);
+      }
     }
   }
   for (ReasonSamples& r : m.sass) r.sort();
   for (ReasonSamples& r : m.source) r.sort();
   m.kernel.sort();
-  if (m.kernel.total == 0) m.notes.push_back("the samples have none of this kernel's functions");
-  if (m.other_functions > 0)
-    m.notes.push_back(count_text(m.other_functions) +
+  if (m.empty())
+    m.notes.push_back(std::string("the ") + what + " have none of this kernel's functions");
+  if (m.other_functions > 0 || m.other_functions_inst > 0)
+    m.notes.push_back(what_text(m.other_functions, m.other_functions_inst) +
                       " in other kernels of the point (the finishing pass), not shown here");
-  if (m.unplaced > 0)
-    m.notes.push_back(count_text(m.unplaced) +
-                      " at offsets this build's SASS has no instruction for: the samples were "
-                      "taken with a different build of the kernel");
-  if (m.off_source > 0)
+  if (m.unplaced > 0 || m.unplaced_inst > 0)
+    m.notes.push_back(what_text(m.unplaced, m.unplaced_inst) +
+                      " at offsets this build's SASS has no instruction for: the " + what +
+                      " were taken with a different build of the kernel");
+  if (m.off_source > 0 || m.off_source_inst > 0)
     m.notes.push_back(
-        count_text(m.off_source) +
+        what_text(m.off_source, m.off_source_inst) +
         " on instructions whose source line is not in the shown source (or this "
         "build has no line table: " +
         (lines_unavailable_reason().empty() ? "it has one" : lines_unavailable_reason()) + ")");
@@ -191,6 +217,28 @@ std::string line_note(const ReasonSamples& line, std::uint64_t kernel_total) {
   std::snprintf(share, sizeof share, "%.1f%%", 100.0 * double(line.total) / double(kernel_total));
   const std::string stall = line.top_stall();
   return std::string(share) + (stall.empty() ? " issuing" : " " + stall);
+}
+
+std::string short_count(std::uint64_t n) {
+  if (n == 0) return {};
+  if (n < 1000) return std::to_string(n);
+  static const char* kUnits[] = {"K", "M", "G", "T", "P", "E"};
+  double v = double(n);
+  int unit = -1;
+  while (v >= 999.5 && unit < 5) {  // 999.5 and up would print as "1000"
+    v /= 1000.0;
+    ++unit;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v < 99.95 ? "%.1f%s" : "%.0f%s", v, kUnits[unit]);
+  return buf;
+}
+
+std::string count_note(const ReasonSamples& line) {
+  if (line.inst_executed == 0) return {};
+  char eff[16];
+  std::snprintf(eff, sizeof eff, "%.0f%%", 100.0 * line.thread_efficiency());
+  return short_count(line.inst_executed) + " inst, " + eff + " threads";
 }
 
 }  // namespace rl::code

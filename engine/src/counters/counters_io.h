@@ -22,7 +22,10 @@ PointCounters counters_from_json(const nlohmann::ordered_json& j, const std::str
 
 // {"arch": "sm_90", "period_log2": 10, "launches": 12, "dropped": 0, "note": "",
 //  "functions": [{"role": "first_kernel", "function": "_Z...", "pcs": [[384, {"barrier": 4496,
-//  "selected": 197}], ...]}, ...]}: offsets as numbers, reasons largest first.
+//  "selected": 197}], ...]}, ...]}: offsets as numbers, reasons largest first. With line counts
+//  (line_count_pass.h) also "counted_launches": 1 and "count_note" (where not empty), and each
+//  counted PC a third element: [384, {...}, {"inst_executed": 4096, "thread_inst_executed":
+//  65536}]; none of these where there are no counts, so such files read as before.
 nlohmann::ordered_json line_samples_to_json(const PointLineSamples& s);
 // Throws rl::Error naming the bad field under path ("results[3].line_samples.functions[0]...").
 PointLineSamples line_samples_from_json(const nlohmann::ordered_json& j, const std::string& path);

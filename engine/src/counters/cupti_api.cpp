@@ -103,6 +103,17 @@ CuptiApi load() {
     look_up(h, "cuptiPCSamplingGetNumStallReasons", api.PcGetNumStallReasons,
             api.pc_sampling_missing);
     look_up(h, "cuptiPCSamplingGetStallReasons", api.PcGetStallReasons, api.pc_sampling_missing);
+    std::string& sass = api.sass_metrics_missing;
+    look_up(h, "cuptiProfilerDeviceSupported", api.ProfilerDeviceSupported, sass);
+    look_up(h, "cuptiSassMetricsGetNumOfMetrics", api.SassGetNumOfMetrics, sass);
+    look_up(h, "cuptiSassMetricsGetMetrics", api.SassGetMetrics, sass);
+    look_up(h, "cuptiSassMetricsGetProperties", api.SassGetProperties, sass);
+    look_up(h, "cuptiSassMetricsSetConfig", api.SassSetConfig, sass);
+    look_up(h, "cuptiSassMetricsUnsetConfig", api.SassUnsetConfig, sass);
+    look_up(h, "cuptiSassMetricsEnable", api.SassEnable, sass);
+    look_up(h, "cuptiSassMetricsDisable", api.SassDisable, sass);
+    look_up(h, "cuptiSassMetricsGetDataProperties", api.SassGetDataProperties, sass);
+    look_up(h, "cuptiSassMetricsFlushData", api.SassFlushData, sass);
     if (!missing.empty())
       throw CountersUnavailable(name + " has no " + missing +
                                 ": a CUPTI with the range profiler (CUDA 12.6 or later) is needed");

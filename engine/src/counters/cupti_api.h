@@ -9,6 +9,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
+#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
 #include <string>
@@ -61,6 +62,19 @@ struct CuptiApi {
   CUptiResult (*PcGetNumStallReasons)(CUpti_PCSamplingGetNumStallReasonsParams*) = nullptr;
   CUptiResult (*PcGetStallReasons)(CUpti_PCSamplingGetStallReasonsParams*) = nullptr;
   std::string pc_sampling_missing;
+  // SASS metrics (sass_counter.h): optional too, so a CUPTI without them still reads counters
+  // and samples; sass_metrics_missing names what this library lacks.
+  CUptiResult (*ProfilerDeviceSupported)(CUpti_Profiler_DeviceSupported_Params*) = nullptr;
+  CUptiResult (*SassGetNumOfMetrics)(CUpti_SassMetrics_GetNumOfMetrics_Params*) = nullptr;
+  CUptiResult (*SassGetMetrics)(CUpti_SassMetrics_GetMetrics_Params*) = nullptr;
+  CUptiResult (*SassGetProperties)(CUpti_SassMetrics_GetProperties_Params*) = nullptr;
+  CUptiResult (*SassSetConfig)(CUpti_SassMetricsSetConfig_Params*) = nullptr;
+  CUptiResult (*SassUnsetConfig)(CUpti_SassMetricsUnsetConfig_Params*) = nullptr;
+  CUptiResult (*SassEnable)(CUpti_SassMetricsEnable_Params*) = nullptr;
+  CUptiResult (*SassDisable)(CUpti_SassMetricsDisable_Params*) = nullptr;
+  CUptiResult (*SassGetDataProperties)(CUpti_SassMetricsGetDataProperties_Params*) = nullptr;
+  CUptiResult (*SassFlushData)(CUpti_SassMetricsFlushData_Params*) = nullptr;
+  std::string sass_metrics_missing;
 };
 
 // The library, opened once (thread-safe). Throws CountersUnavailable saying why: not found

@@ -48,8 +48,11 @@ int small_int(const Json& obj, const std::string& key, const std::string& path, 
   return int(it->get<long long>());
 }
 
+// [offset, {reason: samples}] or, with executed-instruction counts, [offset, {reason: samples},
+// {"inst_executed": n, "thread_inst_executed": m}] (files before the counts have two elements).
 SampledPc read_pc(const Json& j, const std::string& at) {
-  if (!j.is_array() || j.size() != 2) fail(at, "expected [offset, {reason: samples}]");
+  if (!j.is_array() || j.size() < 2 || j.size() > 3)
+    fail(at, "expected [offset, {reason: samples}] or [offset, {reason: samples}, {counts}]");
   SampledPc pc;
   pc.offset = count(j[0], at + "[0]");
   if (!j[1].is_object()) fail(at + "[1]", "expected an object of reason: samples");
@@ -57,6 +60,18 @@ SampledPc read_pc(const Json& j, const std::string& at) {
   for (const auto& [reason, n] : j[1].items()) {
     if (reason.empty()) fail(at + "[1]", "an empty reason name");
     pc.reasons.emplace_back(reason, count(n, at + "[1]." + reason));
+  }
+  if (j.size() == 3) {
+    const std::string c = at + "[2]";
+    if (!j[2].is_object()) fail(c, "expected an object of executed-instruction counts");
+    for (const auto& [key, n] : j[2].items()) {
+      if (key == "inst_executed")
+        pc.inst_executed = count(n, c + "." + key);
+      else if (key == "thread_inst_executed")
+        pc.thread_inst_executed = count(n, c + "." + key);
+      else
+        fail(c, "unknown count '" + key + "' (inst_executed, thread_inst_executed)");
+    }
   }
   return pc;
 }
@@ -70,13 +85,24 @@ Json line_samples_to_json(const PointLineSamples& s) {
     for (const SampledPc& p : f.pcs) {
       Json reasons = Json::object();
       for (const auto& [r, n] : p.reasons) reasons[r] = n;
-      pcs.push_back(Json::array({p.offset, reasons}));
+      Json pc = Json::array({p.offset, reasons});
+      // Only where counted, so a file of samples alone reads as before the counts.
+      if (p.inst_executed > 0 || p.thread_inst_executed > 0)
+        pc.push_back(Json{{"inst_executed", p.inst_executed},
+                          {"thread_inst_executed", p.thread_inst_executed}});
+      pcs.push_back(std::move(pc));
     }
     functions.push_back(Json{{"role", f.role}, {"function", f.function}, {"pcs", pcs}});
   }
-  return Json{{"arch", s.arch},         {"period_log2", s.period_log2},
-              {"launches", s.launches}, {"dropped", s.dropped},
-              {"note", s.note},         {"functions", functions}};
+  Json j{{"arch", s.arch},
+         {"period_log2", s.period_log2},
+         {"launches", s.launches},
+         {"dropped", s.dropped},
+         {"note", s.note}};
+  if (s.counted_launches > 0) j["counted_launches"] = s.counted_launches;
+  if (!s.count_note.empty()) j["count_note"] = s.count_note;
+  j["functions"] = std::move(functions);
+  return j;
 }
 
 PointLineSamples line_samples_from_json(const Json& j, const std::string& path) {
@@ -87,6 +113,8 @@ PointLineSamples line_samples_from_json(const Json& j, const std::string& path) 
   s.period_log2 = small_int(j, "period_log2", path, 31);
   s.launches = small_int(j, "launches", path, 1000000);
   if (auto d = j.find("dropped"); d != j.end()) s.dropped = count(*d, path + ".dropped");
+  s.counted_launches = small_int(j, "counted_launches", path, 1000000);
+  s.count_note = text(j, "count_note", path, false);
   const Json& functions = member(j, "functions", path);
   if (!functions.is_array()) fail(path + ".functions", "expected an array");
   if (functions.size() > kMaxFunctions) fail(path + ".functions", "more than 64 functions");

@@ -35,6 +35,9 @@ Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options))
 
 Session Supervisor::run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
                         const std::atomic<bool>* cancel, const Session* resume) {
+  const int profilers = int(!options_.counters.empty()) + int(options_.line_samples) +
+                        int(options_.line_counts);
+  if (profilers > 1) throw Error(kCountersOrLineSamples);
   const auto errors = validate(spec, &options_.device);
   if (!errors.empty()) {
     std::string msg = errors.front();
@@ -101,6 +104,13 @@ Session SupervisedRun::run(int* workers_started) {
       flush_pending("");
       session_.cancelled = end.cancelled || session_.cancelled;
       break;
+    }
+    // A worker that ends after a point by design (line counts: one point per process): the next
+    // one goes on, with no notice and no failure counted.
+    if (end.next && end.error.empty() && end.lost.empty() && !end.garbled) {
+      flush_pending("");
+      failures = 0;
+      continue;
     }
     // The first worker could not start at all (no device, a refused spec): as Runner::run throws.
     if (!continuing && !end.error.empty() && session_.results.empty() && !pending_ && !in_flight_)

@@ -4,14 +4,18 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/counters/line_count_pass.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
 
 namespace rl::detail {
+
+class ChildProcess;
 
 // How one worker process ended.
 struct WorkerEnd {
@@ -22,7 +26,21 @@ struct WorkerEnd {
   std::string how;              // "exited with code 3", "was killed by signal 11 (...)"
   std::string stderr_tail;      // the last of what it wrote on stderr
   bool finished_point = false;  // finished at least one point that did not fail
+  bool next = false;            // sent "next": a fresh process goes on, by design
 };
+
+// How a child process ended, as pump_child saw it.
+struct ChildEnd {
+  bool cancelled = false;   // killed because *cancel was set
+  std::string how;          // "exited with code 3", "was killed by signal 11 (...)"
+  std::string stderr_tail;  // the last of what it wrote on stderr
+};
+
+// Runs `child` to its end: each line of its stdout to on_line (which returns false when the
+// child is of no further use: it is killed), its stderr passed on to this process's with its
+// tail kept; *cancel (polled every few ms) kills it.
+ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
+                    const std::function<bool(std::string_view)>& on_line);
 
 class SupervisedRun {
  public:
@@ -38,6 +56,11 @@ class SupervisedRun {
   Session worker_input(bool continuing) const;
   void on_line(std::string_view line, WorkerEnd* end);
   void on_point(const Session& one, WorkerEnd* end);
+  // A line-count run: counts each launch step of point `index` in a worker of its own and
+  // merges the counts (or why there are none) into r.line_samples.
+  void count_lines(PointResult& r, std::size_t index);
+  // One step's worker; false with *why where it gave no counted reply.
+  bool count_step(std::size_t index, int step, CountedStep* out, std::string* why);
   void on_progress(std::size_t index);
   void append(PointResult r);
   void flush_pending(const std::string& note);

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <thread>
 
 #include "engine/core/error.h"
+#include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
 #include "engine/io/resume.h"
 #include "run/child_process.h"
@@ -70,6 +72,7 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     argv.insert(argv.end(), {"--counters", ids});
   }
   if (options_.line_samples) argv.push_back("--line-samples");
+  if (options_.line_counts) argv.push_back("--line-counts");
   std::optional<ChildProcess> child;
   try {
     const UniqueFd input =
@@ -79,22 +82,41 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     end.error = std::string("cannot start the GPU worker process: ") + e.what();
     return end;
   }
+  const ChildEnd ce = pump_child(*child, cancel_, [&](std::string_view line) {
+    on_line(line, &end);
+    return !end.garbled;  // it sent what cannot be read: it is of no further use
+  });
+  if (ce.cancelled) {
+    end.cancelled = true;
+    return end;
+  }
+  end.how = ce.how;
+  end.stderr_tail = ce.stderr_tail;
+  // A run that ended, then was cut short by a cancel, is cancelled all the same.
+  if (end.ended && is_set(cancel_)) session_.cancelled = true;
+  return end;
+}
+
+ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
+                    const std::function<bool(std::string_view)>& on_line) {
+  ChildEnd end;
   std::string out, err;
   char buf[65536];
-  while (child->stdout_fd() >= 0 || child->stderr_fd() >= 0) {
-    if (is_set(cancel_)) {
-      child->kill();
-      child->wait();
+  bool useful = true;
+  while (useful && (child.stdout_fd() >= 0 || child.stderr_fd() >= 0)) {
+    if (is_set(cancel)) {
+      child.kill();
+      child.wait();
       end.cancelled = true;
       return end;
     }
-    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
     const int ready = poll(fds, 2, kPollMs);  // a negative fd is skipped
     if (ready <= 0) continue;                 // timeout, or EINTR: look at *cancel again
     if (fds[1].revents) {
       const long n = read_some(fds[1].fd, buf, sizeof buf);
       if (n <= 0) {
-        child->close_stderr();
+        child.close_stderr();
       } else {
         write_all(STDERR_FILENO, std::string(buf, std::size_t(n)));
         err.append(buf, std::size_t(n));
@@ -104,37 +126,97 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     if (fds[0].revents) {
       const long n = read_some(fds[0].fd, buf, sizeof buf);
       if (n <= 0) {
-        child->close_stdout();
+        child.close_stdout();
         continue;
       }
       out.append(buf, std::size_t(n));
       std::size_t start = 0;
-      for (std::size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1) {
-        on_line(std::string_view(out).substr(start, nl - start), &end);
-        if (end.garbled) break;
-      }
+      for (std::size_t nl; useful && (nl = out.find('\n', start)) != std::string::npos;
+           start = nl + 1)
+        useful = on_line(std::string_view(out).substr(start, nl - start));
       out.erase(0, start);
-      if (end.garbled) {  // it sent what cannot be read: it is of no further use
-        child->kill();
-        break;
-      }
+      if (!useful) child.kill();
     }
   }
-  while (!child->try_wait()) {
-    if (is_set(cancel_)) {
-      child->kill();
-      child->wait();
+  while (!child.try_wait()) {
+    if (is_set(cancel)) {
+      child.kill();
+      child.wait();
       end.cancelled = true;
       return end;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  end.how = describe_wait_status(child->wait());
+  end.how = describe_wait_status(child.wait());
   end.stderr_tail =
       tidy_tail(err.size() > kStderrTail ? err.substr(err.size() - kStderrTail) : err);
-  // A run that ended, then was cut short by a cancel, is cancelled all the same.
-  if (end.ended && is_set(cancel_)) session_.cancelled = true;
   return end;
+}
+
+void SupervisedRun::count_lines(PointResult& r, std::size_t index) {
+  PointLineSamples& ls = r.line_samples ? *r.line_samples : r.line_samples.emplace();
+  int steps = 1;
+  for (int step = 0; step < steps; ++step) {
+    CountedStep c;
+    std::string why;
+    if (!count_step(index, step, &c, &why)) {
+      ls.count_note += (ls.count_note.empty() ? "" : "; ") + std::string("no line counts for ") +
+                       counter_role(step, steps) + ": " + why;
+      return;
+    }
+    steps = std::max(1, c.steps);
+    merge_counted_step(ls, c);
+  }
+}
+
+bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, std::string* why) {
+  const std::vector<std::string> argv = {options_.worker,     "--device",
+                                         std::to_string(options_.device_index),
+                                         "--input",           kWorkerInputPath,
+                                         "--count-point",     std::to_string(index),
+                                         "--count-step",      std::to_string(step)};
+  std::optional<ChildProcess> child;
+  try {
+    Session in;
+    in.spec = spec_;
+    const UniqueFd input = memory_file("reductionlab-count-input", session_to_json(in, -1));
+    child.emplace(argv, input.get());
+  } catch (const std::exception& e) {
+    *why = std::string("cannot start the line-count worker process: ") + e.what();
+    return false;
+  }
+  bool counted = false;
+  const ChildEnd ce = pump_child(*child, cancel_, [&](std::string_view line) {
+    const std::size_t space = line.find(' ');
+    const std::string_view tag = line.substr(0, space);
+    const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
+    try {
+      if (tag == kTagCounted && !counted) {
+        *out = counted_step_from_json(payload);
+        counted = true;
+        return true;
+      }
+      if (tag == kTagError) {
+        *why = payload;
+        return false;
+      }
+      throw Error("an unexpected line '" + std::string(line.substr(0, 40)) + "'");
+    } catch (const std::exception& e) {
+      *why = std::string("the line-count worker sent what this program cannot read: ") + e.what();
+      counted = false;
+      return false;
+    }
+  });
+  if (ce.cancelled) {
+    *why = "cancelled";
+    return false;
+  }
+  if (counted) return true;
+  if (why->empty()) {
+    *why = "the line-count worker process " + ce.how;
+    if (!ce.stderr_tail.empty()) *why += "; its last output: " + ce.stderr_tail;
+  }
+  return false;
 }
 
 void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
@@ -161,6 +243,8 @@ void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
       end->lost = payload;
     } else if (tag == kTagError) {
       end->error = payload;
+    } else if (tag == kTagNext) {
+      end->next = true;
     } else if (tag == kTagEnd) {
       end->ended = true;
       end->cancelled = payload == "1";
@@ -207,7 +291,13 @@ void SupervisedRun::on_point(const Session& one, WorkerEnd* end) {
     return;
   }
   end->finished_point = true;
-  append(r);
+  if (!options_.line_counts) {
+    append(r);
+    return;
+  }
+  PointResult counted = r;
+  count_lines(counted, index);
+  append(std::move(counted));
 }
 
 void SupervisedRun::flush_pending(const std::string& note) {

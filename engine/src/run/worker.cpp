@@ -13,6 +13,7 @@
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
+#include "engine/run/input_data.h"
 #include "engine/run/runner.h"
 #include "run/child_process.h"
 #include "run/worker_protocol.h"
@@ -34,6 +35,9 @@ struct WorkerArgs {
   std::size_t from = 0;
   std::vector<std::string> counters;
   bool line_samples = false;
+  bool line_counts = false;
+  long count_point = -1;  // --count-point: count one launch step of this point, nothing else
+  int count_step = 0;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -73,6 +77,16 @@ WorkerArgs parse_args(int argc, char** argv) {
       a.counters = split_commas(argv[++i]);
     } else if (arg == "--line-samples") {
       a.line_samples = true;
+    } else if (arg == "--line-counts") {
+      a.line_counts = true;
+    } else if (arg == "--count-point" && has_value) {
+      char* end = nullptr;
+      a.count_point = std::strtol(argv[++i], &end, 10);
+      if (!end || *end || a.count_point < 0) throw Error("--count-point: not a point index");
+    } else if (arg == "--count-step" && has_value) {
+      const std::string v = argv[++i];
+      if (v != "0" && v != "1") throw Error("--count-step: 0 or 1");
+      a.count_step = v == "1" ? 1 : 0;
     } else {
       throw Error("unknown argument '" + arg +
                   "' (a worker is started by ReductionLab, not by hand: docs/architecture.md)");
@@ -118,7 +132,36 @@ std::unique_ptr<Backend> make_worker_backend(int device) {
   return device >= 0 ? make_cuda_backend(device) : make_host_backend();
 }
 
-int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend) {
+CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData& input,
+                                 int step) {
+  if (device < 0) {
+    CountedStep s;
+    s.steps = 1;
+    s.note = "no line counts on the host backend: executed instructions are counted on a GPU";
+    return s;
+  }
+  return count_launch_step(device, p, input, step);
+}
+
+namespace {
+
+// --count-point: one launch step of one point, counted before anything else runs in this
+// process (counters/line_count_pass.h); the reply is one `counted` line.
+int count_one_step(const WorkerArgs& a, const Session& input, const WorkerStepCounter& count) {
+  const std::vector<PointSpec> points = expand(input.spec);
+  if (std::size_t(a.count_point) >= points.size())
+    throw Error("--count-point " + std::to_string(a.count_point) + ": the spec has " +
+                std::to_string(points.size()) + " points");
+  const PointSpec& p = points[std::size_t(a.count_point)];
+  const InputData data = make_input(p.size, p.type);
+  emit(detail::kTagCounted, counted_step_to_json(count(a.device, p, data, a.count_step)));
+  return 0;
+}
+
+}  // namespace
+
+int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
+                const WorkerStepCounter& count_step) {
   // Dies with the supervisor (a killed CLI or app leaves no worker holding the GPU).
   const pid_t parent = getppid();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -133,6 +176,7 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend)
     } catch (const Error& e) {
       throw Error("--input " + a.input + ": " + e.what());
     }
+    if (a.count_point >= 0) return count_one_step(a, input, count_step);
     Runner runner(make_backend(a.device));
     runner.set_counters(a.counters);
     runner.set_line_samples(a.line_samples);
@@ -140,16 +184,26 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend)
     // The points before --from are the supervisor's already: not sent again.
     const std::size_t known = a.from;
     RunCallbacks cb;
+    std::size_t total = 0;
     cb.on_progress = [&](const Progress& p) {
+      total = p.total;
       if (p.done < p.total && p.done >= known) emit(detail::kTagProgress, std::to_string(p.done));
     };
     cb.on_session = [&](const Session& s) {
       if (s.results.size() <= known) return;
       emit(detail::kTagSession, point_line(s));
-      if (runner.device_lost().empty()) return;
-      emit(detail::kTagLost, one_line(runner.device_lost()));
-      // Nothing more can run in this process; the supervisor starts a fresh one.
-      std::_Exit(detail::kWorkerExitDeviceLost);
+      if (!runner.device_lost().empty()) {
+        emit(detail::kTagLost, one_line(runner.device_lost()));
+        // Nothing more can run in this process; the supervisor starts a fresh one.
+        std::_Exit(detail::kWorkerExitDeviceLost);
+      }
+      // A line-count run: the supervisor counts this point's launch steps in fresh processes
+      // of their own (counters/line_count_pass.h) before the next point is timed, in a fresh
+      // worker too, so that no count runs beside a timed sample.
+      if (a.line_counts && s.results.size() < total) {
+        emit(detail::kTagNext, "");
+        std::_Exit(0);
+      }
     };
     const Session done = runner.run(input.spec, cb, nullptr, &input);
     emit(detail::kTagEnd, done.cancelled ? "1" : "0");

@@ -7,6 +7,11 @@
 //                          every read floor measured so far
 //   lost <reason>          the device was lost to the point just reported; the worker exits
 //                          kWorkerExitDeviceLost and a fresh process can go on
+//   next                   the point just reported was this process's last by design (a line-count
+//                          run: the supervisor counts it in processes of its own,
+//                          counters/line_count_pass.h); exit 0, a fresh process goes on
+//   counted <json>         the reply of a --count-point worker: one launch step counted
+//                          (counted_step_to_json); exit 0
 //   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
 //   end <0|1>              the run is over (1: cancelled); exit 0
 #pragma once
@@ -20,6 +25,8 @@ inline constexpr std::string_view kTagSession = "session";
 inline constexpr std::string_view kTagLost = "lost";
 inline constexpr std::string_view kTagError = "error";
 inline constexpr std::string_view kTagEnd = "end";
+inline constexpr std::string_view kTagNext = "next";
+inline constexpr std::string_view kTagCounted = "counted";
 
 inline constexpr int kWorkerExitError = 2;
 inline constexpr int kWorkerExitDeviceLost = 3;

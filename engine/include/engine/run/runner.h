@@ -37,11 +37,21 @@ std::uint64_t device_floor_bytes(const DeviceInfo& d);
 // CUPTI's range profiler (counters) and its PC sampling (line samples) cannot share a context:
 // with PC sampling enabled the profiler refuses its first call (CUPTI_ERROR_INVALID_PARAMETER,
 // measured on the H200 on 2026-12-01), and a profiler used first leaves later kernels without
-// PCs. So a run takes one or the other.
+// PCs. Its SASS metrics (line counts) patch the kernels' code with instrumentation: PC samples
+// would land on patched code and the profiler would count the instrumentation's instructions
+// too (line_count_pass.h). So a run takes one of the three. Line counts are never taken by a
+// Runner: each launch step is counted in a fresh process (the supervisor's, run/supervisor.h).
 inline constexpr const char* kCountersOrLineSamples =
-    "hardware counters and line samples need runs of their own: CUPTI's profiler and its PC "
-    "sampling cannot share a GPU context (take the counters in one run, the line samples in "
-    "another)";
+    "hardware counters, line samples and line counts need runs of their own: CUPTI's profiler, "
+    "its PC sampling and its SASS metrics (which patch the kernels' code) cannot share a GPU "
+    "context (take each in a run of its own)";
+
+// Why a Runner cannot take line counts (counters/line_count_pass.h): said where a run in one
+// process, or on the host, is asked for them.
+inline constexpr const char* kLineCountsNeedWorkers =
+    "executed instructions are counted on a GPU, each launch step in a worker process of its "
+    "own (CUPTI's SASS metrics count only the first kernel a process launches): not on the host "
+    "backend, nor in one process (--in-process, or reductionlab-worker missing)";
 
 class Runner {
  public:
@@ -53,8 +63,8 @@ class Runner {
   // run after its timed samples, in a pass of its own; empty: none (the default).
   void set_counters(const std::vector<std::string>& ids);
   // Samples warp states per instruction (counters/line_sample_pass.h) for every point, after
-  // its samples, in a pass of its own; off by default. Not with counters: throws rl::Error
-  // (kCountersOrLineSamples) when both are asked for.
+  // its samples, in a pass of its own; off by default. Not with counters or line counts: throws
+  // rl::Error (kCountersOrLineSamples) when both are asked for.
   void set_line_samples(bool on);
   // The resume session given to run() is this same run continued in a fresh process (a worker
   // after a fault: run/supervisor.h): its failed points are kept too (the point that faulted is

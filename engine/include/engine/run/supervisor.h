@@ -28,6 +28,10 @@ struct SupervisorOptions {
   DeviceInfo device;
   std::vector<std::string> counters;  // Runner::set_counters
   bool line_samples = false;          // Runner::set_line_samples
+  // Executed instructions per line (counters/line_count_pass.h): each point is timed in a worker
+  // of its own, then each of its launch steps is counted by a further worker, before the next
+  // point is timed; the counts join the point's line_samples before its callbacks run.
+  bool line_counts = false;
   int max_consecutive_failures = 3;
   // Says what happened when a worker was lost and what comes next ("the GPU worker process was
   // lost at <point> (the device was lost: ...); a fresh one runs the remaining 5 points"), on
