@@ -173,6 +173,16 @@ if has linecounts; then
         > "$out/linecounts/code-$v${mode:+-${mode#--}}.txt" 2>&1
     done
   done
+  # ncu's totals of the same kernels (one launch of each: counts do not vary between launches),
+  # to compare with the sums of the per-instruction counts (scripts/line_counts_vs_ncu.py).
+  for vw in reduceNeighbored:global reduceInterleaved:global reduceUnrollWarp8:global \
+            single_pass:registers; do
+    v=${vw%:*}
+    timeout 120 ncu --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum --csv \
+      -k regex:'reduce|finish_partials|single_pass' -c 2 $B/reductionlab-cli run --in-process \
+      --variants $v --sizes 2^24 --block-sizes 1024 --workspace ${vw#*:} --min-samples 1 \
+      --max-samples 1 > "$out/linecounts/ncu-$v.csv" 2> "$out/linecounts/ncu-$v.err"
+  done
 fi
 if has story; then
   # Issue 12: a live story run of the seed's ladder (three steps measured now), with screenshots.

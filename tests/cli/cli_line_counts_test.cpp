@@ -1,5 +1,5 @@
-// `run --line-counts` and `code --samples` with counts: on the host a run says once why there are
-// none, and is refused with --counters or --line-samples; a session whose point has counts (made
+// `run --line-counts` and `code --samples` with counts: on the host a run is refused saying why,
+// and with --counters or --line-samples; a session whose point has counts (made
 // up here at every instruction of the kernel's first function: no GPU) prints "executed" and
 // "thread eff %" columns, aligned, beside the sample column where there are samples too.
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include "engine/code/line_diff.h"
 #include "engine/counters/line_count_pass.h"
 #include "engine/io/export.h"
+#include "engine/run/runner.h"
 
 namespace rl::testing {
 namespace {
@@ -34,10 +35,12 @@ std::vector<std::string> neighbored_run(std::vector<std::string> more) {
   return args;
 }
 
+// Counts are taken on a GPU, each launch step in a worker process of its own: on the host the
+// run is refused at once, saying so (exit 2, nothing run).
 TEST(CliLineCounts, SayWhyOnTheHostAndRefuseTheOtherProfilers) {
   const CliResult r = run_cli(neighbored_run({"--line-counts"}));
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_NE(r.err.find("line counts: no line counts on the host backend"), std::string::npos)
+  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+  EXPECT_NE(r.err.find(std::string("--line-counts: ") + kLineCountsNeedWorkers), std::string::npos)
       << r.err;
   const CliResult counters = run_cli(neighbored_run({"--line-counts", "--counters"}));
   EXPECT_EQ(counters.exit_code, 2) << counters.err;
@@ -94,14 +97,13 @@ TEST(CliLineCounts, CodeSamplesPrintsExecutedAndThreadEfficiencyAligned) {
   const std::string arch = e.sass.count("sm_90") ? "sm_90" : e.sass.begin()->first;
   TempDir dir;
   const std::string json = dir.file("run.json"), counted = dir.file("counted.json");
-  const CliResult r = run_cli(neighbored_run({"--line-counts", "--json", json}));
+  const CliResult r = run_cli(neighbored_run({"--json", json}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const bool samples : {false, true}) {
     SCOPED_TRACE(samples ? "samples and counts" : "counts");
     Session s = session_from_json(slurp(json));
     ASSERT_EQ(s.results.size(), 1u);
-    ASSERT_TRUE(s.results[0].line_samples.has_value());  // the host's note, no counts
-    add_made_up(*s.results[0].line_samples, e, arch, samples);
+    add_made_up(s.results[0].line_samples.emplace(), e, arch, samples);
     std::ofstream(counted) << session_to_json(s);
     const CliResult sass = run_cli({"code", "--variant", "reduceNeighbored", "--block-size", "256",
                                     "--samples", counted, "--sass"});

@@ -175,10 +175,18 @@ TEST(AppProfiling, LineCountsExcludeTheOtherBoxesAndReachTheWorker) {
   worker.run(1, test::tiny_spec(), 0, cancel, {}, {}, std::nullopt,
              RunProfiling{false, false, true});
   ASSERT_EQ(finished.count(), 1);
+  // Each point timed by a worker of its own (--line-counts), each launch step counted by a
+  // further one (--count-point); none profiles otherwise.
   const QStringList argv = fake.take();
-  ASSERT_EQ(argv.size(), 1);
-  EXPECT_TRUE(argv[0].contains("--line-counts")) << argv[0].toStdString();
-  EXPECT_FALSE(argv[0].contains("--counters") || argv[0].contains("--line-samples"));
+  int timed = 0, counted = 0;
+  for (const QString& a : argv) {
+    timed += a.contains("--line-counts");
+    counted += a.contains("--count-point");
+    EXPECT_FALSE(a.contains("--counters") || a.contains("--line-samples")) << a.toStdString();
+  }
+  EXPECT_EQ(timed, int(rl::expand(test::tiny_spec()).size()));
+  EXPECT_GE(counted, timed);
+  EXPECT_EQ(timed + counted, argv.size());
 }
 
 // The whole way: the form's tick, Run, the controller, the worker thread, the supervisor.
