@@ -12,14 +12,26 @@
 //   nvcc -std=c++17 -arch=sm_90 -Ikernels/include-engine -Ikernels/include \
 //        docs/experiments/cupti_sass_engine_kernels.cu build-gpu/kernels/librl_kernels.a -o sp2 \
 //        -L/usr/local/cuda/lib -lcupti -lcuda
-// Results: the probe kernel is counted at 4, 64 and 1024 blocks (28 records). The engine's
-// reduce_interleaved is counted at 256 and 512 elements (grids of 1 and 2 blocks: 40 records,
-// the function named), and at 4096 elements (16 blocks), 2^18, 2^19 and 2^20 nothing is: 0
-// records, with or without the finishing pass, waiting 500 ms before reading, per-SM values, or
-// lazy patching off (Z: cuptiSassMetricsEnable refuses, code 1). Not yet known why a grid of 16
-// blocks of this kernel returns nothing where 1024 blocks of the probe kernel return counts;
-// the next things to try: the probe's kernel body with a __syncthreads() tree, the seed kernel
-// copied into this file (not from the library), and CUDA_MODULE_LOADING=EAGER with lazy patching.
+// Results (first session): the probe kernel is counted at 4, 64 and 1024 blocks (28 records);
+// the engine's reduce_interleaved at 256 and 512 elements but not at 4096 (16 blocks) and more, in
+// any of the ways tried (finishing pass or not, waiting, per-SM values, lazy patching off: Z is
+// refused, code 1).
+// Results (2026-12-01, second session, each line a fresh process; records of the counted kernel):
+//   T 1, 2, 4: 34 records; T 8, 16, 132, 1024: 0. U 2: 34; U 16, 1024: 0. V 2, 16, 1024: 29.
+//   R G WHAT with the cudaMemset of the input: G x 256 x 4 bytes of 4 KiB counts (47 records,
+//   every WHAT), 8 KiB and more (G = 8, 64; 32 x 64; 2 x 1024 threads) gives 0, every WHAT;
+//   NOMEMSET=1: 47 records at G = 8, 64 and 1024, whatever the kernel does.
+//   V 16 with, inside the range before the kernel: EXTRA_MEMSET 1024, 4096: 29; 8192, 65536,
+//   16 MiB: 0. EXTRA_COPY (host to device) of any of those sizes: 29. EXTRA_D2D 64 KiB, 16 MiB: 0.
+//   PRE_KERNEL=1 (other_kernel first): 15 records, all other_kernel's; POST_KERNEL=1 (probe_kernel
+//   after): 29, all probe_bar's: one kernel per range.
+//   V 16 with, before the range: PRE_COPY 64 KiB, 16 MiB: 29; PRE_MEMSET 4096: 29, 65536: 0;
+//   PRE_OTHER (another kernel): 0; PRE_RANGE (the same kernel at 16 x 256): 0; B (the probe at
+//   4 x 128 before, the same inside): 28; E: 28.
+// So the grid size was never the cause: the cudaMemset of the input (a kernel from 8 KiB, a
+// copy-engine write below) ran first. What is safe, and what the engine does
+// (engine/include/engine/counters/line_count_pass.h): a fresh process, the input uploaded with
+// host-to-device copies only, no kernel before the counted one, one launch step per process.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti_pcsampling.h>
