@@ -211,8 +211,8 @@ int main(int argc, char** argv) {
     // What else runs in the range before the counted kernel: EXTRA_MEMSET=BYTES a cudaMemset,
     // EXTRA_COPY=BYTES a host-to-device copy, PRE_KERNEL=1 another kernel.
     if (getenv("EXTRA_MEMSET") || getenv("EXTRA_COPY")) {
-      const size_t b = std::strtoull(getenv(getenv("EXTRA_MEMSET") ? "EXTRA_MEMSET" : "EXTRA_COPY"),
-                                     nullptr, 0);
+      const size_t b =
+          std::strtoull(getenv(getenv("EXTRA_MEMSET") ? "EXTRA_MEMSET" : "EXTRA_COPY"), nullptr, 0);
       void* p;
       CK(cudaMalloc(&p, b));
       if (getenv("EXTRA_MEMSET")) {

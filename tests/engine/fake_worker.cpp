@@ -8,9 +8,10 @@
 // RL_FAKE_COUNTS set: a --count-point worker answers made-up counts (two PCs of a function
 // named after the step; a point of size RL_FAKE_COUNTS has a finishing pass too), as a GPU's
 // would look, so the supervisor's merging can be tested on the host; RL_FAKE_COUNT_CRASH set:
-// such a worker aborts instead. RL_FAKE_START_FAIL set: the backend cannot be made. RL_FAKE_PID_FILE: each worker appends its
-// pid there when it starts. RL_FAKE_ARGV_FILE: each worker appends its arguments there, one line
-// (the app's tests: what the supervisor passed, e.g. `--counters IDS`).
+// such a worker aborts instead. RL_FAKE_START_FAIL set: the backend cannot be made.
+// RL_FAKE_PID_FILE: each worker appends its pid there when it starts. RL_FAKE_ARGV_FILE: each
+// worker appends its arguments there, one line (the app's tests: what the supervisor passed, e.g.
+// `--counters IDS`).
 #include <unistd.h>
 
 #include <cstdio>

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "counters/cupti_api.h"
-#include "engine/counters/line_count_pass.h"
 #include "engine/core/error.h"
+#include "engine/counters/line_count_pass.h"
 
 namespace rl {
 namespace {

@@ -59,9 +59,9 @@ ExperimentSpec five_points() {
 class SupervisorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* v : {"RL_FAKE_FAULT_SIZES", "RL_FAKE_CRASH_SIZES", "RL_FAKE_HANG_SIZES",
-                          "RL_FAKE_START_FAIL", "RL_FAKE_PID_FILE", "RL_FAKE_COUNTS",
-                          "RL_FAKE_COUNT_CRASH"})
+    for (const char* v :
+         {"RL_FAKE_FAULT_SIZES", "RL_FAKE_CRASH_SIZES", "RL_FAKE_HANG_SIZES", "RL_FAKE_START_FAIL",
+          "RL_FAKE_PID_FILE", "RL_FAKE_COUNTS", "RL_FAKE_COUNT_CRASH"})
       unsetenv(v);
     options_.worker = beside_this_test("rl_fake_worker");
     options_.device_index = -1;
@@ -160,8 +160,9 @@ TEST_F(SupervisorTest, ALostCountWorkerLeavesANoteNotAFailure) {
     EXPECT_EQ(r.status, PointStatus::Ok) << r.message;
     ASSERT_TRUE(r.line_samples.has_value());
     EXPECT_EQ(r.line_samples->counted_launches, 0);
-    EXPECT_TRUE(contains(r.line_samples->count_note, "no line counts for whole: the line-count "
-                                                     "worker process was killed by signal 6"))
+    EXPECT_TRUE(contains(r.line_samples->count_note,
+                         "no line counts for whole: the line-count "
+                         "worker process was killed by signal 6"))
         << r.line_samples->count_note;
   }
 }

@@ -35,9 +35,8 @@ struct StepBuffers {
   DeviceBuffer input, partials, result, scratch;
 };
 
-StepBuffers upload_point(const kernels::LaunchPlan& plan, const PointSpec& p,
-                         const InputData& in, kernels::LaunchArgs& args, cudaStream_t s,
-                         const std::string& ctx) {
+StepBuffers upload_point(const kernels::LaunchPlan& plan, const PointSpec& p, const InputData& in,
+                         kernels::LaunchArgs& args, cudaStream_t s, const std::string& ctx) {
   StepBuffers b;
   const std::size_t elem = dtype_size(p.type);
   const std::size_t accum = kernels::accum_size(p.type);
@@ -101,13 +100,13 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   };
   try {
     SassCounter counter(device);
-    SassCounter::Counted c = counter.count(
-        [&](const std::string&) { return role; }, [] {},
-        [&] {
-          RL_CUDA_CHECK(launch_step(stream.get()), "counting " + ctx);
-          RL_CUDA_CHECK(cudaStreamSynchronize(stream.get()), "counting " + ctx);
-        },
-        ctx);
+    SassCounter::Counted c =
+        counter.count([&](const std::string&) { return role; }, [] {},
+                      [&] {
+                        RL_CUDA_CHECK(launch_step(stream.get()), "counting " + ctx);
+                        RL_CUDA_CHECK(cudaStreamSynchronize(stream.get()), "counting " + ctx);
+                      },
+                      ctx);
     out.functions = std::move(c.functions);
     out.dropped = c.dropped;
   } catch (const CountersUnavailable& e) {
@@ -123,8 +122,8 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   else if (out.kernels_in_step > int(out.functions.size()))
     out.note = role + " starts " + std::to_string(out.kernels_in_step) +
                " kernels; CUPTI's SASS metrics count the first a process launches, so " +
-               std::to_string(out.kernels_in_step - int(out.functions.size())) +
-               " of them (" + role + "_2 on) are not counted";
+               std::to_string(out.kernels_in_step - int(out.functions.size())) + " of them (" +
+               role + "_2 on) are not counted";
   if (out.dropped > 0)
     out.note += std::string(out.note.empty() ? "" : "; ") + std::to_string(out.dropped) +
                 " SASS records dropped by CUPTI";
@@ -137,8 +136,7 @@ void merge_counted_step(PointLineSamples& into, const CountedStep& step) {
     into.counted_launches = 1;
     add_line_counts(into.functions, step.functions);
   }
-  if (!step.note.empty())
-    into.count_note += (into.count_note.empty() ? "" : "; ") + step.note;
+  if (!step.note.empty()) into.count_note += (into.count_note.empty() ? "" : "; ") + step.note;
 }
 
 void add_line_counts(std::vector<SampledFunction>& into,

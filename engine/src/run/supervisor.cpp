@@ -35,8 +35,8 @@ Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options))
 
 Session Supervisor::run(const ExperimentSpec& spec, const RunCallbacks& callbacks,
                         const std::atomic<bool>* cancel, const Session* resume) {
-  const int profilers = int(!options_.counters.empty()) + int(options_.line_samples) +
-                        int(options_.line_counts);
+  const int profilers =
+      int(!options_.counters.empty()) + int(options_.line_samples) + int(options_.line_counts);
   if (profilers > 1) throw Error(kCountersOrLineSamples);
   const auto errors = validate(spec, &options_.device);
   if (!errors.empty()) {

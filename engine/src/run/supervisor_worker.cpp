@@ -170,11 +170,15 @@ void SupervisedRun::count_lines(PointResult& r, std::size_t index) {
 }
 
 bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, std::string* why) {
-  const std::vector<std::string> argv = {options_.worker,     "--device",
+  const std::vector<std::string> argv = {options_.worker,
+                                         "--device",
                                          std::to_string(options_.device_index),
-                                         "--input",           kWorkerInputPath,
-                                         "--count-point",     std::to_string(index),
-                                         "--count-step",      std::to_string(step)};
+                                         "--input",
+                                         kWorkerInputPath,
+                                         "--count-point",
+                                         std::to_string(index),
+                                         "--count-step",
+                                         std::to_string(step)};
   std::optional<ChildProcess> child;
   try {
     Session in;

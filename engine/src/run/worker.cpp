@@ -132,8 +132,7 @@ std::unique_ptr<Backend> make_worker_backend(int device) {
   return device >= 0 ? make_cuda_backend(device) : make_host_backend();
 }
 
-CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData& input,
-                                 int step) {
+CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData& input, int step) {
   if (device < 0) {
     CountedStep s;
     s.steps = 1;

@@ -34,12 +34,12 @@ struct InputData;
 
 // What counting one launch step gave.
 struct CountedStep {
-  int steps = 0;                         // launch steps of the point (1, or 2 with a finish)
+  int steps = 0;                           // launch steps of the point (1, or 2 with a finish)
   std::vector<SampledFunction> functions;  // the counted function, its role set (may be empty)
-  std::string arch;                      // "sm_90": the SASS the offsets belong to
-  std::uint64_t dropped = 0;             // records CUPTI dropped
-  int kernels_in_step = 0;               // kernels the step launches (CUB's call: two), 0: unknown
-  std::string note;                      // why nothing or less was counted, or ""
+  std::string arch;                        // "sm_90": the SASS the offsets belong to
+  std::uint64_t dropped = 0;               // records CUPTI dropped
+  int kernels_in_step = 0;  // kernels the step launches (CUB's call: two), 0: unknown
+  std::string note;         // why nothing or less was counted, or ""
 };
 
 // Counts launch step `step` (0: the first kernel, 1: the finishing pass) of point p on CUDA

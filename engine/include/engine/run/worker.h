@@ -23,8 +23,7 @@ std::unique_ptr<Backend> make_worker_backend(int device);
 using WorkerStepCounter =
     std::function<CountedStep(int device, const PointSpec& p, const InputData& input, int step)>;
 // count_launch_step on a GPU; on the host (-1) no counts, saying why.
-CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData& input,
-                                 int step);
+CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData& input, int step);
 
 // The worker's main(). Arguments:
 //   --device N       the CUDA ordinal (-1: the host backend)
