@@ -12,6 +12,7 @@
 // RL_FAKE_PID_FILE: each worker appends its pid there when it starts. RL_FAKE_ARGV_FILE: each
 // worker appends its arguments there, one line (the app's tests: what the supervisor passed, e.g.
 // `--counters IDS`).
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,7 +23,9 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/run/worker.h"
+#include "engine/io/export.h"
 #include "fault_backend.h"
+#include "multi_fixtures.h"
 
 namespace {
 
@@ -78,6 +81,42 @@ class FakeBackend final : public rl::Backend {
 
 }  // namespace
 
+int fake_multi_worker() {
+  const rl::MultiSession all = rl::testing::make_multi_session();
+  auto say = [](std::string line) {
+    while (!line.empty() && line.back() == '\n') line.pop_back();  // one line each, as emit()
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+  };
+  auto after = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::atoi(v) : -1;
+  };
+  const int crash = after("RL_FAKE_MULTI_CRASH_AFTER"), hang = after("RL_FAKE_MULTI_HANG_AFTER");
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, nullptr);
+  say("notice fake worker: measuring read floors");
+  rl::MultiSession s = all;
+  s.points.clear();
+  for (std::size_t i = 0; i < all.points.size(); ++i) {
+    s.points.push_back(all.points[i]);
+    say("multi " + rl::multi_session_to_json(s, -1));
+    if (int(i) + 1 == crash) std::abort();
+    if (int(i) + 1 == hang) {
+      int got = 0;
+      sigwait(&term, &got);
+      s.cancelled = true;
+      say("multi " + rl::multi_session_to_json(s, -1));
+      say("end 1");
+      return 0;
+    }
+  }
+  say("end 0");
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (const char* path = std::getenv("RL_FAKE_ARGV_FILE")) {
     if (FILE* f = std::fopen(path, "a")) {
@@ -92,6 +131,9 @@ int main(int argc, char** argv) {
       std::fclose(f);
     }
   }
+  for (int i = 1; i < argc; ++i)
+    if (std::getenv("RL_FAKE_MULTI") && std::string(argv[i]) == "--multi")
+      return fake_multi_worker();
   auto backend = [](int) -> std::unique_ptr<rl::Backend> {
     if (std::getenv("RL_FAKE_START_FAIL")) throw rl::Error("no device here (fake worker)");
     return std::make_unique<FakeBackend>();

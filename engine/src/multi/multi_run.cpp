@@ -185,6 +185,7 @@ bool MultiRun::run_group(const std::vector<MultiPointSpec>& points, std::size_t 
     }
     s_.points.push_back(mp);
     if (cb_.on_point) cb_.on_point(s_.points.back(), done_, points.size());
+    if (cb_.on_session) cb_.on_session(s_);
     ++done_;
   }
   return true;

@@ -1,6 +1,7 @@
 #include "run/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -8,7 +9,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "engine/core/error.h"
 
@@ -185,6 +188,84 @@ bool write_all(int fd, const std::string& text) {
     done += std::size_t(w);
   }
   return true;
+}
+
+namespace {
+
+constexpr int kPollMs = 20;
+constexpr std::size_t kStderrTail = 1000;
+
+bool is_set(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
+
+std::string tidy_tail(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
+                    const std::function<bool(std::string_view)>& on_line,
+                    const std::function<void()>& on_poll) {
+  ChildEnd end;
+  std::string out, err;
+  char buf[65536];
+  bool useful = true;
+  while (useful && (child.stdout_fd() >= 0 || child.stderr_fd() >= 0)) {
+    if (on_poll) on_poll();
+    if (is_set(cancel)) {
+      child.kill();
+      child.wait();
+      end.cancelled = true;
+      return end;
+    }
+    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
+    const int ready = poll(fds, 2, kPollMs);  // a negative fd is skipped
+    if (ready <= 0) continue;                 // timeout, or EINTR: look at *cancel again
+    if (fds[1].revents) {
+      const long n = read_some(fds[1].fd, buf, sizeof buf);
+      if (n <= 0) {
+        child.close_stderr();
+      } else {
+        write_all(STDERR_FILENO, std::string(buf, std::size_t(n)));
+        err.append(buf, std::size_t(n));
+        if (err.size() > 2 * kStderrTail) err.erase(0, err.size() - kStderrTail);
+      }
+    }
+    if (fds[0].revents) {
+      const long n = read_some(fds[0].fd, buf, sizeof buf);
+      if (n <= 0) {
+        child.close_stdout();
+        continue;
+      }
+      out.append(buf, std::size_t(n));
+      std::size_t start = 0;
+      for (std::size_t nl; useful && (nl = out.find('\n', start)) != std::string::npos;
+           start = nl + 1)
+        useful = on_line(std::string_view(out).substr(start, nl - start));
+      out.erase(0, start);
+      if (!useful) child.kill();
+    }
+  }
+  while (!child.try_wait()) {
+    if (on_poll) on_poll();
+    if (is_set(cancel)) {
+      child.kill();
+      child.wait();
+      end.cancelled = true;
+      return end;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  end.how = describe_wait_status(child.wait());
+  end.stderr_tail =
+      tidy_tail(err.size() > kStderrTail ? err.substr(err.size() - kStderrTail) : err);
+  return end;
 }
 
 }  // namespace rl::detail

@@ -5,7 +5,10 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rl::detail {
@@ -61,6 +64,21 @@ class ChildProcess {
   int status_ = 0;
   UniqueFd out_, err_;
 };
+
+// How a child process ended, as pump_child saw it.
+struct ChildEnd {
+  bool cancelled = false;   // killed because *cancel was set
+  std::string how;          // "exited with code 3", "was killed by signal 11 (...)"
+  std::string stderr_tail;  // the last of what it wrote on stderr
+};
+
+// Runs `child` to its end: each line of its stdout to on_line (which returns false when the
+// child is of no further use: it is killed), its stderr passed on to this process's with its
+// tail kept; *cancel (polled every 20 ms) kills it. on_poll (optional) runs at each poll, before
+// *cancel is looked at (a caller's own way to stop the child, e.g. SIGTERM first).
+ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
+                    const std::function<bool(std::string_view)>& on_line,
+                    const std::function<void()>& on_poll = {});
 
 // "exited with code 3", "was killed by signal 11 (Segmentation fault)".
 std::string describe_wait_status(int status);

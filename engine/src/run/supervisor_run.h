@@ -10,12 +10,11 @@
 #include <vector>
 
 #include "engine/counters/line_count_pass.h"
+#include "run/child_process.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
 
 namespace rl::detail {
-
-class ChildProcess;
 
 // How one worker process ended.
 struct WorkerEnd {
@@ -28,19 +27,6 @@ struct WorkerEnd {
   bool finished_point = false;  // finished at least one point that did not fail
   bool next = false;            // sent "next": a fresh process goes on, by design
 };
-
-// How a child process ended, as pump_child saw it.
-struct ChildEnd {
-  bool cancelled = false;   // killed because *cancel was set
-  std::string how;          // "exited with code 3", "was killed by signal 11 (...)"
-  std::string stderr_tail;  // the last of what it wrote on stderr
-};
-
-// Runs `child` to its end: each line of its stdout to on_line (which returns false when the
-// child is of no further use: it is killed), its stderr passed on to this process's with its
-// tail kept; *cancel (polled every few ms) kills it.
-ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
-                    const std::function<bool(std::string_view)>& on_line);
 
 class SupervisedRun {
  public:

@@ -1,8 +1,6 @@
 // One worker process of a supervised run: started with its input on a memfd, read line by line
-// (run/worker_protocol.h) with poll(2) so that a cancel is seen within kPollMs, its stderr passed
-// on to this process's and its tail kept for the message when it dies.
-#include <poll.h>
-#include <unistd.h>
+// (run/worker_protocol.h) by pump_child (run/child_process.h), so that a cancel is seen at once
+// and its stderr's tail is kept for the message when it dies.
 
 #include <algorithm>
 #include <exception>
@@ -21,19 +19,8 @@ namespace rl::detail {
 
 namespace {
 
-constexpr int kPollMs = 20;
-constexpr std::size_t kStderrTail = 1000;
-
 bool is_set(const std::atomic<bool>* c) {
   return c && c->load(std::memory_order_relaxed);
-}
-
-std::string tidy_tail(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  const auto first = s.find_first_not_of(' ');
-  const auto last = s.find_last_not_of(' ');
-  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
 }
 
 }  // namespace
@@ -94,62 +81,6 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
   end.stderr_tail = ce.stderr_tail;
   // A run that ended, then was cut short by a cancel, is cancelled all the same.
   if (end.ended && is_set(cancel_)) session_.cancelled = true;
-  return end;
-}
-
-ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
-                    const std::function<bool(std::string_view)>& on_line) {
-  ChildEnd end;
-  std::string out, err;
-  char buf[65536];
-  bool useful = true;
-  while (useful && (child.stdout_fd() >= 0 || child.stderr_fd() >= 0)) {
-    if (is_set(cancel)) {
-      child.kill();
-      child.wait();
-      end.cancelled = true;
-      return end;
-    }
-    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
-    const int ready = poll(fds, 2, kPollMs);  // a negative fd is skipped
-    if (ready <= 0) continue;                 // timeout, or EINTR: look at *cancel again
-    if (fds[1].revents) {
-      const long n = read_some(fds[1].fd, buf, sizeof buf);
-      if (n <= 0) {
-        child.close_stderr();
-      } else {
-        write_all(STDERR_FILENO, std::string(buf, std::size_t(n)));
-        err.append(buf, std::size_t(n));
-        if (err.size() > 2 * kStderrTail) err.erase(0, err.size() - kStderrTail);
-      }
-    }
-    if (fds[0].revents) {
-      const long n = read_some(fds[0].fd, buf, sizeof buf);
-      if (n <= 0) {
-        child.close_stdout();
-        continue;
-      }
-      out.append(buf, std::size_t(n));
-      std::size_t start = 0;
-      for (std::size_t nl; useful && (nl = out.find('\n', start)) != std::string::npos;
-           start = nl + 1)
-        useful = on_line(std::string_view(out).substr(start, nl - start));
-      out.erase(0, start);
-      if (!useful) child.kill();
-    }
-  }
-  while (!child.try_wait()) {
-    if (is_set(cancel)) {
-      child.kill();
-      child.wait();
-      end.cancelled = true;
-      return end;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  end.how = describe_wait_status(child.wait());
-  end.stderr_tail =
-      tidy_tail(err.size() > kStderrTail ? err.substr(err.size() - kStderrTail) : err);
   return end;
 }
 

@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -13,6 +14,7 @@
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
+#include "engine/multi/multi_run.h"
 #include "engine/run/input_data.h"
 #include "engine/run/runner.h"
 #include "run/child_process.h"
@@ -36,6 +38,7 @@ struct WorkerArgs {
   std::vector<std::string> counters;
   bool line_samples = false;
   bool line_counts = false;
+  bool multi = false;     // --multi: the input is a multi-GPU session's spec (multi_run.h)
   long count_point = -1;  // --count-point: count one launch step of this point, nothing else
   int count_step = 0;
 };
@@ -79,6 +82,9 @@ WorkerArgs parse_args(int argc, char** argv) {
       a.line_samples = true;
     } else if (arg == "--line-counts") {
       a.line_counts = true;
+    } else if (arg == "--multi") {
+      a.multi = true;
+      have_device = true;  // the spec names its devices
     } else if (arg == "--count-point" && has_value) {
       char* end = nullptr;
       a.count_point = std::strtol(argv[++i], &end, 10);
@@ -157,6 +163,35 @@ int count_one_step(const WorkerArgs& a, const Session& input, const WorkerStepCo
   return 0;
 }
 
+// Set by SIGTERM: a --multi worker asked to stop after the current sample (the supervisor's
+// cancel), so that the session so far is sent whole.
+std::atomic<bool> multi_cancel{false};
+extern "C" void on_term(int) {
+  multi_cancel.store(true);
+}
+
+// --multi: the whole multi-GPU run, the session so far after each point.
+int run_multi_worker(const std::string& input_path) {
+  MultiSpec spec;
+  try {
+    spec = multi_session_from_json(read_text_file(input_path, kMaxSessionFileBytes)).spec;
+  } catch (const Error& e) {
+    throw Error("--input " + input_path + ": " + e.what());
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_term;
+  sigaction(SIGTERM, &sa, nullptr);
+  MultiCallbacks cb;
+  cb.on_notice = [](const std::string& what) { emit(detail::kTagNotice, one_line(what)); };
+  cb.on_session = [](const MultiSession& s) {
+    emit(detail::kTagMulti, multi_session_to_json(s, -1));
+  };
+  const MultiSession done = run_multi(spec, cb, &multi_cancel);
+  emit(detail::kTagMulti, multi_session_to_json(done, -1));
+  emit(detail::kTagEnd, done.cancelled ? "1" : "0");
+  return 0;
+}
+
 }  // namespace
 
 int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
@@ -169,6 +204,7 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
   if (own >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) protocol_fd = own;
   try {
     const WorkerArgs a = parse_args(argc, argv);
+    if (a.multi) return run_multi_worker(a.input);
     Session input;
     try {
       input = session_from_json(read_text_file(a.input, kMaxSessionFileBytes));

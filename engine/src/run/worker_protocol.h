@@ -12,6 +12,10 @@
 //                          counters/line_count_pass.h); exit 0, a fresh process goes on
 //   counted <json>         the reply of a --count-point worker: one launch step counted
 //                          (counted_step_to_json); exit 0
+// A --multi worker (engine/multi/multi_supervisor.h) sends instead:
+//   notice <text>          something for a status line ("measuring read floors")
+//   multi <json>           after each point: the multi-GPU session so far (io/export.h, compact)
+//   error <message>, end <0|1>  as above
 //   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
 //   end <0|1>              the run is over (1: cancelled); exit 0
 #pragma once
@@ -27,6 +31,8 @@ inline constexpr std::string_view kTagError = "error";
 inline constexpr std::string_view kTagEnd = "end";
 inline constexpr std::string_view kTagNext = "next";
 inline constexpr std::string_view kTagCounted = "counted";
+inline constexpr std::string_view kTagNotice = "notice";
+inline constexpr std::string_view kTagMulti = "multi";
 
 inline constexpr int kWorkerExitError = 2;
 inline constexpr int kWorkerExitDeviceLost = 3;

@@ -36,6 +36,9 @@ struct MultiCallbacks {
   std::function<void(const MultiPoint&, std::size_t index, std::size_t count)> on_point;
   // Something to say on a status line: "measuring read floors", "opening NCCL for 2 GPUs".
   std::function<void(const std::string&)> on_notice;
+  // The session so far (devices, links, NCCL, read floors and every finished point), after each
+  // point: what a supervisor keeps should the process be lost (multi_supervisor.h).
+  std::function<void(const MultiSession&)> on_session;
 };
 
 // Validates (throws rl::Error with every message of validate(), joined by "; "), measures the
