@@ -10,8 +10,8 @@
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
 #include "engine/multi/multi_supervisor.h"
-#include "engine/run/supervisor.h"
 #include "engine/report/link_text.h"
+#include "engine/run/supervisor.h"
 #include "format.h"
 #include "parse_args.h"
 #include "run_outputs.h"
@@ -50,17 +50,12 @@ void refuse_one_gpu_flags(const RunArgs& a, const CountsFlags& counts,
 }
 
 std::vector<rl::Exchange> parse_exchanges(const std::string& text) {
-  if (text == "all") return rl::all_exchanges();
-  std::vector<rl::Exchange> out;
-  for (const std::string& item : split_list("--exchange", text)) {
-    const auto e = rl::parse_exchange(item);
-    if (!e)
-      throw UsageError("--exchange " + rl::echo(item) +
-                       ": unknown exchange (expected nccl_allreduce, nccl_reduce, gather_shards, "
-                       "peer_partials or all)");
-    if (std::find(out.begin(), out.end(), *e) == out.end()) out.push_back(*e);
+  split_list("--exchange", text);  // an empty item is said as for every list flag
+  try {
+    return rl::parse_exchange_list(text);
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string("--exchange ") + e.what());
   }
-  return out;
 }
 
 // One value of a list flag (the local reduction runs at one shape).
@@ -86,7 +81,7 @@ void set_local_kernel(const RunArgs& a, rl::MultiSpec& s) {
     named_unroll = ref->unroll;
   }
   const rl::VariantInfo& v = *rl::find_variant_by_id(s.variant);
-  s.unroll = named_unroll.value_or(v.default_unroll);
+  rl::use_local_variant(s, v, named_unroll);
   if (given(a.o_unroll)) {
     if (named_unroll)
       throw UsageError("--unroll " + a.unroll + ": the name " + a.variants +
@@ -94,16 +89,12 @@ void set_local_kernel(const RunArgs& a, rl::MultiSpec& s) {
                        " for other factors");
     s.unroll = one_int("--unroll", a.unroll);
   }
-  s.workspace = v.takes_workspace(rl::Workspace::Registers) ? rl::Workspace::Registers
-                : v.takes_workspace(rl::Workspace::Shared)  ? rl::Workspace::Shared
-                                                            : rl::Workspace::Global;
   if (given(a.o_workspace)) {
     const std::vector<rl::Workspace> w = parse_workspaces("--workspace", a.workspace);
     if (w.size() != 1)
       throw UsageError("--workspace " + a.workspace + ": a multi-GPU run takes one workspace");
     s.workspace = w.front();
   }
-  s.block_size = v.block_sizes.empty() ? 0 : v.takes_block_size(1024) ? 1024 : v.block_sizes.back();
   if (given(a.o_block_sizes)) s.block_size = one_int("--block-sizes", a.block_sizes);
 }
 

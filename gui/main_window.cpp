@@ -128,6 +128,7 @@ MainWindow::MainWindow(Options options)
   build_actions();
   connect_store();
   connect_run();
+  connect_multi_run();
   connect(tabs_, &QTabWidget::currentChanged, charts_, [this] { charts_->refresh_visible(); });
   connect(charts_, &ChartsPanel::export_requested, this, &MainWindow::export_chart_interactive);
   connect(baseline_, &QComboBox::activated, this,

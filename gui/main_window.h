@@ -114,6 +114,9 @@ class MainWindow : public QMainWindow {
   DevicePanel* device_panel() const { return device_panel_; }
   QTabWidget* tabs() const { return tabs_; }
   MultiGpuView* multi_gpu_view() const { return multi_view_; }
+  // Writes the multi-GPU session shown to path (the tab's Save session...); false with the
+  // reason reported where it could not.
+  bool save_multi_session(const QString& path);
   CodePanel* code_panel() const { return code_; }
   SessionsPanel* sessions_panel() const { return sessions_; }
   QDockWidget* sessions_dock() const { return sessions_dock_; }
@@ -141,6 +144,7 @@ class MainWindow : public QMainWindow {
   void add_code_view();                 // main_window_code.cpp
   void restore_view_settings();
   void connect_run();
+  void connect_multi_run();  // main_window_multi.cpp: the Several GPUs tab's runs
   void connect_store();
   void update_banner();
   void update_baselines();

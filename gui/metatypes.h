@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "engine/multi/multi_results.h"
 #include "engine/run/device.h"
 #include "engine/run/results.h"
 #include "engine/run/runner.h"
@@ -28,6 +29,7 @@ Q_DECLARE_METATYPE(rl::Session)
 Q_DECLARE_METATYPE(rl::Discovery)
 Q_DECLARE_METATYPE(rl::DeviceInfo)
 Q_DECLARE_METATYPE(rl::gui::TraceRecording)
+Q_DECLARE_METATYPE(rl::MultiSession)
 
 namespace rl::gui {
 // Idempotent; call before the first queued connection carries one of these.

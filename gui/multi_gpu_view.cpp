@@ -12,6 +12,7 @@
 #include "charts/chart_widget.h"
 #include "engine/report/link_text.h"
 #include "format.h"
+#include "multi_gpu_run_form.h"
 
 namespace rl::gui {
 
@@ -29,8 +30,9 @@ QString links_html(const MultiSession& s) {
 }  // namespace
 
 MultiGpuView::MultiGpuView(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel), which_(new QComboBox) {
+    : QWidget(parent), form_(new MultiRunForm), summary_(new QLabel), which_(new QComboBox) {
   auto* layout = new QVBoxLayout(this);
+  layout->addWidget(form_);
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::RichText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -56,9 +58,9 @@ MultiGpuView::MultiGpuView(QWidget* parent)
   layout->addWidget(scroll, 1);
   connect(which_, &QComboBox::currentIndexChanged, this, [this] { show_selected(); });
   summary_->setText(
-      "<b>No multi-GPU session.</b> Run one reduction across GPUs with <code>reductionlab-cli run "
-      "--devices cuda:0,cuda:1 --json multi.json</code> (docs/multi-gpu.md), then open the file "
-      "(File &gt; Open).");
+      "<b>No multi-GPU session.</b> Run one reduction across GPUs with the form above, or with "
+      "<code>reductionlab-cli run --devices cuda:0,cuda:1 --json multi.json</code> "
+      "(docs/multi-gpu.md) and open the file (File &gt; Open).");
   show_selected();
 }
 
@@ -98,6 +100,39 @@ void MultiGpuView::show_selected() {
 
 QString MultiGpuView::summary_text() const {
   return summary_->text();
+}
+
+void MultiGpuView::show_run_progress(const MultiSession& session) {
+  const std::size_t all = expand(session.spec).size();
+  set_session(session, "This run (measuring)");
+  form_->set_status(
+      QString("Measured %1 of %2 points; the rest follow.").arg(session.points.size()).arg(all));
+}
+
+void MultiGpuView::show_run_finished(const MultiSession& session) {
+  set_session(session, "This run");
+  int ok = 0, other = 0;
+  const MultiPoint* first_problem = nullptr;
+  for (const MultiPoint& p : session.points) {
+    (p.status == PointStatus::Ok ? ok : other)++;
+    if (p.status != PointStatus::Ok && !first_problem) first_problem = &p;
+  }
+  QString text = QString("%1 points: %2 ok").arg(session.points.size()).arg(ok);
+  if (first_problem)
+    text +=
+        QString(", %1 failed, wrong or skipped (the first: %2 %3: %4)")
+            .arg(other)
+            .arg(qstr(first_problem->point.label()),
+                 qstr(std::string(to_string(first_problem->status))), qstr(first_problem->message));
+  if (session.cancelled) text += "; cancelled";
+  form_->set_status(text + ". Save session... keeps it.", other > 0);
+  form_->set_running(false);
+  form_->set_can_save(true);
+}
+
+void MultiGpuView::show_run_failed(const QString& message) {
+  form_->set_status("The multi-GPU run could not run: " + message, true);
+  form_->set_running(false);
 }
 
 charts::ChartWidget* MultiGpuView::chart(const QString& id) const {

@@ -1,7 +1,8 @@
-// The "Several GPUs" tab: a multi-GPU session (reductionlab-cli run --devices ... --json FILE,
-// opened with File > Open) as its charts (charts/chart_multi.h): the phases stacked, time and
-// bandwidth against the number of GPUs. Above them, the GPUs, the links between them, NCCL, and
-// which size and type the charts show. Without a session it says how to make one.
+// The "Several GPUs" tab: a multi-GPU session (run from the tab's form, or by reductionlab-cli run
+// --devices ... --json FILE and opened with File > Open) as its charts (charts/chart_multi.h):
+// the phases stacked, time and bandwidth against the number of GPUs. Above them, the run form
+// (multi_gpu_run_form.h), the GPUs, the links between them, NCCL, and which size and type the
+// charts show. A run's points appear as they are measured.
 #pragma once
 
 #include <QWidget>
@@ -14,6 +15,8 @@ class QComboBox;
 class QLabel;
 
 namespace rl::gui {
+
+class MultiRunForm;
 
 namespace charts {
 class ChartWidget;
@@ -28,6 +31,11 @@ class MultiGpuView : public QWidget {
   const MultiSession& session() const { return *session_; }
   QString summary_text() const;  // the text above the charts, for tests
   charts::ChartWidget* chart(const QString& id) const;
+  MultiRunForm* run_form() const { return form_; }
+  // A run from the form: its session so far, then the whole (or why it failed).
+  void show_run_progress(const MultiSession& session);
+  void show_run_finished(const MultiSession& session);
+  void show_run_failed(const QString& message);
 
  signals:
   // A session was opened (the animation's levels view shows its measured phases).
@@ -36,6 +44,7 @@ class MultiGpuView : public QWidget {
  private:
   void show_selected();
   std::optional<MultiSession> session_;
+  MultiRunForm* form_;
   QLabel* summary_;
   QComboBox* which_;  // size and type
   QList<QPair<QString, charts::ChartWidget*>> charts_;

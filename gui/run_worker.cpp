@@ -23,6 +23,7 @@ void register_metatypes() {
   qRegisterMetaType<rl::Discovery>();
   qRegisterMetaType<rl::DeviceInfo>();
   qRegisterMetaType<rl::gui::TraceRecording>();
+  qRegisterMetaType<rl::MultiSession>();
 }
 
 RunWorker::RunWorker() = default;
@@ -206,11 +207,13 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     running_ = false;
     emit failed(message);
   });
+  connect_multi();
   thread_.start();
 }
 
 RunController::~RunController() {
   if (cancel_) cancel_->store(true);
+  if (multi_cancel_) multi_cancel_->store(true);
   if (measure_cancel_) measure_cancel_->store(true);
   thread_.quit();
   thread_.wait();

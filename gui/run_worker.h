@@ -62,6 +62,10 @@ class RunWorker : public QObject {
            std::optional<rl::Session> resume = std::nullopt, RunProfiling profiling = {});
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
+  // One reduction across GPUs (engine/multi/multi_supervisor.h): in a worker process, or in
+  // this one where the worker executable is missing (said once). The session so far after
+  // each point, then the whole; or why it could not start.
+  void run_multi(quint64 job, const rl::MultiSpec& spec, std::shared_ptr<std::atomic<bool>> cancel);
   // Tests only: what makes the backend for a device (default: the host or the CUDA backend).
   using BackendFactory = std::function<std::unique_ptr<rl::Backend>(int device)>;
   void set_backend_factory(BackendFactory factory) { factory_ = std::move(factory); }
@@ -80,6 +84,9 @@ class RunWorker : public QObject {
   // What happened to the GPU worker process (lost to a fault, restarted), or that runs happen in
   // the app's own process because the worker executable is missing (said once).
   void notice(quint64 run_id, const QString& message);
+  void multi_progress(quint64 job, const rl::MultiSession& session);
+  void multi_finished(quint64 job, const rl::MultiSession& session);
+  void multi_failed(quint64 job, const QString& message);
 
  public:
   // Checkpoints written so far, all runs (read from any thread: tests).
@@ -142,6 +149,12 @@ class RunController : public QObject {
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
+  // A multi-GPU run, queued behind any job (one worker owns the GPUs); a multi-GPU run in
+  // progress is cancelled and its remaining signals dropped. cancel_multi() asks it to stop
+  // after the current sample; multi_finished() follows with the points so far.
+  quint64 start_multi(const rl::MultiSpec& spec);
+  void cancel_multi();
+  bool multi_running() const { return multi_running_; }
 
  signals:
   void discovered(const rl::Discovery& discovery);
@@ -157,8 +170,13 @@ class RunController : public QObject {
   // The latest measurement's outcome only (measure()).
   void measured(quint64 job, const rl::Session& session);
   void measure_failed(quint64 job, const QString& message);
+  // The current multi-GPU run's only (start_multi()).
+  void multi_progress(const rl::MultiSession& session);
+  void multi_finished(const rl::MultiSession& session);
+  void multi_failed(const QString& message);
 
  private:
+  void connect_multi();
   QThread thread_;
   RunWorker* worker_;
   quint64 current_ = 0, next_ = 0;
@@ -169,6 +187,9 @@ class RunController : public QObject {
   quint64 recording_ = 0;
   quint64 measuring_ = 0;  // the measurement whose outcome is still wanted (0: none)
   std::shared_ptr<std::atomic<bool>> measure_cancel_;
+  quint64 multi_current_ = 0;
+  bool multi_running_ = false;
+  std::shared_ptr<std::atomic<bool>> multi_cancel_;
 };
 
 }  // namespace rl::gui

@@ -22,8 +22,8 @@
 
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
-#include "engine/run/worker.h"
 #include "engine/io/export.h"
+#include "engine/run/worker.h"
 #include "fault_backend.h"
 #include "multi_fixtures.h"
 

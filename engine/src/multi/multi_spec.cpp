@@ -117,6 +117,26 @@ std::optional<Exchange> parse_exchange(std::string_view s) {
   return std::nullopt;
 }
 
+std::vector<Exchange> parse_exchange_list(std::string_view text) {
+  if (text == "all") return all_exchanges();
+  std::vector<Exchange> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const auto e = parse_exchange(item);
+    if (!e)
+      throw Error(echo(std::string(item)) +
+                  ": unknown exchange (expected nccl_allreduce, nccl_reduce, gather_shards, "
+                  "peer_partials or all)");
+    if (std::find(out.begin(), out.end(), *e) == out.end()) out.push_back(*e);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 const std::vector<Exchange>& all_exchanges() {
   static const std::vector<Exchange> all{Exchange::NcclAllReduce, Exchange::NcclReduce,
                                          Exchange::GatherShards, Exchange::PeerPartials};
@@ -248,6 +268,20 @@ std::vector<int> parse_gpu_count(std::string_view text, int gpu_count) {
   std::vector<int> out;
   for (int i = 0; i < k; ++i) out.push_back(i);
   return out;
+}
+
+std::vector<int> parse_gpus(std::string_view text, int gpu_count) {
+  return text.find("cuda:") != std::string_view::npos ? parse_device_list(text, gpu_count)
+                                                      : parse_gpu_count(text, gpu_count);
+}
+
+void use_local_variant(MultiSpec& s, const VariantInfo& v, std::optional<int> unroll) {
+  s.variant = v.id;
+  s.unroll = unroll.value_or(v.default_unroll);
+  s.workspace = v.takes_workspace(Workspace::Registers) ? Workspace::Registers
+                : v.takes_workspace(Workspace::Shared)  ? Workspace::Shared
+                                                        : Workspace::Global;
+  s.block_size = v.block_sizes.empty() ? 0 : v.takes_block_size(1024) ? 1024 : v.block_sizes.back();
 }
 
 }  // namespace rl

@@ -29,8 +29,7 @@ void fail_the_rest(MultiSession& s, const std::string& why) {
     for (int r = 0; r < all[i].gpu_count && r < int(s.spec.devices.size()); ++r)
       p.devices.push_back(s.spec.devices[std::size_t(r)]);
     p.status = PointStatus::Failed;
-    p.message = i == first ? "running " + all[i].label() + ": " + why
-                                     : "not run: " + why;
+    p.message = i == first ? "running " + all[i].label() + ": " + why : "not run: " + why;
     s.points.push_back(std::move(p));
   }
 }
@@ -58,44 +57,48 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   std::atomic<bool> kill_now{false};
   std::optional<std::chrono::steady_clock::time_point> termed;
   const std::size_t count = expand(spec).size();
-  const ChildEnd end = pump_child(*child, &kill_now, [&](std::string_view line) {
-    const std::size_t space = line.find(' ');
-    const std::string_view tag = line.substr(0, space);
-    const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
-    try {
-      if (tag == kTagMulti) {
-        MultiSession s = multi_session_from_json(payload);
-        const std::size_t before = session.points.size();
-        if (s.points.size() < before || s.points.size() > count)
-          throw Error("a session of " + std::to_string(s.points.size()) + " points after " +
-                      std::to_string(before));
-        session = std::move(s);
-        reported = true;
-        for (std::size_t i = before; i < session.points.size(); ++i)
-          if (callbacks.on_point) callbacks.on_point(session.points[i], i, count);
-        if (callbacks.on_session && session.points.size() > before)
-          callbacks.on_session(session);
-      } else if (tag == kTagNotice) {
-        if (callbacks.on_notice) callbacks.on_notice(payload);
-      } else if (tag == kTagError) {
-        error = payload;
-      } else if (tag == kTagEnd) {
-        ended = true;
-      } else {
-        throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
-      }
-    } catch (const std::exception& e) {
-      error = std::string("the GPU worker process sent what this program cannot read: ") + e.what();
-      return false;
-    }
-    return true;
-  }, [&] {  // a cancel: asked of the worker once, then killed after the grace
-    if (cancel && cancel->load() && !termed) {
-      ::kill(child->pid(), SIGTERM);
-      termed = std::chrono::steady_clock::now();
-    }
-    if (termed && std::chrono::steady_clock::now() - *termed > kGraceAfterTerm) kill_now = true;
-  });
+  const ChildEnd end = pump_child(
+      *child, &kill_now,
+      [&](std::string_view line) {
+        const std::size_t space = line.find(' ');
+        const std::string_view tag = line.substr(0, space);
+        const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
+        try {
+          if (tag == kTagMulti) {
+            MultiSession s = multi_session_from_json(payload);
+            const std::size_t before = session.points.size();
+            if (s.points.size() < before || s.points.size() > count)
+              throw Error("a session of " + std::to_string(s.points.size()) + " points after " +
+                          std::to_string(before));
+            session = std::move(s);
+            reported = true;
+            for (std::size_t i = before; i < session.points.size(); ++i)
+              if (callbacks.on_point) callbacks.on_point(session.points[i], i, count);
+            if (callbacks.on_session && session.points.size() > before)
+              callbacks.on_session(session);
+          } else if (tag == kTagNotice) {
+            if (callbacks.on_notice) callbacks.on_notice(payload);
+          } else if (tag == kTagError) {
+            error = payload;
+          } else if (tag == kTagEnd) {
+            ended = true;
+          } else {
+            throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
+          }
+        } catch (const std::exception& e) {
+          error =
+              std::string("the GPU worker process sent what this program cannot read: ") + e.what();
+          return false;
+        }
+        return true;
+      },
+      [&] {  // a cancel: asked of the worker once, then killed after the grace
+        if (cancel && cancel->load() && !termed) {
+          ::kill(child->pid(), SIGTERM);
+          termed = std::chrono::steady_clock::now();
+        }
+        if (termed && std::chrono::steady_clock::now() - *termed > kGraceAfterTerm) kill_now = true;
+      });
   if (cancel && cancel->load()) session.cancelled = true;
   if (ended) return session;
   // No session and an error: the run could not start (a refused spec, no GPU), as run_multi
@@ -104,7 +107,8 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   std::string why = !error.empty() ? error : "the GPU worker process " + end.how;
   if (!end.stderr_tail.empty()) why += "; its last output: " + end.stderr_tail;
   if (!session.cancelled) fail_the_rest(session, why);
-  if (callbacks.on_notice) callbacks.on_notice("the multi-GPU run's worker process was lost (" + why + ")");
+  if (callbacks.on_notice)
+    callbacks.on_notice("the multi-GPU run's worker process was lost (" + why + ")");
   return session;
 }
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "engine/counters/line_count_pass.h"
-#include "run/child_process.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
+#include "run/child_process.h"
 
 namespace rl::detail {
 

@@ -17,6 +17,7 @@
 namespace rl {
 
 struct DeviceInfo;
+struct VariantInfo;
 
 // How the partials (or the shards) meet. The first GPU of a point is the root.
 enum class Exchange {
@@ -28,6 +29,9 @@ enum class Exchange {
 std::string_view to_string(Exchange e);  // "nccl_allreduce", "nccl_reduce", ...
 std::optional<Exchange> parse_exchange(std::string_view s);
 const std::vector<Exchange>& all_exchanges();  // in the order above
+// "all" or a comma-separated list ("nccl_allreduce,peer_partials"), repeats dropped, in the order
+// given. Throws rl::Error naming the bad item and the names there are.
+std::vector<Exchange> parse_exchange_list(std::string_view text);
 bool uses_nccl(Exchange e);
 std::string_view describe(Exchange e);  // one sentence, for --help and the app
 
@@ -47,6 +51,11 @@ struct MultiSpec {
   std::vector<DType> types{DType::Int32};
   TimingOptions timing;
 };
+
+// Sets the local reduction to `v` at its own shape: unroll (`unroll`, as a name such as
+// reduceUnroll8 fixes it, else the variant's default), the fastest workspace it takes
+// (registers, then shared, then global) and B = 1024 where it takes it (else its largest).
+void use_local_variant(MultiSpec& spec, const VariantInfo& v, std::optional<int> unroll = {});
 
 // One point: an exchange over the first gpu_count devices at one size and type.
 struct MultiPointSpec {
@@ -80,5 +89,8 @@ std::vector<std::string> validate(const MultiSpec& spec, const std::vector<Devic
 std::vector<int> parse_device_list(std::string_view text, int gpu_count);
 // "all" -> every GPU; "K" -> the first K. Throws rl::Error (0, more than found, not a number).
 std::vector<int> parse_gpu_count(std::string_view text, int gpu_count);
+// Either of the two, as the app's GPUs field takes them: "cuda:..." is a device list, anything
+// else a count ("all", "2"). Throws as they do.
+std::vector<int> parse_gpus(std::string_view text, int gpu_count);
 
 }  // namespace rl
