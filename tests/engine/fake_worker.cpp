@@ -105,6 +105,8 @@ int fake_multi_worker() {
     say("multi " + rl::multi_session_to_json(s, -1));
     if (int(i) + 1 == crash) std::abort();
     if (int(i) + 1 == hang) {
+      if (std::getenv("RL_FAKE_MULTI_DEAF"))  // SIGTERM blocked and never taken
+        while (true) pause();
       int got = 0;
       sigwait(&term, &got);
       s.cancelled = true;

@@ -28,7 +28,8 @@ std::string beside_this_test(const std::string& name) {
 class MultiSupervisorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* v : {"RL_FAKE_MULTI", "RL_FAKE_MULTI_CRASH_AFTER", "RL_FAKE_MULTI_HANG_AFTER"})
+    for (const char* v : {"RL_FAKE_MULTI", "RL_FAKE_MULTI_CRASH_AFTER", "RL_FAKE_MULTI_HANG_AFTER",
+                          "RL_FAKE_MULTI_DEAF"})
       unsetenv(v);
     setenv("RL_FAKE_MULTI", "1", 1);
     worker_ = beside_this_test("rl_fake_worker");
@@ -107,20 +108,40 @@ TEST_F(MultiSupervisorTest, ACancelAsksTheWorkerAndKeepsItsSession) {
   EXPECT_EQ(s.nccl, expected_.nccl);
 }
 
-// The real worker on the host: no GPU to run on, refused with its reason (as run_multi throws).
+// The real worker: a GPU no machine here has (or no GPU at all), refused with its reason, as
+// run_multi throws.
 TEST_F(MultiSupervisorTest, ARunThatCannotStartIsRefusedWithTheWorkersReason) {
   unsetenv("RL_FAKE_MULTI");
   const std::string real = beside_this_test("reductionlab-worker");
   ASSERT_EQ(access(real.c_str(), X_OK), 0) << real;
   MultiSpec spec;
-  spec.devices = {0};
+  spec.devices = {99};
   spec.sizes = {1 << 20};
   try {
     run_multi_in_worker(spec, cb_, nullptr, real);
-    FAIL() << "a multi-GPU run started on a machine with no GPU";
+    FAIL() << "a multi-GPU run started on cuda:99";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no GPU"), std::string::npos) << e.what();
+    const std::string why = e.what();
+    EXPECT_TRUE(why.find("no GPU") != std::string::npos || why.find("cuda:99") != std::string::npos)
+        << why;
   }
+}
+
+// A worker that does not answer the cancel (it may be loading an input) is stopped after the
+// grace: the points it finished are the session, cancelled, and nothing is called lost.
+TEST_F(MultiSupervisorTest, AWorkerDeafToTheCancelIsStoppedAndItsPointsKept) {
+  setenv("RL_FAKE_MULTI_HANG_AFTER", "2", 1);
+  setenv("RL_FAKE_MULTI_DEAF", "1", 1);
+  std::atomic<bool> cancel{false};
+  cb_.on_point = [&](const MultiPoint&, std::size_t index, std::size_t) {
+    if (index == 1) cancel = true;
+  };
+  const MultiSession s = run_multi_in_worker(expected_.spec, cb_, &cancel, worker_);
+  unsetenv("RL_FAKE_MULTI_DEAF");
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_EQ(s.points.size(), 2u);
+  ASSERT_FALSE(notices_.empty());
+  EXPECT_NE(notices_.back().find("did not stop within 2 s"), std::string::npos) << notices_.back();
 }
 
 }  // namespace

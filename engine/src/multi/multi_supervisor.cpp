@@ -101,6 +101,15 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
       });
   if (cancel && cancel->load()) session.cancelled = true;
   if (ended) return session;
+  // Cancelled, and stopped by this side after the grace (it was loading an input or measuring a
+  // floor, which a cancel does not cut short): the points it finished are the session.
+  if (session.cancelled && error.empty()) {
+    if (callbacks.on_notice)
+      callbacks.on_notice("cancelled: the GPU worker process did not stop within " +
+                          std::to_string(kGraceAfterTerm.count()) +
+                          " s of being asked, and was stopped; the finished points are kept");
+    return session;
+  }
   // No session and an error: the run could not start (a refused spec, no GPU), as run_multi
   // throws.
   if (!reported && !error.empty()) throw Error(error);
