@@ -140,6 +140,7 @@ TEST(AppMultiRunGpu, RunsAcrossTheGpusHereThroughTheWorker) {
   if (found.gpus.empty()) GTEST_SKIP() << "no GPU: " << found.no_gpu_reason;
   if (rl::find_worker().empty()) GTEST_SKIP() << "no reductionlab-worker beside this binary";
   MainWindow w(test::quiet_options());
+  w.controller()->use_discovery(found);
   MultiRunForm* form = w.multi_gpu_view()->run_form();
   ASSERT_TRUE(test::wait_until([&] { return form->run_button()->isEnabled(); }, 30000));
   form->sizes_field()->setText("2^24");
