@@ -5,13 +5,13 @@
 
 #include "counters/counters_io.h"
 #include "counters/sass_counter.h"
-#include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/run/input_data.h"
 #include "kernels/launch.h"
 #include "run/cuda_occupancy.h"
 #include "run/cuda_raii.h"
+#include "run/launch_args.h"
 
 namespace rl {
 
@@ -73,16 +73,8 @@ std::string arch_of(int device) {
 CountedStep count_launch_step(int device, const PointSpec& p, const InputData& input, int step) {
   CountedStep out;
   const std::string ctx = p.label() + ", launch step " + std::to_string(step);
-  const VariantInfo* v = find_variant_by_id(p.variant);
-  if (!v) throw Error("unknown variant " + p.variant);
+  kernels::LaunchArgs args = launch_args_for(p);
   RL_CUDA_CHECK(cudaSetDevice(device), ctx);
-  kernels::LaunchArgs args;
-  args.kernel = v->kernel;
-  args.type = p.type;
-  args.workspace = p.workspace;
-  args.block_size = p.block_size;
-  args.unroll = p.unroll;
-  args.n = p.size;
   kernels::LaunchPlan plan;
   RL_CUDA_CHECK(kernels::plan_launch(args, &plan), "planning " + ctx);
   out.steps = plan.needs_finish ? 2 : 1;

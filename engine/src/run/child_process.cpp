@@ -216,14 +216,17 @@ ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
   std::string out, err;
   char buf[65536];
   bool useful = true;
-  while (useful && (child.stdout_fd() >= 0 || child.stderr_fd() >= 0)) {
+  // The caller's poll, then a cancel: the child killed and reaped.
+  const auto cancelled_now = [&] {
     if (on_poll) on_poll();
-    if (is_set(cancel)) {
-      child.kill();
-      child.wait();
-      end.cancelled = true;
-      return end;
-    }
+    if (!is_set(cancel)) return false;
+    child.kill();
+    child.wait();
+    end.cancelled = true;
+    return true;
+  };
+  while (useful && (child.stdout_fd() >= 0 || child.stderr_fd() >= 0)) {
+    if (cancelled_now()) return end;
     pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
     const int ready = poll(fds, 2, kPollMs);  // a negative fd is skipped
     if (ready <= 0) continue;                 // timeout, or EINTR: look at *cancel again
@@ -253,13 +256,7 @@ ChildEnd pump_child(ChildProcess& child, const std::atomic<bool>* cancel,
     }
   }
   while (!child.try_wait()) {
-    if (on_poll) on_poll();
-    if (is_set(cancel)) {
-      child.kill();
-      child.wait();
-      end.cancelled = true;
-      return end;
-    }
+    if (cancelled_now()) return end;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   end.how = describe_wait_status(child.wait());

@@ -9,6 +9,7 @@
 #include "kernels/launch.h"
 #include "run/cuda_occupancy.h"
 #include "run/cuda_raii.h"
+#include "run/launch_args.h"
 
 namespace rl {
 
@@ -49,15 +50,7 @@ class CudaBackend final : public Backend {
   void prepare(const PointSpec& p, const InputData& input) override {
     ctx_ = p.label();
     RL_CUDA_CHECK(cudaSetDevice(device_), ctx_);
-    const VariantInfo* v = find_variant_by_id(p.variant);
-    if (!v) throw Error("unknown variant " + p.variant);
-    args_ = kernels::LaunchArgs{};
-    args_.kernel = v->kernel;
-    args_.type = p.type;
-    args_.workspace = p.workspace;
-    args_.block_size = p.block_size;
-    args_.unroll = p.unroll;
-    args_.n = p.size;
+    args_ = launch_args_for(p);
     args_.stream = stream_->get();
     overridden_ = override_.applies && override_.launch && override_.applies(p);
     RL_CUDA_CHECK(kernels::plan_launch(args_, &plan_), "planning " + ctx_);
