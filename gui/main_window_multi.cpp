@@ -24,6 +24,7 @@ void MainWindow::connect_multi_run() {
   });
   connect(form, &MultiRunForm::cancel_requested, this, [this, form] {
     controller_->cancel_multi();
+    form->set_cancelling();
     form->set_status("Cancelling after the current sample...");
   });
   connect(form, &MultiRunForm::save_requested, this, [this] {
@@ -36,6 +37,7 @@ void MainWindow::connect_multi_run() {
   connect(controller_, &RunController::multi_finished, multi_view_,
           &MultiGpuView::show_run_finished);
   connect(controller_, &RunController::multi_failed, multi_view_, &MultiGpuView::show_run_failed);
+  connect(controller_, &RunController::multi_notice, multi_view_, &MultiGpuView::show_run_notice);
 }
 
 bool MainWindow::save_multi_session(const QString& path) {

@@ -57,6 +57,7 @@ MultiRunForm::MultiRunForm(QWidget* parent)
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {run_, cancel_, save_}) buttons->addWidget(b);
   status_->setWordWrap(true);
+  status_->setTextFormat(Qt::PlainText);  // it echoes what was typed
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   buttons->addWidget(status_, 1);
   grid->addLayout(buttons, 1, 0, 1, column + 1);
@@ -126,6 +127,7 @@ void MultiRunForm::ask_to_run() {
 
 void MultiRunForm::set_running(bool running) {
   running_ = running;
+  if (!running) cancelling_ = false;
   run_->setEnabled(!running && !gpus_found_.empty());
   run_->setToolTip(gpus_found_.empty() ? "No GPU: " + no_gpu_reason_
                                        : "Reduce across the GPUs named, in a worker process");

@@ -29,6 +29,9 @@ class MultiRunForm : public QWidget {
   // The spec the fields say, or std::nullopt with every problem, one line each, naming its field.
   std::optional<MultiSpec> spec(QStringList* problems) const;
   void set_running(bool running);
+  // Cancel was pressed: progress lines say so until the run ends.
+  void set_cancelling() { cancelling_ = true; }
+  bool cancelling() const { return cancelling_; }
   void set_can_save(bool can);
   void set_status(const QString& text, bool error = false);
   QString status() const;
@@ -50,7 +53,7 @@ class MultiRunForm : public QWidget {
   void ask_to_run();
   std::vector<DeviceInfo> gpus_found_;
   QString no_gpu_reason_;
-  bool running_ = false;
+  bool running_ = false, cancelling_ = false;
   QLineEdit *gpus_, *sizes_, *exchanges_, *variant_;
   QPushButton *run_, *cancel_, *save_;
   QLabel* status_;

@@ -74,6 +74,7 @@ void MultiGpuView::set_session(MultiSession session, const QString& path) {
                              qstr(session_->git_commit), gpus.join(", "),
                              qstr(session_->nccl).toHtmlEscaped(), links_html(*session_)));
   const QSignalBlocker block(which_);
+  const QVariant shown = which_->currentData();  // kept while a run adds points
   which_->clear();
   std::set<std::pair<std::uint64_t, int>> seen;
   for (const MultiPoint& p : session_->points)
@@ -81,7 +82,8 @@ void MultiGpuView::set_session(MultiSession session, const QString& path) {
       which_->addItem(
           format_size(p.point.size) + " " + qstr(std::string(to_string(p.point.type))),
           QVariantList{QVariant::fromValue(qulonglong(p.point.size)), int(p.point.type)});
-  which_->setCurrentIndex(which_->count() - 1);  // the largest size: the one the issue asks for
+  const int again = shown.isValid() ? which_->findData(shown) : -1;
+  which_->setCurrentIndex(again >= 0 ? again : which_->count() - 1);  // else the largest size
   show_selected();
   emit session_changed(*session_, path);
 }
@@ -105,8 +107,11 @@ QString MultiGpuView::summary_text() const {
 void MultiGpuView::show_run_progress(const MultiSession& session) {
   const std::size_t all = expand(session.spec).size();
   set_session(session, "This run (measuring)");
-  form_->set_status(
-      QString("Measured %1 of %2 points; the rest follow.").arg(session.points.size()).arg(all));
+  form_->set_status(QString("Measured %1 of %2 points; %3")
+                        .arg(session.points.size())
+                        .arg(all)
+                        .arg(form_->cancelling() ? "cancelling after the current sample..."
+                                                 : "the rest follow."));
 }
 
 void MultiGpuView::show_run_finished(const MultiSession& session) {
@@ -128,6 +133,10 @@ void MultiGpuView::show_run_finished(const MultiSession& session) {
   form_->set_status(text + ". Save session... keeps it.", other > 0);
   form_->set_running(false);
   form_->set_can_save(true);
+}
+
+void MultiGpuView::show_run_notice(const QString& message) {
+  form_->set_status(message);
 }
 
 void MultiGpuView::show_run_failed(const QString& message) {

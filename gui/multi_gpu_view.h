@@ -36,6 +36,7 @@ class MultiGpuView : public QWidget {
   void show_run_progress(const MultiSession& session);
   void show_run_finished(const MultiSession& session);
   void show_run_failed(const QString& message);
+  void show_run_notice(const QString& message);  // the worker's word ("measuring read floors")
 
  signals:
   // A session was opened (the animation's levels view shows its measured phases).

@@ -174,6 +174,7 @@ class RunController : public QObject {
   void multi_progress(const rl::MultiSession& session);
   void multi_finished(const rl::MultiSession& session);
   void multi_failed(const QString& message);
+  void multi_notice(const QString& message);
 
  private:
   void connect_multi();

@@ -48,7 +48,7 @@ void RunController::connect_multi() {
     emit multi_failed(m);
   });
   connect(worker_, &RunWorker::notice, this, [this](quint64 id, const QString& m) {
-    if (id == multi_current_ && multi_running_) emit notice(m);
+    if (id == multi_current_ && multi_running_) emit multi_notice(m);
   });
 }
 

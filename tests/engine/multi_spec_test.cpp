@@ -267,3 +267,28 @@ TEST(MultiSummary, TheSlowestGpuSetsTheTotalAndTheExchangeIsTheRest) {
 
 }  // namespace
 }  // namespace rl::testing
+
+namespace rl {
+namespace {
+
+// The exchange list as the app's field and --exchange take it: "all", names with or without
+// spaces after the commas, repeats dropped; a bad name refused naming it.
+TEST(MultiSpecGrammar, ExchangeListsAndTheGpusField) {
+  EXPECT_EQ(parse_exchange_list("all"), all_exchanges());
+  EXPECT_EQ(parse_exchange_list("nccl_allreduce, peer_partials,nccl_allreduce"),
+            (std::vector<Exchange>{Exchange::NcclAllReduce, Exchange::PeerPartials}));
+  try {
+    parse_exchange_list("nccl_allreduce,carrier_pigeon");
+    FAIL() << "an unknown exchange accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("carrier_pigeon"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(parse_gpus("all", 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(parse_gpus("1", 2), (std::vector<int>{0}));
+  EXPECT_EQ(parse_gpus("cuda:1,cuda:0", 2), (std::vector<int>{1, 0}));
+  EXPECT_THROW(parse_gpus("cuda:2", 2), Error);
+  EXPECT_THROW(parse_gpus("three", 2), Error);
+}
+
+}  // namespace
+}  // namespace rl

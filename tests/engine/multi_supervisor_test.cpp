@@ -1,8 +1,9 @@
 // A multi-GPU run in a worker process (engine/multi/multi_supervisor.h), with the fake worker
 // (fake_worker.cpp: multi_fixtures.h's made-up points, a crash or a wait for SIGTERM where asked)
-// and the real one on the host: every point reported as it comes, the finished points kept when
-// the worker is lost and the rest FAILED saying how, a cancel that gets the session so far, and a
-// run that cannot start refused with the worker's reason. Real GPUs: tests/gpu/multi_gpu_test.cpp.
+// and, for a run that cannot start, the real one: every point reported as it comes, the finished
+// points kept when the worker is lost and the rest FAILED saying how, a cancel that gets the
+// session so far, and a run that cannot start refused with the worker's reason. Real GPUs:
+// tests/gpu/multi_gpu_test.cpp.
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -41,7 +42,8 @@ class MultiSupervisorTest : public ::testing::Test {
     cb_.on_notice = [this](const std::string& n) { notices_.push_back(n); };
   }
   void TearDown() override {
-    for (const char* v : {"RL_FAKE_MULTI", "RL_FAKE_MULTI_CRASH_AFTER", "RL_FAKE_MULTI_HANG_AFTER"})
+    for (const char* v : {"RL_FAKE_MULTI", "RL_FAKE_MULTI_CRASH_AFTER", "RL_FAKE_MULTI_HANG_AFTER",
+                          "RL_FAKE_MULTI_DEAF"})
       unsetenv(v);
   }
   const MultiSession expected_ = testing::make_multi_session();
@@ -108,6 +110,15 @@ TEST_F(MultiSupervisorTest, ACancelAsksTheWorkerAndKeepsItsSession) {
   EXPECT_EQ(s.nccl, expected_.nccl);
 }
 
+// A run cancelled while it waited in the queue starts no worker.
+TEST_F(MultiSupervisorTest, ACancelBeforeTheStartRunsNothing) {
+  std::atomic<bool> cancel{true};
+  const MultiSession s = run_multi_in_worker(expected_.spec, cb_, &cancel, worker_);
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_TRUE(s.points.empty());
+  EXPECT_TRUE(notices_.empty());
+}
+
 // The real worker: a GPU no machine here has (or no GPU at all), refused with its reason, as
 // run_multi throws.
 TEST_F(MultiSupervisorTest, ARunThatCannotStartIsRefusedWithTheWorkersReason) {
@@ -137,7 +148,6 @@ TEST_F(MultiSupervisorTest, AWorkerDeafToTheCancelIsStoppedAndItsPointsKept) {
     if (index == 1) cancel = true;
   };
   const MultiSession s = run_multi_in_worker(expected_.spec, cb_, &cancel, worker_);
-  unsetenv("RL_FAKE_MULTI_DEAF");
   EXPECT_TRUE(s.cancelled);
   EXPECT_EQ(s.points.size(), 2u);
   ASSERT_FALSE(notices_.empty());

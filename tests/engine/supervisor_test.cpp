@@ -161,10 +161,38 @@ TEST_F(SupervisorTest, ALostCountWorkerLeavesANoteNotAFailure) {
     ASSERT_TRUE(r.line_samples.has_value());
     EXPECT_EQ(r.line_samples->counted_launches, 0);
     EXPECT_TRUE(contains(r.line_samples->count_note,
-                         "no line counts for whole: the line-count "
-                         "worker process was killed by signal 6"))
+                         "no line counts for the first launch step: the line-count worker "
+                         "process was killed by signal 6"))
         << r.line_samples->count_note;
   }
+}
+
+// A resumed line-count run keeps the file's points as they are (their counts not added again)
+// and times and counts only the points it runs.
+TEST_F(SupervisorTest, AResumedLineCountRunCountsOnlyThePointsItRuns) {
+  setenv("RL_FAKE_COUNTS", "0", 1);
+  options_.line_counts = true;
+  const Session first = Supervisor(options_).run(five_points(), {});
+  ASSERT_EQ(first.results.size(), 5u);
+  Session resume = first;
+  resume.results.resize(2);
+  const std::string pids = ::testing::TempDir() + "rl_sup_resume_pids.txt";
+  std::remove(pids.c_str());
+  setenv("RL_FAKE_PID_FILE", pids.c_str(), 1);
+  Supervisor sup(options_);
+  const Session s = sup.run(five_points(), {}, nullptr, &resume);
+  unsetenv("RL_FAKE_COUNTS");
+  ASSERT_EQ(s.results.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    ASSERT_TRUE(s.results[i].line_samples.has_value()) << i;
+    EXPECT_EQ(s.results[i].line_samples->inst_executed(),
+              first.results[i].line_samples->inst_executed())
+        << "point " << i << " counted once";
+  }
+  std::ifstream f(pids);
+  int processes = 0;
+  for (std::string line; std::getline(f, line);) ++processes;
+  EXPECT_EQ(processes, 3 + 3);  // three points timed, each counted in one step
 }
 
 // The real worker on the host: no counts, saying why, and the points keep their times.

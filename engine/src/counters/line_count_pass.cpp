@@ -35,16 +35,20 @@ struct StepBuffers {
   DeviceBuffer input, partials, result, scratch;
 };
 
-StepBuffers upload_point(const kernels::LaunchPlan& plan, const PointSpec& p, const InputData& in,
+// in: the point's input, for the first kernel; none for the finishing pass, which reads the
+// partials only.
+StepBuffers upload_point(const kernels::LaunchPlan& plan, const PointSpec& p, const InputData* in,
                          kernels::LaunchArgs& args, cudaStream_t s, const std::string& ctx) {
   StepBuffers b;
   const std::size_t elem = dtype_size(p.type);
   const std::size_t accum = kernels::accum_size(p.type);
-  b.input.allocate(plan.input_capacity * elem, "input for " + ctx);
-  upload(b.input.get(), in.data(), p.size * elem, s, "uploading the input, " + ctx);
-  // The zero padding up to a whole number of tiles (the in-place tree reads it).
-  upload_zeros(static_cast<char*>(b.input.get()) + p.size * elem,
-               (plan.input_capacity - p.size) * elem, s, "zeroing the padding, " + ctx);
+  if (in) {
+    b.input.allocate(plan.input_capacity * elem, "input for " + ctx);
+    upload(b.input.get(), in->data(), p.size * elem, s, "uploading the input, " + ctx);
+    // The zero padding up to a whole number of tiles (the in-place tree reads it).
+    upload_zeros(static_cast<char*>(b.input.get()) + p.size * elem,
+                 (plan.input_capacity - p.size) * elem, s, "zeroing the padding, " + ctx);
+  }
   const std::size_t partial_bytes = std::max<std::size_t>(plan.partial_count, 1) * accum;
   b.partials.allocate(partial_bytes, "partials for " + ctx);
   upload_zeros(b.partials.get(), partial_bytes, s, "zeroing the partials, " + ctx);
@@ -83,7 +87,10 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   out.arch = arch_of(device);
   Stream stream;
   args.stream = stream.get();
-  const StepBuffers buffers = upload_point(plan, p, input, args, stream.get(), ctx);
+  if (step == 0 && input.size() != p.size)
+    throw Error(ctx + ": the input holds " + std::to_string(input.size()) + " elements");
+  const StepBuffers buffers =
+      upload_point(plan, p, step == 0 ? &input : nullptr, args, stream.get(), ctx);
   const std::string role = counter_role(step, out.steps);
   auto launch_step = [&](cudaStream_t s) {
     kernels::LaunchArgs a = args;
@@ -107,15 +114,20 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   }
   // After the count (a capture launches nothing, but nothing may come before the counted
   // launch): how many kernels the step starts, for a step the SASS metrics cannot count whole.
-  out.kernels_in_step =
-      int(captured_occupancy(launch_step, stream.get(), device, role, ctx).size());
+  try {
+    out.kernels_in_step =
+        int(captured_occupancy(launch_step, stream.get(), device, role, ctx).size());
+  } catch (const std::exception& e) {  // the counts stand; only the kernel count is unknown
+    out.note = std::string("how many kernels the step starts is unknown: ") + e.what();
+  }
+  const std::string sep = out.note.empty() ? "" : "; ";
   if (out.functions.empty())
-    out.note = "CUPTI returned no executed instructions for " + ctx;
+    out.note += sep + "CUPTI returned no executed instructions for " + ctx;
   else if (out.kernels_in_step > int(out.functions.size()))
-    out.note = role + " starts " + std::to_string(out.kernels_in_step) +
-               " kernels; CUPTI's SASS metrics count the first a process launches, so " +
-               std::to_string(out.kernels_in_step - int(out.functions.size())) + " of them (" +
-               role + "_2 on) are not counted";
+    out.note += sep + role + " starts " + std::to_string(out.kernels_in_step) +
+                " kernels; CUPTI's SASS metrics count the first a process launches, so " +
+                std::to_string(out.kernels_in_step - int(out.functions.size())) + " of them (" +
+                role + "_2 on) are not counted";
   if (out.dropped > 0)
     out.note += std::string(out.note.empty() ? "" : "; ") + std::to_string(out.dropped) +
                 " SASS records dropped by CUPTI";

@@ -123,8 +123,10 @@ std::vector<Exchange> parse_exchange_list(std::string_view text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(
+    std::string_view item = text.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);  // "a, b" as "a,b"
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     const auto e = parse_exchange(item);
     if (!e)
       throw Error(echo(std::string(item)) +

@@ -40,6 +40,10 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
                                  const std::atomic<bool>* cancel, const std::string& worker) {
   MultiSession session;  // the worker's latest, or the spec alone
   session.spec = spec;
+  if (cancel && cancel->load()) {  // cancelled while queued: nothing started
+    session.cancelled = true;
+    return session;
+  }
   std::optional<ChildProcess> child;
   try {
     MultiSession in;
@@ -52,58 +56,58 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   }
   std::string error;
   bool ended = false, reported = false;
-  // The worker's own cancel first (SIGTERM: it stops after the current sample and sends the
-  // session whole); pump_child's kill once the grace is over.
+  const std::size_t count = expand(spec).size();
+  // One line: read and checked first; the callbacks run after, so what they throw is not taken
+  // for a line that cannot be read.
+  auto on_line = [&](std::string_view line) {
+    const std::size_t space = line.find(' ');
+    const std::string_view tag = line.substr(0, space);
+    const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
+    std::optional<MultiSession> next;
+    try {
+      if (tag == kTagMulti) {
+        next = multi_session_from_json(payload);
+        if (next->points.size() < session.points.size() || next->points.size() > count)
+          throw Error("a session of " + std::to_string(next->points.size()) + " points after " +
+                      std::to_string(session.points.size()));
+      } else if (tag == kTagError) {
+        error = payload;
+      } else if (tag == kTagEnd) {
+        ended = true;
+      } else if (tag != kTagNotice) {
+        throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
+      }
+    } catch (const std::exception& e) {
+      error = std::string("the GPU worker process sent what this program cannot read: ") + e.what();
+      return false;
+    }
+    if (tag == kTagNotice && callbacks.on_notice) callbacks.on_notice(payload);
+    if (!next) return true;
+    const std::size_t before = session.points.size();
+    session = std::move(*next);
+    reported = true;
+    for (std::size_t i = before; i < session.points.size(); ++i)
+      if (callbacks.on_point) callbacks.on_point(session.points[i], i, count);
+    if (callbacks.on_session && session.points.size() > before) callbacks.on_session(session);
+    return true;
+  };
+  // A cancel: asked of the worker once (SIGTERM: it stops after the current sample and sends
+  // the session whole), then killed by pump_child once the grace is over.
   std::atomic<bool> kill_now{false};
   std::optional<std::chrono::steady_clock::time_point> termed;
-  const std::size_t count = expand(spec).size();
-  const ChildEnd end = pump_child(
-      *child, &kill_now,
-      [&](std::string_view line) {
-        const std::size_t space = line.find(' ');
-        const std::string_view tag = line.substr(0, space);
-        const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
-        try {
-          if (tag == kTagMulti) {
-            MultiSession s = multi_session_from_json(payload);
-            const std::size_t before = session.points.size();
-            if (s.points.size() < before || s.points.size() > count)
-              throw Error("a session of " + std::to_string(s.points.size()) + " points after " +
-                          std::to_string(before));
-            session = std::move(s);
-            reported = true;
-            for (std::size_t i = before; i < session.points.size(); ++i)
-              if (callbacks.on_point) callbacks.on_point(session.points[i], i, count);
-            if (callbacks.on_session && session.points.size() > before)
-              callbacks.on_session(session);
-          } else if (tag == kTagNotice) {
-            if (callbacks.on_notice) callbacks.on_notice(payload);
-          } else if (tag == kTagError) {
-            error = payload;
-          } else if (tag == kTagEnd) {
-            ended = true;
-          } else {
-            throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
-          }
-        } catch (const std::exception& e) {
-          error =
-              std::string("the GPU worker process sent what this program cannot read: ") + e.what();
-          return false;
-        }
-        return true;
-      },
-      [&] {  // a cancel: asked of the worker once, then killed after the grace
-        if (cancel && cancel->load() && !termed) {
-          ::kill(child->pid(), SIGTERM);
-          termed = std::chrono::steady_clock::now();
-        }
-        if (termed && std::chrono::steady_clock::now() - *termed > kGraceAfterTerm) kill_now = true;
-      });
+  auto on_poll = [&] {
+    if (cancel && cancel->load() && !termed) {
+      child->signal(SIGTERM);
+      termed = std::chrono::steady_clock::now();
+    }
+    if (termed && std::chrono::steady_clock::now() - *termed > kGraceAfterTerm) kill_now = true;
+  };
+  const ChildEnd end = pump_child(*child, &kill_now, on_line, on_poll);
   if (cancel && cancel->load()) session.cancelled = true;
   if (ended) return session;
   // Cancelled, and stopped by this side after the grace (it was loading an input or measuring a
   // floor, which a cancel does not cut short): the points it finished are the session.
-  if (session.cancelled && error.empty()) {
+  if (session.cancelled && error.empty() && end.cancelled) {
     if (callbacks.on_notice)
       callbacks.on_notice("cancelled: the GPU worker process did not stop within " +
                           std::to_string(kGraceAfterTerm.count()) +

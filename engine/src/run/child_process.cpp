@@ -127,7 +127,11 @@ ChildProcess::~ChildProcess() {
 }
 
 void ChildProcess::kill() {
-  if (pid_ > 0 && !reaped_) ::kill(pid_, SIGKILL);
+  signal(SIGKILL);
+}
+
+void ChildProcess::signal(int sig) {
+  if (pid_ > 0 && !reaped_) ::kill(pid_, sig);
 }
 
 int ChildProcess::wait() {

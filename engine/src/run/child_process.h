@@ -51,7 +51,8 @@ class ChildProcess {
   int stderr_fd() const { return err_.get(); }
   void close_stdout() { out_.reset(); }
   void close_stderr() { err_.reset(); }
-  void kill();  // SIGKILL, when still running
+  void kill();           // SIGKILL, when still running
+  void signal(int sig);  // any signal, when still running (never to a reaped pid)
   // Reaps the child (blocking); returns its wait status. Idempotent.
   int wait();
   // Reaps the child when it has ended; false while it runs.

@@ -100,6 +100,7 @@ Session SupervisedRun::run(int* workers_started) {
     }
     ++*workers_started;
     WorkerEnd end = run_worker(continuing);
+    count_awaiting(end.cancelled || is_set(cancel_));
     if (end.cancelled || end.ended) {
       flush_pending("");
       session_.cancelled = end.cancelled || session_.cancelled;
@@ -107,7 +108,7 @@ Session SupervisedRun::run(int* workers_started) {
     }
     // A worker that ends after a point by design (line counts: one point per process): the next
     // one goes on, with no notice and no failure counted.
-    if (end.next && end.error.empty() && end.lost.empty() && !end.garbled) {
+    if (end.next && end.finished_point && end.error.empty() && end.lost.empty() && !end.garbled) {
       flush_pending("");
       failures = 0;
       continue;

@@ -42,6 +42,10 @@ class SupervisedRun {
   Session worker_input(bool continuing) const;
   void on_line(std::string_view line, WorkerEnd* end);
   void on_point(const Session& one, WorkerEnd* end);
+  // A line-count run: the point the worker just finished, counted once that worker has ended
+  // (so no count runs beside it and its GPU memory is free), then appended. cancelled: appended
+  // with a note instead.
+  void count_awaiting(bool cancelled);
   // A line-count run: counts each launch step of point `index` in a worker of its own and
   // merges the counts (or why there are none) into r.line_samples.
   void count_lines(PointResult& r, std::size_t index);
@@ -63,7 +67,10 @@ class SupervisedRun {
   std::chrono::steady_clock::time_point start_;
   Session session_;
   bool device_reported_ = false;
-  std::optional<PointResult> pending_;  // a FAILED point, held until the worker says what follows
+  std::optional<PointResult> pending_;   // a FAILED point, held until the worker says what follows
+  std::optional<PointResult> awaiting_;  // a finished point of a line-count run, to be counted
+  std::size_t awaiting_index_ = 0;
+  std::string counts_unavailable_;  // why no step can be counted here (no CUPTI, not permitted)
   std::optional<std::size_t> in_flight_;
 };
 

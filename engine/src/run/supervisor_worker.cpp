@@ -86,16 +86,24 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
 
 void SupervisedRun::count_lines(PointResult& r, std::size_t index) {
   PointLineSamples& ls = r.line_samples ? *r.line_samples : r.line_samples.emplace();
-  int steps = 1;
-  for (int step = 0; step < steps; ++step) {
+  if (!counts_unavailable_.empty()) {  // asked once: every step would say the same
+    ls.count_note = counts_unavailable_;
+    return;
+  }
+  int steps = 0;  // known from the first step's reply
+  for (int step = 0; step < std::max(steps, 1); ++step) {
     CountedStep c;
     std::string why;
     if (!count_step(index, step, &c, &why)) {
+      const std::string which = steps == 0 ? "the first launch step" : counter_role(step, steps);
       ls.count_note += (ls.count_note.empty() ? "" : "; ") + std::string("no line counts for ") +
-                       counter_role(step, steps) + ": " + why;
+                       which + ": " + why;
       return;
     }
     steps = std::max(1, c.steps);
+    // CUPTI missing, or profiling refused: the same for every later step and point.
+    if (c.functions.empty() && c.note.rfind("no line counts: ", 0) == 0)
+      counts_unavailable_ = c.note;
     merge_counted_step(ls, c);
   }
 }
@@ -126,7 +134,8 @@ bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, st
     const std::string_view tag = line.substr(0, space);
     const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
     try {
-      if (tag == kTagCounted && !counted) {
+      if (counted) throw Error("a line after its reply");
+      if (tag == kTagCounted) {
         *out = counted_step_from_json(payload);
         counted = true;
         return true;
@@ -163,7 +172,7 @@ void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
   std::optional<std::size_t> progress;
   std::optional<Session> point;
   try {
-    const std::size_t next = session_.results.size() + (pending_ ? 1 : 0);
+    const std::size_t next = session_.results.size() + (pending_ ? 1 : 0) + (awaiting_ ? 1 : 0);
     if (tag == kTagProgress) {
       progress = std::stoul(std::string(payload));
       if (*progress != next || *progress >= points_.size())
@@ -179,6 +188,7 @@ void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
     } else if (tag == kTagError) {
       end->error = payload;
     } else if (tag == kTagNext) {
+      if (!options_.line_counts) throw Error("a 'next' in a run without line counts");
       end->next = true;
     } else if (tag == kTagEnd) {
       end->ended = true;
@@ -226,13 +236,27 @@ void SupervisedRun::on_point(const Session& one, WorkerEnd* end) {
     return;
   }
   end->finished_point = true;
-  if (!options_.line_counts) {
+  // A resumed point keeps what its file holds: it is not timed or counted again.
+  const bool kept = resume_ && FinishedPoints(resume_, true).find(r.point);
+  if (!options_.line_counts || kept) {
     append(r);
     return;
   }
-  PointResult counted = r;
-  count_lines(counted, index);
-  append(std::move(counted));
+  awaiting_ = r;
+  awaiting_index_ = index;
+}
+
+void SupervisedRun::count_awaiting(bool cancelled) {
+  if (!awaiting_) return;
+  PointResult r = std::move(*awaiting_);
+  awaiting_.reset();
+  if (cancelled) {
+    PointLineSamples& ls = r.line_samples ? *r.line_samples : r.line_samples.emplace();
+    ls.count_note = "not counted: the run was cancelled";
+  } else {
+    count_lines(r, awaiting_index_);
+  }
+  append(std::move(r));
 }
 
 void SupervisedRun::flush_pending(const std::string& note) {

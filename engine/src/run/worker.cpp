@@ -14,6 +14,7 @@
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
+#include "engine/io/resume.h"
 #include "engine/multi/multi_run.h"
 #include "engine/run/input_data.h"
 #include "engine/run/runner.h"
@@ -158,7 +159,10 @@ int count_one_step(const WorkerArgs& a, const Session& input, const WorkerStepCo
     throw Error("--count-point " + std::to_string(a.count_point) + ": the spec has " +
                 std::to_string(points.size()) + " points");
   const PointSpec& p = points[std::size_t(a.count_point)];
-  const InputData data = make_input(p.size, p.type);
+  // The finishing pass reads the partials only (counters/line_count_pass.h): no input for it.
+  InputData data;
+  data.type = p.type;
+  if (a.count_step == 0) data = make_input(p.size, p.type);
   emit(detail::kTagCounted, counted_step_to_json(count(a.device, p, data, a.count_step)));
   return 0;
 }
@@ -172,15 +176,18 @@ extern "C" void on_term(int) {
 
 // --multi: the whole multi-GPU run, the session so far after each point.
 int run_multi_worker(const std::string& input_path) {
+  // First, so that a cancel that comes at once is taken too; SA_RESTART keeps the calls of
+  // CUDA's and NCCL's threads from seeing EINTR.
+  struct sigaction sa {};
+  sa.sa_handler = on_term;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &sa, nullptr);
   MultiSpec spec;
   try {
     spec = multi_session_from_json(read_text_file(input_path, kMaxSessionFileBytes)).spec;
   } catch (const Error& e) {
     throw Error("--input " + input_path + ": " + e.what());
   }
-  struct sigaction sa {};
-  sa.sa_handler = on_term;
-  sigaction(SIGTERM, &sa, nullptr);
   MultiCallbacks cb;
   cb.on_notice = [](const std::string& what) { emit(detail::kTagNotice, one_line(what)); };
   cb.on_session = [](const MultiSession& s) {
@@ -218,6 +225,8 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
     runner.set_continuing(a.continuing);
     // The points before --from are the supervisor's already: not sent again.
     const std::size_t known = a.from;
+    // The input's finished points are kept, not run: no "next" after them.
+    const FinishedPoints kept(&input, a.continuing);
     RunCallbacks cb;
     std::size_t total = 0;
     cb.on_progress = [&](const Progress& p) {
@@ -235,7 +244,7 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
       // A line-count run: the supervisor counts this point's launch steps in fresh processes
       // of their own (counters/line_count_pass.h) before the next point is timed, in a fresh
       // worker too, so that no count runs beside a timed sample.
-      if (a.line_counts && s.results.size() < total) {
+      if (a.line_counts && s.results.size() < total && !kept.find(s.results.back().point)) {
         emit(detail::kTagNext, "");
         std::_Exit(0);
       }

@@ -12,12 +12,12 @@
 //                          counters/line_count_pass.h); exit 0, a fresh process goes on
 //   counted <json>         the reply of a --count-point worker: one launch step counted
 //                          (counted_step_to_json); exit 0
+//   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
+//   end <0|1>              the run is over (1: cancelled); exit 0
 // A --multi worker (engine/multi/multi_supervisor.h) sends instead:
 //   notice <text>          something for a status line ("measuring read floors")
 //   multi <json>           after each point: the multi-GPU session so far (io/export.h, compact)
 //   error <message>, end <0|1>  as above
-//   error <message>        the run could not start (bad input, no device); exit kWorkerExitError
-//   end <0|1>              the run is over (1: cancelled); exit 0
 #pragma once
 
 #include <string_view>

@@ -42,7 +42,8 @@ struct CountedStep {
   std::string note;         // why nothing or less was counted, or ""
 };
 
-// Counts launch step `step` (0: the first kernel, 1: the finishing pass) of point p on CUDA
+// Counts launch step `step` (0: the first kernel over `input`, 1: the finishing pass, which
+// ignores it) of point p on CUDA
 // device `device`, in this process, which must not have launched a kernel before (see the top).
 // Never throws for a counting problem: the note says why (no CUPTI, not permitted, counted in
 // this process before); throws rl::Error for a CUDA failure, naming the call and the point.
