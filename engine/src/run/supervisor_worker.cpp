@@ -236,8 +236,9 @@ void SupervisedRun::on_point(const Session& one, WorkerEnd* end) {
     return;
   }
   end->finished_point = true;
-  // A resumed point keeps what its file holds: it is not timed or counted again.
-  const bool kept = resume_ && FinishedPoints(resume_, true).find(r.point);
+  // A resumed point keeps what its file holds: it is not timed or counted again (a FAILED one
+  // in the file runs again, as the runner does, and is counted).
+  const bool kept = resume_ && FinishedPoints(resume_).find(r.point);
   if (!options_.line_counts || kept) {
     append(r);
     return;
