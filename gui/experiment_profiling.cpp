@@ -26,8 +26,8 @@ const QString kLineSamplesTip =
 const QString kLineCountsTip =
     "Counts how many instructions each source and SASS line executed, and with how many of a "
     "warp's 32 threads (thread efficiency: low where a divergent branch leaves lanes idle), with "
-    "CUPTI's SASS metrics in a pass of its own after each point's samples; the Code tab shows "
-    "them per line (reductionlab-cli run --line-counts).";
+    "CUPTI's SASS metrics after each point's samples, each launch step in a GPU worker process "
+    "of its own; the Code tab shows them per line (reductionlab-cli run --line-counts).";
 const QString kNeedsGpu =
     "Off: needs a GPU. The host backend runs the kernels' algorithms on the CPU, with no hardware "
     "counters to read and no warps to sample or count.";

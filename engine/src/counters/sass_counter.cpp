@@ -146,8 +146,7 @@ SassCounter::Counted SassCounter::count(
   if (counted_in_this_process.exchange(true))
     throw CountersUnavailable(
         "CUPTI's SASS metrics count once per process (a second session returns nothing on the "
-        "H200 with CUDA 13): each point is counted in a fresh worker process, not in one run in "
-        "process [" +
+        "H200 with CUDA 13): each launch step is counted in a fresh worker process [" +
         context + "]");
   setup();
   auto en = params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
