@@ -60,9 +60,8 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   // One line: read and checked first; the callbacks run after, so what they throw is not taken
   // for a line that cannot be read.
   auto on_line = [&](std::string_view line) {
-    const std::size_t space = line.find(' ');
-    const std::string_view tag = line.substr(0, space);
-    const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
+    const auto [tag, view] = split_protocol_line(line);
+    const std::string payload(view);
     std::optional<MultiSession> next;
     try {
       if (tag == kTagMulti) {

@@ -130,9 +130,8 @@ bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, st
   }
   bool counted = false;
   const ChildEnd ce = pump_child(*child, cancel_, [&](std::string_view line) {
-    const std::size_t space = line.find(' ');
-    const std::string_view tag = line.substr(0, space);
-    const std::string payload(space == std::string_view::npos ? "" : line.substr(space + 1));
+    const auto [tag, view] = split_protocol_line(line);
+    const std::string payload(view);
     try {
       if (counted) throw Error("a line after its reply");
       if (tag == kTagCounted) {
@@ -164,9 +163,7 @@ bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, st
 }
 
 void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
-  const std::size_t space = line.find(' ');
-  const std::string_view tag = line.substr(0, space);
-  const std::string_view payload = space == std::string_view::npos ? "" : line.substr(space + 1);
+  const auto [tag, payload] = split_protocol_line(line);
   // Read and checked first; the callbacks run outside, so what they throw is not taken for a
   // garbled line.
   std::optional<std::size_t> progress;

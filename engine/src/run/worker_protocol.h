@@ -34,6 +34,16 @@ inline constexpr std::string_view kTagCounted = "counted";
 inline constexpr std::string_view kTagNotice = "notice";
 inline constexpr std::string_view kTagMulti = "multi";
 
+// A line's tag and payload (the payload "" where there is no space).
+struct ProtocolLine {
+  std::string_view tag, payload;
+};
+inline ProtocolLine split_protocol_line(std::string_view line) {
+  const std::size_t space = line.find(' ');
+  return {line.substr(0, space),
+          space == std::string_view::npos ? std::string_view() : line.substr(space + 1)};
+}
+
 inline constexpr int kWorkerExitError = 2;
 inline constexpr int kWorkerExitDeviceLost = 3;
 
