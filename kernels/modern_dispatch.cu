@@ -19,6 +19,8 @@ cudaError_t plan_modern(const LaunchArgs& a, LaunchPlan* plan) {
       return modern::plan_single_pass(a, plan);
     case KernelId::ClusterSinglePass:
       return modern::plan_cluster(a, plan);
+    case KernelId::EpochPass:
+      return modern::plan_epoch_pass(a, plan);
     default:
       return cudaErrorInvalidValue;
   }
@@ -36,6 +38,8 @@ cudaError_t launch_modern(const LaunchArgs& a, const LaunchPlan& p) {
       return modern::launch_single_pass(a, p);
     case KernelId::ClusterSinglePass:
       return modern::launch_cluster(a, p);
+    case KernelId::EpochPass:
+      return modern::launch_epoch_pass(a, p);
     default:
       return cudaErrorInvalidValue;
   }

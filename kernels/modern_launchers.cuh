@@ -28,6 +28,11 @@ cudaError_t launch_single_pass(const LaunchArgs& a, const LaunchPlan& p);
 cudaError_t plan_cluster(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_cluster(const LaunchArgs& a, const LaunchPlan& p);
 
+// modern_epoch.cu: EpochPass (one launch, fire-and-forget atomics; the total stays in the
+// scratch, plan.total_in_scratch).
+cudaError_t plan_epoch_pass(const LaunchArgs& a, LaunchPlan* plan);
+cudaError_t launch_epoch_pass(const LaunchArgs& a, const LaunchPlan& p);
+
 // cub_reference.cu: CubDeviceReduce, CubBlockReduceRaking, CubBlockReduceWarpReductions.
 bool is_cub(KernelId k);
 cudaError_t plan_cub(const LaunchArgs& a, LaunchPlan* plan);

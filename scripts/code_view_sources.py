@@ -29,6 +29,7 @@ VARIANTS = {
     "vectorized": ("modern_vectorized.cu", "vectorized_grid_stride", []),
     "single_pass": ("modern_single_pass.cu", "single_pass", []),
     "cluster_single_pass": ("modern_cluster.cu", "cluster_single_pass", []),
+    "epoch_pass": ("modern_epoch.cu", "epoch_pass", []),
     "cub_device_reduce": ("cub_reference.cu", "device_sum", ["with_type"]),
     "cub_block_reduce_raking": ("cub_reference.cu", "cub_block_reduce", []),
     "cub_block_reduce_warp_reductions": ("cub_reference.cu", "cub_block_reduce", []),
@@ -48,15 +49,18 @@ VARIANTS.update({v: ("lab_unroll.cu", v, []) for v in (
 # Phase marks on the kernel's own lines, first match wins. The engine ties each kind to the
 # catalog's phase text (engine/code/code_view.cpp).
 PHASE_RULES = [
+    ("ticket", r"epoch_begin"),
     ("load", r"prepare_workspace|load_pre_reduced|stream_thread_sum|tile_thread_sum|"
              r"LoadDirectStriped|T items\[|sum \+= mine|sum \+= x\[i\]|ws\[threadIdx\.x\] = i"),
     ("map", r"mapped<"),
     ("count", r"__syncthreads_count|__syncthreads_or|__ballot_sync|lab::counted|lab::searched"),
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
-                  r"block\.sync|nwarps > 1|meta_group|block_total|warp_total"),
+                  r"block\.sync|nwarps > 1|meta_group|block_total|warp_total|block_sum_fixed|"
+                  r"warp_window_entry"),
     ("cluster", r"map_shared_rank|cluster\.sync"),
-    ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|\*result"),
+    ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"
+              r"epoch_hand_on|\*result"),
     ("tree", r"__syncthreads|ws\[(tid|index)\] \+=|stride|blockDim\.x >=|B >="),
     ("block sum", r"__syncthreads"),  # past the seed, the one barrier is the block sum's
     ("finish", r"DeviceReduce::Sum"),

@@ -119,7 +119,7 @@ def instance_keys(demangled):
     return [key(name, t, "registers", int(targs[1]))]
   if name == "reduce_add_sync":
     return [key(name, "int32", "registers", int(targs[0]))]
-  if name in ("vectorized_grid_stride", "single_pass", "cluster_single_pass"):
+  if name in ("vectorized_grid_stride", "single_pass", "cluster_single_pass", "epoch_pass"):
     variant = "vectorized" if name == "vectorized_grid_stride" else name
     return [key(variant, t, "registers", int(targs[2]), int(targs[1]))]
   if name == "cub_block_reduce":
@@ -250,6 +250,8 @@ def collect_binary(cuobjdump, nvdisasm, cxxfilt, objects, repo_root):
   functions, instances = {}, {}
   sass, ptx, res, lines = {}, {}, {}, {}
   for obj in objects:
+    if not obj.endswith(".cu.o"):
+      continue  # host-only objects of the kernels library (epoch_total.cpp) hold no device code
     if nvdisasm:
       for k, v in collect_lines(cuobjdump, nvdisasm, obj, repo_root).items():
         lines.setdefault(k, v)

@@ -245,19 +245,22 @@ if has floor17; then
   echo "floor ncu exit $?" >> "$out/floor_ncu.err"
   # --warm-l2: ncu flushes the caches before every kernel; the harness's own flush would leave
   # dirty lines behind for ncu's flush to write back while the kernel reads (the floor has none).
-  timeout 200 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
-    $B/reductionlab-cli run --in-process --variants single_pass --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
+  # FLOOR17_VARIANTS: the one-launch variants timed in every shape (the cluster rung apart, below;
+  # FLOOR17_CLUSTER=0 leaves it out).
+  timeout 300 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass|epoch_pass' \
+    $B/reductionlab-cli run --in-process --variants "${FLOOR17_VARIANTS:-single_pass,epoch_pass}" --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
     --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$out/floor17_profiled.json" > "$out/floor17_ncu.csv" 2> "$out/floor17.err"
   echo "ncu exit $?" >> "$out/floor17.err"
-  timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
+  [ "${FLOOR17_CLUSTER:-1}" = 0 ] || timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
     $B/reductionlab-cli run --in-process --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
     --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$out/floor17_cluster.json" > "$out/floor17_cluster_ncu.csv" 2> "$out/floor17_cluster.err"
   echo "ncu exit $?" >> "$out/floor17_cluster.err"
+  cluster_files=()
+  [ -s "$out/floor17_cluster.json" ] && cluster_files=("$out/floor17_cluster_ncu.csv" "$out/floor17_cluster.json")
   python3 scripts/floor_targets.py "$out/floor_launches.csv" "$out/floor_ncu.csv" "$out/floor17_ncu.csv" \
-    "$out/floor17_profiled.json" "$out/floor17_cluster_ncu.csv" "$out/floor17_cluster.json" \
-    > "$out/floor17_table.md" 2>&1
+    "$out/floor17_profiled.json" "${cluster_files[@]}" > "$out/floor17_table.md" 2>&1
 fi
 if has remote; then
   # Issue 18: the app on a GPU it reaches only through a launcher. The app's own process sees no

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
 #include "engine/multi/multi_spec.h"
@@ -124,6 +125,13 @@ TEST(MultiSpec, ValidationNamesEveryBadValue) {
   EXPECT_TRUE(any_contains(validate(global, two_gpus()), "workspace global"));
   global.workspace = Workspace::Shared;
   EXPECT_TRUE(validate(global, two_gpus()).empty()) << joined(validate(global, two_gpus()));
+
+  // The epoch pass keeps its total in its scratch: not a local kernel the exchange can read.
+  MultiSpec epoch;
+  epoch.devices = {0, 1};
+  use_local_variant(epoch, *find_variant_by_id("epoch_pass"));
+  EXPECT_TRUE(any_contains(validate(epoch, two_gpus()), "variant epoch_pass"))
+      << joined(validate(epoch, two_gpus()));
 
   std::vector<DeviceInfo> small_gpus = two_gpus();  // 2 GiB each: 2^29 int32 fits in halves
   for (DeviceInfo& d : small_gpus) d.total_memory = d.free_memory = std::size_t(2) << 30;

@@ -126,13 +126,14 @@ TEST(ModernSinglePassOnGpu, SumsExactlyWhenBlocksWalkSeveralTiles) {
   unsetenv("RL_BLOCKS_PER_SM");
 }
 
-// The one-launch kernels hand float32 sums on as exact integers (kernels/modern_finish.cuh), so
-// the same input gives the same bits on every run, per-warp and per-block finishes alike.
+// The one-launch kernels hand float32 sums on as exact integers (kernels/modern_finish.cuh,
+// modern_epoch.cuh), so the same input gives the same bits on every run, per-warp and per-block
+// finishes alike (the epoch pass: its two accumulators in turn, 100 launches).
 TEST(ModernSinglePassOnGpu, Float32GivesTheSameBitsOnEveryRun) {
   RL_REQUIRE_GPU();
   Backend& gpu = *testing::GpuEnvironment::get().backend;
   const std::uint64_t cap = max_test_size();
-  for (const char* variant : {"single_pass", "cluster_single_pass"})
+  for (const char* variant : {"single_pass", "cluster_single_pass", "epoch_pass"})
     for (std::uint64_t n :
          {std::uint64_t(1) << 16, (std::uint64_t(1) << 20) + 13, std::uint64_t(1) << 24}) {
       if (n > cap) continue;
@@ -169,7 +170,7 @@ TEST(ModernSinglePassOnGpu, Float32SumsAcrossWindowsGiveTheSameBitsOnEveryRun) {
   in.f32.resize(n);
   for (std::uint64_t i = 0; i < n; ++i)
     in.f32[i] = std::ldexp(float(i % 255 + 1), int((i / 8192) % 5) * 12 - 24);
-  for (const char* variant : {"single_pass", "cluster_single_pass"})
+  for (const char* variant : {"single_pass", "cluster_single_pass", "epoch_pass"})
     for (int b : {128, 1024}) {
       const PointSpec p{variant, Workspace::Registers, b, 1, n, DType::Float32};
       if (!gpu.unsupported_reason(p).empty()) continue;
@@ -209,7 +210,7 @@ TEST(ModernSinglePassOnGpu, Float32ExactInputsGiveTheExactTotalAndSpecialsComeTh
     units += v;
   }
   const float exact = float(double(units) * 0x1p-10);
-  for (const char* variant : {"single_pass", "cluster_single_pass"})
+  for (const char* variant : {"single_pass", "cluster_single_pass", "epoch_pass"})
     for (int b : {128, 1024}) {
       const PointSpec p{variant, Workspace::Registers, b, 2, n, DType::Float32};
       if (!gpu.unsupported_reason(p).empty()) continue;

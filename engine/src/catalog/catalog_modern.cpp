@@ -145,6 +145,32 @@ void add_stream_family(std::vector<VariantInfo>& out) {
   stream_shape(cluster);
   cluster.min_compute_capability = 90;
   out.push_back(cluster);
+
+  VariantInfo epoch = modern(
+      "epoch_pass", KernelId::EpochPass, "Epoch pass (one launch, nothing waits at the end)",
+      "The single pass without its last wait. There, whoever counts last must see its atomic "
+      "come back, and that atomic queues behind every other block's: a round trip at the end "
+      "of the kernel, a tenth of its time at small N. Here every warp (small grids) or block "
+      "adds its sum into an accumulator with a fire-and-forget atomic (RED) and exits; the "
+      "accumulator is the total once the kernel has ended. It starts at zero without a memset "
+      "because there are two, used in turn: each warp takes a ticket from a launch counter "
+      "as it starts (its round trip hides behind the loads), the ticket says which "
+      "accumulator this launch adds into, and the one with the last ticket zeroes the other "
+      "for the next launch. float32 sums each warp on a fixed-point grid with REDUX, and "
+      "adds exact integers into 32 exponent windows: the same bits on every run. The total "
+      "stays in the kernel's scratch; the host reads it and, for float32, rounds the windows "
+      "once.",
+      {"ticket: each slot's leader adds 1 to the epoch word (launch number << 32 | tickets), "
+       "returning while the tiles load",
+       "tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
+       "one block per tile; the n % 4 tail by block 0",
+       "block sum: warp sums (int32: REDUX; float32: each lane rounded onto the warp's "
+       "fixed-point grid, REDUX.MAX and REDUX.SUM); grids of more than 512 warps: "
+       "__syncthreads(), warp 0 adds the warps' sums",
+       "RED into accumulator epoch % 2 (int32: one word; float32: the sum's exponent window); "
+       "the last ticket zeroes the other accumulator and writes the next epoch"});
+  stream_shape(epoch);
+  out.push_back(epoch);
 }
 
 void add_cub(std::vector<VariantInfo>& out) {

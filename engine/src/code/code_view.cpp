@@ -130,7 +130,8 @@ std::string mark_phase(const VariantInfo* v, const std::string& kind) {
       {"tree", {"tree"}},
       {"last warp", {"last warp"}},
       {"block sum", {"block sum"}},
-      {"write", {"thread 0", "int32:", "last block"}},
+      {"write", {"thread 0", "int32:", "last block", "RED"}},
+      {"ticket", {"ticket"}},
       {"cluster", {"cluster:"}},
       {"finish", {"CUB's"}}};
   if (v == nullptr) return kind;

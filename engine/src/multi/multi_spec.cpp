@@ -74,6 +74,10 @@ void check_local(const MultiSpec& s, const DeviceInfo& root, std::vector<std::st
   DeviceInfo no_memory_check = root;
   no_memory_check.total_memory = 0;
   for (const std::string& m : validate(one, &no_memory_check)) errors.push_back(m);
+  if (v && v->kernel == KernelId::EpochPass)
+    errors.push_back(
+        "variant epoch_pass: it keeps its total in its own scratch, read by the host, while a "
+        "multi-GPU run exchanges each GPU's total where the kernel wrote it; use single_pass");
   if (s.workspace == Workspace::Global)
     errors.push_back(
         "workspace global: a multi-GPU run keeps every shard in place across samples, and the "

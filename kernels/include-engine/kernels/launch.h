@@ -39,6 +39,9 @@ struct LaunchPlan {
   std::size_t scratch_bytes = 0;   // extra device memory (CUB temp storage, counters)
   bool has_first_kernel = true;    // false: only the whole reduction can be timed (CUB device)
   bool needs_finish = true;        // false: the first kernel already writes the total
+  // true: the total stays in the scratch (the epoch pass, epoch_total.h) and args.result is not
+  // written; read it with read_total.
+  bool total_in_scratch = false;
 };
 
 struct LaunchArgs {
@@ -66,6 +69,10 @@ cudaError_t launch_first(const LaunchArgs& args, const LaunchPlan& plan);
 // Reduces plan.partial_count partials to args.result with the finishing kernel (one block,
 // see finish.cu). No-op when plan.needs_finish is false.
 cudaError_t launch_finish(const LaunchArgs& args, const LaunchPlan& plan);
+
+// Copies the total of the latest launch on args.stream into `host` (one Accum entry: int64 or
+// float) and waits for it: from args.result, or from the scratch where plan.total_in_scratch.
+cudaError_t read_total(const LaunchArgs& args, const LaunchPlan& plan, void* host);
 
 // Leaves L2 cold and clean before a timed sample by reading `buffer` (zero-filled once by the
 // caller, at least twice the L2 size): no input line and no dirty line is left behind.

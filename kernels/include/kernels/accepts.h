@@ -97,6 +97,9 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
     // The single pass with clusters of 8 blocks (modern_cluster.cu): the same tiles and loads.
     {KernelId::ClusterSinglePass, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 4,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    // The epoch pass (modern_epoch.cu): the same tiles and loads.
+    {KernelId::EpochPass, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 4,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
     // CUB (cub_reference.cu): DeviceReduce picks its own shape; BlockReduce takes B >= 64.
     {KernelId::CubDeviceReduce, Pow2Range{}, accepts_detail::kNoUnroll, 0,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},

@@ -33,6 +33,7 @@ enum class KernelId : int {
   VectorizedGridStride = 23,
   SinglePass = 24,
   ClusterSinglePass = 25,  // sm_90+: thread-block clusters
+  EpochPass = 26,          // one launch, fire-and-forget atomics into an accumulator
   CubDeviceReduce = 30,
   CubBlockReduceRaking = 31,
   CubBlockReduceWarpReductions = 32,

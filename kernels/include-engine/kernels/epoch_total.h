@@ -1,0 +1,26 @@
+// Where the epoch pass (kernels/modern_epoch.cu, modern_epoch.cuh) keeps its total, and how the
+// host reads it: its scratch holds a launch counter (the epoch, high 32 bits of the first word)
+// and two accumulators used in turn, so the total of the latest launch is in accumulator
+// (epoch - 1) % 2. Plain C++: the engine and the
+// device code share these offsets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rl::kernels {
+
+inline constexpr std::size_t kEpochWordOffset = 0;          // launches so far << 32 | tickets
+inline constexpr std::size_t kEpochTotals = 128;            // accumulator 0, then accumulator 1
+inline constexpr int kEpochWindows = 32;                    // float32: 32 exponent windows
+inline constexpr int kEpochTotalWords = kEpochWindows + 1;  // + NaN / +inf / -inf counts
+inline constexpr std::size_t kEpochTotalStride = 384;       // 33 words in three lines
+inline constexpr std::size_t kEpochScratchBytes = kEpochTotals + 2 * kEpochTotalStride;
+
+// The latest launch's total from a copy of the scratch's first kEpochScratchBytes bytes.
+// float32: the windows added as doubles in a fixed order and rounded once; NaN when a NaN or
+// both infinities were summed, the infinity when one was.
+long long epoch_total_int32(const unsigned char* scratch);
+float epoch_total_float32(const unsigned char* scratch);
+
+}  // namespace rl::kernels

@@ -1,0 +1,175 @@
+// The hand-on of the epoch pass (modern_epoch.cu): no slot waits for anything at its end. Every
+// contributor of a sum (a "slot": a warp on small grids, else a block) adds its sum into an
+// accumulator with a fire-and-forget atomic (RED) and exits; the accumulator is the total once
+// the kernel has ended. Integer additions are exact, so the total has the same bits whatever
+// order the slots arrive in: float32 as well as int32 is deterministic.
+//
+// Why: a slot that must know whether it is the last one (single_pass, modern_finish.cuh) waits
+// for its atomic to come back, and the last slot's atomic queues behind every other slot's: a
+// round trip on the critical path, 0.2-0.4 us on the H200 where reading 2^16..2^21 elements
+// takes 2.4-4.5 us. With RED nothing comes back (docs/benchmarks.md section 5.5).
+//
+// What makes that possible is an accumulator that is zero when the launch starts, without a
+// memset before it: two accumulators, used in turn, and one 64-bit word in scratch that holds
+// the epoch e (launches so far, high 32 bits) and the tickets taken in this launch (low 32
+// bits). Each slot's leader adds 1 to that word as it starts, one returning atomic issued before
+// its tile loads and needed only after its tile's sum, so its round trip hides behind the
+// loads; the value it gets back says the epoch (which accumulator to add into: e % 2) and its
+// ticket. The slot with the last ticket knows that every slot of this launch has taken its
+// ticket, so none of them reads the word again: it zeroes the other accumulator (the previous
+// launch's total: the host reads a total before it launches again on the same scratch) and
+// writes e + 1 with no tickets. The host reads the total of the latest launch through
+// epoch_total_int32 / epoch_total_float32 (kernels/epoch_total.h): accumulator (epoch - 1) % 2.
+//
+//  int32: the accumulator is one 64-bit word (inputs are in [0, 255]: any total of up to 2^40
+//    elements fits).
+//  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's float sum
+//    s = +-m * 2^E (m < 2^24) is the signed integer +-(m << (q % 8)), q = E + 149, added to
+//    window q / 8 (32 windows of 64 bits; 16384 entries below 2^31 fit); word 32 counts NaN,
+//    +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed order and
+//    rounds once to float: deterministic, from the slot sums' exact total.
+//
+// Scratch (zeroed once when it is allocated): the epoch word at 0, the two accumulators at
+// kEpochTotals and kEpochTotals + kEpochTotalStride (each in lines of its own).
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/epoch_total.h"
+#include "modern_common.cuh"
+
+namespace rl::kernels::modern {
+
+__device__ __forceinline__ unsigned long long* epoch_word(char* scratch) {
+  return reinterpret_cast<unsigned long long*>(scratch + kEpochWordOffset);
+}
+__device__ __forceinline__ unsigned long long* epoch_total(char* scratch, unsigned e) {
+  return reinterpret_cast<unsigned long long*>(scratch + kEpochTotals +
+                                               kEpochTotalStride * (e & 1u));
+}
+
+// Called by the slot's one leading thread first thing: nothing depends on it until the slot's
+// sum is known, so the loads issued after it do not wait for it. In PTX because nvcc turns an
+// atomicAdd of a constant into a warp-aggregated one whose shuffle of the result waits for it
+// right away (and so would the tile loads behind it).
+__device__ __forceinline__ unsigned long long epoch_begin(char* scratch) {
+  unsigned long long before;
+  const unsigned long long one = 1ull + (threadIdx.x >> 10);  // 1 (blockDim.x <= 1024)
+  asm volatile("atom.global.relaxed.gpu.add.u64 %0, [%1], %2;"
+               : "=l"(before)
+               : "l"(epoch_word(scratch)), "l"(one)
+               : "memory");
+  return before;
+}
+
+// Block 0 asks L2 for both accumulators' lines while the tiles load (a hint, no ordering), so
+// that after a cache flush (cold-L2 timing, ncu) the adds at the end do not wait on DRAM.
+__device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows) {
+  constexpr unsigned kLinesEach = (kEpochTotalWords * 8 + 127) / 128;
+  const unsigned each = windows ? kLinesEach : 1u;
+  if (blockIdx.x != 0 || threadIdx.x >= 2 * each) return;
+  const char* line = scratch + kEpochTotals + kEpochTotalStride * (threadIdx.x / each) +
+                     128 * (threadIdx.x % each);
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+}
+
+// float32 sums without a shuffle tree. The warp's values on one fixed-point grid: each lane's
+// float rounded to kGuard bits below the warp's largest exponent (REDUX.MAX), the 32 integers
+// added with one REDUX.SUM (|sum| < 2^31). The sum is sum * 2^exp exactly; the rounding of each
+// lane depends only on the warp's values, never on an order, so the result has the same bits
+// on every run. Two REDUX against the tree's five dependent shuffle + add steps (the float
+// single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md section 5.5).
+// A lane holding NaN or an infinity sends the warp down the shuffle tree instead.
+inline constexpr int kGuard = 2;
+struct FixedSum {
+  int sum;
+  int exp;  // the value is sum * 2^exp
+};
+
+__device__ __forceinline__ bool warp_has_special(float v) {
+  return __any_sync(kFullMask, ((__float_as_uint(v) >> 23) & 0xffu) == 0xffu);
+}
+
+// Every lane gets the sum. No lane may hold NaN or an infinity.
+__device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;  // subnormals: exponent 1
+  const unsigned top = max(__reduce_max_sync(kFullMask, e), 1u);
+  const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
+  const unsigned d = top - eff;
+  int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);  // nearest, ties away
+  if (bits >> 31) a = -a;
+  return {__reduce_add_sync(kFullMask, a), static_cast<int>(top) - 150 - kGuard};
+}
+
+// The warp's float sum as a float, valid in lane 0 (one rounding from the fixed-point sum).
+__device__ __forceinline__ float warp_sum_float(float v) {
+  if (warp_has_special(v)) return warp_sum_shfl(v);
+  const FixedSum f = warp_sum_fixed(v);
+  return ldexpf(static_cast<float>(f.sum), f.exp);
+}
+
+// A slot's float sum as its window and signed entry: the windows of the top of the file.
+__device__ __forceinline__ long long epoch_window_entry(float s, int* word) {
+  const unsigned bits = __float_as_uint(s);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  if (e == 0xffu) {  // NaN: field 0, +inf: field 1, -inf: field 2 of the last word
+    *word = kEpochWindows;
+    return static_cast<long long>(1ull << (16 * (mant ? 0 : ((bits >> 31) ? 2 : 1))));
+  }
+  const unsigned q = (e ? e : 1u) - 1u;  // subnormals share the lowest exponent
+  const long long m = static_cast<long long>((e ? 0x800000u : 0u) | mant) << (q & 7u);
+  *word = static_cast<int>(q >> 3);
+  return bits >> 31 ? -m : m;
+}
+
+// The same for a fixed-point sum: sum * 2^exp with q = exp + 149 (a grid finer than window 0's,
+// below 2^-149, only for sums of subnormals: rounded to it).
+__device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
+  long long s = f.sum;
+  int q = f.exp + 149;
+  if (q < 0) {
+    const long long mag = ((s < 0 ? -s : s) + (1ll << (-q - 1))) >> -q;
+    s = s < 0 ? -mag : mag;
+    q = 0;
+  }
+  *word = q >> 3;
+  return s << (q & 7);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
+}
+
+// The warp's float sum as a window entry, valid in lane 0 (warp-collective).
+__device__ __forceinline__ long long warp_window_entry(float v, int* word) {
+  if (warp_has_special(v)) return epoch_window_entry(warp_sum_shfl(v), word);
+  return fixed_window_entry(warp_sum_fixed(v), word);
+}
+
+// Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin
+// returned in lane 0 and, in lane 0, the accumulator word to add to and what to add (int32:
+// word 0 and the slot's sum; float32: the window and entry). Lane 0 adds (RED: no value comes
+// back); in the slot that took the last ticket the warp readies the next launch, one store per
+// lane. `words`: the accumulator's words the type uses (1 or kEpochTotalWords).
+__device__ __forceinline__ void epoch_hand_on(int word, long long add, char* scratch,
+                                              unsigned long long began, unsigned slots,
+                                              unsigned words) {
+  const unsigned lane = threadIdx.x % kWarp;
+  if (lane == 0)
+    atomicAdd(epoch_total(scratch, static_cast<unsigned>(began >> 32)) + word,
+              static_cast<unsigned long long>(add));
+  began = __shfl_sync(kFullMask, began, 0);
+  if (static_cast<unsigned>(began) != slots - 1) return;
+  // Every slot has taken its ticket: none of this launch touches the word or the other
+  // accumulator again. The kernel's end orders these stores before the next launch.
+  const unsigned epoch = static_cast<unsigned>(began >> 32);
+  unsigned long long* next = epoch_total(scratch, epoch + 1);
+  if (lane < words) next[lane] = 0;
+  if (lane == 0) {
+    if (words > unsigned(kWarp)) next[kWarp] = 0;
+    *epoch_word(scratch) = static_cast<unsigned long long>(epoch + 1) << 32;
+  }
+}
+
+}  // namespace rl::kernels::modern
