@@ -40,7 +40,7 @@ float epoch_total_float32(const unsigned char* scratch) {
   if (nan || (pinf && ninf)) return std::numeric_limits<float>::quiet_NaN();
   if (pinf) return std::numeric_limits<float>::infinity();
   if (ninf) return -std::numeric_limits<float>::infinity();
-  // Each window's sum is below 2^45 in magnitude: exact as a double, and so is its scaling.
+  // Each window's sum is below 2^52 in magnitude: exact as a double, and so is its scaling.
   double v[kEpochWindows];
   for (int k = 0; k < kEpochWindows; ++k)
     v[k] = std::ldexp(static_cast<double>(word(total, k)), 8 * k - 149);

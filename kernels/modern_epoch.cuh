@@ -23,10 +23,10 @@
 //
 //  int32: the accumulator is one 64-bit word (inputs are in [0, 255]: any total of up to 2^40
 //    elements fits).
-//  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's float sum
-//    s = +-m * 2^E (m < 2^24) is the signed integer +-(m << (q % 8)), q = E + 149, added to
-//    window q / 8 (32 windows of 64 bits; 16384 entries below 2^31 fit); word 32 counts NaN,
-//    +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed order and
+//  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's sum, the
+//    fixed-point s * 2^e (|s| < 2^31, below), is the signed integer s << (q % 8), q = e + 149,
+//    added to window q / 8 (32 windows of 64 bits; 16384 entries below 2^38 fit); word 32
+//    counts NaN, +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed order and
 //    rounds once to float: deterministic, from the slot sums' exact total.
 //
 // Scratch (zeroed once when it is allocated): the epoch word at 0, the two accumulators at
@@ -106,13 +106,6 @@ __device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   return {__reduce_add_sync(kFullMask, a), static_cast<int>(top) - 150 - kGuard};
 }
 
-// The warp's float sum as a float, valid in lane 0 (one rounding from the fixed-point sum).
-__device__ __forceinline__ float warp_sum_float(float v) {
-  if (warp_has_special(v)) return warp_sum_shfl(v);
-  const FixedSum f = warp_sum_fixed(v);
-  return ldexpf(static_cast<float>(f.sum), f.exp);
-}
-
 // A slot's float sum as its window and signed entry: the windows of the top of the file.
 __device__ __forceinline__ long long epoch_window_entry(float s, int* word) {
   const unsigned bits = __float_as_uint(s);
@@ -128,7 +121,7 @@ __device__ __forceinline__ long long epoch_window_entry(float s, int* word) {
 }
 
 // The same for a fixed-point sum: sum * 2^exp with q = exp + 149 (a grid finer than window 0's,
-// below 2^-149, only for sums of subnormals: rounded to it).
+// below 2^-149, only for sums of subnormals: rounded to it). Exact otherwise.
 __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
   long long s = f.sum;
   int q = f.exp + 149;
@@ -137,14 +130,55 @@ __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
     s = s < 0 ? -mag : mag;
     q = 0;
   }
-  *word = q >> 3;
-  return s << (q & 7);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
+  // A block's sum may sit up to 6 exponents past the last window (q <= 257): it goes to window
+  // 31, shifted further (below 2^40; such a total is past float's range anyway).
+  const int w = q >> 3 < kEpochWindows ? q >> 3 : kEpochWindows - 1;
+  *word = w;
+  return s << (q - 8 * w);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
 }
 
 // The warp's float sum as a window entry, valid in lane 0 (warp-collective).
 __device__ __forceinline__ long long warp_window_entry(float v, int* word) {
   if (warp_has_special(v)) return epoch_window_entry(warp_sum_shfl(v), word);
   return fixed_window_entry(warp_sum_fixed(v), word);
+}
+
+// The block's float sum as a window entry, valid in lane 0 of warp 0 (every thread calls it).
+// Each warp's fixed-point sum goes to shared memory as it is (no rounding to float); warp 0
+// puts the kWarps sums on one grid 6 bits coarser than the largest one's (so that 32 of them
+// add in 32 bits), rounding each once, and adds them with REDUX. A warp that met NaN or an
+// infinity hands on its float sum instead, and the block's entry is then the specials' sum.
+template <int kWarps>
+__device__ __forceinline__ long long block_window_entry(float v, int* word) {
+  if constexpr (kWarps == 1) {
+    return warp_window_entry(v, word);
+  } else {
+    constexpr int kCoarser = 6, kNone = -1024;  // exponent of a warp with no finite sum
+    __shared__ int sums[kWarp], exps[kWarp];
+    __shared__ float specials[kWarp];
+    const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const bool special = warp_has_special(v);
+    const float sf = special ? warp_sum_shfl(v) : 0.0f;
+    const FixedSum f = special ? FixedSum{0, kNone} : warp_sum_fixed(v);
+    if (lane == 0) {
+      sums[warp] = f.sum;
+      exps[warp] = f.exp;
+      specials[warp] = sf;
+    }
+    __syncthreads();
+    if (warp != 0) return 0;
+    const bool mine = lane < unsigned(kWarps);
+    const int e = mine ? exps[lane] : kNone;
+    if (__any_sync(kFullMask, mine && e == kNone))
+      return epoch_window_entry(warp_sum_shfl(mine ? specials[lane] : 0.0f), word);
+    const int top = static_cast<int>(__reduce_max_sync(kFullMask, unsigned(e - kNone))) + kNone;
+    const int s = mine ? sums[lane] : 0;
+    const unsigned d = unsigned(top - e + kCoarser);  // >= 6
+    const unsigned mag = s < 0 ? 0u - unsigned(s) : unsigned(s);  // < 2^31
+    const int a = d > 31 ? 0 : int((mag + (1u << (d - 1))) >> d);  // nearest, ties away
+    return fixed_window_entry({__reduce_add_sync(kFullMask, s < 0 ? -a : a), top + kCoarser},
+                              word);
+  }
 }
 
 // Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin

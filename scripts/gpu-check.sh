@@ -249,7 +249,7 @@ if has floor17; then
   # FLOOR17_CLUSTER=0 leaves it out).
   timeout 300 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass|epoch_pass' \
     $B/reductionlab-cli run --in-process --variants "${FLOOR17_VARIANTS:-single_pass,epoch_pass}" --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
-    --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
+    --sizes 2^16..2^28 --type "${FLOOR17_TYPE:-both}" --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$out/floor17_profiled.json" > "$out/floor17_ncu.csv" 2> "$out/floor17.err"
   echo "ncu exit $?" >> "$out/floor17.err"
   [ "${FLOOR17_CLUSTER:-1}" = 0 ] || timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
