@@ -1,16 +1,20 @@
-// Experiment behind issue 17 (not part of the build): does float32's second atomic cost time
-// because the ticket counter and the window words sit side by side? The product's twin finish
-// (kernels/modern_finish.cuh hand_on_windows) puts the ticket at scratch + 0 and the 33 window
-// words at scratch + 256: every slot's two contended atomics may go to one L2 slice and queue
-// there one after the other, where int32's one atomic queues alone. Here the same finish with
-// the windows kWindowsAt bytes past the ticket, against int32's counted word and the reference
-// "counted" (float32 sums, int32's finish on their bits: a wrong total, one atomic).
-// Candidates: int, counted, twin256 (the product's layout), twin4k, twin64k, twin1m.
-// Modes: `check` (every twin layout against a double sum and the same bits over 30 runs),
-// `profile FILE` (3 launches per shape, size and candidate, plus the read floor's shapes) for
-//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k
-//   regex:exp_
-// and docs/experiments/single_pass_shapes.py FILE ncu.csv.
+// Experiment behind issue 17 (not part of the build): where the one-launch kernels' last tenth
+// goes. First question: does float32's second atomic cost time because the ticket counter and
+// the window words sit side by side? The product's twin finish (kernels/modern_finish.cuh
+// hand_on_windows) puts the ticket at scratch + 0 and the 33 window words at scratch + 256; here
+// the same finish with the windows kWindowsAt bytes past the ticket (run 1: no). Then: what does
+// a hand-on cost at all (red, store: wrong totals, lower bounds), and the epoch pass that came of
+// it (kernels/modern_epoch.cuh), int32 and float32.
+// Candidates: int, counted (float32 sums, int32's finish on their bits: a wrong total, one
+// atomic), twin256 (the product's layout; twin4k, twin64k, twin1m with APART=1), red, store,
+// epoch, epoch_blk (block slots on every grid), epoch_fx (float32 warp sums in fixed point, as
+// the product now has them; not profiled: the product was measured instead).
+// Modes: `check` (every float32 candidate with a total against a double sum and the same bits
+// over 30 runs, the int32 epoch pass exactly), `profile FILE` (3 launches per shape, size and
+// candidate, plus the read floor's shapes) for
+//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k regex:exp_
+// and docs/experiments/single_pass_shapes.py FILE ncu.csv. Runs and tables:
+// docs/data/h200-float-finish-apart-2026-12-02/.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
 //        docs/experiments/float_finish_apart.cu kernels/epoch_total.cpp -o ffa
 #include <cuda_runtime.h>
@@ -83,20 +87,12 @@ __global__ void __launch_bounds__(B)
       if constexpr (kInt32 || F != kEpochFx) {
         s = block_total(s, kWarps);
       } else {
-        __shared__ float warp_sums[kWarp];
-        s = warp_sum_float(s);
-        if (kWarps > 1) {
-          if (threadIdx.x % kWarp == 0) warp_sums[threadIdx.x / kWarp] = s;
-          __syncthreads();
-          s = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0.0f;
-        }
+        add = block_window_entry<kWarps>(s, &w);  // as the product
       }
       if (threadIdx.x >= kWarp) return;
       if constexpr (kInt32) {
         add = s;
-      } else if constexpr (F == kEpochFx) {
-        add = warp_window_entry(s, &w);
-      } else {
+      } else if constexpr (F != kEpochFx) {
         add = epoch_window_entry(s, &w);
       }
       epoch_hand_on(w, add, scratch, t, gridDim.x, kInt32 ? 1 : kEpochTotalWords);
