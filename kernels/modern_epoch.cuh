@@ -26,8 +26,8 @@
 //  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's sum, the
 //    fixed-point s * 2^e (|s| < 2^31, below), is the signed integer s << (q % 8), q = e + 149,
 //    added to window q / 8 (32 windows of 64 bits; 16384 entries below 2^38 fit); word 32
-//    counts NaN, +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed order and
-//    rounds once to float: deterministic, from the slot sums' exact total.
+//    counts NaN, +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed
+//    order and rounds once to float: deterministic, from the slot sums' exact total.
 //
 // Scratch (zeroed once when it is allocated): the epoch word at 0, the two accumulators at
 // kEpochTotals and kEpochTotals + kEpochTotalStride (each in lines of its own).
@@ -83,22 +83,23 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows
 // lane depends only on the warp's values, never on an order, so the result has the same bits
 // on every run. Two REDUX against the tree's five dependent shuffle + add steps (the float
 // single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md section 5.5).
-// A lane holding NaN or an infinity sends the warp down the shuffle tree instead.
+// A lane holding NaN or an infinity (REDUX.MAX says so) sends the warp down the shuffle tree.
 inline constexpr int kGuard = 2;
 struct FixedSum {
   int sum;
   int exp;  // the value is sum * 2^exp
 };
 
-__device__ __forceinline__ bool warp_has_special(float v) {
-  return __any_sync(kFullMask, ((__float_as_uint(v) >> 23) & 0xffu) == 0xffu);
+// The warp's largest biased exponent (REDUX.MAX): 0xff when a lane holds NaN or an infinity.
+__device__ __forceinline__ unsigned warp_top_exponent(float v) {
+  return __reduce_max_sync(kFullMask, (__float_as_uint(v) >> 23) & 0xffu);
 }
 
-// Every lane gets the sum. No lane may hold NaN or an infinity.
-__device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
+// Every lane gets the sum; `top` is warp_top_exponent(v), below 0xff.
+__device__ __forceinline__ FixedSum warp_sum_fixed(float v, unsigned top) {
   const unsigned bits = __float_as_uint(v);
   const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;  // subnormals: exponent 1
-  const unsigned top = max(__reduce_max_sync(kFullMask, e), 1u);
+  top = max(top, 1u);
   const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
   const unsigned d = top - eff;
   int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);  // nearest, ties away
@@ -139,8 +140,9 @@ __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
 
 // The warp's float sum as a window entry, valid in lane 0 (warp-collective).
 __device__ __forceinline__ long long warp_window_entry(float v, int* word) {
-  if (warp_has_special(v)) return epoch_window_entry(warp_sum_shfl(v), word);
-  return fixed_window_entry(warp_sum_fixed(v), word);
+  const unsigned top = warp_top_exponent(v);
+  if (top == 0xffu) return epoch_window_entry(warp_sum_shfl(v), word);
+  return fixed_window_entry(warp_sum_fixed(v, top), word);
 }
 
 // The block's float sum as a window entry, valid in lane 0 of warp 0 (every thread calls it).
@@ -157,9 +159,10 @@ __device__ __forceinline__ long long block_window_entry(float v, int* word) {
     __shared__ int sums[kWarp], exps[kWarp];
     __shared__ float specials[kWarp];
     const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const bool special = warp_has_special(v);
+    const unsigned top_e = warp_top_exponent(v);
+    const bool special = top_e == 0xffu;
     const float sf = special ? warp_sum_shfl(v) : 0.0f;
-    const FixedSum f = special ? FixedSum{0, kNone} : warp_sum_fixed(v);
+    const FixedSum f = special ? FixedSum{0, kNone} : warp_sum_fixed(v, top_e);
     if (lane == 0) {
       sums[warp] = f.sum;
       exps[warp] = f.exp;
@@ -173,11 +176,10 @@ __device__ __forceinline__ long long block_window_entry(float v, int* word) {
       return epoch_window_entry(warp_sum_shfl(mine ? specials[lane] : 0.0f), word);
     const int top = static_cast<int>(__reduce_max_sync(kFullMask, unsigned(e - kNone))) + kNone;
     const int s = mine ? sums[lane] : 0;
-    const unsigned d = unsigned(top - e + kCoarser);  // >= 6
-    const unsigned mag = s < 0 ? 0u - unsigned(s) : unsigned(s);  // < 2^31
+    const unsigned d = unsigned(top - e + kCoarser);               // >= 6
+    const unsigned mag = s < 0 ? 0u - unsigned(s) : unsigned(s);   // < 2^31
     const int a = d > 31 ? 0 : int((mag + (1u << (d - 1))) >> d);  // nearest, ties away
-    return fixed_window_entry({__reduce_add_sync(kFullMask, s < 0 ? -a : a), top + kCoarser},
-                              word);
+    return fixed_window_entry({__reduce_add_sync(kFullMask, s < 0 ? -a : a), top + kCoarser}, word);
   }
 }
 
