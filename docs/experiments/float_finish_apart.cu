@@ -12,7 +12,8 @@
 // Modes: `check` (every float32 candidate with a total against a double sum and the same bits
 // over 30 runs, the int32 epoch pass exactly), `profile FILE` (3 launches per shape, size and
 // candidate, plus the read floor's shapes) for
-//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k regex:exp_
+//   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k
+//   regex:exp_
 // and docs/experiments/single_pass_shapes.py FILE ncu.csv. Runs and tables:
 // docs/data/h200-float-finish-apart-2026-12-02/.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
