@@ -83,28 +83,34 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows
 // lane depends only on the warp's values, never on an order, so the result has the same bits
 // on every run. Two REDUX against the tree's five dependent shuffle + add steps (the float
 // single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md section 5.5).
-// A lane holding NaN or an infinity (REDUX.MAX says so) sends the warp down the shuffle tree.
+// A lane holding NaN or an infinity sends the warp down the shuffle tree instead.
 inline constexpr int kGuard = 2;
 struct FixedSum {
   int sum;
   int exp;  // the value is sum * 2^exp
 };
 
-// The warp's largest biased exponent (REDUX.MAX): 0xff when a lane holds NaN or an infinity.
-__device__ __forceinline__ unsigned warp_top_exponent(float v) {
-  return __reduce_max_sync(kFullMask, (__float_as_uint(v) >> 23) & 0xffu);
+__device__ __forceinline__ bool warp_has_special(float v) {
+  return __any_sync(kFullMask, ((__float_as_uint(v) >> 23) & 0xffu) == 0xffu);
 }
 
-// Every lane gets the sum; `top` is warp_top_exponent(v), below 0xff.
-__device__ __forceinline__ FixedSum warp_sum_fixed(float v, unsigned top) {
+// Every lane gets the sum. No lane may hold NaN or an infinity.
+__device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   const unsigned bits = __float_as_uint(v);
   const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;  // subnormals: exponent 1
-  top = max(top, 1u);
+  const unsigned top = max(__reduce_max_sync(kFullMask, e), 1u);
   const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
   const unsigned d = top - eff;
   int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);  // nearest, ties away
   if (bits >> 31) a = -a;
   return {__reduce_add_sync(kFullMask, a), static_cast<int>(top) - 150 - kGuard};
+}
+
+// The warp's float sum as a float, valid in lane 0 (one rounding from the fixed-point sum).
+__device__ __forceinline__ float warp_sum_float(float v) {
+  if (warp_has_special(v)) return warp_sum_shfl(v);
+  const FixedSum f = warp_sum_fixed(v);
+  return ldexpf(static_cast<float>(f.sum), f.exp);
 }
 
 // A slot's float sum as its window and signed entry: the windows of the top of the file.
@@ -122,7 +128,7 @@ __device__ __forceinline__ long long epoch_window_entry(float s, int* word) {
 }
 
 // The same for a fixed-point sum: sum * 2^exp with q = exp + 149 (a grid finer than window 0's,
-// below 2^-149, only for sums of subnormals: rounded to it). Exact otherwise.
+// below 2^-149, only for sums of subnormals: rounded to it).
 __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
   long long s = f.sum;
   int q = f.exp + 149;
@@ -131,56 +137,14 @@ __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
     s = s < 0 ? -mag : mag;
     q = 0;
   }
-  // A block's sum may sit up to 6 exponents past the last window (q <= 257): it goes to window
-  // 31, shifted further (below 2^40; such a total is past float's range anyway).
-  const int w = q >> 3 < kEpochWindows ? q >> 3 : kEpochWindows - 1;
-  *word = w;
-  return s << (q - 8 * w);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
+  *word = q >> 3;
+  return s << (q & 7);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
 }
 
 // The warp's float sum as a window entry, valid in lane 0 (warp-collective).
 __device__ __forceinline__ long long warp_window_entry(float v, int* word) {
-  const unsigned top = warp_top_exponent(v);
-  if (top == 0xffu) return epoch_window_entry(warp_sum_shfl(v), word);
-  return fixed_window_entry(warp_sum_fixed(v, top), word);
-}
-
-// The block's float sum as a window entry, valid in lane 0 of warp 0 (every thread calls it).
-// Each warp's fixed-point sum goes to shared memory as it is (no rounding to float); warp 0
-// puts the kWarps sums on one grid 6 bits coarser than the largest one's (so that 32 of them
-// add in 32 bits), rounding each once, and adds them with REDUX. A warp that met NaN or an
-// infinity hands on its float sum instead, and the block's entry is then the specials' sum.
-template <int kWarps>
-__device__ __forceinline__ long long block_window_entry(float v, int* word) {
-  if constexpr (kWarps == 1) {
-    return warp_window_entry(v, word);
-  } else {
-    constexpr int kCoarser = 6, kNone = -1024;  // exponent of a warp with no finite sum
-    __shared__ int sums[kWarp], exps[kWarp];
-    __shared__ float specials[kWarp];
-    const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const unsigned top_e = warp_top_exponent(v);
-    const bool special = top_e == 0xffu;
-    const float sf = special ? warp_sum_shfl(v) : 0.0f;
-    const FixedSum f = special ? FixedSum{0, kNone} : warp_sum_fixed(v, top_e);
-    if (lane == 0) {
-      sums[warp] = f.sum;
-      exps[warp] = f.exp;
-      specials[warp] = sf;
-    }
-    __syncthreads();
-    if (warp != 0) return 0;
-    const bool mine = lane < unsigned(kWarps);
-    const int e = mine ? exps[lane] : kNone;
-    if (__any_sync(kFullMask, mine && e == kNone))
-      return epoch_window_entry(warp_sum_shfl(mine ? specials[lane] : 0.0f), word);
-    const int top = static_cast<int>(__reduce_max_sync(kFullMask, unsigned(e - kNone))) + kNone;
-    const int s = mine ? sums[lane] : 0;
-    const unsigned d = unsigned(top - e + kCoarser);               // >= 6
-    const unsigned mag = s < 0 ? 0u - unsigned(s) : unsigned(s);   // < 2^31
-    const int a = d > 31 ? 0 : int((mag + (1u << (d - 1))) >> d);  // nearest, ties away
-    return fixed_window_entry({__reduce_add_sync(kFullMask, s < 0 ? -a : a), top + kCoarser}, word);
-  }
+  if (warp_has_special(v)) return epoch_window_entry(warp_sum_shfl(v), word);
+  return fixed_window_entry(warp_sum_fixed(v), word);
 }
 
 // Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin

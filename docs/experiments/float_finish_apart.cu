@@ -87,13 +87,21 @@ __global__ void __launch_bounds__(B)
     } else {
       if constexpr (kInt32 || F != kEpochFx) {
         s = block_total(s, kWarps);
-      } else {
-        add = block_window_entry<kWarps>(s, &w);  // as the product
+      } else {  // as the product (modern_epoch.cu block_sum_fixed)
+        __shared__ float warp_sums[kWarp];
+        s = warp_sum_float(s);
+        if (kWarps > 1) {
+          if (threadIdx.x % kWarp == 0) warp_sums[threadIdx.x / kWarp] = s;
+          __syncthreads();
+          s = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0.0f;
+        }
       }
       if (threadIdx.x >= kWarp) return;
       if constexpr (kInt32) {
         add = s;
-      } else if constexpr (F != kEpochFx) {
+      } else if constexpr (F == kEpochFx) {
+        add = warp_window_entry(s, &w);
+      } else {
         add = epoch_window_entry(s, &w);
       }
       epoch_hand_on(w, add, scratch, t, gridDim.x, kInt32 ? 1 : kEpochTotalWords);
