@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/catalog/catalog.h"
+#include "kernels/epoch_total.h"
 #include "kernels/launch.h"
 
 namespace rl {
@@ -190,6 +191,35 @@ TEST(ModernPlan, TiledWarpKernelsTakeOneTileOfBlockTimesUnrollPerBlock) {
     ASSERT_EQ(kernels::plan_launch(tile_args(k, 32, 1, 1), &plan), cudaSuccess);
     EXPECT_EQ(plan.grid, 1u);
   }
+}
+
+// The epoch pass plans as the single pass (one block per tile, at most 16384) and keeps its total
+// in its scratch (kernels/epoch_total.h), so it has no partials and no finishing pass.
+TEST(ModernPlan, EpochPassKeepsItsTotalInItsScratch) {
+  kernels::LaunchPlan plan;
+  // 2^24 floats = 2^22 vectors; tiles of 512 x 4 vectors -> 2048 blocks.
+  ASSERT_EQ(kernels::plan_launch(tile_args(KernelId::EpochPass, 512, 4, 1 << 24), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 2048u);
+  EXPECT_EQ(plan.partial_count, 0u);
+  EXPECT_EQ(plan.scratch_bytes, kernels::kEpochScratchBytes);
+  EXPECT_FALSE(plan.needs_finish);
+  EXPECT_TRUE(plan.total_in_scratch);
+  ASSERT_EQ(
+      kernels::plan_launch(tile_args(KernelId::EpochPass, 128, 1, std::size_t(1) << 28), &plan),
+      cudaSuccess);
+  EXPECT_EQ(plan.grid, 16384u);
+  // The other kernels' totals are where args.result points.
+  ASSERT_EQ(kernels::plan_launch(tile_args(KernelId::SinglePass, 512, 4, 1 << 24), &plan),
+            cudaSuccess);
+  EXPECT_FALSE(plan.total_in_scratch);
+  // int32 totals past 2^40 values would not be exact in its sum; registers only.
+  auto big = tile_args(KernelId::EpochPass, 1024, 4, (std::size_t(1) << 40) + 1);
+  big.type = DType::Int32;
+  EXPECT_EQ(kernels::plan_launch(big, &plan), cudaErrorInvalidValue);
+  auto shared = tile_args(KernelId::EpochPass, 256, 4, 100);
+  shared.workspace = Workspace::Shared;
+  EXPECT_EQ(kernels::plan_launch(shared, &plan), cudaErrorInvalidValue);
 }
 
 TEST(ModernPlan, RefusesWhatTheKernelsAreNotBuiltFor) {
