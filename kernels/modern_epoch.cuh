@@ -84,6 +84,27 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows
 // on every run. Two REDUX against the tree's five dependent shuffle + add steps (the float
 // single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md section 5.5).
 // A lane holding NaN or an infinity sends the warp down the shuffle tree instead.
+// REDUX on sm_80+; before, the same integer max and sum with a butterfly of shuffles (integer
+// adds: the same result in any order).
+__device__ __forceinline__ unsigned warp_max_u32(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(kFullMask, v);
+#else
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(kFullMask, v, o));
+  return v;
+#endif
+}
+__device__ __forceinline__ int warp_add_i32(int v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(kFullMask, v);
+#else
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
+  return v;
+#endif
+}
+
 inline constexpr int kGuard = 2;
 struct FixedSum {
   int sum;
@@ -98,12 +119,12 @@ __device__ __forceinline__ bool warp_has_special(float v) {
 __device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   const unsigned bits = __float_as_uint(v);
   const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;  // subnormals: exponent 1
-  const unsigned top = max(__reduce_max_sync(kFullMask, e), 1u);
+  const unsigned top = max(warp_max_u32(e), 1u);
   const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
   const unsigned d = top - eff;
   int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);  // nearest, ties away
   if (bits >> 31) a = -a;
-  return {__reduce_add_sync(kFullMask, a), static_cast<int>(top) - 150 - kGuard};
+  return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard};
 }
 
 // The warp's float sum as a float, valid in lane 0 (one rounding from the fixed-point sum).
