@@ -53,9 +53,10 @@ __device__ __forceinline__ unsigned long long* epoch_total(char* scratch, unsign
 }
 
 // Called by the slot's one leading thread first thing: nothing depends on it until the slot's
-// sum is known, so the loads issued after it do not wait for it. In PTX because nvcc turns an
-// atomicAdd of a constant into a warp-aggregated one whose shuffle of the result waits for it
-// right away (and so would the tile loads behind it).
+// sum is known, so the loads issued after it do not wait for it. ptxas turns an add of a
+// constant (atomicAdd or this PTX with an immediate 1) into a warp-aggregated atomic whose
+// shuffle of the result waits for it right away, and the tile loads behind that shuffle with
+// it (seen in the SASS for sm_90); an operand it cannot prove uniform keeps the atomic plain.
 __device__ __forceinline__ unsigned long long epoch_begin(char* scratch) {
   unsigned long long before;
   const unsigned long long one = 1ull + (threadIdx.x >> 10);  // 1 (blockDim.x <= 1024)
