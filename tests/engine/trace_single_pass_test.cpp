@@ -3,6 +3,7 @@
 // the input's total, and the steps are the kernel's: load, warp-level block sum, one atomic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -100,6 +101,48 @@ TEST(TraceSinglePass, SmallGridsFinishPerWarpWithOneRedux) {
   EXPECT_EQ(t.block_totals.barriers, 0u);
   const InputData in = make_input(1u << 16, DType::Int32);
   EXPECT_EQ(std::int64_t(t.partial), block_sum(in.i32, 128, 4, 32, 5));
+}
+
+// The epoch pass: the same blocks and sums (int32 exactly), a ticket before the loads, float32
+// warp sums in fixed point (REDUX, no shuffle tree), and a RED that nothing waits for.
+TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
+  const std::uint64_t n = 100003;
+  const InputData in = make_input(n, DType::Int32);
+  const Trace first = make_trace({"epoch_pass", 128, 1, Workspace::Registers, n, DType::Int32, 0});
+  std::int64_t sum = 0;
+  for (unsigned b = 0; b < first.grid; ++b)
+    sum += std::int64_t(
+        make_trace({"epoch_pass", 128, 1, Workspace::Registers, n, DType::Int32, b}).partial);
+  EXPECT_EQ(sum, std::accumulate(in.i32.begin(), in.i32.end(), std::int64_t(0)));
+
+  // 2^16 ints at 128 x 4: 32 blocks of 4 warps, 128 warps: each warp takes a ticket and hands on.
+  const Trace small =
+      make_trace({"epoch_pass", 128, 4, Workspace::Registers, 1u << 16, DType::Int32, 5});
+  ASSERT_EQ(small.steps.size(), 4u);  // ticket, load, REDUX, RED
+  EXPECT_EQ(small.steps[0].kind, "ticket");
+  EXPECT_EQ(small.steps[0].masks, (std::vector<std::uint32_t>{1u, 1u, 1u, 1u}));
+  EXPECT_NE(small.steps[0].caption.find("128 tickets"), std::string::npos)
+      << small.steps[0].caption;
+  EXPECT_EQ(small.steps[1].kind, "load");
+  EXPECT_EQ(small.steps[3].kind, "atomic");
+  EXPECT_NE(small.steps[3].caption.find("RED"), std::string::npos);
+  const InputData in16 = make_input(1u << 16, DType::Int32);
+  EXPECT_EQ(std::int64_t(small.partial), block_sum(in16.i32, 128, 4, 32, 5));
+
+  // float32 on a grid of more than 512 warps: fixed-point warp sums, the warps' sums through
+  // shared memory, warp 0's fixed-point sum: REDUX steps only, one barrier.
+  const Trace big =
+      make_trace({"epoch_pass", 512, 4, Workspace::Registers, 1u << 20, DType::Float32, 3});
+  std::vector<std::string> kinds;
+  for (const TraceStep& st : big.steps) kinds.push_back(st.kind);
+  EXPECT_EQ(kinds.front(), "ticket");
+  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "shuffle"), 0);
+  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "warp_reduce"), 2);
+  EXPECT_EQ(big.block_totals.barriers, 1u);
+  const InputData fin = make_input(1u << 20, DType::Float32);
+  double want = 0;
+  for (std::uint64_t i = 3u * 8192; i < 4u * 8192; ++i) want += fin.f32[i];
+  EXPECT_NEAR(big.partial, want, 1e-6 * want);
 }
 
 TEST(TraceSinglePass, TheClusterKernelAddsTheClusterStep) {

@@ -97,8 +97,10 @@ Lines tree_lines(const CodeEntry& e, const Lines& phase_lines, unsigned stride) 
 // line calling the block-level helper when the trace sums across warps, else the warp-level one
 // (the single pass's warp_total when every warp hands on its own sum).
 Lines warp_lines(const CodeEntry& e, const Trace& t, std::size_t step) {
-  static const std::regex block_call(R"(\b(block_sum_shfl|block_total|BlockReduce)\b)"),
-      warp_call(R"(\b(warp_sum_redux|warp_sum_shfl|warp_total)\b|cg::reduce\s*\()"),
+  static const std::regex block_call(
+      R"(\b(block_sum_shfl|block_total|BlockReduce|block_sum_fixed)\b)"),
+      warp_call(
+          R"(\b(warp_sum_redux|warp_sum_shfl|warp_total|warp_window_entry)\b|cg::reduce\s*\()"),
       store(R"(\w+_sums\[[^\]]*\]\s*=[^=])"), read(R"(\w+_sums\[(lane|tile\.thread_rank\(\))\])"),
       barrier(R"(__syncthreads\s*\(|\.sync\s*\()");
   const Lines all = kernel_lines(e);
@@ -170,6 +172,7 @@ Lines atomic_lines(const CodeEntry& e, const Trace& t, const Lines& write_lines)
       direct(R"(\*result\s*=)");
   if (t.variant == "cluster_single_pass" && t.grid <= kClusterBlocks)
     return matching(e, write_lines, direct);
+  if (t.variant == "epoch_pass") return write_lines;  // one hand-on for both types
   return matching(e, write_lines, t.type == DType::Int32 ? counted : windows);
 }
 
@@ -182,7 +185,7 @@ std::string_view mark_kind_of(std::string_view k) {
       {"cluster", "cluster"},     {"shuffle", "block sum"},   {"warp_reduce", "block sum"},
       {"warp_sums", "block sum"}, {"gather", "block sum"},    {"map", "map"},
       {"path_a", "map"},          {"path_b", "map"},          {"select", "map"},
-      {"vote", "count"},          {"ballot", "count"}};
+      {"vote", "count"},          {"ballot", "count"},        {"ticket", "ticket"}};
   const auto it = kMarks.find(k);
   return it == kMarks.end() ? std::string_view() : it->second;
 }

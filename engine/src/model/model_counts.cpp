@@ -64,9 +64,10 @@ StepCounters single_pass_totals(const PointSpec& p, bool cluster, std::uint64_t*
 ModelCounts compute(const PointSpec& p) {
   const VariantInfo* v = find_variant_by_id(p.variant);
   ModelCounts c;
-  if (v->kernel == KernelId::SinglePass || v->kernel == KernelId::ClusterSinglePass) {
+  if (v->kernel == KernelId::SinglePass || v->kernel == KernelId::ClusterSinglePass ||
+      v->kernel == KernelId::EpochPass) {
     c.first_kernel = single_pass_totals(p, v->kernel == KernelId::ClusterSinglePass, &c.grid);
-    c.launches = 1;  // the last block to finish writes the total: no second kernel
+    c.launches = 1;  // one kernel holds the total when it ends: no second kernel
     return c;
   }
   const Trace t = make_trace(request_of(p, p.size));

@@ -56,7 +56,8 @@ Resolved resolve(const TraceRequest& r) {
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
-                "single_pass, cluster_single_pass and every lab kernel (divergence, block-wide "
+                "single_pass, cluster_single_pass, epoch_pass and every lab kernel (divergence, "
+                "block-wide "
                 "predicates, #pragma unroll); not the vectorized grid-stride kernel or CUB's");
   return out;
 }
@@ -232,7 +233,7 @@ InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, st
 bool has_trace(const VariantInfo& v) {
   return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel) ||
          v.kernel == KernelId::SinglePass || v.kernel == KernelId::ClusterSinglePass ||
-         has_lab_trace(v.kernel);
+         v.kernel == KernelId::EpochPass || has_lab_trace(v.kernel);
 }
 
 Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll) {
@@ -280,7 +281,8 @@ Trace make_trace(const TraceRequest& request) {
   if (r.workspace == Workspace::Global && !v.variant->takes_workspace(r.workspace) &&
       v.variant->workspaces.size() == 1)
     r.workspace = v.variant->workspaces.front();
-  if (v.variant->kernel == KernelId::SinglePass || v.variant->kernel == KernelId::ClusterSinglePass)
+  if (v.variant->kernel == KernelId::SinglePass ||
+      v.variant->kernel == KernelId::ClusterSinglePass || v.variant->kernel == KernelId::EpochPass)
     return make_single_pass_trace(r, *v.variant, v.unroll);
   if (has_lab_trace(v.variant->kernel)) return make_lab_trace(r, *v.variant, v.unroll);
   if (!ladder::is_ladder_kernel(v.variant->kernel))

@@ -8,10 +8,14 @@
 //               memory, cluster.sync()
 //   finish      phase 3: each warp, block or cluster hands its sum on with integer atomics
 //               (kernels/modern_finish.cuh); the last to count writes the total
+// and of epoch_pass (kernels/modern_epoch.cu), the same tiles with a ticket first, float32 warp
+// sums in fixed point (REDUX), and a RED that nothing waits for at the end.
 // The register sums follow tile_thread_sum's order of additions, float included, so the traced
 // block sum is the bits the GPU block computes; the tests check that every block's sum adds up
 // to the total.
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 #include "engine/core/error.h"
 #include "engine/run/input_data.h"
@@ -20,6 +24,26 @@
 #include "trace/trace_warp_builder.h"
 
 namespace rl {
+
+double warp_trace::fixed_warp_sum(const float* lanes) {
+  auto bits_of = [](float f) {
+    std::uint32_t b = 0;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+  };
+  unsigned top = 1;  // subnormals count as exponent 1
+  for (unsigned l = 0; l < 32; ++l)
+    top = std::max(top, unsigned((bits_of(lanes[l]) >> 23) & 0xffu));
+  std::int64_t sum = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    const std::uint32_t b = bits_of(lanes[l]);
+    const unsigned e = (b >> 23) & 0xffu, eff = e ? e : 1u, d = top - eff;
+    const std::int64_t m = std::int64_t((e ? 0x800000u : 0u) | (b & 0x7fffffu)) << 2;
+    std::int64_t a = d == 0 ? m : (d > 26 ? 0 : (m + (std::int64_t(1) << (d - 1))) >> d);
+    sum += (b >> 31) ? -a : a;
+  }
+  return std::ldexp(double(sum), int(top) - 152);
+}
 
 namespace {
 
@@ -79,9 +103,12 @@ void build(Trace& t, const InputData& input) {
     x = input.i32.data();
   const unsigned B = t.block_size, U = static_cast<unsigned>(t.unroll), W = t.warps();
   const unsigned grid = static_cast<unsigned>(t.grid), b = t.block_index;
-  // int32 sums warps with REDUX (sm_80+, the GPUs this trace describes), float32 with shuffles.
-  Builder<T> builder(
-      t, std::is_same_v<T, float> ? warp_trace::WarpOp::ShuffleDown : warp_trace::WarpOp::Redux);
+  // int32 sums warps with REDUX (sm_80+, the GPUs this trace describes), float32 with shuffles
+  // (the epoch pass: in fixed point, with REDUX).
+  const bool epoch = t.variant == "epoch_pass";
+  Builder<T> builder(t, !std::is_same_v<T, float> ? warp_trace::WarpOp::Redux
+                        : epoch                   ? warp_trace::WarpOp::Fixed
+                                                  : warp_trace::WarpOp::ShuffleDown);
   // The view's cells show each thread's first element: x[4(tile b * B * U + tid)].
   const std::uint64_t first = std::uint64_t(b) * B * U * 4;
   t.initial_values.assign(B, 0.0);
@@ -103,12 +130,25 @@ void build(Trace& t, const InputData& input) {
            ", " + num(b + grid) + ", ...";
   if (b == 0 && t.size % 4)
     cap += " Block 0 also adds the " + num(t.size % 4) + " values past the last whole vector.";
+  const bool cluster = t.variant == "cluster_single_pass";
+  const bool per_warp = !cluster && std::uint64_t(grid) * W <= kMaxWarpSlots;
+  if (epoch) {
+    TraceStep& ticket = builder.push(
+        "ticket",
+        std::string("phase 0: ") + (per_warp ? "lane 0 of each warp" : "thread 0") +
+            " adds 1 to the epoch word (launch number << 32 | tickets) with one returning "
+            "atomic, issued before the loads and read only at the end: its round trip hides "
+            "behind them. What comes back says which of the two accumulators this launch adds "
+            "into, and whether this " +
+            (per_warp ? "warp" : "block") + " took the last of the " +
+            num(per_warp ? std::uint64_t(grid) * W : grid) + " tickets.");
+    for (unsigned w = 0; w < (per_warp ? W : 1u); ++w) ticket.masks[w] = 1u;
+    builder.snapshot(ticket);
+  }
   TraceStep& load = builder.push("load", cap);
   load.masks.assign(W, kFull);
   builder.snapshot(load);
 
-  const bool cluster = t.variant == "cluster_single_pass";
-  const bool per_warp = !cluster && std::uint64_t(grid) * W <= kMaxWarpSlots;
   if (per_warp)
     builder.warp_level(W, W == 1 ? "the block's only warp" : "all " + num(W) + " warps at once");
   else
@@ -143,12 +183,28 @@ void build(Trace& t, const InputData& input) {
   t.partial = double(builder.regs()[0]);
   if (per_warp)
     for (unsigned w = 1; w < W; ++w) t.partial += double(builder.regs()[w * 32]);
+  if (epoch && std::is_same_v<T, float>) {  // the exact fixed-point sums, not their floats
+    const std::vector<double>& exact = builder.exact_warp_sums();
+    t.partial = 0.0;
+    for (unsigned w = 0; w < (per_warp ? W : 1u); ++w) t.partial += exact[w];
+  }
   const std::string sum =
       t.type == DType::Int32 ? num(static_cast<std::uint64_t>(static_cast<std::int64_t>(t.partial)))
                              : std::to_string(t.partial);
   const std::string who = per_warp ? "lane 0 of each warp" : cluster ? "the leader" : "thread 0";
   const std::string what = per_warp ? "its warp sum" : "the " + slot + " sum";
-  if (t.type == DType::Int32)
+  if (epoch)
+    finish.caption =
+        "phase 3: " + who + " adds " + what + " (block sum " + sum + ") into accumulator " +
+        "epoch % 2 with RED, a fire-and-forget atomic" +
+        (t.type == DType::Int32 ? std::string("")
+                                : std::string(" (float32: as an exact integer, into its "
+                                              "exponent window)")) +
+        ", and exits: nothing comes back, nobody waits. The total is the accumulator once the "
+        "kernel has ended; the host reads it. The " +
+        slot + " that took ticket " + num(slots - 1) +
+        " zeroes the other accumulator for the next launch and writes the next epoch.";
+  else if (t.type == DType::Int32)
     finish.caption = "phase " + std::string(cluster ? "4" : "3") + ": " + who + " adds 2^48 + " +
                      what + " (block sum " + sum +
                      ") to one 64-bit word with a single atomicAdd: the high bits count the " +
@@ -176,7 +232,8 @@ void build(Trace& t, const InputData& input) {
 
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
   const bool cluster = v.kernel == KernelId::ClusterSinglePass;
-  if (v.kernel != KernelId::SinglePass && !cluster) throw Error("no single-pass trace for " + v.id);
+  if (v.kernel != KernelId::SinglePass && !cluster && v.kernel != KernelId::EpochPass)
+    throw Error("no single-pass trace for " + v.id);
   const std::string name = v.seed_label(unroll);
   if (!v.takes_block_size(r.block_size))
     throw Error("block size " + std::to_string(r.block_size) + ": " + name +
@@ -191,7 +248,8 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
   Trace t = trace_shell(r, v, unroll);
   const std::uint64_t tile_vectors = std::uint64_t(r.block_size) * unroll;
   t.size = r.size == 0 ? 4 * tile_vectors : r.size;
-  // The grid the GPU launch would use (kernels' own plan: one block per tile, capped).
+  // The grid the GPU launch would use (kernels' own plan: one block per tile, capped; the epoch
+  // pass plans the same grid).
   kernels::LaunchArgs args;
   args.kernel = KernelId::SinglePass;
   args.type = r.type;

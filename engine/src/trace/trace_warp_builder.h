@@ -17,7 +17,14 @@ namespace rl::warp_trace {
 
 constexpr std::uint32_t kFull = 0xffffffffu;
 
-enum class WarpOp { ShuffleDown, Xor, Redux };
+// Fixed: the epoch pass's float32 warp sums (kernels/modern_epoch.cuh warp_sum_fixed): each
+// lane rounded onto the warp's fixed-point grid, the integers added with REDUX.
+enum class WarpOp { ShuffleDown, Xor, Redux, Fixed };
+
+// The epoch pass's fixed-point warp sum of 32 floats, as the GPU computes it: each lane's value
+// rounded (nearest, ties away) to kGuard = 2 bits below the warp's largest exponent, the
+// integers added. Exact as a double (|sum| < 2^31). No lane may hold NaN or an infinity.
+double fixed_warp_sum(const float* lanes);
 
 inline WarpOp op_of(KernelId k) {
   if (k == KernelId::ReduceAddSync) return WarpOp::Redux;
@@ -52,8 +59,17 @@ class Builder {
   }
   void snapshot(TraceStep& s) { s.values.assign(v_.begin(), v_.end()); }
 
+  // The exact value of each warp's last fixed-point sum (WarpOp::Fixed), by warp.
+  const std::vector<double>& exact_warp_sums() const { return exact_; }
+
   // One warp-level reduction (five shuffle steps, or one REDUX) in warps [0, warps).
   void warp_level(unsigned warps, const std::string& who) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (op_ == WarpOp::Fixed) {
+        fixed_level(warps, who);
+        return;
+      }
+    }
     if (op_ == WarpOp::Redux) {
       TraceStep& s =
           push("warp_reduce", "__reduce_add_sync in " + who +
@@ -104,10 +120,32 @@ class Builder {
   }
 
  private:
+  // Registers get the warp's sum rounded once to float (what the block level adds next); the
+  // exact sum is kept for the slot's hand-on, which adds it without that rounding.
+  void fixed_level(unsigned warps, const std::string& who) {
+    TraceStep& s = push(
+        "warp_reduce",
+        "fixed-point warp sums in " + who +
+            ": REDUX.MAX finds the warp's largest exponent, each lane rounds its float onto the "
+            "grid 2 bits below it, and one REDUX.SUM adds the 32 integers, exactly and in no "
+            "order: the same bits on every run, with no shuffle tree.");
+    exact_.assign(warps, 0.0);
+    for (unsigned w = 0; w < warps; ++w) {
+      exact_[w] = fixed_warp_sum(&v_[w * 32]);
+      for (unsigned l = 0; l < 32; ++l) v_[w * 32 + l] = static_cast<T>(exact_[w]);
+      for (unsigned l = 1; l < 32; ++l) s.ops.emplace_back(w * 32, w * 32 + l);
+      s.threads.insert(s.threads.end(), 31, w * 32);
+      s.masks[w] = kFull;
+    }
+    s.counters.shuffles = 32ull * warps;
+    snapshot(s);
+  }
+
   Trace& t_;
   WarpOp op_;
   unsigned W_;
   std::vector<T> v_;
+  std::vector<double> exact_;
 };
 
 // The block sum's steps after the load: the warp-level reduction in every warp, then (W > 1)
