@@ -19,7 +19,7 @@
 
 #include "dispatch.cuh"
 #include "modern_epoch.cuh"
-#include "modern_finish.cuh"  // kMaxInt32Elements, kMaxSlots
+#include "modern_finish.cuh"  // kMaxSlots
 #include "modern_launchers.cuh"
 #include "modern_stream.cuh"
 #include "modern_tiles.cuh"
@@ -88,23 +88,13 @@ cudaError_t with_kernel(const LaunchArgs& a, F&& f) {
 
 }  // namespace
 
+// The single pass's plan (the same tiles, grid cap and limits), with the epoch pass's scratch,
+// which also holds the total.
 cudaError_t plan_epoch_pass(const LaunchArgs& a, LaunchPlan* plan) {
-  if (a.workspace != Workspace::Registers) return cudaErrorInvalidValue;
-  if (a.type == DType::Int32 && a.n > kMaxInt32Elements) return cudaErrorInvalidValue;
-  return with_kernel(a, [&](auto, int block, auto) {
-    unsigned grid = 0;
-    const cudaError_t err =
-        capped_grid(stream_blocks_needed(a.n, block, a.unroll), kMaxBlocks, &grid);
-    if (err != cudaSuccess) return err;
-    *plan = LaunchPlan{};
-    plan->grid = grid;
-    plan->partial_count = 0;  // the slots' sums travel in atomics
-    plan->input_capacity = a.n;
-    plan->scratch_bytes = kEpochScratchBytes;
-    plan->needs_finish = false;
-    plan->total_in_scratch = true;
-    return cudaSuccess;
-  });
+  if (const cudaError_t err = plan_single_pass(a, plan); err != cudaSuccess) return err;
+  plan->scratch_bytes = kEpochScratchBytes;
+  plan->total_in_scratch = true;
+  return cudaSuccess;
 }
 
 cudaError_t launch_epoch_pass(const LaunchArgs& a, const LaunchPlan& p) {

@@ -236,8 +236,8 @@ class CudaBackend final : public Backend {
       RL_CUDA_CHECK(cudaMemcpyAsync(host, partials_.get(), n * elem, cudaMemcpyDeviceToHost, s),
                     "reading partials, " + ctx_);
     }
-    RL_CUDA_CHECK(cudaStreamSynchronize(s), ctx_);
-    // From the result, or from the scratch where the kernel keeps it (the epoch pass).
+    // From the result, or from the scratch where the kernel keeps it (the epoch pass); it waits
+    // for the stream, the partials' copy included.
     void* total = i32 ? static_cast<void*>(&out.total_i64) : &out.total_f32;
     RL_CUDA_CHECK(kernels::read_total(args_, plan_, total), "reading the total, " + ctx_);
     return out;
