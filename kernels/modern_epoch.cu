@@ -6,8 +6,9 @@
 //  phase 1: block b reads tile b as single_pass does (B x U 16-byte vectors, U loads in flight
 //           per thread, one block per tile; modern_tiles.cuh).
 //  phase 2: warp sums (int32: REDUX; float32: each lane rounded onto the warp's fixed-point
-//           grid and added with REDUX, modern_epoch.cuh warp_sum_fixed); on grids of more than
-//           kMaxWarpSlots warps, the block sum from them (one __syncthreads()).
+//           grid and added with REDUX, NaN and infinities counted apart; modern_epoch.cuh
+//           warp_sum_fixed); on grids of more than kMaxWarpSlots warps, the block sum from them
+//           (one __syncthreads()).
 //  phase 3: the slot's leader adds its sum into accumulator epoch % 2 with RED (int32: one
 //           64-bit word; float32: its exponent window) and exits: no atomic comes back. The slot
 //           with the last ticket zeroes the other accumulator and writes the next epoch.
@@ -66,11 +67,12 @@ __global__ void __launch_bounds__(B)
   }
   int word = 0;
   long long add = 0;
+  unsigned long long special = 0;
   if constexpr (kInt32)
     add = per_warp ? warp_total(sum) : sum;
   else
-    add = warp_window_entry(sum, &word);
-  epoch_hand_on(word, add, scratch, began, per_warp ? warp_slots : gridDim.x,
+    add = warp_window_entry(sum, &word, &special);
+  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
                 kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 

@@ -82,10 +82,12 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows
 // float rounded to kGuard bits below the warp's largest exponent (REDUX.MAX), the 32 integers
 // added with one REDUX.SUM (|sum| < 2^31). The sum is sum * 2^exp exactly; the rounding of each
 // lane depends only on the warp's values, never on an order, so the result has the same bits
-// on every run. Two REDUX against the tree's five dependent shuffle + add steps (the float
-// single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md section 5.5).
-// A lane holding NaN or an infinity sends the warp down the shuffle tree instead.
-// REDUX on sm_80+; before, the same integer max and sum with a butterfly of shuffles (integer
+// on every run. Two dependent REDUX against the tree's five dependent shuffle + add steps (the
+// float single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md 5.5).
+// Everything that does not need the warp's maximum is done before it arrives, so only an add,
+// two shifts and the second REDUX follow it. NaN and infinities are not added: each lane's
+// kind is counted (a third REDUX, beside the maximum) and the counts go to the special word.
+// REDUX on sm_80+; before, the same integer max and sums with a butterfly of shuffles (integer
 // adds: the same result in any order).
 __device__ __forceinline__ unsigned warp_max_u32(unsigned v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -106,81 +108,91 @@ __device__ __forceinline__ int warp_add_i32(int v) {
 #endif
 }
 
+// v >> d, arithmetic, with shifts of 32 and more giving 0 or -1 (PTX clamps the amount).
+__device__ __forceinline__ int shift_right_clamped(int v, unsigned d) {
+  int r;
+  asm("shr.s32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(d));
+  return r;
+}
+
 inline constexpr int kGuard = 2;
+// A lane's special value as counts in 10-bit fields (32 lanes fit): NaN, +inf, -inf.
+inline constexpr unsigned kNanCode = 1u, kPosInfCode = 1u << 10, kNegInfCode = 1u << 20;
 struct FixedSum {
-  int sum;
-  int exp;  // the value is sum * 2^exp
+  int sum;           // the finite lanes' value is sum * 2^exp
+  int exp;           // >= -152 + 3: every grid is at least as fine as window 0's 2^-149
+  unsigned special;  // the warp's counts of NaN, +inf and -inf (k*Code fields)
 };
 
-__device__ __forceinline__ bool warp_has_special(float v) {
-  return __any_sync(kFullMask, ((__float_as_uint(v) >> 23) & 0xffu) == 0xffu);
-}
-
-// Every lane gets the sum. No lane may hold NaN or an infinity.
+// Every lane gets the sum (warp-collective).
 __device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   const unsigned bits = __float_as_uint(v);
-  const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;  // subnormals: exponent 1
-  const unsigned top = max(warp_max_u32(e), 1u);
-  const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
-  const unsigned d = top - eff;
-  int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);  // nearest, ties away
-  if (bits >> 31) a = -a;
-  return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard};
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  const bool special = e == 0xffu, negative = bits >> 31;
+  const unsigned eff = special || e == 0 ? 1u : e;  // subnormals: exponent 1
+  // Twice the lane's signed mantissa with its guard bits: rounding to nearest after the shift.
+  const int m = static_cast<int>(((e ? 0x800000u : 0u) | mant) << (kGuard + 1));
+  const int twice = special ? 0 : (negative ? -m : m);
+  const unsigned code = special ? (mant ? kNanCode : (negative ? kNegInfCode : kPosInfCode)) : 0u;
+  // top >= 3 puts sums of subnormals on 2^-149 exactly (no grid below window 0's).
+  const unsigned top = max(warp_max_u32(eff), 3u);
+  const unsigned specials = static_cast<unsigned>(warp_add_i32(static_cast<int>(code)));
+  const int a = (shift_right_clamped(twice, top - eff) + 1) >> 1;  // nearest, ties up
+  return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard, specials};
 }
 
-// The warp's float sum as a float, valid in lane 0 (one rounding from the fixed-point sum).
+// The special word's fields (16 bits each: NaN, +inf, -inf) from a warp's counts: one per kind
+// the warp holds, so that 16384 slots fit (the reader asks only whether a field is nonzero).
+__device__ __forceinline__ unsigned long long special_word_entry(unsigned special) {
+  return static_cast<unsigned long long>((special & 0x3ffu) != 0) |
+         static_cast<unsigned long long>((special & (0x3ffu << 10)) != 0) << 16 |
+         static_cast<unsigned long long>((special >> 20) != 0) << 32;
+}
+
+// The warp's float sum as a float in every lane (one rounding from the fixed-point sum; NaN or
+// an infinity as the float sum of those values would be).
 __device__ __forceinline__ float warp_sum_float(float v) {
-  if (warp_has_special(v)) return warp_sum_shfl(v);
   const FixedSum f = warp_sum_fixed(v);
+  if (f.special != 0) {
+    const bool pinf = f.special & (0x3ffu << 10), ninf = f.special >> 20;
+    if ((f.special & 0x3ffu) || (pinf && ninf)) return __int_as_float(0x7fc00000);
+    return __int_as_float(pinf ? 0x7f800000 : static_cast<int>(0xff800000u));
+  }
   return ldexpf(static_cast<float>(f.sum), f.exp);
 }
 
-// A slot's float sum as its window and signed entry: the windows of the top of the file.
-__device__ __forceinline__ long long epoch_window_entry(float s, int* word) {
-  const unsigned bits = __float_as_uint(s);
-  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
-  if (e == 0xffu) {  // NaN: field 0, +inf: field 1, -inf: field 2 of the last word
-    *word = kEpochWindows;
-    return static_cast<long long>(1ull << (16 * (mant ? 0 : ((bits >> 31) ? 2 : 1))));
-  }
-  const unsigned q = (e ? e : 1u) - 1u;  // subnormals share the lowest exponent
-  const long long m = static_cast<long long>((e ? 0x800000u : 0u) | mant) << (q & 7u);
-  *word = static_cast<int>(q >> 3);
-  return bits >> 31 ? -m : m;
-}
-
-// The same for a fixed-point sum: sum * 2^exp with q = exp + 149 (a grid finer than window 0's,
-// below 2^-149, only for sums of subnormals: rounded to it).
+// A fixed-point sum as its window and signed entry (the windows of the top of the file):
+// sum * 2^exp with q = exp + 149 >= 0 is sum << (q % 8) in window q / 8.
 __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
-  long long s = f.sum;
-  int q = f.exp + 149;
-  if (q < 0) {
-    const long long mag = ((s < 0 ? -s : s) + (1ll << (-q - 1))) >> -q;
-    s = s < 0 ? -mag : mag;
-    q = 0;
-  }
+  const int q = f.exp + 149;
   *word = q >> 3;
-  return s << (q & 7);  // |s| < 2^31: below 2^38, and 16384 of them below 2^52
+  return static_cast<long long>(f.sum) << (q & 7);  // |sum| < 2^31: below 2^38, 16384 below 2^52
 }
 
-// The warp's float sum as a window entry, valid in lane 0 (warp-collective).
-__device__ __forceinline__ long long warp_window_entry(float v, int* word) {
-  if (warp_has_special(v)) return epoch_window_entry(warp_sum_shfl(v), word);
-  return fixed_window_entry(warp_sum_fixed(v), word);
+// The warp's float sum as a window entry and special-word entry (warp-collective; every lane
+// gets them).
+__device__ __forceinline__ long long warp_window_entry(float v, int* word,
+                                                       unsigned long long* special) {
+  const FixedSum f = warp_sum_fixed(v);
+  *special = special_word_entry(f.special);
+  return fixed_window_entry(f, word);
 }
 
 // Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin
 // returned in lane 0 and, in lane 0, the accumulator word to add to and what to add (int32:
-// word 0 and the slot's sum; float32: the window and entry). Lane 0 adds (RED: no value comes
-// back); in the slot that took the last ticket the warp readies the next launch, one store per
-// lane. `words`: the accumulator's words the type uses (1 or kEpochTotalWords).
-__device__ __forceinline__ void epoch_hand_on(int word, long long add, char* scratch,
-                                              unsigned long long began, unsigned slots,
-                                              unsigned words) {
+// word 0 and the slot's sum; float32: the window and entry, and the special word's entry).
+// Lane 0 adds (RED: no value comes back); in the slot that took the last ticket the warp
+// readies the next launch, one store per lane. `words`: the accumulator's words the type uses
+// (1 or kEpochTotalWords).
+__device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned long long special,
+                                              char* scratch, unsigned long long began,
+                                              unsigned slots, unsigned words) {
   const unsigned lane = threadIdx.x % kWarp;
-  if (lane == 0)
-    atomicAdd(epoch_total(scratch, static_cast<unsigned>(began >> 32)) + word,
-              static_cast<unsigned long long>(add));
+  if (lane == 0) {
+    unsigned long long* total = epoch_total(scratch, static_cast<unsigned>(began >> 32));
+    if (add != 0) atomicAdd(total + word, static_cast<unsigned long long>(add));
+    if (special != 0) atomicAdd(total + kEpochWindows, special);
+  }
   began = __shfl_sync(kFullMask, began, 0);
   if (static_cast<unsigned>(began) != slots - 1) return;
   // Every slot has taken its ticket: none of this launch touches the word or the other

@@ -103,7 +103,7 @@ if has session; then
   # The session bundled with the app (resources/sessions/h200-ladder.json; its README has the
   # command), with hardware counters (issue 10) beside the times.
   timeout -s INT 400 $B/reductionlab-cli run --device cuda:0 --counters \
-    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cluster_single_pass,cub_device_reduce \
+    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cluster_single_pass,epoch_pass,cub_device_reduce \
     --workspace both --block-sizes 1024 --sizes 2^16,2^20,2^24,2^28 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
   echo "exit $?" >> "$out/session.txt"
 fi

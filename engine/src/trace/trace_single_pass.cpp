@@ -25,22 +25,25 @@
 
 namespace rl {
 
+// kernels/modern_epoch.cuh warp_sum_fixed for finite lanes: each lane rounded to nearest (ties
+// up) on the grid kGuard = 2 bits below the warp's largest exponent (at least 3).
 double warp_trace::fixed_warp_sum(const float* lanes) {
   auto bits_of = [](float f) {
     std::uint32_t b = 0;
     std::memcpy(&b, &f, sizeof b);
     return b;
   };
-  unsigned top = 1;  // subnormals count as exponent 1
-  for (unsigned l = 0; l < 32; ++l)
-    top = std::max(top, unsigned((bits_of(lanes[l]) >> 23) & 0xffu));
+  auto exponent_of = [](std::uint32_t b) { return std::max(1u, unsigned((b >> 23) & 0xffu)); };
+  unsigned top = 3;  // subnormals count as exponent 1; sums of them land on 2^-149
+  for (unsigned l = 0; l < 32; ++l) top = std::max(top, exponent_of(bits_of(lanes[l])));
   std::int64_t sum = 0;
   for (unsigned l = 0; l < 32; ++l) {
     const std::uint32_t b = bits_of(lanes[l]);
-    const unsigned e = (b >> 23) & 0xffu, eff = e ? e : 1u, d = top - eff;
-    const std::int64_t m = std::int64_t((e ? 0x800000u : 0u) | (b & 0x7fffffu)) << 2;
-    std::int64_t a = d == 0 ? m : (d > 26 ? 0 : (m + (std::int64_t(1) << (d - 1))) >> d);
-    sum += (b >> 31) ? -a : a;
+    const unsigned e = (b >> 23) & 0xffu, d = top - exponent_of(b);
+    const std::int32_t m = std::int32_t(((e ? 0x800000u : 0u) | (b & 0x7fffffu)) << 3);
+    const std::int32_t twice = (b >> 31) ? -m : m;
+    const std::int32_t shifted = d >= 32 ? (twice < 0 ? -1 : 0) : twice >> d;
+    sum += (shifted + 1) >> 1;
   }
   return std::ldexp(double(sum), int(top) - 152);
 }
