@@ -41,7 +41,6 @@
 
 #include "kernels/epoch_total.h"
 #include "modern_common.cuh"
-#include "modern_tiles.cuh"
 
 namespace rl::kernels::modern {
 
@@ -150,6 +149,18 @@ __device__ __forceinline__ unsigned long long special_word_entry(unsigned specia
          static_cast<unsigned long long>((special >> 20) != 0) << 32;
 }
 
+// The warp's float sum as a float in every lane (one rounding from the fixed-point sum; NaN or
+// an infinity as the float sum of those values would be).
+__device__ __forceinline__ float warp_sum_float(float v) {
+  const FixedSum f = warp_sum_fixed(v);
+  if (f.special != 0) {
+    const bool pinf = f.special & (0x3ffu << 10), ninf = f.special >> 20;
+    if ((f.special & 0x3ffu) || (pinf && ninf)) return __int_as_float(0x7fc00000);
+    return __int_as_float(pinf ? 0x7f800000 : static_cast<int>(0xff800000u));
+  }
+  return ldexpf(static_cast<float>(f.sum), f.exp);
+}
+
 // A fixed-point sum as its window and signed entry (the windows of the top of the file):
 // sum * 2^exp with q = exp + 149 >= 0 is sum << (q % 8) in window q / 8.
 __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
@@ -167,9 +178,6 @@ __device__ __forceinline__ long long warp_window_entry(float v, int* word,
   return fixed_window_entry(f, word);
 }
 
-__device__ __forceinline__ void epoch_ready_next(char* scratch, unsigned long long began,
-                                                 unsigned slots, unsigned words);
-
 // Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin
 // returned in lane 0 and, in lane 0, the accumulator word to add to and what to add (int32:
 // word 0 and the slot's sum; float32: the window and entry, and the special word's entry).
@@ -185,16 +193,10 @@ __device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned 
     if (add != 0) atomicAdd(total + word, static_cast<unsigned long long>(add));
     if (special != 0) atomicAdd(total + kEpochWindows, special);
   }
-  epoch_ready_next(scratch, __shfl_sync(kFullMask, began, 0), slots, words);
-}
-
-// The slot that took the last ticket (every lane of its leader's warp, with the ticket) readies
-// the next launch: every slot has taken its ticket, so none of this launch touches the word or
-// the other accumulator again. The kernel's end orders these stores before the next launch.
-__device__ __forceinline__ void epoch_ready_next(char* scratch, unsigned long long began,
-                                                 unsigned slots, unsigned words) {
-  const unsigned lane = threadIdx.x % kWarp;
+  began = __shfl_sync(kFullMask, began, 0);
   if (static_cast<unsigned>(began) != slots - 1) return;
+  // Every slot has taken its ticket: none of this launch touches the word or the other
+  // accumulator again. The kernel's end orders these stores before the next launch.
   const unsigned epoch = static_cast<unsigned>(began >> 32);
   unsigned long long* next = epoch_total(scratch, epoch + 1);
   if (lane < words) next[lane] = 0;
@@ -202,118 +204,6 @@ __device__ __forceinline__ void epoch_ready_next(char* scratch, unsigned long lo
     if (words > unsigned(kWarp)) next[kWarp] = 0;
     *epoch_word(scratch) = static_cast<unsigned long long>(epoch + 1) << 32;
   }
-}
-
-// Block slots, float32: each warp's lane 0 leaves its fixed-point sum's window entry (below
-// 2^38), window and NaN/inf flags in shared memory; after the block's one barrier warp 0 adds
-// them with five REDUX that do not wait for one another: the entries' low 24 bits and the rest
-// (exact sums), the smallest and largest window, the flags. When every warp's entry is in one
-// window (nearly always: a block's warp sums are close in size) lane 0 adds the sum there with
-// RED, else each lane adds its own. The warps' sums were put on grids by the warp level already:
-// no second REDUX.MAX, no rounding to a float in between (f00cc36 had both: 0.05-0.1 us at
-// 2^20..2^22, docs/experiments/float_warp_sum.cu). Exact: no rounding past the warps' own.
-struct BlockSlots {
-  long long entry[kWarp];
-  unsigned word[kWarp];
-  unsigned special[kWarp];  // bit 0: a NaN, bit 1: +inf, bit 2: -inf
-  unsigned epoch;           // the launch's epoch (thread 0's ticket), for warp 0's lanes
-};
-
-__device__ __forceinline__ unsigned warp_min_u32(unsigned v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(kFullMask, v);
-#else
-#pragma unroll
-  for (int o = kWarp / 2; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kFullMask, v, o));
-  return v;
-#endif
-}
-__device__ __forceinline__ unsigned warp_or_u32(unsigned v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(kFullMask, v);
-#else
-#pragma unroll
-  for (int o = kWarp / 2; o > 0; o >>= 1) v |= __shfl_xor_sync(kFullMask, v, o);
-  return v;
-#endif
-}
-
-// Lane 0 of each warp, with its warp's window entry and special-word entry.
-__device__ __forceinline__ void leave_in_block_slot(BlockSlots& s, int word, long long entry,
-                                                    unsigned long long special) {
-  const unsigned w = threadIdx.x / kWarp;
-  s.entry[w] = entry;
-  s.word[w] = static_cast<unsigned>(word);
-  s.special[w] =
-      static_cast<unsigned>((special & 1u) | ((special >> 15) & 2u) | ((special >> 30) & 4u));
-}
-
-// Warp 0 after the barrier, converged; `warps`: the block's warps.
-__device__ __forceinline__ void hand_on_block_slots(const BlockSlots& s, unsigned warps,
-                                                    char* scratch, unsigned long long began,
-                                                    unsigned slots) {
-  const unsigned lane = threadIdx.x % kWarp;
-  const bool mine = lane < warps;
-  const long long entry = mine ? s.entry[lane] : 0;
-  const unsigned word = mine ? s.word[lane] : s.word[0];
-  const unsigned flags = mine ? s.special[lane] : 0u;
-  const unsigned low = warp_add_i32(static_cast<int>(static_cast<unsigned>(entry) & 0xffffffu));
-  const int high = warp_add_i32(static_cast<int>(entry >> 24));
-  const unsigned first = warp_min_u32(word), last = warp_max_u32(word);
-  const unsigned kinds = warp_or_u32(flags);
-  unsigned long long* total = epoch_total(scratch, s.epoch);
-  if (first == last) {
-    const long long sum = static_cast<long long>(high) * (1ll << 24) + low;
-    // + (threadIdx.x >> 10), 0: an address ptxas cannot prove uniform, so that lane 0's RED is
-    // not made a warp-aggregated one (a vote, the lane id, a multiply: seen in the SASS)
-    if (lane == 0 && sum != 0)
-      atomicAdd(total + first + (threadIdx.x >> 10), static_cast<unsigned long long>(sum));
-  } else if (entry != 0) {
-    atomicAdd(total + word, static_cast<unsigned long long>(entry));
-  }
-  if (lane == 0 && kinds != 0)
-    atomicAdd(total + kEpochWindows, static_cast<unsigned long long>(kinds & 1u) |
-                                         static_cast<unsigned long long>((kinds >> 1) & 1u) << 16 |
-                                         static_cast<unsigned long long>((kinds >> 2) & 1u) << 32);
-  epoch_ready_next(scratch, __shfl_sync(kFullMask, began, 0), slots, kEpochTotalWords);
-}
-
-// The epoch pass's kernel body (modern_epoch.cu; its phases are listed there), with grids of
-// at most kMaxWarpSlots warps handing on per warp.
-template <typename T, int B, int U, unsigned kMaxWarpSlots>
-__device__ __forceinline__ void epoch_pass_body(const T* __restrict__ x, std::size_t n,
-                                                char* __restrict__ scratch) {
-  using A = typename Accum<T>::type;
-  constexpr bool kInt32 = std::is_same_v<T, int32_t>;
-  constexpr unsigned kWarps = B / kWarp;
-  const unsigned warp_slots = gridDim.x * kWarps;
-  const bool per_warp = warp_slots <= kMaxWarpSlots;
-  epoch_prefetch(scratch, !kInt32);
-  unsigned long long began = 0;
-  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
-  A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = 0;
-  long long add = 0;
-  unsigned long long special = 0;
-  if constexpr (kInt32) {
-    if (!per_warp) {
-      sum = block_total(sum, kWarps);
-      if (threadIdx.x >= kWarp) return;  // warp 0 hands on for the block
-    }
-    add = per_warp ? warp_total(sum) : sum;
-  } else {
-    add = warp_window_entry(sum, &word, &special);
-    if (!per_warp && kWarps > 1) {
-      __shared__ BlockSlots block;
-      if (threadIdx.x % kWarp == 0) leave_in_block_slot(block, word, add, special);
-      if (threadIdx.x == 0) block.epoch = static_cast<unsigned>(began >> 32);
-      __syncthreads();
-      if (threadIdx.x < kWarp) hand_on_block_slots(block, kWarps, scratch, began, gridDim.x);
-      return;
-    }
-  }
-  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 
 }  // namespace rl::kernels::modern

@@ -1,16 +1,19 @@
-// Experiment behind issue 17 (not part of the build): the float32 epoch pass's warp and block
-// sums. Run 4 of float_finish_apart.cu left float32 0.1-0.2 us behind int32 with the same
-// hand-on. Runs and the code each ran are in docs/data/h200-float-warp-sum-2026-12-02/README.md;
-// this version is run 5's (and run 4's but for fx's block path). Candidates, each the epoch pass
+// Experiment behind issue 17 (not part of the build): the float32 epoch pass's warp sum. Run 4 of
+// float_finish_apart.cu left float32 0.1-0.2 us behind int32 with the same hand-on; its warp sum
+// is REDUX.MAX, then the rounding, then REDUX.SUM. This is run 1's version; runs 2-5 (the input
+// buffers, per-warp slots on larger grids, two block sums through shared memory) and the
+// commits that hold their code are in docs/data/h200-float-warp-sum-2026-12-02/README.md.
+// Candidates, each in the epoch pass
 // (kernels/modern_epoch.cuh) with per-warp slots up to 512 warps:
-//   int      int32 (the product's kernel body), the bar to reach
-//   fx_prev  float32 as of commit f00cc36: block slots round each warp's fixed-point sum to a
-//            float, warp 0 sums the floats again in fixed point (REDUX.MAX, then REDUX.SUM)
-//   fx       float32, the product's kernel body at this commit: block slots leave each warp's
-//            window entry in shared memory, warp 0 adds them with five independent REDUX
-// Modes: `check` (float32 against a double sum and the same bits over 30 runs, int32 exactly;
-// VALUES=wide: float32 inputs spread over 40 binary exponents, signs mixed), `profile FILE` (3
-// launches per shape, size and candidate, plus the read floor's shapes on both inputs) for
+//   int       int32 (two independent REDUX.SUM), the bar to reach
+//   fx_old    float32 as of commit 54166e4: a vote for NaN/inf (a shuffle tree if any), then
+//             REDUX.MAX, then about ten dependent instructions of rounding, then REDUX.SUM
+//   fx        float32 as the product now has it: everything that does not need the maximum
+//             computed before it, NaN/inf counted with a REDUX beside REDUX.MAX; after the
+//             maximum only an add, two shifts and REDUX.SUM
+// Modes: `check` (both float32 candidates against a double sum and the same bits over 30 runs,
+// int32 exactly), `profile FILE` (3 launches per shape, size and candidate, plus the read
+// floor's shapes) for
 //   ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k
 //   regex:exp_
 // and docs/experiments/single_pass_shapes.py FILE ncu.csv.
@@ -42,51 +45,78 @@ using namespace rl::kernels::modern;
     }                                                                                \
   } while (0)
 
-// fx_prev: f00cc36's float32 block slots: each warp's fixed-point sum rounded to a float, the
-// floats through shared memory to warp 0, summed again in fixed point (two REDUX pairs).
-__device__ __forceinline__ float prev_warp_sum_float(float v) {
-  const FixedSum f = warp_sum_fixed(v);
-  if (f.special != 0) {
-    const bool pinf = f.special & (0x3ffu << 10), ninf = f.special >> 20;
-    if ((f.special & 0x3ffu) || (pinf && ninf)) return __int_as_float(0x7fc00000);
-    return __int_as_float(pinf ? 0x7f800000 : static_cast<int>(0xff800000u));
+// fx_old: kernels/modern_epoch.cuh at 54166e4, verbatim but for the names.
+__device__ __forceinline__ long long old_float_entry(float s, int* word) {
+  const unsigned bits = __float_as_uint(s);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  if (e == 0xffu) {
+    *word = kEpochWindows;
+    return static_cast<long long>(1ull << (16 * (mant ? 0 : ((bits >> 31) ? 2 : 1))));
   }
-  return ldexpf(static_cast<float>(f.sum), f.exp);
+  const unsigned q = (e ? e : 1u) - 1u;
+  const long long m = static_cast<long long>((e ? 0x800000u : 0u) | mant) << (q & 7u);
+  *word = static_cast<int>(q >> 3);
+  return bits >> 31 ? -m : m;
+}
+__device__ __forceinline__ long long old_warp_entry(float v, int* word) {
+  if (__any_sync(kFullMask, ((__float_as_uint(v) >> 23) & 0xffu) == 0xffu))
+    return old_float_entry(warp_sum_shfl(v), word);
+  const unsigned bits = __float_as_uint(v);
+  const unsigned e = (bits >> 23) & 0xffu, eff = e ? e : 1u;
+  const unsigned top = max(warp_max_u32(e), 1u);
+  const int m = static_cast<int>(((e ? 0x800000u : 0u) | (bits & 0x7fffffu)) << kGuard);
+  const unsigned d = top - eff;
+  int a = d == 0 ? m : (d > 26 ? 0 : (m + (1 << (d - 1))) >> d);
+  if (bits >> 31) a = -a;
+  long long s = warp_add_i32(a);
+  int q = static_cast<int>(top) - 150 - kGuard + 149;
+  if (q < 0) {
+    const long long mag = ((s < 0 ? -s : s) + (1ll << (-q - 1))) >> -q;
+    s = s < 0 ? -mag : mag;
+    q = 0;
+  }
+  *word = q >> 3;
+  return s << (q & 7);
 }
 
-constexpr int kInt = 0, kFxPrev = 1, kFx = 2;
-const char* const kNames[] = {"int", "fx_prev", "fx"};
-bool is_int(int f) {
-  return f == kInt;
-}
+constexpr int kInt = 0, kFxOld = 1, kFx = 2;
+const char* const kNames[] = {"int", "fx_old", "fx"};
 
 template <typename T, int B, int U, int F>
 __global__ void __launch_bounds__(B)
     exp_epoch(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
-  if constexpr (F != kFxPrev) {
-    epoch_pass_body<T, B, U, 512>(x, n, scratch);  // the product's kernel
-  } else {
-    const unsigned warp_slots = gridDim.x * (B / kWarp);
-    const bool per_warp = warp_slots <= 512;
-    epoch_prefetch(scratch, true);
-    unsigned long long t = 0;
-    if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) t = epoch_begin(scratch);
-    float s = tile_thread_sum<T, B, U>(x, n);
-    if (!per_warp) {
+  using A = typename Accum<T>::type;
+  const unsigned warp_slots = gridDim.x * (B / kWarp);
+  const bool per_warp = warp_slots <= 512;
+  epoch_prefetch(scratch, F != kInt);
+  unsigned long long t = 0;
+  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) t = epoch_begin(scratch);
+  A s = tile_thread_sum<T, B, U>(x, n);
+  if (!per_warp) {  // large grids: not what this experiment is about; the product's block sum
+    if constexpr (F == kInt) {
+      s = block_total(s, B / kWarp);
+    } else {
       __shared__ float warp_sums[kWarp];
-      s = prev_warp_sum_float(s);
+      s = warp_sum_float(s);
       if (B > kWarp) {
         if (threadIdx.x % kWarp == 0) warp_sums[threadIdx.x / kWarp] = s;
         __syncthreads();
         s = threadIdx.x < B / kWarp ? warp_sums[threadIdx.x] : 0.0f;
       }
-      if (threadIdx.x >= kWarp) return;
     }
-    int w = 0;
-    unsigned long long special = 0;
-    const long long add = warp_window_entry(s, &w, &special);
-    epoch_hand_on(w, add, special, scratch, t, per_warp ? warp_slots : gridDim.x, kEpochTotalWords);
+    if (threadIdx.x >= kWarp) return;
   }
+  int w = 0;
+  long long add = 0;
+  unsigned long long special = 0;
+  if constexpr (F == kInt)
+    add = per_warp ? warp_total(s) : s;
+  else if constexpr (F == kFxOld)
+    add = old_warp_entry(s, &w);
+  else
+    add = warp_window_entry(s, &w, &special);
+  epoch_hand_on(w, add, special, scratch, t, per_warp ? warp_slots : gridDim.x,
+                F == kInt ? 1 : kEpochTotalWords);
 }
 
 template <int U>
@@ -134,7 +164,7 @@ std::vector<Cand> g_cands;
 template <int B, int U>
 void add_shape() {
   g_cands.push_back({kInt, B, U, (const void*)exp_epoch<int32_t, B, U, kInt>});
-  g_cands.push_back({kFxPrev, B, U, (const void*)exp_epoch<float, B, U, kFxPrev>});
+  g_cands.push_back({kFxOld, B, U, (const void*)exp_epoch<float, B, U, kFxOld>});
   g_cands.push_back({kFx, B, U, (const void*)exp_epoch<float, B, U, kFx>});
 }
 template <int B>
@@ -179,8 +209,7 @@ int main(int argc, char** argv) {
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   // each candidate its own scratch: their accumulators differ in width
-  auto scratch_of = [&](const Cand& c) { return scratch + kEpochScratchBytes * !is_int(c.f); };
-  auto input_of = [&](const Cand& c) { return is_int(c.f) ? (const void*)xi : (const void*)xf; };
+  auto scratch_of = [&](const Cand& c) { return scratch + kEpochScratchBytes * c.f; };
   std::vector<size_t> sizes;
   for (int k = 16; k <= 24; ++k) sizes.push_back(size_t(1) << k);
   if (mode == "check") {
@@ -194,12 +223,12 @@ int main(int argc, char** argv) {
       for (const Cand& c : g_cands) {
         unsigned first = 0;
         for (int r = 0; r < 30; ++r) {
-          launch(c, input_of(c), n, scratch_of(c), st);
+          launch(c, c.f == kInt ? (const void*)xi : (const void*)xf, n, scratch_of(c), st);
           unsigned char copy[kEpochScratchBytes];
           CK(cudaMemcpyAsync(copy, scratch_of(c), sizeof copy, cudaMemcpyDeviceToHost, st));
           CK(cudaStreamSynchronize(st));
           ++runs;
-          if (is_int(c.f)) {
+          if (c.f == kInt) {
             long long want_i = 0;
             for (size_t i = 0; i < n; ++i) want_i += int(hf[i]);
             if (!wide && epoch_total_int32(copy) != want_i) {
@@ -232,31 +261,25 @@ int main(int argc, char** argv) {
   const int reps = 3;
   const int floor_shapes[][2] = {{128, 1}, {256, 1}, {256, 4}, {512, 4}, {1024, 2}};
   for (size_t n : sizes) {
-    for (const void* buffer : {(const void*)xi, (const void*)xf})
-      for (const auto& s : floor_shapes) {
-        const size_t vectors = n / 4, per = size_t(s[0]) * s[1];
-        size_t g = std::min<size_t>((vectors + per - 1) / per, 16384);
-        const auto* in = static_cast<const int4*>(buffer);
-        for (int r = 0; r < reps; ++r) {
-          if (s[1] == 1)
-            exp_floor<1><<<g, s[0], 0, st>>>(in, vectors, sink, 0x7fffffffu);
-          else if (s[1] == 2)
-            exp_floor<2><<<g, s[0], 0, st>>>(in, vectors, sink, 0x7fffffffu);
-          else
-            exp_floor<4><<<g, s[0], 0, st>>>(in, vectors, sink, 0x7fffffffu);
-          CK(cudaGetLastError());
-          // floor_f: the same kernel on the float32 buffer, listed as a candidate of type 1
-          if (buffer == xi)
-            std::fprintf(log, "%d,floor,%d,%d,1,-1,%zu,%zu\n", idx++, s[0], s[1], n, g);
-          else
-            std::fprintf(log, "%d,floor_f,%d,%d,1,1,%zu,%zu\n", idx++, s[0], s[1], n, g);
-        }
+    for (const auto& s : floor_shapes) {
+      const size_t vectors = n / 4, per = size_t(s[0]) * s[1];
+      size_t g = std::min<size_t>((vectors + per - 1) / per, 16384);
+      for (int r = 0; r < reps; ++r) {
+        if (s[1] == 1)
+          exp_floor<1><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else if (s[1] == 2)
+          exp_floor<2><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else
+          exp_floor<4><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        CK(cudaGetLastError());
+        std::fprintf(log, "%d,floor,%d,%d,1,-1,%zu,%zu\n", idx++, s[0], s[1], n, g);
       }
+    }
     for (const Cand& c : g_cands)
       for (int r = 0; r < reps; ++r) {
-        launch(c, input_of(c), n, scratch_of(c), st);
+        launch(c, c.f == kInt ? (const void*)xi : (const void*)xf, n, scratch_of(c), st);
         std::fprintf(log, "%d,%s,%d,%d,1,%d,%zu,%u\n", idx++, kNames[c.f], c.B, c.U,
-                     is_int(c.f) ? 0 : 1, n, grid_of(c, n));
+                     c.f == kInt ? 0 : 1, n, grid_of(c, n));
       }
     CK(cudaStreamSynchronize(st));
     std::fflush(log);
