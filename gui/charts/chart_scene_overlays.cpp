@@ -176,6 +176,19 @@ void ChartScene::fit_value_title(double plot_height) {
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 
+namespace {
+
+// A label's height as Qt Charts lays it out: a text document with a 0.5 px margin.
+double label_height(const QString& html, const QFont& font) {
+  QTextDocument doc;
+  doc.setDefaultFont(font);
+  doc.setDocumentMargin(0.5);
+  doc.setHtml(html);
+  return doc.size().height();
+}
+
+}  // namespace
+
 void ChartScene::fit_categories(double axis_width) {
   auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
   const int n = data_.x.categories.size();
@@ -198,19 +211,31 @@ void ChartScene::fit_categories(double axis_width) {
     }
     if (labels.size() == n) fit = f;
   }
+  QFont turned_font = fonts[0];
   if (fit == 2) {
     // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
     // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
+    // It also cuts lines that stand wider together than the slot ("complete_" / "unroll_syn..."
+    // with 15 rungs at 1366x768): the lines a slot holds decide the font, the larger first.
+    // (Longer lines instead are cut by length, measured: the fifth of the height holds.)
     const double tall = chart_->rect().height() * 0.2;
-    const QFontMetricsF metrics(fonts[0]);
-    labels.clear();
-    for (const QString& c : data_.x.categories) {
-      const QString lines =
-          metrics.horizontalAdvance(c) > tall ? wrapped_label(c, fonts[0], tall) : QString();
-      labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
+    const QFont turned_fonts[] = {fonts[0], fonts[1], scaled_font(-3)};
+    bool fits = false;
+    for (const QFont& f : turned_fonts) {
+      if (fits) break;
+      turned_font = f;
+      const QFontMetricsF metrics(f);
+      fits = true;
+      labels.clear();
+      for (const QString& c : data_.x.categories) {
+        const QString lines =
+            metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
+        labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
+        if (label_height(labels.last(), f) > room) fits = false;  // turned: its thickness
+      }
     }
   }
-  const QFont& font = fonts[fit == 1 ? 1 : 0];
+  const QFont& font = fit == 2 ? turned_font : fonts[fit];
   if (cat->labelsFont() != font) cat->setLabelsFont(font);
   if (cat->labelsAngle() != (fit == 2 ? -90 : 0)) cat->setLabelsAngle(fit == 2 ? -90 : 0);
   if (cat->categories() != labels) {

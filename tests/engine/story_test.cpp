@@ -174,9 +174,10 @@ TEST(Story, SpeedUpsAreTheSessionsOwn) {
     if (i > 0)
       EXPECT_DOUBLE_EQ(*r.steps[i].step_speedup, *r.steps[i - 1].time_ms / *r.steps[i].time_ms);
   }
-  // reduceNeighboredLess at 2^24 in global memory: 1.96x, branch uniformity up from 71.6%.
-  EXPECT_EQ(rl::story_numbers_line(r, 1).find("×1.96 over the previous step"),
-            rl::story_numbers_line(r, 1).find("×1.96"));
+  // reduceNeighboredLess at 2^24 in global memory: 1.95x (269.1 us over 138.3 us in the bundled
+  // session of 2026-12-02), branch uniformity up from 71.6%.
+  EXPECT_NE(rl::story_numbers_line(r, 1).find("×1.95 over the previous step"), std::string::npos)
+      << rl::story_numbers_line(r, 1);
   EXPECT_NE(r.steps[1].counter.text.find("branch uniformity 99.3% (previous step 71.6%)"),
             std::string::npos)
       << r.steps[1].counter.text;

@@ -144,6 +144,31 @@ TEST(AppReadability, PresentationIsHighContrastByDefaultAndHTogglesIt) {
   QCoreApplication::processEvents();
 }
 
+// The desk's view: the ladder charts of the bundled session (15 rungs) at the sizes a chart gets
+// in a 1366x768 and a 1920x1080 window, every category label whole (Qt Charts cuts a turned
+// label whose lines stand wider together than its slot). Below about 800 px wide, 15 rungs'
+// names no longer fit whole in any font the app uses (measured: 700x330 cuts
+// "cluster_single_pass U=4").
+TEST(AppReadability, TheLadderChartsAtADeskDrawEveryLabelWhole) {
+  const std::optional<rl::Session> h200 = bundled();
+  if (!h200) GTEST_SKIP() << "no bundled session here";
+  SessionStore store;
+  store.set_primary(*h200, "bundled session");
+  for (const char* id : {"ladder_speedup", "ladder_time", "ladder_barrier_stall"}) {
+    const charts::Chart chart = store.chart(id);
+    ASSERT_FALSE(chart.empty()) << id;
+    for (const QSize size : {QSize(860, 360), QSize(1400, 450)}) {
+      charts::ChartWidget w;
+      w.resize(size);
+      w.show();
+      w.set_chart(chart);
+      for (int pass = 0; pass < 3; ++pass) QCoreApplication::processEvents();
+      EXPECT_TRUE(w.cut_text().isEmpty()) << id << " at " << size.width() << "x" << size.height()
+                                          << ": " << w.cut_text().join(" | ").toStdString();
+    }
+  }
+}
+
 // Every page as a room sees it: 1024x768 and 4K, the room's text size, the high-contrast look,
 // every label, title and legend entry drawn whole (not elided, not past the chart's edge).
 TEST(AppReadability, EveryPresentationPageDrawsEveryLabelWhole) {
