@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <regex>
@@ -326,8 +327,17 @@ const std::map<std::string, Claim>& claims() {
          EXPECT_EQ(variant_unrolls(r.session),
                    (std::multiset<std::pair<std::string, int>>{
                        {"unroll", 1}, {"unroll", 2}, {"unroll", 4}, {"unroll", 8}}));
-         // The table says it too: x1.00 for U=1 only.
-         EXPECT_EQ(count_of(r.result.out, " 1.00x "), 1u) << r.result.out;
+         // The table says it too: x1.00 for U=1 (and for a U whose host time happens to round to
+         // the same, as the table prints it: not a claim of the docs, so counted, not refused).
+         std::size_t shown_as_one = 0;
+         for (const PointResult& p : r.session.results) {
+           ASSERT_TRUE(p.speedup) << p.point.label();
+           if (p.point.unroll == 1) EXPECT_EQ(*p.speedup, 1.0);
+           char text[32];
+           std::snprintf(text, sizeof text, "%.2f", *p.speedup);
+           shown_as_one += std::string(text) == "1.00";
+         }
+         EXPECT_EQ(count_of(r.result.out, " 1.00x "), shown_as_one) << r.result.out;
          EXPECT_NE(r.result.out.find("wrote "), std::string::npos);
        }},
       {"A block-size sweep of two kernels",
