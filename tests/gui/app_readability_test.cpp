@@ -154,7 +154,8 @@ TEST(AppReadability, TheLadderChartsAtADeskDrawEveryLabelWhole) {
   if (!h200) GTEST_SKIP() << "no bundled session here";
   SessionStore store;
   store.set_primary(*h200, "bundled session");
-  for (const char* id : {"ladder_speedup", "ladder_time", "ladder_barrier_stall"}) {
+  for (const char* id : {"ladder_speedup", "ladder_time", "ladder_counts", "ladder_barrier_stall",
+                         "ladder_barriers_stall", "ladder_stall_reasons"}) {
     const charts::Chart chart = store.chart(id);
     ASSERT_FALSE(chart.empty()) << id;
     for (const QSize size : {QSize(860, 360), QSize(1400, 450)}) {
