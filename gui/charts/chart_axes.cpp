@@ -57,14 +57,17 @@ QFont scaled_font(double delta_pt, bool bold) {
   return f;
 }
 
-QString wrapped_label(const QString& label, const QFont& font, double width) {
-  // Measured as Qt Charts measures a label: a text document with a 0.5 px margin.
+QSizeF label_size(const QString& html, const QFont& font) {
   QTextDocument doc;
   doc.setDefaultFont(font);
   doc.setDocumentMargin(0.5);
-  auto px = [&doc](const QString& text) {
-    doc.setPlainText(text.trimmed());
-    return doc.size().width();
+  doc.setHtml(html);
+  return doc.size();
+}
+
+QString wrapped_label(const QString& label, const QFont& font, double width) {
+  auto px = [&font](const QString& text) {
+    return label_size(text.trimmed().toHtmlEscaped(), font).width();
   };
   QStringList words;  // "complete_", "Unroll", "Warp8 ", "U=4"
   int start = 0;

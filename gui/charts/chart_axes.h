@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QFont>
+#include <QSizeF>
 #include <QString>
 
 #include <cmath>
@@ -25,6 +26,8 @@ inline double tx(double x, Scale s) {
 }
 QString tick_label(int k, TickStyle style);             // 2^k as "1024" or "2¹⁰"
 QFont scaled_font(double delta_pt, bool bold = false);  // the app font, larger or smaller
+// A label's size as Qt Charts lays it out (a text document with a 0.5 px margin), upright.
+QSizeF label_size(const QString& html, const QFont& font);
 // A category name wrapped into lines at most `width` pixels wide in `font`, broken after a space
 // or '_' and before a camel-case capital ("Complete<br>Unroll<br>Warp8"), HTML-escaped. Empty
 // when one word alone is wider or it takes more than 3 lines: the caller turns the labels then.

@@ -176,19 +176,6 @@ void ChartScene::fit_value_title(double plot_height) {
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 
-namespace {
-
-// A label's height as Qt Charts lays it out: a text document with a 0.5 px margin.
-double label_height(const QString& html, const QFont& font) {
-  QTextDocument doc;
-  doc.setDefaultFont(font);
-  doc.setDocumentMargin(0.5);
-  doc.setHtml(html);
-  return doc.size().height();
-}
-
-}  // namespace
-
 void ChartScene::fit_categories(double axis_width) {
   auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
   const int n = data_.x.categories.size();
@@ -219,20 +206,18 @@ void ChartScene::fit_categories(double axis_width) {
     // with 15 rungs at 1366x768): the lines a slot holds decide the font, the larger first.
     // (Longer lines instead are cut by length, measured: the fifth of the height holds.)
     const double tall = chart_->rect().height() * 0.2;
-    const QFont turned_fonts[] = {fonts[0], fonts[1], scaled_font(-3)};
-    bool fits = false;
-    for (const QFont& f : turned_fonts) {
-      if (fits) break;
+    for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
       turned_font = f;
       const QFontMetricsF metrics(f);
-      fits = true;
+      bool fits = true;
       labels.clear();
       for (const QString& c : data_.x.categories) {
         const QString lines =
             metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
         labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
-        if (label_height(labels.last(), f) > room) fits = false;  // turned: its thickness
+        fits = fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
       }
+      if (fits) break;
     }
   }
   const QFont& font = fit == 2 ? turned_font : fonts[fit];
