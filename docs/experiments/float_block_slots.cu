@@ -12,9 +12,10 @@
 //   fx       the product's float32 (block sum through a float per warp, one RED per block)
 //   int_wr   int32, a RED per warp into replica (block * warps + warp) % 32
 //   fx_wr    float32, the same
-// Run 2: is it the number of REDUX per warp (the tail of a one-wave grid, where every warp of an
-// SM reaches its warp sum at about the same time)? float32 issues three per warp sum (REDUX.MAX,
-// the NaN/inf counts, REDUX.SUM), int32 two (the 64-bit sum's halves).
+// Run 2 (written in session 12, not yet run: no GPU was lent after run 1): is it the number of
+// REDUX per warp (the tail of a one-wave grid, where every warp of an SM reaches its warp sum at
+// about the same time)? float32 issues three per warp sum (REDUX.MAX, the NaN/inf counts,
+// REDUX.SUM), int32 two (the 64-bit sum's halves).
 //   fx_vote  fx with the NaN/inf counts behind a vote (VOTE.ANY; the counting REDUX only in a
 //            warp that holds one): two REDUX per warp sum, as int32
 //   int_x    int with a third REDUX per warp sum (a maximum the result depends on, never taken)
