@@ -1,6 +1,7 @@
 // The CUDA backend: one device, one non-blocking stream, CUDA-event timing, L2 flush between
 // cold samples, and the seed's in-place input restored before every sample outside the timing.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -211,7 +212,12 @@ class CudaBackend final : public Backend {
   }
 
   void counter_flush() override {
-    RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), stream_->get()),
+    // RL_COUNTERS_FLUSH=empty: L2 left empty (its lines invalidated) rather than full of the
+    // flush buffer's clean lines, to compare with ncu's cache control (docs/benchmarks.md 4).
+    const char* how = std::getenv("RL_COUNTERS_FLUSH");
+    const bool empty = how && std::strcmp(how, "empty") == 0;
+    RL_CUDA_CHECK(empty ? kernels::flush_l2_empty(flush_.get(), flush_.bytes(), stream_->get())
+                        : kernels::flush_l2(flush_.get(), flush_.bytes(), stream_->get()),
                   "flushing L2 for counters, " + ctx_);
     RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "counters: flushing L2, " + ctx_);
   }
