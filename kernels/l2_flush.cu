@@ -20,33 +20,12 @@ __global__ void read_through(const int4* __restrict__ buf, std::size_t count, in
   if (acc == 0x7fffffff) *sink = acc;
 }
 
-// Invalidates every whole 128-byte line of the buffer in L2, without writing it back.
-__global__ void discard_lines(char* buf, std::size_t bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  for (std::size_t i = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) * 128; i + 128 <= bytes;
-       i += std::size_t(gridDim.x) * blockDim.x * 128)
-    asm volatile("discard.global.L2 [%0], 128;" ::"l"(buf + i) : "memory");
-#endif
-}
-
 }  // namespace
 
 cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream) {
   const std::size_t count = bytes / sizeof(int4) - 1;  // the last vector is the sink
   int* sink = reinterpret_cast<int*>(static_cast<int4*>(buffer) + count);
   read_through<<<1024, 256, 0, stream>>>(static_cast<const int4*>(buffer), count, sink);
-  return cudaGetLastError();
-}
-
-}  // namespace rl::kernels
-
-namespace rl::kernels {
-
-cudaError_t flush_l2_empty(void* buffer, std::size_t bytes, cudaStream_t stream) {
-  if (const cudaError_t err = flush_l2(buffer, bytes, stream); err != cudaSuccess) return err;
-  // The sink (the last vector) is left alone: discard only the lines before it.
-  const std::size_t lines = (bytes - sizeof(int4)) / 128 * 128;
-  discard_lines<<<1024, 256, 0, stream>>>(static_cast<char*>(buffer), lines);
   return cudaGetLastError();
 }
 

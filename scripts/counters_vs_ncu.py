@@ -12,7 +12,10 @@ where both are near zero). Exit status 1 when a counter disagrees.
 
 --spread (for an ncu run of several samples per point): ncu's own lowest and highest value over
 the point's launches beside the app's, and whether ncu's launches agree with each other by the
-same rule: where they do not, a single app-vs-ncu comparison of that counter cannot either."""
+same rule: where they do not, a single app-vs-ncu comparison of that counter cannot either; and
+whether the app's value lies within ncu's range widened by the rule ("in range", else OUTSIDE).
+
+--self-test: the agreement rule on known cases (no files)."""
 import csv
 import gzip
 import json
@@ -53,7 +56,8 @@ def ncu_launches(csv_path, metrics):
 
 
 def agree(metric, app, ncu):
-    if metric.endswith(".pct"):
+    # Percent metrics (the catalog's unit %: `.pct` and `.pct_of_peak_...`) within 2 pp.
+    if ".pct" in metric:
         return abs(app - ncu) <= 2.0, f"{app - ncu:+.2f} pp"
     if abs(app) <= 1 and abs(ncu) <= 1:
         return True, f"{app - ncu:+.0f}"
@@ -61,7 +65,35 @@ def agree(metric, app, ncu):
     return abs(rel) <= 0.05, f"{100 * rel:+.2f}%"
 
 
+def within(metric, app, lo, hi):
+    """Whether the app's value lies in ncu's own range over its launches, widened by the rule."""
+    return lo <= app <= hi or agree(metric, app, lo)[0] or agree(metric, app, hi)[0]
+
+
+def self_test():
+    """The agreement rule on cases whose answer is known (ctest counters_vs_ncu_rule)."""
+    cases = [
+        (agree("lts__t_sector_hit_rate.pct", 51.9, 50.0)[0], True),
+        (agree("lts__t_sector_hit_rate.pct", 52.1, 50.0)[0], False),
+        # percent of peak is a percent metric (the catalog's unit %): 2 pp, not 5%
+        (agree("dram__throughput.avg.pct_of_peak_sustained_elapsed", 61.1, 64.1)[0], False),
+        (agree("sm__warps_active.avg.pct_of_peak_sustained_active", 0.158, 0.14)[0], True),
+        (agree("smsp__thread_inst_executed_per_inst_executed.ratio", 31.0, 32.0)[0], True),
+        (agree("smsp__inst_executed.sum", 1060, 1000)[0], False),
+        (agree("smsp__inst_executed.sum", 1, 0)[0], True),
+        (within("lts__t_sector_hit_rate.pct", 29.2, 47.7, 59.6), False),
+        (within("lts__t_sector_hit_rate.pct", 60.0, 47.7, 59.6), True),
+        (within("smsp__inst_executed.sum", 1040, 900, 1000), True),
+    ]
+    failed = [i for i, (got, want) in enumerate(cases) if got != want]
+    print(f"{len(cases) - len(failed)} of {len(cases)} rule cases hold" +
+          (f"; failed: {failed}" if failed else ""))
+    return 1 if failed else 0
+
+
 def main(argv):
+    if "--self-test" in argv:
+        return self_test()
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
@@ -106,20 +138,24 @@ def main(argv):
                 seen = [x for x in seen if x is not None]
                 lo, hi = (min(seen), max(seen)) if seen else (float("nan"), float("nan"))
                 self_ok = agree(metric, hi, lo)[0] if seen else True
+                in_range = within(metric, v, lo, hi) if seen else ok
                 rows.append((label, k["role"], metric, v, ncu_k[metric], diff, "ok" if ok else "NO",
-                             lo, hi, self_ok))
+                             lo, hi, self_ok, in_range))
     if at != len(kernels):
         print(f"warning: {len(kernels)} kernels profiled, {at} expected from the session",
               file=sys.stderr)
     if "--spread" in argv:
-        unsteady = 0
+        unsteady = outside = 0
         for row in rows:
             unsteady += not row[9]
+            outside += not row[10]
             print(f"{row[0]:<38} {row[1]:<12} {row[2]:<62} app {row[3]:>11.4g}  ncu "
                   f"{row[7]:>11.4g} .. {row[8]:<11.4g} {row[6]:<2} "
-                  f"{'ncu steady' if row[9] else 'ncu UNSTEADY'}")
+                  f"{'ncu steady' if row[9] else 'ncu UNSTEADY'} "
+                  f"{'in range' if row[10] else 'OUTSIDE'}")
         print(f"{compared - bad} of {compared} agree with ncu's last launch; ncu's own launches "
-              f"disagree with each other (by the same rule) on {unsteady} of {compared}")
+              f"disagree with each other (by the same rule) on {unsteady} of {compared}; "
+              f"{compared - outside} of {compared} lie within ncu's own range widened by the rule")
         return 0
     if markdown:
         print("| point | kernel | metric | app | ncu | diff | |")

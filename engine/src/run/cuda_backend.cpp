@@ -1,7 +1,6 @@
 // The CUDA backend: one device, one non-blocking stream, CUDA-event timing, L2 flush between
 // cold samples, and the seed's in-place input restored before every sample outside the timing.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -187,14 +186,8 @@ class CudaBackend final : public Backend {
       RL_CUDA_CHECK(cudaMemcpyAsync(work_.get(), pristine_.get(), restore_bytes_,
                                     cudaMemcpyDeviceToDevice, s),
                     "restoring the input for counters, " + ctx_);
-    counter_step_ = step;
-    // RL_COUNTERS_FLUSH=hot: the finishing pass meets the partials in L2, as in a timed sample
-    // (flush, first kernel, finish): the first kernel runs in the profiler's dropped range.
-    if (step > 0 && hot_partials()) {
-      RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
-    } else if (step > 0) {
+    if (step > 0)
       RL_CUDA_CHECK(kernels::launch_first(args_, plan_), "counters: first kernel, " + ctx_);
-    }
     if (flush_l2)
       RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), s), "flushing L2, " + ctx_);
     RL_CUDA_CHECK(cudaStreamSynchronize(s), "counter set-up, " + ctx_);
@@ -218,17 +211,7 @@ class CudaBackend final : public Backend {
   }
 
   void counter_flush() override {
-    // RL_COUNTERS_FLUSH=empty: L2 left empty (its lines invalidated) rather than full of the
-    // flush buffer's clean lines, to compare with ncu's cache control (docs/benchmarks.md 4).
-    const char* how = std::getenv("RL_COUNTERS_FLUSH");
-    const bool empty = how && std::strcmp(how, "empty") == 0;
-    if (counter_step_ > 0 && hot_partials()) {
-      RL_CUDA_CHECK(kernels::launch_first(args_, plan_), "counters: first kernel, " + ctx_);
-      RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "counters: first kernel, " + ctx_);
-      return;
-    }
-    RL_CUDA_CHECK(empty ? kernels::flush_l2_empty(flush_.get(), flush_.bytes(), stream_->get())
-                        : kernels::flush_l2(flush_.get(), flush_.bytes(), stream_->get()),
+    RL_CUDA_CHECK(kernels::flush_l2(flush_.get(), flush_.bytes(), stream_->get()),
                   "flushing L2 for counters, " + ctx_);
     RL_CUDA_CHECK(cudaStreamSynchronize(stream_->get()), "counters: flushing L2, " + ctx_);
   }
@@ -322,11 +305,6 @@ class CudaBackend final : public Backend {
   kernels::LaunchArgs args_;
   kernels::LaunchPlan plan_;
   std::string ctx_;
-  int counter_step_ = 0;  // the step counter_setup last prepared
-  static bool hot_partials() {
-    const char* how = std::getenv("RL_COUNTERS_FLUSH");
-    return how && std::strcmp(how, "hot") == 0;
-  }
   const void* uploaded_data_ = nullptr;
   std::uint64_t uploaded_n_ = 0;
   DType uploaded_type_ = DType::Int32;

@@ -77,10 +77,6 @@ cudaError_t read_total(const LaunchArgs& args, const LaunchPlan& plan, void* hos
 // Leaves L2 cold and clean before a timed sample by reading `buffer` (zero-filled once by the
 // caller, at least twice the L2 size): no input line and no dirty line is left behind.
 cudaError_t flush_l2(void* buffer, std::size_t bytes, cudaStream_t stream);
-// flush_l2, then the buffer's own lines invalidated (discard.global.L2 on sm_80+; the buffer's
-// contents are undefined after it, and read as anything by the next flush): L2 is left empty,
-// as ncu's cache control leaves it, instead of full of clean lines of the buffer.
-cudaError_t flush_l2_empty(void* buffer, std::size_t bytes, cudaStream_t stream);
 
 // The streaming-read floor (read_floor.cu): a kernel that only reads `bytes` of `input` (16-byte
 // aligned, as cudaMalloc gives) in one of a few grid shapes: blocks walk tiles of block_size x
