@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
+#include "engine/counters/counter_pass.h"
 #include "engine/run/runner.h"
 #include "format.h"
 
@@ -93,7 +94,9 @@ std::string CounterColumns::legend() const {
     out += "  " + std::string(c->column) + " = " + std::string(c->metric) + ": " +
            std::string(c->meaning) + "\n";
   }
-  return out;
+  return out + "  ~ after a value: unsteady; the median of " + std::to_string(rl::kCounterRepeats) +
+         " profiled launches whose lowest and highest differ by more than 2 points (5% for "
+         "counts)\n";
 }
 
 std::string CounterColumns::header() const {
@@ -112,8 +115,11 @@ std::string CounterColumns::cells(const rl::PointResult& r) const {
   char buf[32];
   for (const std::string& id : ids_) {
     const rl::CounterInfo* c = rl::find_counter(id);
-    std::snprintf(buf, sizeof buf, "  %8s",
-                  cell(*c, k ? k->value(c->metric) : std::nullopt).c_str());
+    const auto range = k ? k->range(c->metric) : std::nullopt;
+    const bool unsteady = range && !rl::counter_steady(c->metric, *range);
+    std::snprintf(
+        buf, sizeof buf, "  %8s",
+        (cell(*c, k ? k->value(c->metric) : std::nullopt) + (unsteady ? "~" : "")).c_str());
     out += buf;
   }
   return out;

@@ -141,7 +141,10 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case RelError:
       return v.isValid() ? QString::number(v.toDouble(), 'g', 3) : QString("-");
     case BarrierStall:
-      return v.isValid() ? QString("%1%").arg(v.toDouble(), 0, 'f', 1) : QString("-");
+      if (!v.isValid()) return QString("-");
+      return QString("%1%%2")
+          .arg(v.toDouble(), 0, 'f', 1)
+          .arg(barrier_stall_steady(r) ? "" : " unsteady");
     default:
       return v;
   }
@@ -233,7 +236,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::ToolTipRole && section == BarrierStall)
     return "Hardware counter (CUPTI, run with counters on a GPU): the share of the first kernel's\n"
            "warp cycles stalled at a __syncthreads() barrier, ncu's\n"
-           "smsp__warp_issue_stalled_barrier_per_warp_active.pct; hover a row for every counter";
+           "smsp__warp_issue_stalled_barrier_per_warp_active.pct; the median of the profiled\n"
+           "launches, 'unsteady' where they differ by more than 2 points; hover a row for every\n"
+           "counter and its range";
   if (role == Qt::ToolTipRole && section == Noise)
     return "Relative standard error of the mean total time. 'noisy': still above the noise\n"
            "target when the sampling budget (4 x the budget per point) ran out";

@@ -11,9 +11,11 @@ its two kernels, `whole` and `whole_2` in the app). The last launch of each poin
 where both are near zero). Exit status 1 when a counter disagrees.
 
 --spread (for an ncu run of several samples per point): ncu's own lowest and highest value over
-the point's launches beside the app's, and whether ncu's launches agree with each other by the
-same rule: where they do not, a single app-vs-ncu comparison of that counter cannot either; and
-whether the app's value lies within ncu's range widened by the rule ("in range", else OUTSIDE).
+the point's launches beside the app's (its median and its own range over the counter pass's
+repeats), and whether ncu's launches agree with each other by the same rule: where they do not,
+a single app-vs-ncu comparison of that counter cannot either; whether the app's value lies
+within ncu's range widened by the rule ("in range", else OUTSIDE); and whether the two ranges
+meet ("meet", else APART).
 
 --self-test: the agreement rule on known cases (no files)."""
 import csv
@@ -70,6 +72,14 @@ def within(metric, app, lo, hi):
     return lo <= app <= hi or agree(metric, app, lo)[0] or agree(metric, app, hi)[0]
 
 
+def overlap(metric, app_lo, app_hi, lo, hi):
+    """Whether the app's range over its repeats meets ncu's range over its launches, either
+    widened by the rule: two instruments that each move from launch to launch measure the same
+    thing when their ranges meet."""
+    return app_lo <= hi and lo <= app_hi or agree(metric, app_hi, lo)[0] or \
+        agree(metric, app_lo, hi)[0]
+
+
 def self_test():
     """The agreement rule on cases whose answer is known (ctest counters_vs_ncu_rule)."""
     cases = [
@@ -84,6 +94,11 @@ def self_test():
         (within("lts__t_sector_hit_rate.pct", 29.2, 47.7, 59.6), False),
         (within("lts__t_sector_hit_rate.pct", 60.0, 47.7, 59.6), True),
         (within("smsp__inst_executed.sum", 1040, 900, 1000), True),
+        (overlap("lts__t_sector_hit_rate.pct", 25.0, 29.2, 47.7, 59.6), False),
+        (overlap("smsp__warp_issue_stalled_barrier_per_warp_active.pct", 9.9, 16.0, 10.7, 15.2), True),
+        (overlap("smsp__warp_issue_stalled_barrier_per_warp_active.pct", 5.0, 8.8, 10.7, 15.2), True),
+        (overlap("smsp__warp_issue_stalled_barrier_per_warp_active.pct", 5.0, 8.6, 10.7, 15.2), False),
+        (overlap("smsp__warp_issue_stalled_barrier_per_warp_active.pct", 16.0, 17.0, 10.7, 15.2), True),
     ]
     failed = [i for i, (got, want) in enumerate(cases) if got != want]
     print(f"{len(cases) - len(failed)} of {len(cases)} rule cases hold" +
@@ -139,23 +154,30 @@ def main(argv):
                 lo, hi = (min(seen), max(seen)) if seen else (float("nan"), float("nan"))
                 self_ok = agree(metric, hi, lo)[0] if seen else True
                 in_range = within(metric, v, lo, hi) if seen else ok
+                # The app's own range over its repeats (sessions before repeats: its one value).
+                app_lo, app_hi = (k.get("ranges") or {}).get(metric, [v, v])
+                meet = overlap(metric, app_lo, app_hi, lo, hi) if seen else ok
                 rows.append((label, k["role"], metric, v, ncu_k[metric], diff, "ok" if ok else "NO",
-                             lo, hi, self_ok, in_range))
+                             lo, hi, self_ok, in_range, app_lo, app_hi, meet))
     if at != len(kernels):
         print(f"warning: {len(kernels)} kernels profiled, {at} expected from the session",
               file=sys.stderr)
     if "--spread" in argv:
-        unsteady = outside = 0
+        unsteady = outside = app_unsteady = apart = 0
         for row in rows:
             unsteady += not row[9]
             outside += not row[10]
-            print(f"{row[0]:<38} {row[1]:<12} {row[2]:<62} app {row[3]:>11.4g}  ncu "
-                  f"{row[7]:>11.4g} .. {row[8]:<11.4g} {row[6]:<2} "
-                  f"{'ncu steady' if row[9] else 'ncu UNSTEADY'} "
-                  f"{'in range' if row[10] else 'OUTSIDE'}")
+            app_unsteady += not agree(row[2], row[12], row[11])[0]
+            apart += not row[13]
+            print(f"{row[0]:<38} {row[1]:<12} {row[2]:<62} app {row[3]:>11.4g} "
+                  f"({row[11]:.4g} .. {row[12]:.4g})  ncu {row[7]:>11.4g} .. {row[8]:<11.4g} "
+                  f"{row[6]:<2} {'ncu steady' if row[9] else 'ncu UNSTEADY'} "
+                  f"{'in range' if row[10] else 'OUTSIDE'} {'meet' if row[13] else 'APART'}")
         print(f"{compared - bad} of {compared} agree with ncu's last launch; ncu's own launches "
-              f"disagree with each other (by the same rule) on {unsteady} of {compared}; "
-              f"{compared - outside} of {compared} lie within ncu's own range widened by the rule")
+              f"disagree with each other (by the same rule) on {unsteady} of {compared}, the "
+              f"app's repeats on {app_unsteady}; {compared - outside} of {compared} lie within "
+              f"ncu's own range widened by the rule; the app's and ncu's ranges meet on "
+              f"{compared - apart} of {compared}")
         return 0
     if markdown:
         print("| point | kernel | metric | app | ncu | diff | |")

@@ -83,6 +83,10 @@ Chart counter_sweep_chart(const QString& id, const std::vector<ShownSession>& ss
         Point pt;
         pt.x = p.x;
         pt.y = p.value;
+        if (p.range) {  // drawn as a band: how far the profiled launches moved
+          pt.lo = p.range->lo;
+          pt.hi = p.range->hi;
+        }
         pt.source = p.result->point;
         pt.tooltip = rung_name(*p.result) +
                      QString(" · B=%1 · N=%2\n")

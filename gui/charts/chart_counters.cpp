@@ -3,6 +3,7 @@
 // (CUPTI: smsp__warp_issue_stalled_barrier_per_warp_active.pct, the seed's metric), one bar set
 // per shown session and workspace. Beside ladder_counts (the model's barriers), it is the seed's
 // argument in one picture: fewer barriers, less barrier stall, less time.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -59,7 +60,8 @@ Series stall_series(const StallRungs& sr, int si, int ws, const std::vector<Show
     Point pt;
     pt.x = double(k);
     pt.y = stall;
-    pt.label = QString("%1%").arg(stall, 0, 'f', 1);
+    // "~": the profiled launches differ by more than 2 points (the subtitle says so).
+    pt.label = QString("%1%%2").arg(stall, 0, 'f', 1).arg(barrier_stall_steady(r) ? "" : "~");
     pt.source = r.point;
     pt.tooltip = QString("%1 (%2)\n")
                      .arg(variant_label(r.point.variant, r.point.unroll),
@@ -85,6 +87,10 @@ Chart ladder_barrier_stall_chart(const QString& id, const std::vector<ShownSessi
   for (const auto& [v, u] : sr.rungs) add_rung_category(c, v, u);
   for (const auto& [si, ws] : sr.sets)
     c.series.append(stall_series(sr, si, ws, ss, int(c.series.size())));
+  const bool any_unsteady = std::any_of(sr.found.begin(), sr.found.end(), [](const auto& f) {
+    return !barrier_stall_steady(*f.second);
+  });
+  if (any_unsteady) c.subtitle += " · ~ unsteady: its profiled launches differ by over 2 points";
   return c;
 }
 

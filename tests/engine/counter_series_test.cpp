@@ -48,6 +48,18 @@ TEST(CounterSeries, UnrollLinesAreVariantsAtTwoOrMoreFactors) {
   EXPECT_EQ(cs.series[0].points[2].result, &s.results[0]);
   EXPECT_EQ(cs.label(), "N=2^24 · B=1024 · int32");
   EXPECT_EQ(cs.other_settings, 0);
+  EXPECT_FALSE(cs.series[0].points[2].range.has_value());  // one repeat: no range
+}
+
+// A point's range over the counter pass's repeats goes with it (the charts draw it as a band).
+TEST(CounterSeries, PointsCarryTheirRangeOverTheRepeats) {
+  Session s;
+  for (int u : {2, 4}) s.results.push_back(point("unroll", u, k24, 1024, 30.0 / u));
+  s.results[1].counters->kernels[0].ranges = {{std::string(barrier_stall_metric()), {6.9, 8.1}}};
+  const CounterSweeps cs = counter_sweeps(s, CounterAxis::Unroll);
+  ASSERT_EQ(cs.series.size(), 1u) << cs.empty_reason;
+  EXPECT_FALSE(cs.series[0].points[0].range.has_value());
+  EXPECT_EQ(cs.series[0].points[1].range, (CounterRange{6.9, 8.1}));
 }
 
 TEST(CounterSeries, TheSettingIsThePreferredOneWhenItHoldsASweep) {

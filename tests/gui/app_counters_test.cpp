@@ -86,6 +86,39 @@ TEST(AppCounters, TableColumnAndTooltipsCarryTheCounters) {
   EXPECT_TRUE(counters_text(none.results.front()).isEmpty());
 }
 
+// The counter pass's repeats: a barrier stall whose profiled launches differ by more than 2
+// points is marked unsteady in the table, on its bar (with the subtitle saying what "~" means)
+// and in the tooltip, where its range stands beside the median.
+TEST(AppCounters, UnsteadyCountersAreMarkedWhereTheyAreShown) {
+  rl::Session s = gpu_session(true);
+  for (rl::PointResult& r : s.results) r.counters->repeats = 3;
+  s.results[1].counters->kernels[0].ranges = {{kStall, {40.1, 47.9}}};  // unsteady
+  s.results[2].counters->kernels[0].ranges = {{kStall, {27.1, 28.0}}};  // steady
+  ResultsModel model;
+  model.set_results(s.results, s.device, "neighbored");
+  EXPECT_EQ(model.data(model.index(1, ResultsModel::BarrierStall), Qt::DisplayRole)
+                .toString()
+                .toStdString(),
+            "44.4% unsteady");
+  EXPECT_EQ(model.data(model.index(2, ResultsModel::BarrierStall), Qt::DisplayRole)
+                .toString()
+                .toStdString(),
+            "27.6%");
+  const QString tip =
+      model.data(model.index(1, ResultsModel::BarrierStall), Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains("median of 3 profiled launches")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("barrier_stall 44.4% (40.1%..47.9%, unsteady)")) << tip.toStdString();
+  const charts::Chart c = build_chart("ladder_barrier_stall", {{&s, ""}}, "neighbored");
+  ASSERT_EQ(c.series.size(), 1);
+  EXPECT_EQ(c.series.front().points[1].label.toStdString(), "44.4%~");
+  EXPECT_EQ(c.series.front().points[2].label.toStdString(), "27.6%");
+  EXPECT_TRUE(c.subtitle.contains("~ unsteady")) << c.subtitle.toStdString();
+  // All steady: no mark, no word in the subtitle.
+  s.results[1].counters->kernels[0].ranges = {{kStall, {44.0, 44.9}}};
+  EXPECT_FALSE(
+      build_chart("ladder_barrier_stall", {{&s, ""}}, "neighbored").subtitle.contains("~"));
+}
+
 // Issue 10: the stall reasons stacked per rung, from the bundled H200 session's counters: the
 // barrier layer is the seed's metric and shrinks from reduceNeighboredLess to the unrolled rungs.
 TEST(AppCounters, StallReasonsStackPerRungFromTheBundledSession) {

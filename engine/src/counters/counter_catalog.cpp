@@ -1,6 +1,7 @@
 #include "engine/counters/counter_catalog.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/core/error.h"
 
@@ -59,6 +60,12 @@ const std::vector<CounterInfo> kCatalog = {
    "L2 sector lookups that hit", false},
   {"l2_miss_sectors", "lts__t_sectors_lookup_miss.sum", "sectors", "L2 miss",
    "L2 sector lookups that missed", false},
+  // The clocks the pass ran at: stall shares are counted in SM cycles, so a memory-bound kernel
+  // waits more cycles per load at a higher SM clock (two tools at two clocks differ for it).
+  {"sm_frequency", "sm__cycles_elapsed.avg.per_second", "cycles/s", "SM Hz",
+   "the SM clock while the kernel ran", false},
+  {"dram_frequency", "dram__cycles_elapsed.avg.per_second", "cycles/s", "DRAM Hz",
+   "the DRAM clock while the kernel ran", false},
   // Barriers executed: Hopper's profiler has no barrier-instruction counter (`ncu --query-metrics
   // --chip gh100` lists none), so the count is the block model's, exact (counts.h: barriers).
 };
@@ -117,6 +124,14 @@ std::vector<std::string> parse_counter_list(std::string_view text) {
   for (std::size_t i = 0; any && i < kCatalog.size(); ++i)
     if (chosen[i]) ids.emplace_back(kCatalog[i].id);
   return ids;
+}
+
+bool counter_values_agree(std::string_view metric, double a, double b) {
+  const CounterInfo* c = find_counter(metric);
+  const bool percent = c ? c->percent() : metric.find(".pct") != std::string_view::npos;
+  if (percent) return std::abs(a - b) <= 2.0;
+  if (std::abs(a) <= 1 && std::abs(b) <= 1) return true;
+  return std::abs(a - b) <= 0.05 * std::max(std::abs(a), std::abs(b));
 }
 
 std::vector<std::string> counter_metrics(const std::vector<std::string>& ids) {

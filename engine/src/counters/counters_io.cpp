@@ -29,6 +29,10 @@ std::string csv_number(double d) {
   return ec == std::errc() ? std::string(buf, end) : std::string();
 }
 
+// The CSV columns of a counter's range over the repeats: "<role>.<metric>[lo]" and "[hi]".
+constexpr const char* kRangeLow = "[lo]";
+constexpr const char* kRangeHigh = "[hi]";
+
 std::string csv_quote(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -46,9 +50,14 @@ Json counters_to_json(const PointCounters& c) {
     Json metrics = Json::object();
     // NaN (a ratio over nothing) is written as null and read back as absent.
     for (const auto& [m, v] : k.values) metrics[m] = std::isfinite(v) ? Json(v) : Json(nullptr);
-    kernels.push_back(Json{{"role", k.role}, {"metrics", metrics}});
+    Json kernel{{"role", k.role}, {"metrics", metrics}};
+    Json ranges = Json::object();
+    for (const auto& [m, r] : k.ranges)
+      if (std::isfinite(r.lo) && std::isfinite(r.hi)) ranges[m] = Json::array({r.lo, r.hi});
+    if (!ranges.empty()) kernel["ranges"] = ranges;
+    kernels.push_back(std::move(kernel));
   }
-  return Json{{"note", c.note}, {"passes", c.passes}, {"kernels", kernels}};
+  return Json{{"note", c.note}, {"passes", c.passes}, {"repeats", c.repeats}, {"kernels", kernels}};
 }
 
 PointCounters counters_from_json(const Json& j, const std::string& path) {
@@ -62,6 +71,11 @@ PointCounters counters_from_json(const Json& j, const std::string& path) {
     if (!p->is_number_integer() || p->get<long long>() < 0 || p->get<long long>() > 1000)
       fail(path + ".passes", "expected an integer 0..1000");
     c.passes = int(p->get<long long>());
+  }
+  if (auto r = j.find("repeats"); r != j.end()) {  // absent before repeats: one
+    if (!r->is_number_integer() || r->get<long long>() < 1 || r->get<long long>() > 1000)
+      fail(path + ".repeats", "expected an integer 1..1000");
+    c.repeats = int(r->get<long long>());
   }
   const Json& kernels = member(j, "kernels", path);
   if (!kernels.is_array()) fail(path + ".kernels", "expected an array");
@@ -82,6 +96,18 @@ PointCounters counters_from_json(const Json& j, const std::string& path) {
       if (!v.is_number()) fail(at + ".metrics." + name, "expected a number or null");
       kc.values.emplace_back(name, v.get<double>());
     }
+    if (auto ranges = k.find("ranges"); ranges != k.end()) {
+      if (!ranges->is_object()) fail(at + ".ranges", "expected an object");
+      for (const auto& [name, r] : ranges->items()) {
+        const std::string where = at + ".ranges." + name;
+        if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())
+          fail(where, "expected [lowest, highest]");
+        const CounterRange range{r[0].get<double>(), r[1].get<double>()};
+        if (!(range.lo <= range.hi)) fail(where, "the lowest value is above the highest");
+        if (!kc.value(name)) fail(where, "a range for a metric without a value");
+        kc.ranges.emplace_back(name, range);
+      }
+    }
     c.kernels.push_back(std::move(kc));
   }
   return c;
@@ -93,11 +119,16 @@ std::vector<std::string> counter_csv_columns(const std::vector<PointResult>& res
   for (const PointResult& r : results) {
     if (!r.counters) continue;
     any = true;
-    for (const KernelCounters& k : r.counters->kernels)
-      for (const auto& [m, v] : k.values) {
-        const std::string col = k.role + "." + m;
+    for (const KernelCounters& k : r.counters->kernels) {
+      const auto add = [&](const std::string& col) {
         if (std::find(cols.begin(), cols.end(), col) == cols.end()) cols.push_back(col);
+      };
+      for (const auto& [m, v] : k.values) add(k.role + "." + m);
+      for (const auto& [m, range] : k.ranges) {
+        add(k.role + "." + m + kRangeLow);
+        add(k.role + "." + m + kRangeHigh);
       }
+    }
   }
   if (any) cols.push_back("counters_note");
   return cols;
@@ -115,7 +146,14 @@ std::string counter_csv_cells(const PointResult& r, const std::vector<std::strin
     const std::size_t dot = col.find('.');
     const KernelCounters* k = r.counters->kernel(col.substr(0, dot));
     if (!k) continue;
-    if (const auto v = k->value(col.substr(dot + 1))) out += csv_number(*v);
+    std::string metric = col.substr(dot + 1);
+    const bool low = metric.ends_with(kRangeLow), high = metric.ends_with(kRangeHigh);
+    if (low || high) {
+      metric.resize(metric.size() - std::string_view(kRangeLow).size());
+      if (const auto range = k->range(metric)) out += csv_number(low ? range->lo : range->hi);
+    } else if (const auto v = k->value(metric)) {
+      out += csv_number(*v);
+    }
   }
   return out;
 }

@@ -14,8 +14,9 @@ namespace rl {
 
 struct PointResult;
 
-// {"note": "...", "passes": 2, "kernels": [{"role": "first_kernel", "metrics": {"smsp__...": 52.9,
-// ...}}, ...]}
+// {"note": "...", "passes": 2, "repeats": 3, "kernels": [{"role": "first_kernel", "metrics":
+// {"smsp__...": 52.9, ...}, "ranges": {"smsp__...": [51.0, 54.2], ...}}, ...]}; "ranges" only
+// with more than one repeat. Files without "repeats" (before it) read as one repeat.
 nlohmann::ordered_json counters_to_json(const PointCounters& c);
 // Throws rl::Error naming the bad field under path ("results[3].counters.kernels[0].role: ...").
 PointCounters counters_from_json(const nlohmann::ordered_json& j, const std::string& path);
@@ -31,8 +32,9 @@ nlohmann::ordered_json line_samples_to_json(const PointLineSamples& s);
 PointLineSamples line_samples_from_json(const nlohmann::ordered_json& j, const std::string& path);
 
 // The summary CSV's counter columns: one per (role, metric) present in any result, named
-// "<role>.<metric>" (first_kernel.smsp__warp_issue_stalled_barrier_per_warp_active.pct), in
-// first-seen order; then "counters_note". Empty when no result has counters.
+// "<role>.<metric>" (first_kernel.smsp__warp_issue_stalled_barrier_per_warp_active.pct), and
+// where the repeats gave a range "<role>.<metric>[lo]" and "[hi]", in first-seen order; then
+// "counters_note". Empty when no result has counters.
 std::vector<std::string> counter_csv_columns(const std::vector<PointResult>& results);
 // r's cells for those columns (empty cells where r has no such value), each with a leading
 // comma; the note quoted as CSV needs.

@@ -92,7 +92,8 @@ CounterSweeps counter_sweeps(const Session& s, CounterAxis axis,
     const Line line{catalog_index(p.variant), p.variant, int(p.workspace),
                     by_unroll ? 0 : p.unroll};
     const int x = by_unroll ? p.unroll : p.block_size;
-    settings[key][line].emplace(x, CounterSeriesPoint{&r, x, *v});
+    const KernelCounters* k = r.counters->headline();
+    settings[key][line].emplace(x, CounterSeriesPoint{&r, x, *v, k->range(metric)});
   }
   // Only lines of two or more values are sweeps.
   for (auto& [key, lines] : settings)

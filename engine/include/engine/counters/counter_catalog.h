@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/counters/counter_values.h"
+
 namespace rl {
 
 struct CounterInfo {
@@ -33,6 +35,17 @@ std::vector<std::string> default_counters();
 // "default", "all", or a comma list of ids or metric names (mixed with "default"), duplicates
 // dropped, catalog order kept. Throws rl::Error naming the unknown item and listing the ids.
 std::vector<std::string> parse_counter_list(std::string_view text);
+
+// Whether two values of a counter agree: within 2 percentage points for percent metrics (ncu's
+// `.pct` and `.pct_of_peak_...`, the catalog's unit %), else within 5% of the larger, or both
+// within 1 of zero (counts of a few events). The one rule that calls a counter steady (its
+// repeats' lowest and highest values agree); scripts/counters_vs_ncu.py holds the app to ncu
+// by the same tolerances (5% of ncu's value there).
+bool counter_values_agree(std::string_view metric, double a, double b);
+// A counter whose repeats agree with each other by that rule.
+inline bool counter_steady(std::string_view metric, CounterRange r) {
+  return counter_values_agree(metric, r.lo, r.hi);
+}
 
 // The metric names of ids (every id must be in the catalog).
 std::vector<std::string> counter_metrics(const std::vector<std::string>& ids);

@@ -1,7 +1,7 @@
 // The counter pass of a point: after its timed samples and verification, each launch step of
 // the reduction (first kernel, finishing pass; or the one launch of a single-pass variant) is
-// profiled in a range of its own with CUPTI (cupti_profiler.h). Nothing timed runs while the
-// profiler is enabled, and no time comes from a profiled run.
+// profiled in a range of its own with CUPTI (cupti_profiler.h), kCounterRepeats times. Nothing
+// timed runs while the profiler is enabled, and no time comes from a profiled run.
 #pragma once
 
 #include <memory>
@@ -15,10 +15,20 @@ namespace rl {
 
 class CuptiProfiler;
 
+// How many times the counter pass profiles each kernel. The stall shares of a one-block kernel
+// of a few microseconds (a finishing pass) move by up to 11 points from one profiled launch to
+// the next, under Nsight Compute as under CUPTI (docs/benchmarks.md section 4): one launch
+// cannot say whether a difference between two rungs is real. Three give a median and a range.
+inline constexpr int kCounterRepeats = 3;
+
+// One kernel's repeats (the same role) as one: each metric's median over the repeats that read
+// it, and its lowest and highest value where more than one did.
+KernelCounters combine_repeats(const std::vector<KernelCounters>& repeats);
+
 class CounterPass {
  public:
   // ids: counter ids or metric names (counter_catalog.h); every id must be in the catalog.
-  explicit CounterPass(std::vector<std::string> ids);
+  explicit CounterPass(std::vector<std::string> ids, int repeats = kCounterRepeats);
   ~CounterPass();
   CounterPass(const CounterPass&) = delete;
   CounterPass& operator=(const CounterPass&) = delete;
@@ -33,6 +43,7 @@ class CounterPass {
 
  private:
   std::vector<std::string> metrics_;
+  int repeats_;
   std::unique_ptr<CuptiProfiler> profiler_;
   std::string unavailable_;
 };

@@ -11,6 +11,12 @@
 
 namespace rl {
 
+// The lowest and highest value of a counter over the repeats of a counter pass.
+struct CounterRange {
+  double lo = 0, hi = 0;
+  bool operator==(const CounterRange&) const = default;
+};
+
 // One profiled range: one launch step of the reduction.
 struct KernelCounters {
   // "first_kernel" (the kernel the seed times), "finish" (the finishing pass) or "whole" (one
@@ -18,10 +24,19 @@ struct KernelCounters {
   // several kernels adds "<role>_2", ... for the second and later (CUB's single-tile kernel).
   std::string role;
   // Metric name -> value, in the order asked for; a metric the GPU does not report is absent.
+  // With several repeats (PointCounters::repeats) the median of the repeats' values.
   std::vector<std::pair<std::string, double>> values;
+  // Metric name -> its lowest and highest value over the repeats, for the metrics in values;
+  // empty with one repeat (and in sessions saved before repeats).
+  std::vector<std::pair<std::string, CounterRange>> ranges;
   std::optional<double> value(std::string_view metric) const {
     for (const auto& [m, v] : values)
       if (m == metric) return v;
+    return std::nullopt;
+  }
+  std::optional<CounterRange> range(std::string_view metric) const {
+    for (const auto& [m, r] : ranges)
+      if (m == metric) return r;
     return std::nullopt;
   }
   bool operator==(const KernelCounters&) const = default;
@@ -35,6 +50,9 @@ struct PointCounters {
   // Replay passes CUPTI needed per kernel (every pass reruns the kernel; times never come
   // from these runs).
   int passes = 0;
+  // How many times each kernel was profiled whole (each time `passes` replays): the values are
+  // the median of the repeats, ranges their spread. 1 in sessions saved before repeats.
+  int repeats = 1;
   const KernelCounters* kernel(std::string_view role) const {
     for (const KernelCounters& k : kernels)
       if (k.role == role) return &k;

@@ -27,6 +27,7 @@ struct CounterSeriesPoint {
   const PointResult* result = nullptr;  // into the session given
   int x = 0;                            // its unroll factor or block size
   double value = 0;                     // the metric of the first kernel (or the one launch)
+  std::optional<CounterRange> range;    // its lowest and highest over the counter pass's repeats
 };
 
 // One line: a variant and workspace (and, against the block size, an unroll factor) measured

@@ -5,17 +5,26 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/run/results.h"
 
 namespace rl {
 
-// "hardware counters (CUPTI, 7 replay passes, never timed):" then per kernel its counters by id
-// ("barrier_stall 52.9%"), then the note; the note alone where none were read; none without.
+// A counter's value as people read it: "52.9%" for percent metrics, else 4 significant digits.
+std::string counter_value_text(std::string_view metric, double v);
+
+// "hardware counters (CUPTI, 7 replay passes, never timed; median of 3 profiled launches):" then
+// per kernel its counters by id, with their range over the repeats and whether it is steady
+// ("barrier_stall 15.2% (11.3%..17.2%, unsteady)"), then the note; the note alone where none
+// were read; none without.
 std::vector<std::string> counters_lines(const PointResult& r);
 
 // The first kernel's (or the one launch's) barrier stall, %; none without counters.
 std::optional<double> barrier_stall(const PointResult& r);
+// Whether that barrier stall repeated over the counter pass's repeats (counter_steady); true
+// where there is no range (one repeat, or none).
+bool barrier_stall_steady(const PointResult& r);
 
 }  // namespace rl
