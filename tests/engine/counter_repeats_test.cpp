@@ -3,6 +3,7 @@
 // files carry the range, and sessions from before repeats still open.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "engine/counters/counter_catalog.h"
@@ -48,6 +49,15 @@ TEST(CounterRepeats, MedianAndRangeOfEachMetric) {
   EXPECT_EQ(one.values, repeats[0].values);
   EXPECT_TRUE(one.ranges.empty());
   EXPECT_TRUE(combine_repeats({}).values.empty());
+  // A ratio over nothing (NaN) is no value: the median and range of the others, or NaN alone.
+  const double nan = std::nan("");
+  const KernelCounters with_nan = combine_repeats({{"finish", {{kBarrier, nan}, {kInst, nan}}},
+                                                   {"finish", {{kBarrier, 12.0}, {kInst, nan}}},
+                                                   {"finish", {{kBarrier, 14.0}, {kInst, nan}}}});
+  EXPECT_EQ(with_nan.value(kBarrier), 13.0);
+  EXPECT_EQ(with_nan.range(kBarrier), (CounterRange{12.0, 14.0}));
+  EXPECT_TRUE(std::isnan(*with_nan.value(kInst)));
+  EXPECT_FALSE(with_nan.range(kInst).has_value());
 }
 
 PointCounters repeated_counters() {

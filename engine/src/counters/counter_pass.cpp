@@ -1,6 +1,7 @@
 #include "engine/counters/counter_pass.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "counters/cupti_profiler.h"
 #include "engine/counters/counter_catalog.h"
@@ -16,9 +17,13 @@ KernelCounters combine_repeats(const std::vector<KernelCounters>& repeats) {
   if (repeats.empty()) return out;
   out.role = repeats.front().role;
   for (const auto& [metric, first] : repeats.front().values) {
-    std::vector<double> seen;
+    std::vector<double> seen;  // finite values only: a ratio over nothing reads as NaN
     for (const KernelCounters& k : repeats)
-      if (const auto v = k.value(metric)) seen.push_back(*v);
+      if (const auto v = k.value(metric); v && std::isfinite(*v)) seen.push_back(*v);
+    if (seen.empty()) {
+      out.values.emplace_back(metric, first);
+      continue;
+    }
     std::sort(seen.begin(), seen.end());
     const std::size_t mid = seen.size() / 2;
     out.values.emplace_back(metric, seen.size() % 2 ? seen[mid] : (seen[mid - 1] + seen[mid]) / 2);
