@@ -2,15 +2,19 @@
 // Compute repeat itself on the kernels where the app and ncu disagree, in a program that has
 // nothing of the app in it? The seed's set-up (N = 2^24 int32, B = 1024): `first` is
 // reduceInterleaved in place (the interleaved tree over the block's tile of the input, a barrier
-// per level), one 64-bit partial per block; `finish` is the app's finishing pass (kernels/finish.cu): one block
-// of 1024 threads, each adding partials tid, tid + 1024, ..., then the interleaved tree. Rounds
-// of first + finish, back to back on one stream, as in a timed sample.
+// per level), one 64-bit partial per block; `finish` is the app's finishing pass
+// (kernels/finish.cu): one block of 1024 threads, each adding partials tid, tid + 1024, ..., then
+// the interleaved tree. Rounds of first + finish, back to back on one stream, as in a timed sample.
 //   nvcc -O3 -std=c++17 -arch=sm_90 docs/experiments/ncu_repeatability.cu -o ncurep
 //   ncu --clock-control none --cache-control all --csv --metrics <M> -k regex:'first|finish' \
 //     ./ncurep MODE ROUNDS
 // MODE: plain (nothing between the kernels), or flush (before each kernel, the app's counter-pass
 // L2 flush of kernels/l2_flush.cu: a zeroed buffer of twice L2 read through the read-only path).
-// The program checks each round's total against the host's and prints it.
+// The program checks each round's total against the host's and prints it. Runs on the H200
+// (2026-12-03): docs/data/h200-ncu-repeatability-2026-12-03/, write-up in docs/benchmarks.md
+// section 4 ("Re-measured on 2026-12-03"): the first kernel repeats to 0.3 points; the finishing
+// pass's stall shares move by up to 11.5 points between ncu's own launches, and its L2 hit rate
+// is 27 points apart between ncu's two replay modes.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -41,8 +45,8 @@ __global__ void __launch_bounds__(kBlock) first(int* in, long long* partials) {
 }
 
 // The app's finishing pass for 64-bit partials.
-__global__ void __launch_bounds__(kBlock) finish(const long long* __restrict__ partials, size_t m,
-                                                 long long* __restrict__ result) {
+__global__ void __launch_bounds__(kBlock)
+    finish(const long long* __restrict__ partials, size_t m, long long* __restrict__ result) {
   __shared__ long long s[kBlock];
   const unsigned tid = threadIdx.x;
   long long acc = 0;
@@ -74,7 +78,8 @@ int main(int argc, char** argv) {
   const size_t n = size_t(1) << 24, blocks = n / kBlock;
   std::vector<int> host(n);
   long long want = 0;
-  for (size_t i = 0; i < n; ++i) want += host[i] = int(unsigned(i * 2654435761u) >> 24);  // [0, 255]
+  for (size_t i = 0; i < n; ++i)
+    want += host[i] = int(unsigned(i * 2654435761u) >> 24);  // [0, 255]
   int *in = nullptr, *sink = nullptr;
   long long *partials = nullptr, *result = nullptr;
   int4* flush_buf = nullptr;

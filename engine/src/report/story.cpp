@@ -263,6 +263,12 @@ StoryCounter resolve_counter(const StoryStep& step, const PointResult* r,
     return out;
   }
   out.text = name + " " + counter_value_text(c, *out.value);
+  // A value whose profiled launches moved more than the rule allows says so where it is read.
+  const KernelCounters* k = r->counters ? r->counters->headline() : nullptr;
+  if (const auto range = k ? k->range(c.metric) : std::nullopt;
+      range && !counter_steady(c.metric, *range))
+    out.text += " (unsteady: " + counter_value_text(c, range->lo) + " to " +
+                counter_value_text(c, range->hi) + " over its profiled launches)";
   if (out.previous) out.text += " (previous step " + counter_value_text(c, *out.previous) + ")";
   if (!source.empty()) out.text += " [" + source + "]";
   out.text += ": " + out.meaning;
