@@ -1,12 +1,12 @@
 #include "engine/report/story.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
+#include "engine/report/counters_text.h"
 #include "engine/report/format.h"
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
@@ -229,11 +229,11 @@ std::string counter_name(std::string_view id) {
   return s;
 }
 
-std::string counter_value_text(const CounterInfo& c, double v) {
-  if (c.percent()) return format_fixed(v, 1) + "%";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return std::string(buf) + " " + std::string(c.unit);
+// The counter's value as every front end writes it (counters_text.h), with the unit where it
+// is not a percentage ("1234 instructions").
+std::string value_with_unit(const CounterInfo& c, double v) {
+  const std::string text = counter_value_text(c.metric, v);
+  return c.percent() ? text : text + " " + std::string(c.unit);
 }
 
 std::optional<double> counter_of(const PointResult* r, const CounterInfo& c) {
@@ -262,14 +262,14 @@ StoryCounter resolve_counter(const StoryStep& step, const PointResult* r,
     out.text = name + ": " + why;
     return out;
   }
-  out.text = name + " " + counter_value_text(c, *out.value);
+  out.text = name + " " + value_with_unit(c, *out.value);
   // A value whose profiled launches moved more than the rule allows says so where it is read.
   const KernelCounters* k = r->counters ? r->counters->headline() : nullptr;
   if (const auto range = k ? k->range(c.metric) : std::nullopt;
       range && !counter_steady(c.metric, *range))
-    out.text += " (unsteady: " + counter_value_text(c, range->lo) + " to " +
-                counter_value_text(c, range->hi) + " over its profiled launches)";
-  if (out.previous) out.text += " (previous step " + counter_value_text(c, *out.previous) + ")";
+    out.text += " (unsteady: " + value_with_unit(c, range->lo) + " to " +
+                value_with_unit(c, range->hi) + " over its profiled launches)";
+  if (out.previous) out.text += " (previous step " + value_with_unit(c, *out.previous) + ")";
   if (!source.empty()) out.text += " [" + source + "]";
   out.text += ": " + out.meaning;
   return out;
