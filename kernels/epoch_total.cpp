@@ -40,10 +40,18 @@ float epoch_total_float32(const unsigned char* scratch) {
   if (nan || (pinf && ninf)) return std::numeric_limits<float>::quiet_NaN();
   if (pinf) return std::numeric_limits<float>::infinity();
   if (ninf) return -std::numeric_limits<float>::infinity();
-  // Each window's sum is below 2^52 in magnitude: exact as a double, and so is its scaling.
+  // A window may hold up to 2^19 warp sums below 2^38 each, more than a double holds exactly:
+  // carry each window's bits above its 8 into the next (window k + 1 is 2^8 times window k),
+  // so that every window but the top one is in [0, 256) and the top one below 2^58. The windows
+  // then say the same number, each exact as a double.
+  long long w[kEpochWindows];
+  for (int k = 0; k < kEpochWindows; ++k) w[k] = word(total, k);
+  for (int k = 0; k + 1 < kEpochWindows; ++k) {
+    w[k + 1] += w[k] >> 8;  // arithmetic: floor, so w[k] keeps 0..255
+    w[k] &= 0xff;
+  }
   double v[kEpochWindows];
-  for (int k = 0; k < kEpochWindows; ++k)
-    v[k] = std::ldexp(static_cast<double>(word(total, k)), 8 * k - 149);
+  for (int k = 0; k < kEpochWindows; ++k) v[k] = std::ldexp(static_cast<double>(w[k]), 8 * k - 149);
   // A fixed pairwise order, the same on every reading.
   for (int width = kEpochWindows / 2; width > 0; width /= 2)
     for (int k = 0; k < width; ++k) v[k] += v[k + width];

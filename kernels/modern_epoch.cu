@@ -8,7 +8,8 @@
 //  phase 2: warp sums (int32: REDUX; float32: each lane rounded onto the warp's fixed-point
 //           grid and added with REDUX, NaN and infinities counted apart; modern_epoch.cuh
 //           warp_sum_fixed); on grids of more than kMaxWarpSlots warps, the block sum from them
-//           (one __syncthreads()).
+//           (one __syncthreads(); float32: the warps' exact window entries added as integers,
+//           block_window_hand_on).
 //  phase 3: the slot's leader adds its sum into accumulator epoch % 2 with RED (int32: one
 //           64-bit word; float32: its exponent window) and exits: no atomic comes back. The slot
 //           with the last ticket zeroes the other accumulator and writes the next epoch.
@@ -35,17 +36,6 @@ constexpr std::size_t kMaxBlocks = kMaxSlots;
 // block within 0.1 us of each other at 2^16..2^24).
 constexpr unsigned kMaxWarpSlots = 512;
 
-// The block's float sum from fixed-point warp sums: valid in thread 0.
-template <int kWarps>
-__device__ __forceinline__ float block_sum_fixed(float v) {
-  __shared__ float warp_sums[kWarp];
-  v = warp_sum_float(v);
-  if (kWarps == 1) return threadIdx.x == 0 ? v : 0.0f;
-  if (threadIdx.x % kWarp == 0) warp_sums[threadIdx.x / kWarp] = v;
-  __syncthreads();
-  return threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0.0f;  // warp 0 goes on to add them
-}
-
 template <typename T, int B, int U>
 __global__ void __launch_bounds__(B)
     epoch_pass(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
@@ -58,20 +48,22 @@ __global__ void __launch_bounds__(B)
   unsigned long long began = 0;
   if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
   A sum = tile_thread_sum<T, B, U>(x, n);
-  if (!per_warp) {
-    if constexpr (kInt32)
-      sum = block_total(sum, kWarps);
-    else
-      sum = block_sum_fixed<kWarps>(sum);
-    if (threadIdx.x >= kWarp) return;  // warp 0 hands on for the block
-  }
   int word = 0;
   long long add = 0;
   unsigned long long special = 0;
-  if constexpr (kInt32)
+  if constexpr (kInt32) {
+    if (!per_warp) {
+      sum = block_total(sum, kWarps);
+      if (threadIdx.x >= kWarp) return;  // warp 0 hands on for the block
+    }
     add = per_warp ? warp_total(sum) : sum;
-  else
+  } else {
+    if (!per_warp) {  // warp 0 hands on for the block, inside
+      block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
+      return;
+    }
     add = warp_window_entry(sum, &word, &special);
+  }
   epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
                 kInt32 ? 1u : unsigned(kEpochTotalWords));
 }

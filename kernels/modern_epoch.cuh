@@ -25,7 +25,7 @@
 //    elements fits).
 //  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's sum, the
 //    fixed-point s * 2^e (|s| < 2^31, below), is the signed integer s << (q % 8), q = e + 149,
-//    added to window q / 8 (32 windows of 64 bits; 16384 entries below 2^38 fit); word 32
+//    added to window q / 8 (32 windows of 64 bits: 2^19 warp sums below 2^38 fit); word 32
 //    counts NaN, +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed
 //    order and rounds once to float: deterministic, from the slot sums' exact total.
 //
@@ -98,6 +98,15 @@ __device__ __forceinline__ unsigned warp_max_u32(unsigned v) {
   return v;
 #endif
 }
+__device__ __forceinline__ unsigned warp_or_u32(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(kFullMask, v);
+#else
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o >>= 1) v |= __shfl_xor_sync(kFullMask, v, o);
+  return v;
+#endif
+}
 __device__ __forceinline__ int warp_add_i32(int v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   return __reduce_add_sync(kFullMask, v);
@@ -149,24 +158,12 @@ __device__ __forceinline__ unsigned long long special_word_entry(unsigned specia
          static_cast<unsigned long long>((special >> 20) != 0) << 32;
 }
 
-// The warp's float sum as a float in every lane (one rounding from the fixed-point sum; NaN or
-// an infinity as the float sum of those values would be).
-__device__ __forceinline__ float warp_sum_float(float v) {
-  const FixedSum f = warp_sum_fixed(v);
-  if (f.special != 0) {
-    const bool pinf = f.special & (0x3ffu << 10), ninf = f.special >> 20;
-    if ((f.special & 0x3ffu) || (pinf && ninf)) return __int_as_float(0x7fc00000);
-    return __int_as_float(pinf ? 0x7f800000 : static_cast<int>(0xff800000u));
-  }
-  return ldexpf(static_cast<float>(f.sum), f.exp);
-}
-
 // A fixed-point sum as its window and signed entry (the windows of the top of the file):
 // sum * 2^exp with q = exp + 149 >= 0 is sum << (q % 8) in window q / 8.
 __device__ __forceinline__ long long fixed_window_entry(FixedSum f, int* word) {
   const int q = f.exp + 149;
   *word = q >> 3;
-  return static_cast<long long>(f.sum) << (q & 7);  // |sum| < 2^31: below 2^38, 16384 below 2^52
+  return static_cast<long long>(f.sum) << (q & 7);  // |sum| < 2^31: below 2^38
 }
 
 // The warp's float sum as a window entry and special-word entry (warp-collective; every lane
@@ -204,6 +201,50 @@ __device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned 
     if (words > unsigned(kWarp)) next[kWarp] = 0;
     *epoch_word(scratch) = static_cast<unsigned long long>(epoch + 1) << 32;
   }
+}
+
+// A block slot's float32 hand-on (the whole block, converged; warp 0 goes on for the block).
+// Each warp's fixed-point sum is already an exact entry of the accumulator's window of its grid,
+// so after the barrier warp 0 adds its warps' entries as integers, without a maximum to find or
+// a second rounding: two REDUX on the 24-bit halves, with a REDUX.OR of one bit per window
+// beside them to learn whether the block's entries share one window (they do unless the block
+// holds values whose grids lie 8 binades apart, or straddle a window's edge). The same one
+// dependent step after the barrier as int32's block sum; the old path rounded each warp sum to
+// a float and put the block's floats on a grid again (two more dependent REDUX, 0.1 us on the
+// H200 per wave of blocks). The block's sum is exact: the sum of its warps' fixed-point sums,
+// whatever order anything arrives in. Blocks whose entries span windows add one entry per warp.
+struct WarpEntry {
+  long long entry;  // the warp's fixed-point sum as an entry of window `word`
+  unsigned word, special;
+};
+template <int kWarps>
+__device__ __forceinline__ void block_window_hand_on(float v, char* scratch,
+                                                     unsigned long long began, unsigned slots) {
+  __shared__ WarpEntry warp_entries[kWarp];
+  const unsigned lane = threadIdx.x % kWarp;
+  const FixedSum f = warp_sum_fixed(v);
+  int word = 0;
+  const long long entry = fixed_window_entry(f, &word);
+  if (lane == 0) warp_entries[threadIdx.x / kWarp] = {entry, unsigned(word), f.special};
+  __syncthreads();
+  if (threadIdx.x >= kWarp) return;
+  const WarpEntry w = lane < unsigned(kWarps) ? warp_entries[lane] : WarpEntry{0, 0, 0};
+  const unsigned windows = warp_or_u32(w.entry != 0 ? 1u << w.word : 0u);
+  // |entry| < 2^38: the low 24 bits of 32 entries add below 2^29, the high 14 (signed) too.
+  const long long sum =
+      static_cast<long long>(warp_add_i32(static_cast<int>(w.entry & 0xffffff))) +
+      (static_cast<long long>(warp_add_i32(static_cast<int>(w.entry >> 24))) << 24);
+  const unsigned long long special =
+      __any_sync(kFullMask, w.special != 0) ? special_word_entry(warp_or_u32(w.special)) : 0ull;
+  if (__popc(windows) <= 1) {
+    epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, special, scratch, began, slots,
+                  kEpochTotalWords);
+    return;
+  }
+  const unsigned epoch = static_cast<unsigned>(__shfl_sync(kFullMask, began, 0) >> 32);
+  if (w.entry != 0)
+    atomicAdd(epoch_total(scratch, epoch) + w.word, static_cast<unsigned long long>(w.entry));
+  epoch_hand_on(0, 0, special, scratch, began, slots, kEpochTotalWords);
 }
 
 }  // namespace rl::kernels::modern

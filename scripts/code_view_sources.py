@@ -56,7 +56,7 @@ PHASE_RULES = [
     ("count", r"__syncthreads_count|__syncthreads_or|__ballot_sync|lab::counted|lab::searched"),
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
-                  r"block\.sync|nwarps > 1|meta_group|block_total|warp_total|block_sum_fixed|"
+                  r"block\.sync|nwarps > 1|meta_group|block_total|warp_total|block_window_hand_on|"
                   r"warp_window_entry"),
     ("cluster", r"map_shared_rank|cluster\.sync"),
     ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"

@@ -45,6 +45,21 @@ TEST(EpochTotal, Float32WindowsAddUpToTheRoundedExactSum) {
   EXPECT_EQ(epoch_total_float32(scratch_after(6, big).data()), std::ldexp(1.0f, 35));
 }
 
+// A window may hold more than a double holds exactly (2^19 block entries below 2^43 each): the
+// reader carries each window's high bits into the next before it converts. Here 2^56 + 1 units
+// of 2^-149 in window 0 and -1 unit of 2^(8*7 - 149) = -2^56 units in window 7 leave 2^-149,
+// which a conversion of 2^56 + 1 to double would lose (it rounds to 2^56: a total of 0).
+TEST(EpochTotal, Float32WindowsPastADoublesPrecisionAreCarriedFirst) {
+  std::vector<long long> w(kEpochTotalWords, 0);
+  w[0] = (1ll << 56) + 1;
+  w[7] = -1;
+  EXPECT_EQ(epoch_total_float32(scratch_after(4, w).data()), std::ldexp(1.0f, -149));
+  // Negative windows carry too: -(2^56) - 3 units of 2^-149 and +1 unit of 2^-93 leave -3.
+  w[0] = -(1ll << 56) - 3;
+  w[7] = 1;
+  EXPECT_EQ(epoch_total_float32(scratch_after(4, w).data()), -3 * std::ldexp(1.0f, -149));
+}
+
 TEST(EpochTotal, Float32SpecialsFollowIeeeAddition) {
   auto with_special = [](unsigned nan, unsigned pinf, unsigned ninf) {
     std::vector<long long> w(kEpochTotalWords, 0);

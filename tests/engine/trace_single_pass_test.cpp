@@ -130,7 +130,7 @@ TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
   EXPECT_EQ(std::int64_t(small.partial), block_sum(in16.i32, 128, 4, 32, 5));
 
   // float32 on a grid of more than 512 warps: fixed-point warp sums, the warps' sums through
-  // shared memory, warp 0's fixed-point sum: REDUX steps only, one barrier.
+  // shared memory, warp 0 adds them as integers: REDUX steps only, one barrier.
   const Trace big =
       make_trace({"epoch_pass", 512, 4, Workspace::Registers, 1u << 20, DType::Float32, 3});
   std::vector<std::string> kinds;
@@ -139,6 +139,9 @@ TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "shuffle"), 0);
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "warp_reduce"), 2);
   EXPECT_EQ(big.block_totals.barriers, 1u);
+  const auto last_reduce = std::find(kinds.rbegin(), kinds.rend(), "warp_reduce");
+  const std::string& block_level = big.steps[kinds.rend() - last_reduce - 1].caption;
+  EXPECT_NE(block_level.find("as integers"), std::string::npos) << block_level;
   const InputData fin = make_input(1u << 20, DType::Float32);
   double want = 0;
   for (std::uint64_t i = 3u * 8192; i < 4u * 8192; ++i) want += fin.f32[i];

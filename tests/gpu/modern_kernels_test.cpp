@@ -158,39 +158,44 @@ TEST(ModernSinglePassOnGpu, Float32GivesTheSameBitsOnEveryRun) {
     }
 }
 
-// Slot sums in many exponent windows (each 8192-element stretch 2^12 times the one before, over
-// a range of 2^48): the last slot cannot finish from its own window word and reads them all
-// (kernels/modern_finish.cuh, the slow way). Same bits on every run, and as close to the exact sum.
+// Slot sums in many exponent windows (each stretch of `stretch` elements 2^12 times the one
+// before, over a range of 2^48): the last slot cannot finish from its own window word and reads
+// them all (kernels/modern_finish.cuh, the slow way). Stretches of 128 elements (one warp's
+// loads at U = 1) put the warps of one block in different windows: the epoch pass's block then
+// hands on an entry per warp (modern_epoch.cuh block_window_hand_on). Same bits on every run,
+// and as close to the exact sum.
 TEST(ModernSinglePassOnGpu, Float32SumsAcrossWindowsGiveTheSameBitsOnEveryRun) {
   RL_REQUIRE_GPU();
   Backend& gpu = *testing::GpuEnvironment::get().backend;
   const std::uint64_t n = (std::uint64_t(1) << 17) + 5;
-  InputData in;
-  in.type = DType::Float32;
-  in.f32.resize(n);
-  for (std::uint64_t i = 0; i < n; ++i)
-    in.f32[i] = std::ldexp(float(i % 255 + 1), int((i / 8192) % 5) * 12 - 24);
-  for (const char* variant : {"single_pass", "cluster_single_pass", "epoch_pass"})
-    for (int b : {128, 1024}) {
-      const PointSpec p{variant, Workspace::Registers, b, 1, n, DType::Float32};
-      if (!gpu.unsupported_reason(p).empty()) continue;
-      SCOPED_TRACE(p.label());
-      const InputData copy = in;  // a new object per case: the backend keeps the last upload
-      gpu.prepare(p, copy);
-      std::uint32_t first = 0;
-      for (int run = 0; run < 100; ++run) {
-        gpu.run_sample(run % 10 == 0);
-        const float got = gpu.read_output().total_f32;
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &got, sizeof bits);
-        if (run == 0) {
-          first = bits;
-          EXPECT_NEAR(got, in.exact_double(), float_tolerance(n, in.exact_double()));
-        } else {
-          ASSERT_EQ(bits, first) << "run " << run;
+  for (std::uint64_t stretch : {8192, 128}) {
+    InputData in;
+    in.type = DType::Float32;
+    in.f32.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      in.f32[i] = std::ldexp(float(i % 255 + 1), int((i / stretch) % 5) * 12 - 24);
+    for (const char* variant : {"single_pass", "cluster_single_pass", "epoch_pass"})
+      for (int b : {128, 1024}) {
+        const PointSpec p{variant, Workspace::Registers, b, 1, n, DType::Float32};
+        if (!gpu.unsupported_reason(p).empty()) continue;
+        SCOPED_TRACE(p.label() + " stretch " + std::to_string(stretch));
+        const InputData copy = in;  // a new object per case: the backend keeps the last upload
+        gpu.prepare(p, copy);
+        std::uint32_t first = 0;
+        for (int run = 0; run < 100; ++run) {
+          gpu.run_sample(run % 10 == 0);
+          const float got = gpu.read_output().total_f32;
+          std::uint32_t bits = 0;
+          std::memcpy(&bits, &got, sizeof bits);
+          if (run == 0) {
+            first = bits;
+            EXPECT_NEAR(got, in.exact_double(), float_tolerance(n, in.exact_double()));
+          } else {
+            ASSERT_EQ(bits, first) << "run " << run;
+          }
         }
       }
-    }
+  }
 }
 
 // Inputs whose every partial sum is exact (multiples of 2^-10 below 2^13, signs mixed): the

@@ -98,7 +98,7 @@ Lines tree_lines(const CodeEntry& e, const Lines& phase_lines, unsigned stride) 
 // (the single pass's warp_total when every warp hands on its own sum).
 Lines warp_lines(const CodeEntry& e, const Trace& t, std::size_t step) {
   static const std::regex block_call(
-      R"(\b(block_sum_shfl|block_total|BlockReduce|block_sum_fixed)\b)"),
+      R"(\b(block_sum_shfl|block_total|BlockReduce|block_window_hand_on)\b)"),
       warp_call(
           R"(\b(warp_sum_redux|warp_sum_shfl|warp_total|warp_window_entry)\b|cg::reduce\s*\()"),
       store(R"(\w+_sums\[[^\]]*\]\s*=[^=])"), read(R"(\w+_sums\[(lane|tile\.thread_rank\(\))\])"),
@@ -165,6 +165,17 @@ std::string not_handed_on(const Trace& t) {
          " is not its cluster's leader: it returned after cluster.sync()";
 }
 
+// The epoch pass hands on at its one epoch_hand_on call, except float32 blocks: inside
+// block_window_hand_on (the line that also sums the block).
+Lines epoch_atomic_lines(const CodeEntry& e, const Trace& t, const Lines& write_lines) {
+  static const std::regex block_hand_on(R"(\bblock_window_hand_on\b)");
+  const bool across_warps = std::any_of(t.steps.begin(), t.steps.end(),
+                                        [](const TraceStep& s) { return s.kind == "warp_sums"; });
+  if (t.type != DType::Float32 || !across_warps) return write_lines;
+  const Lines block = matching(e, kernel_lines(e), block_hand_on);
+  return block.empty() ? write_lines : block;
+}
+
 // The single passes hand on their sum by type (`if constexpr`): int32 to the counted word,
 // float32 to the exponent windows; one cluster alone holds the total and writes it directly.
 Lines atomic_lines(const CodeEntry& e, const Trace& t, const Lines& write_lines) {
@@ -172,7 +183,7 @@ Lines atomic_lines(const CodeEntry& e, const Trace& t, const Lines& write_lines)
       direct(R"(\*result\s*=)");
   if (t.variant == "cluster_single_pass" && t.grid <= kClusterBlocks)
     return matching(e, write_lines, direct);
-  if (t.variant == "epoch_pass") return write_lines;  // one hand-on for both types
+  if (t.variant == "epoch_pass") return epoch_atomic_lines(e, t, write_lines);
   return matching(e, write_lines, t.type == DType::Int32 ? counted : windows);
 }
 

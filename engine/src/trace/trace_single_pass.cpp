@@ -155,7 +155,7 @@ void build(Trace& t, const InputData& input) {
   if (per_warp)
     builder.warp_level(W, W == 1 ? "the block's only warp" : "all " + num(W) + " warps at once");
   else
-    warp_trace::block_reduce_steps(builder, W);
+    warp_trace::block_reduce_steps(builder, W, epoch);
   const std::uint64_t slots = cluster    ? grid / kClusterBlocks
                               : per_warp ? std::uint64_t(grid) * W
                                          : grid;

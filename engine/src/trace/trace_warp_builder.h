@@ -119,6 +119,29 @@ class Builder {
     }
   }
 
+  // The epoch pass's float32 block level (kernels/modern_epoch.cuh block_window_hand_on): warp 0
+  // adds the `warps` exact fixed-point sums of the warp level as integers (entries of the
+  // accumulator's windows), with no second rounding. The registers get the sum as a float.
+  void exact_block_level(unsigned warps) {
+    TraceStep& s =
+        push("warp_reduce", "warp 0: REDUX.SUM adds the " + num(warps) +
+                                " warps' fixed-point sums as integers (entries of one exponent "
+                                "window, exact: no maximum to find, no second rounding), and a "
+                                "REDUX.OR beside it checks that they share that window. One step "
+                                "after the barrier, as int32's.");
+    double total = 0;
+    for (unsigned w = 0; w < warps && w < exact_.size(); ++w) total += exact_[w];
+    exact_.assign(1, total);
+    for (unsigned l = 0; l < 32; ++l) v_[l] = static_cast<T>(total);
+    for (unsigned l = 1; l < warps; ++l) {
+      s.ops.emplace_back(0, l);
+      s.threads.push_back(0);
+    }
+    s.masks[0] = kFull;
+    s.counters.shuffles = 32;
+    snapshot(s);
+  }
+
  private:
   // Registers get the warp's sum rounded once to float (what the block level adds next); the
   // exact sum is kept for the slot's hand-on, which adds it without that rounding.
@@ -149,10 +172,11 @@ class Builder {
 };
 
 // The block sum's steps after the load: the warp-level reduction in every warp, then (W > 1)
-// the warp sums through shared memory and warp 0's reduction of them. Thread 0's register ends
+// the warp sums through shared memory and warp 0's reduction of them (`exact_entries`: the epoch
+// pass's float32, whose warp 0 adds the warps' exact fixed-point sums). Thread 0's register ends
 // with the block's sum.
 template <typename T>
-void block_reduce_steps(Builder<T>& b, unsigned W) {
+void block_reduce_steps(Builder<T>& b, unsigned W, bool exact_entries = false) {
   b.warp_level(W, W == 1 ? "the block's only warp" : "all " + num(W) + " warps at once");
   if (W > 1) {
     TraceStep& sums =
@@ -179,6 +203,12 @@ void block_reduce_steps(Builder<T>& b, unsigned W) {
     gather.masks[0] = kFull;
     gather.counters.loads = W;
     b.snapshot(gather);
+    if constexpr (std::is_same_v<T, float>) {
+      if (exact_entries) {
+        b.exact_block_level(W);
+        return;
+      }
+    }
     b.warp_level(1, "warp 0");
   }
 }
