@@ -40,22 +40,29 @@ float epoch_total_float32(const unsigned char* scratch) {
   if (nan || (pinf && ninf)) return std::numeric_limits<float>::quiet_NaN();
   if (pinf) return std::numeric_limits<float>::infinity();
   if (ninf) return -std::numeric_limits<float>::infinity();
-  // A window may hold up to 2^19 warp sums below 2^38 each, more than a double holds exactly:
-  // carry each window's bits above its 8 into the next (window k + 1 is 2^8 times window k),
-  // so that every window but the top one is in [0, 256) and the top one below 2^58. The windows
-  // then say the same number, each exact as a double.
+  // A window may hold up to 2^19 warp sums below 2^38 each, more than a double holds exactly,
+  // and windows of opposite signs may cancel. So the reader first writes the total in base 256
+  // (window k + 1 is 2^8 times window k): each window's bits above its 8 are carried into the
+  // next, leaving every window but the top one in [0, 256); a negative total is negated and
+  // carried again. Then every window is a nonnegative digit, exact as a double, and adding them
+  // from the lowest up loses at most the last bits of a double, never a cancellation.
   long long w[kEpochWindows];
   for (int k = 0; k < kEpochWindows; ++k) w[k] = word(total, k);
-  for (int k = 0; k + 1 < kEpochWindows; ++k) {
-    w[k + 1] += w[k] >> 8;  // arithmetic: floor, so w[k] keeps 0..255
-    w[k] &= 0xff;
+  auto carry = [&w] {
+    for (int k = 0; k + 1 < kEpochWindows; ++k) {
+      w[k + 1] += w[k] >> 8;  // arithmetic: floor, so w[k] keeps 0..255
+      w[k] &= 0xff;
+    }
+  };
+  carry();
+  const bool negative = w[kEpochWindows - 1] < 0;
+  if (negative) {
+    for (long long& d : w) d = -d;
+    carry();
   }
-  double v[kEpochWindows];
-  for (int k = 0; k < kEpochWindows; ++k) v[k] = std::ldexp(static_cast<double>(w[k]), 8 * k - 149);
-  // A fixed pairwise order, the same on every reading.
-  for (int width = kEpochWindows / 2; width > 0; width /= 2)
-    for (int k = 0; k < width; ++k) v[k] += v[k + width];
-  return static_cast<float>(v[0]);
+  double v = 0;
+  for (int k = 0; k < kEpochWindows; ++k) v += std::ldexp(static_cast<double>(w[k]), 8 * k - 149);
+  return static_cast<float>(negative ? -v : v);
 }
 
 cudaError_t read_total(const LaunchArgs& a, const LaunchPlan& p, void* host) {
