@@ -229,12 +229,10 @@ __device__ __forceinline__ HandOn warp_window_sums(float v) {
   const FixedSum f = warp_sum_fixed(v);
   int w = 0;
   const long long e = fixed_window_entry(f, &w);
-  // Selects, not h.add[w & 1]: an index the compiler cannot resolve puts h in local memory.
-  const bool odd_window = w & 1;
-  h.add[0] = odd_window ? 0 : e;
-  h.add[1] = odd_window ? e : 0;
-  h.word[0] = odd_window ? 0u : unsigned(w);
-  h.word[1] = odd_window ? unsigned(w) : 0u;
+  const unsigned p = unsigned(w) & 1u;
+  h.word[p] = unsigned(w);
+  h.add[p] = e;
+  h.add[p ^ 1u] = 0;
   return h;
 }
 
