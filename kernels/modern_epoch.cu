@@ -48,21 +48,23 @@ __global__ void __launch_bounds__(B)
   unsigned long long began = 0;
   if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
   A sum = tile_thread_sum<T, B, U>(x, n);
-  HandOn h{};
+  int word = 0;
+  long long add = 0;
+  unsigned long long special = 0;
   if constexpr (kInt32) {
     if (!per_warp) {
       sum = block_total(sum, kWarps);
       if (threadIdx.x >= kWarp) return;  // warp 0 hands on for the block
     }
-    h.add[0] = per_warp ? warp_total(sum) : sum;
+    add = per_warp ? warp_total(sum) : sum;
   } else {
     if (!per_warp) {  // warp 0 hands on for the block, inside
       block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
       return;
     }
-    h = warp_window_sums(sum);
+    add = warp_window_entry(sum, &word, &special);
   }
-  epoch_hand_on(h, scratch, began, per_warp ? warp_slots : gridDim.x,
+  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
                 kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 

@@ -57,7 +57,7 @@ PHASE_RULES = [
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
                   r"block\.sync|nwarps > 1|meta_group|block_total|warp_total|block_window_hand_on|"
-                  r"warp_window_sums"),
+                  r"warp_window_entry"),
     ("cluster", r"map_shared_rank|cluster\.sync"),
     ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"
               r"epoch_hand_on|\*result"),

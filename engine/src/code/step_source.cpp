@@ -100,7 +100,7 @@ Lines warp_lines(const CodeEntry& e, const Trace& t, std::size_t step) {
   static const std::regex block_call(
       R"(\b(block_sum_shfl|block_total|BlockReduce|block_window_hand_on)\b)"),
       warp_call(
-          R"(\b(warp_sum_redux|warp_sum_shfl|warp_total|warp_window_sums)\b|cg::reduce\s*\()"),
+          R"(\b(warp_sum_redux|warp_sum_shfl|warp_total|warp_window_entry)\b|cg::reduce\s*\()"),
       store(R"(\w+_sums\[[^\]]*\]\s*=[^=])"), read(R"(\w+_sums\[(lane|tile\.thread_rank\(\))\])"),
       barrier(R"(__syncthreads\s*\(|\.sync\s*\()");
   const Lines all = kernel_lines(e);
