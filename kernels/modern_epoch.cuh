@@ -23,11 +23,13 @@
 //
 //  int32: the accumulator is one 64-bit word (inputs are in [0, 255]: any total of up to 2^40
 //    elements fits).
-//  float32: the exponent windows of modern_finish.cuh without bias or count: a slot's sum, the
+//  float32: the exponent windows of modern_finish.cuh without bias or count: a warp's sum, the
 //    fixed-point s * 2^e (|s| < 2^31, below), is the signed integer s << (q % 8), q = e + 149,
-//    added to window q / 8 (32 windows of 64 bits: 2^19 warp sums below 2^38 fit); word 32
-//    counts NaN, +inf and -inf (16 bits each). The reader adds the windows as doubles in a fixed
-//    order and rounds once to float: deterministic, from the slot sums' exact total.
+//    in window q / 8 (32 windows of 64 bits: 2^19 warp sums below 2^38 fit). A warp slot adds
+//    its entry; a block slot adds the sum of its warps' entries when they share a window
+//    (block_window_hand_on), else each warp's. Word 32 counts NaN, +inf and -inf (16 bits each).
+//    The reader carries the windows into base-256 digits and adds them as doubles, rounding once
+//    to float: deterministic, from the warp sums' exact total.
 //
 // Scratch (zeroed once when it is allocated): the epoch word at 0, the two accumulators at
 // kEpochTotals and kEpochTotals + kEpochTotalStride (each in lines of its own).
@@ -145,7 +147,11 @@ __device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   const unsigned code = special ? (mant ? kNanCode : (negative ? kNegInfCode : kPosInfCode)) : 0u;
   // top >= 3 puts sums of subnormals on 2^-149 exactly (no grid below window 0's).
   const unsigned top = max(warp_max_u32(eff), 3u);
-  const unsigned specials = static_cast<unsigned>(warp_add_i32(static_cast<int>(code)));
+  // Counted only where the warp holds one (a vote, not a third REDUX in every warp: each REDUX
+  // a warp issues costs int32 0.1 us at 2^17..2^20, docs/benchmarks.md 5.7 run 2).
+  const unsigned specials = __any_sync(kFullMask, code != 0)
+                                ? static_cast<unsigned>(warp_add_i32(static_cast<int>(code)))
+                                : 0u;
   const int a = (shift_right_clamped(twice, top - eff) + 1) >> 1;  // nearest, ties up
   return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard, specials};
 }

@@ -166,7 +166,8 @@ void add_stream_family(std::vector<VariantInfo>& out) {
        "one block per tile; the n % 4 tail by block 0",
        "block sum: warp sums (int32: REDUX; float32: each lane rounded onto the warp's "
        "fixed-point grid, REDUX.MAX and REDUX.SUM); grids of more than 512 warps: "
-       "__syncthreads(), warp 0 adds the warps' sums",
+       "__syncthreads(), warp 0 adds the warps' sums (float32: as exact integers of one "
+       "exponent window)",
        "RED into accumulator epoch % 2 (int32: one word; float32: the sum's exponent window); "
        "the last ticket zeroes the other accumulator and writes the next epoch"});
   stream_shape(epoch);
