@@ -88,7 +88,8 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows
 // float single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md 5.5).
 // Everything that does not need the warp's maximum is done before it arrives, so only an add,
 // two shifts and the second REDUX follow it. NaN and infinities are not added: each lane's
-// kind is counted (a third REDUX, beside the maximum) and the counts go to the special word.
+// kind is counted (a vote, then a REDUX only in a warp that holds one) and the counts go to the
+// special word.
 // REDUX on sm_80+; before, the same integer max and sums with a butterfly of shuffles (integer
 // adds: the same result in any order).
 __device__ __forceinline__ unsigned warp_max_u32(unsigned v) {
