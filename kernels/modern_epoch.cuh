@@ -227,15 +227,15 @@ struct WarpEntry {
 template <int kWarps>
 __device__ __forceinline__ void block_window_hand_on(float v, char* scratch,
                                                      unsigned long long began, unsigned slots) {
-  __shared__ WarpEntry warp_entries[kWarp];
+  __shared__ WarpEntry warp_sums[kWarp];
   const unsigned lane = threadIdx.x % kWarp;
   const FixedSum f = warp_sum_fixed(v);
   int word = 0;
   const long long entry = fixed_window_entry(f, &word);
-  if (lane == 0) warp_entries[threadIdx.x / kWarp] = {entry, unsigned(word), f.special};
+  if (lane == 0) warp_sums[threadIdx.x / kWarp] = {entry, unsigned(word), f.special};
   __syncthreads();
   if (threadIdx.x >= kWarp) return;
-  const WarpEntry w = lane < unsigned(kWarps) ? warp_entries[lane] : WarpEntry{0, 0, 0};
+  const WarpEntry w = lane < unsigned(kWarps) ? warp_sums[lane] : WarpEntry{0, 0, 0};
   const unsigned windows = warp_or_u32(w.entry != 0 ? 1u << w.word : 0u);
   // |entry| < 2^38: the low 24 bits of 32 entries add below 2^29, the high 14 (signed) too.
   const long long sum =
