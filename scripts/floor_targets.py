@@ -38,8 +38,14 @@ def floors(launches_path, ncu_path):
     return best
 
 
-def main(floor_launches, floor_ncu, *runs):
-    floor = floors(floor_launches, floor_ncu)
+def target_of(n):
+    """Issue 17's target at N: <= 1.05x the floor from 2^20 up, <= 1.12x below."""
+    return 1.05 if n >= 1 << 20 else 1.12
+
+
+def best_shapes(runs):
+    """{(variant, type, N): (median ncu us, B, U)} of the fastest shape per variant, from
+    (NCU.csv, PROFILED.json) pairs given flat."""
     best = {}
     profiled = [p for i in range(0, len(runs), 2) for p in pairs(runs[i], runs[i + 1], runs[i + 1])]
     for h, ncu, _, _ in profiled:
@@ -48,6 +54,23 @@ def main(floor_launches, floor_ncu, *runs):
         k = (h["variant"], h["type"], h["size"])
         if k not in best or ncu < best[k][0]:
             best[k] = (ncu, h["block_size"], h["unroll"])
+    return best
+
+
+def best_ratios(floor, best):
+    """{(type, N): the best variant's time over the floor at N}."""
+    out = {}
+    for (v, typ, n), (t, _, _) in best.items():
+        if n in floor:
+            r = t / floor[n][0]
+            out[(typ, n)] = min(out.get((typ, n), r), r)
+    return out
+
+
+def main(floor_launches, floor_ncu, *runs):
+    floor = floors(floor_launches, floor_ncu)
+    best = best_shapes(runs)
+    ratios = best_ratios(floor, best)
     variants = sorted({k[0] for k in best})
     fails = 0
     for typ in ("int32", "float32"):
@@ -56,18 +79,15 @@ def main(floor_launches, floor_ncu, *runs):
         print("| ---: | ---: | " + " | ".join("---:" for _ in variants) + " | ---: |")
         for n in sorted(floor):
             f, shape = floor[n]
-            target = 1.05 if n >= 1 << 20 else 1.12
+            target = target_of(n)
             cells = []
-            best_ratio = None
             for v in variants:
                 if (v, typ, n) not in best:
                     cells.append("-")
                     continue
                 t, b, u = best[(v, typ, n)]
-                ratio = t / f
-                best_ratio = ratio if best_ratio is None else min(best_ratio, ratio)
-                cells.append(f"{t:.2f} ({ratio:.3f}x, {b}/{u})")
-            met = best_ratio is not None and best_ratio <= target
+                cells.append(f"{t:.2f} ({t / f:.3f}x, {b}/{u})")
+            met = (typ, n) in ratios and ratios[(typ, n)] <= target
             fails += 0 if met else 1
             print(f"| {size_name(n)} | {f:.2f} | " + " | ".join(cells) +
                   f" | <= {target}x: {'met' if met else 'NOT met'} |")

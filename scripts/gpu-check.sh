@@ -235,14 +235,12 @@ if has ncu3; then
     --json "$out/ncu3_profiled.json" > "$out/ncu3.csv" 2> "$out/ncu3.err"
   echo "ncu exit $?" >> "$out/ncu3.err"
 fi
-if has floor17; then
-  # Issue 17: the read floor per N (kernels/read_floor.cu's kernel in its six shapes, from the
-  # experiment's floor mode) and the one-launch variants in every shape, int32 and float32, all
-  # under ncu with caches flushed; scripts/floor_targets.py makes the table.
-  nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o /tmp/sps
-  (cd "$out" && timeout 120 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum \
-    -k regex:exp_floor /tmp/sps floor "$out/floor_launches.csv" > "$out/floor_ncu.csv" 2> "$out/floor_ncu.err")
-  echo "floor ncu exit $?" >> "$out/floor_ncu.err"
+floor17_run() {  # one run of the floor17 step into folder $1
+  local o="$1"
+  mkdir -p "$o"
+  (cd "$o" && timeout 120 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum \
+    -k regex:exp_floor /tmp/sps floor "$o/floor_launches.csv" > "$o/floor_ncu.csv" 2> "$o/floor_ncu.err")
+  echo "floor ncu exit $?" >> "$o/floor_ncu.err"
   # --warm-l2: ncu flushes the caches before every kernel; the harness's own flush would leave
   # dirty lines behind for ncu's flush to write back while the kernel reads (the floor has none).
   # FLOOR17_VARIANTS: the one-launch variants timed in every shape (the cluster rung apart, below;
@@ -250,17 +248,33 @@ if has floor17; then
   timeout 300 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass|epoch_pass' \
     $B/reductionlab-cli run --in-process --variants "${FLOOR17_VARIANTS:-single_pass,epoch_pass}" --block-sizes 128,256,512,1024 --unroll 1,2,4,8 \
     --sizes 2^16..2^28 --type "${FLOOR17_TYPE:-both}" --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
-    --json "$out/floor17_profiled.json" > "$out/floor17_ncu.csv" 2> "$out/floor17.err"
-  echo "ncu exit $?" >> "$out/floor17.err"
+    --json "$o/floor17_profiled.json" > "$o/floor17_ncu.csv" 2> "$o/floor17.err"
+  echo "ncu exit $?" >> "$o/floor17.err"
   [ "${FLOOR17_CLUSTER:-1}" = 0 ] || timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
     $B/reductionlab-cli run --in-process --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
     --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
-    --json "$out/floor17_cluster.json" > "$out/floor17_cluster_ncu.csv" 2> "$out/floor17_cluster.err"
-  echo "ncu exit $?" >> "$out/floor17_cluster.err"
-  cluster_files=()
-  [ -s "$out/floor17_cluster.json" ] && cluster_files=("$out/floor17_cluster_ncu.csv" "$out/floor17_cluster.json")
-  python3 scripts/floor_targets.py "$out/floor_launches.csv" "$out/floor_ncu.csv" "$out/floor17_ncu.csv" \
-    "$out/floor17_profiled.json" "${cluster_files[@]}" > "$out/floor17_table.md" 2>&1
+    --json "$o/floor17_cluster.json" > "$o/floor17_cluster_ncu.csv" 2> "$o/floor17_cluster.err"
+  echo "ncu exit $?" >> "$o/floor17_cluster.err"
+  local cluster_files=()
+  [ -s "$o/floor17_cluster.json" ] && cluster_files=("$o/floor17_cluster_ncu.csv" "$o/floor17_cluster.json")
+  python3 scripts/floor_targets.py "$o/floor_launches.csv" "$o/floor_ncu.csv" "$o/floor17_ncu.csv" \
+    "$o/floor17_profiled.json" "${cluster_files[@]}" > "$o/floor17_table.md" 2>&1
+}
+if has floor17; then
+  # Issue 17: the read floor per N (kernels/read_floor.cu's kernel in its six shapes, from the
+  # experiment's floor mode) and the one-launch variants in every shape, int32 and float32, all
+  # under ncu with caches flushed; scripts/floor_targets.py makes the table. FLOOR17_RUNS=R > 1
+  # repeats the whole step R times (floor17_run1 ...; one run moves by as much as the targets'
+  # margins) and scripts/floor_runs.py puts the runs side by side with their medians.
+  nvcc -O3 -std=c++20 -arch=sm_90 docs/experiments/single_pass_shapes.cu -o /tmp/sps
+  runs="${FLOOR17_RUNS:-1}"
+  if [ "$runs" -le 1 ]; then
+    floor17_run "$out"
+  else
+    dirs=()
+    for k in $(seq 1 "$runs"); do floor17_run "$out/floor17_run$k"; dirs+=("$out/floor17_run$k"); done
+    python3 scripts/floor_runs.py "${dirs[@]}" > "$out/floor17_runs.md" 2>&1
+  fi
 fi
 if has remote; then
   # Issue 18: the app on a GPU it reaches only through a launcher. The app's own process sees no

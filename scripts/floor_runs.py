@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Issue 17's targets over several runs: one run of the floor17 step moves by as much as the
+targets' margins (the read floor at 2^16 read 2.27-2.46 us on one day), so a verdict from one run
+says little. For each (type, N): every run's best ratio to its own read floor, their median, and
+how many runs met the target; then how many (type, N) the median meets.
+
+  scripts/floor_runs.py RUN_DIR [RUN_DIR ...]
+
+Each RUN_DIR holds what `STEPS=floor17 scripts/gpu-check.sh` writes (plain or .gz):
+floor_launches.csv, floor_ncu.csv, floor17_ncu.csv, floor17_profiled.json. Every number is read
+from those files (scripts/floor_targets.py reads them)."""
+import os
+import statistics
+import sys
+
+from floor_targets import best_ratios, best_shapes, floors, target_of
+from ncu_compare import size_name
+
+
+def found(run_dir, name):
+    for path in (os.path.join(run_dir, name), os.path.join(run_dir, name + ".gz")):
+        if os.path.exists(path):
+            return path
+    sys.exit(f"{run_dir}: no {name} (or {name}.gz)")
+
+
+def run_ratios(run_dir):
+    floor = floors(found(run_dir, "floor_launches.csv"), found(run_dir, "floor_ncu.csv"))
+    best = best_shapes([found(run_dir, "floor17_ncu.csv"), found(run_dir, "floor17_profiled.json")])
+    return best_ratios(floor, best)
+
+
+def main(run_dirs):
+    runs = [run_ratios(d) for d in run_dirs]
+    keys = sorted(set().union(*runs), key=lambda k: (k[0] != "int32", k[1]))
+    median_met = 0
+    for typ in ("int32", "float32"):
+        print(f"\n{typ}: best ratio to the read floor of the same run, per run; median\n")
+        print("| N | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) +
+              " | median | runs met | target |")
+        print("| ---: | " + " | ".join("---:" for _ in runs) + " | ---: | ---: | ---: |")
+        for t, n in (k for k in keys if k[0] == typ):
+            target = target_of(n)
+            got = [r.get((t, n)) for r in runs]
+            have = [x for x in got if x is not None]
+            med = statistics.median(have)
+            median_met += med <= target
+            print(f"| {size_name(n)} | " + " | ".join("-" if x is None else f"{x:.3f}" for x in got) +
+                  f" | {med:.3f} | {sum(x <= target for x in have)} of {len(have)} | {target} |")
+    print(f"\nthe median meets the target at {median_met} of {len(keys)} (type, N)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
