@@ -17,17 +17,25 @@ from floor_targets import best_ratios, best_shapes, floors, target_of
 from ncu_compare import size_name
 
 
-def found(run_dir, name):
+def found(run_dir, name, required=True):
     for path in (os.path.join(run_dir, name), os.path.join(run_dir, name + ".gz")):
-        if os.path.exists(path):
+        if os.path.exists(path) and os.path.getsize(path) > 0:
             return path
-    sys.exit(f"{run_dir}: no {name} (or {name}.gz)")
+    if required:
+        sys.exit(f"{run_dir}: no {name} (or {name}.gz)")
+    return None
 
 
 def run_ratios(run_dir):
+    """The run's best ratio per (type, N), the cluster rung's files included where the run has
+    them (FLOOR17_CLUSTER=0 leaves them out), as floor_targets.py counts them."""
     floor = floors(found(run_dir, "floor_launches.csv"), found(run_dir, "floor_ncu.csv"))
-    best = best_shapes([found(run_dir, "floor17_ncu.csv"), found(run_dir, "floor17_profiled.json")])
-    return best_ratios(floor, best)
+    files = [found(run_dir, "floor17_ncu.csv"), found(run_dir, "floor17_profiled.json")]
+    cluster = [found(run_dir, "floor17_cluster_ncu.csv", False),
+               found(run_dir, "floor17_cluster.json", False)]
+    if all(cluster):
+        files += cluster
+    return best_ratios(floor, best_shapes(files))
 
 
 def main(run_dirs):
