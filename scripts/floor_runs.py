@@ -38,13 +38,19 @@ def run_ratios(run_dir):
     return best_ratios(floor, best_shapes(files))
 
 
+def run_names(run_dirs):
+    """Each run's column: its folder's name (run11, floor17_run2), so that a table names the files
+    it came from."""
+    return [os.path.basename(os.path.normpath(d)) for d in run_dirs]
+
+
 def main(run_dirs):
     runs = [run_ratios(d) for d in run_dirs]
     keys = sorted(set().union(*runs), key=lambda k: (k[0] != "int32", k[1]))
     median_met = 0
     for typ in ("int32", "float32"):
         print(f"\n{typ}: best ratio to the read floor of the same run, per run; median\n")
-        print("| N | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) +
+        print("| N | " + " | ".join(run_names(run_dirs)) +
               " | median | runs met | target |")
         print("| ---: | " + " | ".join("---:" for _ in runs) + " | ---: | ---: | ---: |")
         for t, n in (k for k in keys if k[0] == typ):
