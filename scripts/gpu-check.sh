@@ -250,11 +250,13 @@ floor17_run() {  # one run of the floor17 step into folder $1
     --sizes 2^16..2^28 --type "${FLOOR17_TYPE:-both}" --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
     --json "$o/floor17_profiled.json" > "$o/floor17_ncu.csv" 2> "$o/floor17.err"
   echo "ncu exit $?" >> "$o/floor17.err"
-  [ "${FLOOR17_CLUSTER:-1}" = 0 ] || timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
-    $B/reductionlab-cli run --in-process --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
-    --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
-    --json "$o/floor17_cluster.json" > "$o/floor17_cluster_ncu.csv" 2> "$o/floor17_cluster.err"
-  echo "ncu exit $?" >> "$o/floor17_cluster.err"
+  if [ "${FLOOR17_CLUSTER:-1}" != 0 ]; then
+    timeout 100 ncu --clock-control none --cache-control all --csv --metrics gpu__time_duration.sum -k 'regex:single_pass' \
+      $B/reductionlab-cli run --in-process --variants cluster_single_pass --block-sizes 256,512 --unroll 2,4,8 \
+      --sizes 2^16..2^28 --type both --min-samples 3 --max-samples 3 --budget-ms 1 --noise 0.5 --warm-l2 \
+      --json "$o/floor17_cluster.json" > "$o/floor17_cluster_ncu.csv" 2> "$o/floor17_cluster.err"
+    echo "ncu exit $?" >> "$o/floor17_cluster.err"
+  fi
   local cluster_files=()
   [ -s "$o/floor17_cluster.json" ] && cluster_files=("$o/floor17_cluster_ncu.csv" "$o/floor17_cluster.json")
   python3 scripts/floor_targets.py "$o/floor_launches.csv" "$o/floor_ncu.csv" "$o/floor17_ncu.csv" \
