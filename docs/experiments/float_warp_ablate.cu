@@ -1,0 +1,430 @@
+// Experiment behind issue 17 (not part of the build): which piece of float32's warp sum costs
+// the 0.1-0.15 us it stays behind int32 where one wave holds the grid, measured where the
+// differences are not lost in the run-to-run spread: under ncu with --cache-control none
+// (data and code warm in L2; the same kernel's quartiles within 0.03 us, against 0.05-0.15 us
+// with caches flushed, float_code_layout.cu run 1), then the one candidate with caches flushed.
+// Candidates (per-warp slots up to 512 warps, block slots above, as the product):
+//   int        the product's int32 epoch pass
+//   fx         the product's float32 (warp: REDUX.MAX then REDUX.SUM; block: window entries)
+//   ablations (each right for the app's integer-valued inputs only):
+//   fx_nospec  fx without looking for NaN and infinities (no vote)
+//   fx_ctop    fx with a constant grid instead of the warp's largest exponent (no REDUX.MAX)
+//   fx_as_int  each thread's float sum converted to an integer (F2I), int32's warp sum (two
+//              independent REDUX), the entry in window 18 (grid 2^0)
+//   candidates (exact, deterministic for every input):
+//   fx_shfl    each lane's float as its own exact window entry (m << (q % 8) in window q / 8, as
+//              a lone float in the accumulator); one vote asks whether every nonzero lane shares
+//              lane 0's window and none is NaN or infinite, and if so two independent REDUX.SUM
+//              add the entries exactly (issued beside the vote); else the product's warp sum
+//   fx_match   the same with MATCH.ALL on the lanes' windows instead of a shuffle and a vote
+//   fx_lean    the product's bits with two steps fewer: NaN/inf found by the REDUX.MAX itself
+//              (a lane's own biased exponent, 255 for them; such warps take a rare path that
+//              counts them and takes the maximum again over the finite lanes), no vote
+//   fx_lean_vote fx_lean, and a block's warp 0 asks with one vote whether every warp's entry
+//              shares warp 0's window with no NaN/inf (then two REDUX.SUM), instead of a REDUX.OR
+//              of the windows and a vote on the specials beside them
+// Modes: `check`, `ab FILE` (ROUNDS=15) as float_code_layout.cu; for
+//   ncu --clock-control none --cache-control none|all --csv --metrics gpu__time_duration.sum
+//   -k regex:exp_ and docs/experiments/ab_table.py FILE ncu.csv.
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
+//        docs/experiments/float_warp_ablate.cu kernels/epoch_total.cpp -o fwa
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "modern_epoch.cuh"
+#include "modern_finish.cuh"
+#include "modern_tiles.cuh"
+
+using namespace rl::kernels;
+using namespace rl::kernels::modern;
+
+#define CK(x)                                                                        \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
+      std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                  \
+    }                                                                                \
+  } while (0)
+
+constexpr int kInt = 0, kFx = 1, kFxNoSpec = 2, kFxCtop = 3, kFxAsInt = 4, kFxShfl = 5,
+              kFxMatch = 6, kFxLean = 7, kFxLeanVote = 8, kCands = 9;
+const char* const kNames[] = {"int",     "fx",       "fx_nospec", "fx_ctop",     "fx_as_int",
+                              "fx_shfl", "fx_match", "fx_lean",   "fx_lean_vote"};
+__host__ __device__ constexpr bool reads_float(int f) {
+  return f != kInt;
+}
+
+// The product's warp sum with pieces taken out (kSpec: look for NaN/inf; kTop: the warp's
+// largest exponent, else a constant that fits the integer inputs).
+template <bool kSpec, bool kTop>
+__device__ __forceinline__ FixedSum warp_sum_ablated(float v) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  const bool special = e == 0xffu, negative = bits >> 31;
+  const unsigned eff = special || e == 0 ? 1u : e;
+  const int m = static_cast<int>(((e ? 0x800000u : 0u) | mant) << (kGuard + 1));
+  const int twice = special ? 0 : (negative ? -m : m);
+  const unsigned code = special ? (mant ? kNanCode : (negative ? kNegInfCode : kPosInfCode)) : 0u;
+  const unsigned top = kTop ? max(warp_max_u32(eff), 3u) : 141u;  // 2^14 > any lane here
+  unsigned specials = 0;
+  if constexpr (kSpec)
+    specials = __any_sync(kFullMask, code != 0)
+                   ? static_cast<unsigned>(warp_add_i32(static_cast<int>(code)))
+                   : 0u;
+  const int a = (shift_right_clamped(twice, top - eff) + 1) >> 1;
+  return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard, specials};
+}
+
+// fx_shfl / fx_match: each lane's exact window entry; the warp adds them exactly when they share
+// one window (else the product's warp sum, rounded to its grid: the choice depends only on the
+// data, so the bits are the same on every run).
+template <bool kMatch>
+__device__ __forceinline__ long long warp_entry_shared_window(float v, int* word,
+                                                              unsigned* special) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  const unsigned q = (e ? e : 1u) - 1u;                                     // v = m * 2^(q - 149)
+  const int m = static_cast<int>((e ? 0x800000u : 0u) | mant) << (q & 7u);  // below 2^31
+  const int entry = bits >> 31 ? -m : m;
+  const unsigned w = q >> 3;
+  const int lo = entry & 0xffffff, hi = entry >> 24;  // 32 lanes: below 2^29 and 2^12
+  const int slo = __reduce_add_sync(kFullMask, lo), shi = __reduce_add_sync(kFullMask, hi);
+  bool shared;
+  if constexpr (kMatch) {
+    // NaN/inf and zeros get keys no other lane has (a zero lane then takes the general path)
+    int all = 0;
+    __match_all_sync(kFullMask, e == 0xffu ? 0x100u + threadIdx.x % kWarp : w, &all);
+    shared = all;
+  } else {
+    const unsigned w0 = __shfl_sync(kFullMask, w, 0);
+    shared = __all_sync(kFullMask, e != 0xffu && (w == w0 || (bits << 1) == 0));
+  }
+  if (shared) {
+    *word = static_cast<int>(__shfl_sync(kFullMask, w, 0));
+    *special = 0;
+    return static_cast<long long>(slo) + (static_cast<long long>(shi) << 24);
+  }
+  const FixedSum f = warp_sum_fixed(v);
+  *special = f.special;
+  return fixed_window_entry(f, word);
+}
+
+// fx_lean's rare path: a warp that holds a NaN or an infinity (its maximum was 255). The same
+// result as the product's warp_sum_fixed: specials counted by kind and left out of the sum, the
+// grid from the finite lanes.
+__device__ __noinline__ FixedSum warp_sum_fixed_specials(float v) {
+  return warp_sum_fixed(v);
+}
+
+// fx_lean: the product's warp sum (the same bits) with the NaN/inf vote folded into REDUX.MAX.
+__device__ __forceinline__ FixedSum warp_sum_lean(float v) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned e = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  const bool negative = bits >> 31;
+  const unsigned eff = e == 0 ? 1u : e;  // 255 for NaN/inf: the maximum says the warp has one
+  const int m = static_cast<int>(((e ? 0x800000u : 0u) | mant) << (kGuard + 1));
+  const int twice = negative ? -m : m;
+  const unsigned top = max(warp_max_u32(eff), 3u);
+  if (top == 0xffu) return warp_sum_fixed_specials(v);
+  const int a = (shift_right_clamped(twice, top - eff) + 1) >> 1;  // nearest, ties up
+  return {warp_add_i32(a), static_cast<int>(top) - 150 - kGuard, 0u};
+}
+
+// The warp's entry, word and special counts for candidate F (warp-collective).
+template <int F>
+__device__ __forceinline__ long long warp_entry(float v, int* word, unsigned* special) {
+  if constexpr (F == kFx || F == kFxNoSpec || F == kFxCtop) {
+    const FixedSum f = warp_sum_ablated<F != kFxNoSpec, F != kFxCtop>(v);
+    *special = f.special;
+    return fixed_window_entry(f, word);
+  } else if constexpr (F == kFxLean || F == kFxLeanVote) {
+    const FixedSum f = warp_sum_lean(v);
+    *special = f.special;
+    return fixed_window_entry(f, word);
+  } else if constexpr (F == kFxAsInt) {
+    const long long s = warp_total(static_cast<long long>(v));  // exact for integer sums
+    *special = 0;
+    *word = 149 >> 3;
+    return s << (149 & 7);
+  } else {
+    return warp_entry_shared_window<F == kFxMatch>(v, word, special);
+  }
+}
+
+// The product's block hand-on from its warps' window entries (block_window_hand_on with the
+// warp's entry computed by the caller; float_block_grid.cu's block_entries_hand_on).
+// kVote (fx_lean_vote): first one vote on "every warp in warp 0's window, no NaN/inf".
+template <int kWarps, bool kVote = false>
+__device__ __forceinline__ void block_entries_hand_on(long long entry, int word, unsigned special,
+                                                      char* scratch, unsigned long long began,
+                                                      unsigned slots) {
+  __shared__ WarpEntry entries[kWarp];
+  const unsigned lane = threadIdx.x % kWarp;
+  if (lane == 0) entries[threadIdx.x / kWarp] = {entry, unsigned(word), special};
+  __syncthreads();
+  if (threadIdx.x >= kWarp) return;
+  const WarpEntry w = lane < unsigned(kWarps) ? entries[lane] : WarpEntry{0, 0, 0};
+  if constexpr (kVote) {
+    if (__all_sync(kFullMask, (w.word == unsigned(word) || w.entry == 0) && w.special == 0)) {
+      const long long sum =
+          static_cast<long long>(warp_add_i32(static_cast<int>(w.entry & 0xffffff))) +
+          (static_cast<long long>(warp_add_i32(static_cast<int>(w.entry >> 24))) << 24);
+      epoch_hand_on(word, sum, 0, scratch, began, slots, kEpochTotalWords);
+      return;
+    }
+  }
+  const unsigned windows = warp_or_u32(w.entry != 0 ? 1u << w.word : 0u);
+  const long long sum =
+      static_cast<long long>(warp_add_i32(static_cast<int>(w.entry & 0xffffff))) +
+      (static_cast<long long>(warp_add_i32(static_cast<int>(w.entry >> 24))) << 24);
+  const unsigned long long sp =
+      __any_sync(kFullMask, w.special != 0) ? special_word_entry(warp_or_u32(w.special)) : 0ull;
+  if (__popc(windows) <= 1) {
+    epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, sp, scratch, began, slots,
+                  kEpochTotalWords);
+    return;
+  }
+  const unsigned epoch = static_cast<unsigned>(__shfl_sync(kFullMask, began, 0) >> 32);
+  if (w.entry != 0)
+    atomicAdd(epoch_total(scratch, epoch) + w.word, static_cast<unsigned long long>(w.entry));
+  epoch_hand_on(0, 0, sp, scratch, began, slots, kEpochTotalWords);
+}
+
+// The product's epoch pass (kernels/modern_epoch.cu), int32 for F = kInt, else float32 with
+// candidate F's warp entry.
+template <int F, int B, int U>
+__global__ void __launch_bounds__(B)
+    exp_epoch(const void* __restrict__ xp, std::size_t n, char* __restrict__ scratch) {
+  constexpr unsigned kWarps = B / kWarp;
+  const unsigned warp_slots = gridDim.x * kWarps;
+  const bool per_warp = warp_slots <= 512;
+  epoch_prefetch(scratch, F != kInt);
+  unsigned long long began = 0;
+  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
+  if constexpr (F == kInt) {
+    long long sum = tile_thread_sum<int32_t, B, U>(static_cast<const int32_t*>(xp), n);
+    if (!per_warp) {
+      sum = block_total(sum, kWarps);
+      if (threadIdx.x >= kWarp) return;
+    }
+    const long long add = per_warp ? warp_total(sum) : sum;
+    epoch_hand_on(0, add, 0, scratch, began, per_warp ? warp_slots : gridDim.x, 1u);
+  } else {
+    const float sum = tile_thread_sum<float, B, U>(static_cast<const float*>(xp), n);
+    int word = 0;
+    unsigned special = 0;
+    const long long entry = warp_entry<F>(sum, &word, &special);
+    if (!per_warp) {
+      block_entries_hand_on<kWarps, F == kFxLeanVote>(entry, word, special, scratch, began,
+                                                      gridDim.x);
+      return;
+    }
+    epoch_hand_on(word, entry, special_word_entry(special), scratch, began, warp_slots,
+                  kEpochTotalWords);
+  }
+}
+
+template <int U>
+__global__ void exp_floor(const int4* __restrict__ in, size_t vectors, int* sink, unsigned never) {
+  unsigned acc = 0;
+  const size_t tile = size_t(blockDim.x) * U, full = vectors / tile;
+  size_t t = blockIdx.x;
+  for (; t < full; t += gridDim.x) {
+    const int4* p = in + t * tile + threadIdx.x;
+    int4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) v[u] = __ldg(p + u * blockDim.x);
+#pragma unroll
+    for (int u = 0; u < U; ++u) acc += unsigned(v[u].x) + v[u].y + v[u].z + v[u].w;
+  }
+  if (t == full)
+    for (size_t i = full * tile + threadIdx.x; i < vectors; i += blockDim.x) {
+      const int4 v = __ldg(in + i);
+      acc += unsigned(v.x) + v.y + v.z + v.w;
+    }
+  if (acc == never) *sink = int(acc);
+}
+
+// As the app's inputs: integers in [0, 255]; float32 also with a spread of exponents (VALUES=wide).
+__global__ void init_data(int* xi, float* xf, size_t n, bool wide) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    unsigned long long z = (i + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    xi[i] = int(z & 255);
+    xf[i] =
+        wide ? ldexpf(float(z & 0xffffff) - 8388608.0f, int((z >> 24) % 40) - 20) : float(z & 255);
+  }
+}
+
+struct Cand {
+  int f, B, U;
+  const void* fn;
+};
+std::vector<Cand> g_cands;
+
+template <int B, int U>
+void add_shape() {
+  g_cands.push_back({kInt, B, U, (const void*)exp_epoch<kInt, B, U>});
+  g_cands.push_back({kFx, B, U, (const void*)exp_epoch<kFx, B, U>});
+  g_cands.push_back({kFxNoSpec, B, U, (const void*)exp_epoch<kFxNoSpec, B, U>});
+  g_cands.push_back({kFxCtop, B, U, (const void*)exp_epoch<kFxCtop, B, U>});
+  g_cands.push_back({kFxAsInt, B, U, (const void*)exp_epoch<kFxAsInt, B, U>});
+  g_cands.push_back({kFxShfl, B, U, (const void*)exp_epoch<kFxShfl, B, U>});
+  g_cands.push_back({kFxMatch, B, U, (const void*)exp_epoch<kFxMatch, B, U>});
+  g_cands.push_back({kFxLean, B, U, (const void*)exp_epoch<kFxLean, B, U>});
+  g_cands.push_back({kFxLeanVote, B, U, (const void*)exp_epoch<kFxLeanVote, B, U>});
+}
+template <int B>
+void add_block() {
+  add_shape<B, 1>();
+  add_shape<B, 2>();
+  add_shape<B, 4>();
+  add_shape<B, 8>();
+}
+
+unsigned grid_of(const Cand& c, size_t n) {
+  const size_t nv = n / 4, tile = size_t(c.B) * c.U;
+  const size_t tiles = std::max<size_t>((nv + tile - 1) / tile, 1);
+  return unsigned(std::min<size_t>(tiles, kMaxSlots));
+}
+
+void launch(const Cand& c, const void* x, size_t n, void* scratch, cudaStream_t st) {
+  void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
+  CK(cudaLaunchKernel(c.fn, dim3(grid_of(c, n)), dim3(c.B), args, 0, st));
+}
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "check";
+  add_block<128>();
+  add_block<256>();
+  add_block<512>();
+  add_block<1024>();
+  const size_t maxn = size_t(1) << 24;
+  int *xi, *sink;
+  float* xf;
+  char* scratch;
+  CK(cudaMalloc(&xi, maxn * 4));
+  CK(cudaMalloc(&xf, maxn * 4));
+  CK(cudaMalloc(&scratch, kEpochScratchBytes * kCands));
+  CK(cudaMalloc(&sink, 64));
+  CK(cudaMemset(scratch, 0, kEpochScratchBytes * kCands));
+  const bool wide = std::getenv("VALUES") && std::string(std::getenv("VALUES")) == "wide";
+  init_data<<<2048, 256>>>(xi, xf, maxn, wide);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> hf(maxn);
+  CK(cudaMemcpy(hf.data(), xf, maxn * 4, cudaMemcpyDeviceToHost));
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  auto scratch_of = [&](const Cand& c) { return scratch + kEpochScratchBytes * c.f; };
+  std::vector<size_t> sizes;
+  for (int k = 16; k <= 24; ++k) sizes.push_back(size_t(1) << k);
+  if (mode == "check") {
+    int bad = 0, runs = 0;
+    std::vector<size_t> all = sizes;
+    for (size_t odd : {size_t(1), size_t(1000), size_t(65537), (size_t(1) << 20) + 13})
+      all.push_back(odd);
+    for (size_t n : all) {
+      double want = 0, mag = 0;
+      long long want_i = 0;
+      for (size_t i = 0; i < n; ++i) want += hf[i], mag += std::fabs(hf[i]), want_i += int(hf[i]);
+      for (const Cand& c : g_cands) {
+        if (wide && (c.f == kFxNoSpec || c.f == kFxCtop || c.f == kFxAsInt)) continue;
+        unsigned first = 0;
+        for (int r = 0; r < 30; ++r) {
+          launch(c, reads_float(c.f) ? (const void*)xf : (const void*)xi, n, scratch_of(c), st);
+          unsigned char copy[kEpochScratchBytes];
+          CK(cudaMemcpyAsync(copy, scratch_of(c), kEpochScratchBytes, cudaMemcpyDeviceToHost, st));
+          CK(cudaStreamSynchronize(st));
+          ++runs;
+          if (!reads_float(c.f)) {
+            if (!wide && epoch_total_int32(copy) != want_i) {
+              ++bad;
+              std::printf("BAD %s B=%d U=%d n=%zu\n", kNames[c.f], c.B, c.U, n);
+              break;
+            }
+            continue;
+          }
+          const float got = epoch_total_float32(copy);
+          unsigned bits;
+          std::memcpy(&bits, &got, 4);
+          if (r == 0) first = bits;
+          if (bits != first || std::fabs(got - want) > 1e-6 * mag + 1e-30) {
+            ++bad;
+            std::printf("BAD %s B=%d U=%d n=%zu got %.9g want %.9g\n", kNames[c.f], c.B, c.U, n,
+                        got, want);
+            break;
+          }
+        }
+      }
+    }
+    std::printf("check (%s values): %d runs, %d wrong or nondeterministic\n",
+                wide ? "wide" : "integer", runs, bad);
+    return bad != 0;
+  }
+  FILE* log = std::fopen(argc > 2 ? argv[2] : "launches.csv", "w");
+  std::fprintf(log, "idx,cand,B,U,C,type,n,grid\n");
+  int idx = 0;
+  // CANDS=name,name,...: only these candidates in ab and profile (default all)
+  const std::string cands = std::getenv("CANDS") ? std::getenv("CANDS") : "";
+  auto chosen = [&](int f) {
+    return cands.empty() ||
+           ("," + cands + ",").find("," + std::string(kNames[f]) + ",") != std::string::npos;
+  };
+  auto run = [&](const Cand& c, size_t n) {
+    launch(c, reads_float(c.f) ? (const void*)xf : (const void*)xi, n, scratch_of(c), st);
+    std::fprintf(log, "%d,%s,%d,%d,1,%d,%zu,%u\n", idx++, kNames[c.f], c.B, c.U,
+                 reads_float(c.f) ? 1 : 0, n, grid_of(c, n));
+  };
+  if (mode == "ab") {  // A/B at fixed shapes: 15 rounds, the candidates interleaved in each
+    const int rounds = std::getenv("ROUNDS") ? std::atoi(std::getenv("ROUNDS")) : 15;
+    for (size_t n : {size_t(1) << 16, size_t(1) << 18, size_t(1) << 20, size_t(1) << 22})
+      for (int r = 0; r < rounds; ++r)
+        for (const Cand& c : g_cands) {
+          const bool shape = (c.B == 256 && c.U == 2) || (c.B == 512 && c.U == 2) ||
+                             (c.B == 1024 && c.U == 4) || (c.B == 256 && c.U == 4);
+          if (shape && chosen(c.f)) run(c, n);
+        }
+    CK(cudaStreamSynchronize(st));
+    std::fclose(log);
+    std::printf("ab: %d launches\n", idx);
+    return 0;
+  }
+  const int reps = 3;
+  const int floor_shapes[][2] = {{128, 1}, {256, 1}, {256, 4}, {512, 4}, {1024, 2}};
+  for (size_t n : sizes) {
+    for (const auto& s : floor_shapes) {
+      const size_t vectors = n / 4, per = size_t(s[0]) * s[1];
+      size_t g = std::min<size_t>((vectors + per - 1) / per, 16384);
+      for (int r = 0; r < reps; ++r) {
+        if (s[1] == 1)
+          exp_floor<1><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else if (s[1] == 2)
+          exp_floor<2><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        else
+          exp_floor<4><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
+        CK(cudaGetLastError());
+        std::fprintf(log, "%d,floor,%d,%d,1,-1,%zu,%zu\n", idx++, s[0], s[1], n, g);
+      }
+    }
+    for (const Cand& c : g_cands)
+      if (chosen(c.f))
+        for (int r = 0; r < reps; ++r) run(c, n);
+    CK(cudaStreamSynchronize(st));
+    std::fflush(log);
+  }
+  std::fclose(log);
+  std::printf("profile: %d launches\n", idx);
+  return 0;
+}
