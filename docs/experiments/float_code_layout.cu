@@ -1,19 +1,19 @@
-// Experiment behind issue 17 (not part of the build): does float32's epoch pass lose its last
-// tenth where one wave holds the grid to *fetching its code*, not to running it?
-// Sections 5.5-5.10 of docs/benchmarks.md shortened float32's combine five ways without a
-// consistent gain, while int32's code and fx_as_int (float data, int32's combine) stay 0.05-0.2 us
-// ahead. What they share: a short kernel. ncu's --cache-control all (the targets' measurement)
-// and the app's cold-L2 timing leave the kernel's code in DRAM, so every SM fetches each
-// instruction line it runs; the float32 kernels are 2.5 KB longer (sm_90 SASS: 6.1-8.1 KB against
-// 3.5-5.4 KB), and the per-warp path that small grids take sits at the far end of the kernel,
-// 2.7 KB past the branch that chooses it (both paths are compiled into every kernel and the
-// grid picks one at run time).
+// Experiment behind issue 17 (runs 1, 4, 5 of docs/data/h200-float-ablate-2026-12-04) (not part
+// of the build): does float32's epoch pass lose its last tenth where one wave holds the grid to
+// *fetching its code*, not to running it? Sections 5.5-5.10 of docs/benchmarks.md shortened
+// float32's combine five ways without a consistent gain, while int32's code and fx_as_int (float
+// data, int32's combine) stay 0.05-0.2 us ahead. What they share: a short kernel. ncu's
+// --cache-control all (the targets' measurement) and the app's cold-L2 timing leave the kernel's
+// code in DRAM, so every SM fetches each instruction line it runs; the float32 kernels are 2.5 KB
+// longer (sm_90 SASS: 6.1-8.1 KB against 3.5-5.4 KB), and the per-warp path that small grids take
+// sits at the far end of the kernel, 2.7 KB past the branch that chooses it (both paths are
+// compiled into every kernel and the grid picks one at run time).
 // Candidates, at the same shapes:
 //   int        the product's int32 epoch pass (kernels/modern_epoch.cu at this file's commit)
 //   fx         the product's float32
 //   int_one    int32 with only the slot kind its grid takes compiled in (the host picks it)
 //   fx_one     float32 the same way
-//   int_split, fx_split (run 2) the product's kernel on grids of warp slots, and a kernel with only
+//   int_split, fx_split (run 4) the product's kernel on grids of warp slots, and a kernel with only
 //              block slots compiled in on grids of block slots (at 2^16 they are the product: a
 //              check on the instrument itself)
 // Modes: `check` (every candidate against the host, float32's bits over 30 runs; VALUES=wide
@@ -23,7 +23,7 @@
 //   ncu --clock-control none --cache-control all|none --csv --metrics gpu__time_duration.sum -k
 //   regex:exp_
 // and docs/experiments/ab_table.py (ab) or single_pass_shapes.py (profile) FILE ncu.csv.
-// `slots FILE` (run 3): the product's int and fx kernels alone, each with its scratch (epoch word
+// `slots FILE` (run 5): the product's int and fx kernels alone, each with its scratch (epoch word
 // and accumulators) at 8 places STRIDE bytes apart (default 4096), the places interleaved in each
 // of ROUNDS rounds, at 2^16 (256/2) and 2^20 (512/2): does where the atomics land move the time?
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
