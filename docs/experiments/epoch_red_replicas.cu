@@ -25,34 +25,22 @@
 //   ncu --clock-control none --cache-control all|none --csv --metrics gpu__time_duration.sum -k
 //   regex:exp_
 // and docs/experiments/ab_table.py (ab) or single_pass_shapes.py (profile) FILE ncu.csv.
+// The inputs, the read floor, the launch list and the modes check, ab and profile are
+// epoch_bench.cuh's.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
 //        docs/experiments/epoch_red_replicas.cu kernels/epoch_total.cpp -o err
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
 #include <type_traits>
-#include <vector>
 
+#include "epoch_bench.cuh"
 #include "modern_epoch.cuh"
 #include "modern_finish.cuh"
 #include "modern_tiles.cuh"
 
 using namespace rl::kernels;
 using namespace rl::kernels::modern;
-
-#define CK(x)                                                                        \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
+using namespace epoch_bench;
 
 constexpr int kInt = 0, kFx = 1, kIntR1 = 2, kFxR1 = 3, kIntR4 = 4, kFxR4 = 5, kIntR16 = 6,
               kFxR16 = 7, kFxAt128 = 8, kFxAt512 = 9, kFxAt1024 = 10, kFxAt2048 = 11, kCands = 12;
@@ -221,41 +209,6 @@ __global__ void __launch_bounds__(B)
                          kInt32 ? 1u : unsigned(kEpochTotalWords), rep);
 }
 
-template <int U>
-__global__ void exp_floor(const int4* __restrict__ in, size_t vectors, int* sink, unsigned never) {
-  unsigned acc = 0;
-  const size_t tile = size_t(blockDim.x) * U, full = vectors / tile;
-  size_t t = blockIdx.x;
-  for (; t < full; t += gridDim.x) {
-    const int4* p = in + t * tile + threadIdx.x;
-    int4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = __ldg(p + u * blockDim.x);
-#pragma unroll
-    for (int u = 0; u < U; ++u) acc += unsigned(v[u].x) + v[u].y + v[u].z + v[u].w;
-  }
-  if (t == full)
-    for (size_t i = full * tile + threadIdx.x; i < vectors; i += blockDim.x) {
-      const int4 v = __ldg(in + i);
-      acc += unsigned(v.x) + v.y + v.z + v.w;
-    }
-  if (acc == never) *sink = int(acc);
-}
-
-// As the app's inputs: integers in [0, 255]; float32 also with a spread of exponents (VALUES=wide).
-__global__ void init_data(int* xi, float* xf, size_t n, bool wide) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x) {
-    unsigned long long z = (i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    xi[i] = int(z & 255);
-    xf[i] =
-        wide ? ldexpf(float(z & 0xffffff) - 8388608.0f, int((z >> 24) % 40) - 20) : float(z & 255);
-  }
-}
-
 struct Cand {
   int f, B, U;
   const void* fn;
@@ -285,15 +238,9 @@ void add_block() {
   add_shape<B, 8>();
 }
 
-unsigned grid_of(const Cand& c, size_t n) {
-  const size_t nv = n / 4, tile = size_t(c.B) * c.U;
-  const size_t tiles = std::max<size_t>((nv + tile - 1) / tile, 1);
-  return unsigned(std::min<size_t>(tiles, kMaxSlots));
-}
-
 void launch(const Cand& c, const void* x, size_t n, void* scratch, cudaStream_t st) {
   void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
-  CK(cudaLaunchKernel(c.fn, dim3(grid_of(c, n)), dim3(c.B), args, 0, st));
+  CK(cudaLaunchKernel(c.fn, dim3(grid_of(c.B, c.U, n)), dim3(c.B), args, 0, st));
 }
 
 // A launch's scratch in the product's layout (the replicas of the latest accumulator added as
@@ -324,120 +271,26 @@ int main(int argc, char** argv) {
   add_block<256>();
   add_block<512>();
   add_block<1024>();
-  const size_t maxn = size_t(1) << 24;
-  int *xi, *sink;
-  float* xf;
+  const Inputs in = make_inputs();
   char* scratch;
-  CK(cudaMalloc(&xi, maxn * 4));
-  CK(cudaMalloc(&xf, maxn * 4));
   CK(cudaMalloc(&scratch, kRegionBytes * kCands));
-  CK(cudaMalloc(&sink, 64));
   CK(cudaMemset(scratch, 0, kRegionBytes * kCands));
-  const bool wide = std::getenv("VALUES") && std::string(std::getenv("VALUES")) == "wide";
-  init_data<<<2048, 256>>>(xi, xf, maxn, wide);
-  CK(cudaDeviceSynchronize());
-  std::vector<float> hf(maxn);
-  CK(cudaMemcpy(hf.data(), xf, maxn * 4, cudaMemcpyDeviceToHost));
-  cudaStream_t st;
-  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  // Candidate k's region in round r: each round moves every candidate to the next one's place
+  // (check keeps round 0's: a scratch must keep its layout from one launch to the next).
   auto region = [&](int k) { return scratch + kRegionBytes * (k % kCands); };
-  std::vector<size_t> sizes;
-  for (int k = 16; k <= 24; ++k) sizes.push_back(size_t(1) << k);
-  if (mode == "check") {
-    int bad = 0, runs = 0;
-    std::vector<size_t> all = sizes;
-    for (size_t odd : {size_t(1), size_t(1000), size_t(65537), (size_t(1) << 20) + 13})
-      all.push_back(odd);
+  Experiment e;
+  for (const Cand& c : g_cands) e.cands.push_back({kNames[c.f], c.B, c.U, reads_float(c.f), true});
+  e.launch = [&](size_t k, const void* x, size_t n, char* at) {
+    launch(g_cands[k], x, n, at, in.st);
+  };
+  e.scratch = [&](size_t k, int r) { return region(g_cands[k].f + r); };
+  e.copy = [](size_t k, char* at, cudaStream_t st) {
     std::vector<unsigned char> copy(kRegionBytes);
-    for (size_t n : all) {
-      double want = 0, mag = 0;
-      long long want_i = 0;
-      for (size_t i = 0; i < n; ++i) want += hf[i], mag += std::fabs(hf[i]), want_i += int(hf[i]);
-      for (const Cand& c : g_cands) {
-        unsigned first = 0;
-        for (int r = 0; r < 30; ++r) {
-          launch(c, reads_float(c.f) ? (const void*)xf : (const void*)xi, n, region(c.f), st);
-          CK(cudaMemcpyAsync(copy.data(), region(c.f), kRegionBytes, cudaMemcpyDeviceToHost, st));
-          CK(cudaStreamSynchronize(st));
-          ++runs;
-          const std::vector<unsigned char> p = product_layout(copy, c.f);
-          if (!reads_float(c.f)) {
-            if (!wide && epoch_total_int32(p.data()) != want_i) {
-              ++bad;
-              std::printf("BAD %s B=%d U=%d n=%zu\n", kNames[c.f], c.B, c.U, n);
-              break;
-            }
-            continue;
-          }
-          const float got = epoch_total_float32(p.data());
-          unsigned bits;
-          std::memcpy(&bits, &got, 4);
-          if (r == 0) first = bits;
-          if (bits != first || std::fabs(got - want) > 1e-6 * mag + 1e-30) {
-            ++bad;
-            std::printf("BAD %s B=%d U=%d n=%zu got %.9g want %.9g\n", kNames[c.f], c.B, c.U, n,
-                        got, want);
-            break;
-          }
-        }
-      }
-    }
-    std::printf("check (%s values): %d runs, %d wrong or nondeterministic\n",
-                wide ? "wide" : "integer", runs, bad);
-    return bad != 0;
-  }
-  FILE* log = std::fopen(argc > 2 ? argv[2] : "launches.csv", "w");
-  std::fprintf(log, "idx,cand,B,U,C,type,n,grid\n");
-  int idx = 0;
-  // CANDS=name,name,...: only these candidates in ab (default all)
-  const std::string cands = std::getenv("CANDS") ? std::getenv("CANDS") : "";
-  auto chosen = [&](int f) {
-    return cands.empty() ||
-           ("," + cands + ",").find("," + std::string(kNames[f]) + ",") != std::string::npos;
-  };
-  auto run = [&](const Cand& c, size_t n, char* at) {
-    launch(c, reads_float(c.f) ? (const void*)xf : (const void*)xi, n, at, st);
-    std::fprintf(log, "%d,%s,%d,%d,1,%d,%zu,%u\n", idx++, kNames[c.f], c.B, c.U,
-                 reads_float(c.f) ? 1 : 0, n, grid_of(c, n));
-  };
-  if (mode == "ab") {
-    const int rounds = std::getenv("ROUNDS") ? std::atoi(std::getenv("ROUNDS")) : 16;
-    for (size_t n : {size_t(1) << 16, size_t(1) << 18, size_t(1) << 20, size_t(1) << 22})
-      for (int r = 0; r < rounds; ++r)
-        for (const Cand& c : g_cands) {
-          const bool shape = (c.B == 256 && c.U == 2) || (c.B == 512 && c.U == 2) ||
-                             (c.B == 1024 && c.U == 4) || (c.B == 256 && c.U == 4);
-          if (shape && chosen(c.f)) run(c, n, region(c.f + r));
-        }
+    CK(cudaMemcpyAsync(copy.data(), at, kRegionBytes, cudaMemcpyDeviceToHost, st));
     CK(cudaStreamSynchronize(st));
-    std::fclose(log);
-    std::printf("ab: %d launches\n", idx);
-    return 0;
-  }
-  const int reps = 3;
-  const int floor_shapes[][2] = {{128, 1}, {256, 1}, {256, 4}, {512, 4}, {1024, 2}};
-  for (size_t n : sizes) {
-    for (const auto& s : floor_shapes) {
-      const size_t vectors = n / 4, per = size_t(s[0]) * s[1];
-      size_t g = std::min<size_t>((vectors + per - 1) / per, 16384);
-      for (int r = 0; r < reps; ++r) {
-        if (s[1] == 1)
-          exp_floor<1><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
-        else if (s[1] == 2)
-          exp_floor<2><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
-        else
-          exp_floor<4><<<g, s[0], 0, st>>>((const int4*)xi, vectors, sink, 0x7fffffffu);
-        CK(cudaGetLastError());
-        std::fprintf(log, "%d,floor,%d,%d,1,-1,%zu,%zu\n", idx++, s[0], s[1], n, g);
-      }
-    }
-    for (const Cand& c : g_cands)
-      if (chosen(c.f))
-        for (int r = 0; r < reps; ++r) run(c, n, region(c.f + r));
-    CK(cudaStreamSynchronize(st));
-    std::fflush(log);
-  }
-  std::fclose(log);
-  std::printf("profile: %d launches\n", idx);
-  return 0;
+    return product_layout(copy, g_cands[k].f);
+  };
+  if (mode == "check") return check_mode(in, e);
+  LaunchLog log(argc > 2 ? argv[2] : "launches.csv");
+  return mode == "ab" ? ab_mode(in, e, log, 16) : profile_mode(in, e, log);
 }
