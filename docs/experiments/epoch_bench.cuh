@@ -18,8 +18,12 @@
 #include <string>
 #include <vector>
 
+#include <type_traits>
+
 #include "kernels/epoch_total.h"
+#include "modern_epoch.cuh"
 #include "modern_finish.cuh"  // kMaxSlots
+#include "modern_tiles.cuh"
 
 #define CK(x)                                                                        \
   do {                                                                               \
@@ -52,6 +56,43 @@ __global__ void exp_floor(const int4* __restrict__ in, size_t vectors, int* sink
       acc += unsigned(v.x) + v.y + v.z + v.w;
     }
   if (acc == never) *sink = int(acc);
+}
+
+// The product's epoch pass (kernels/modern_epoch.cu at the experiment's commit), its scratch
+// layout. kSlots (float_code_layout.cu): 0 both slot kinds compiled in and the grid picks, as the
+// product; 1 warp slots only; 2 block slots only (launched only on grids that take them).
+template <typename T, int B, int U, int kSlots = 0>
+__global__ void __launch_bounds__(B)
+    exp_product_epoch(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
+  using namespace rl::kernels;
+  using namespace rl::kernels::modern;
+  using A = typename Accum<T>::type;
+  constexpr bool kInt32 = std::is_same_v<T, int32_t>;
+  constexpr unsigned kWarps = B / kWarp;
+  const unsigned warp_slots = gridDim.x * kWarps;
+  const bool per_warp = kSlots == 0 ? warp_slots <= 512 : kSlots == 1;
+  epoch_prefetch(scratch, !kInt32);
+  unsigned long long began = 0;
+  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
+  A sum = tile_thread_sum<T, B, U>(x, n);
+  int word = 0;
+  long long add = 0;
+  unsigned long long special = 0;
+  if constexpr (kInt32) {
+    if (!per_warp) {
+      sum = block_total(sum, kWarps);
+      if (threadIdx.x >= kWarp) return;
+    }
+    add = per_warp ? warp_total(sum) : sum;
+  } else {
+    if (!per_warp) {
+      block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
+      return;
+    }
+    add = warp_window_entry(sum, &word, &special);
+  }
+  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
+                kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 
 // As the app's inputs: integers in [0, 255]; float32 also with a spread of exponents (wide).

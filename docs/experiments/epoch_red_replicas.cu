@@ -142,39 +142,6 @@ __device__ __forceinline__ void rep_block_window_hand_on(float v, char* scratch,
   rep_hand_on<R, kB, kS>(0, 0, special, scratch, began, slots, kEpochTotalWords, rep);
 }
 
-// The product's epoch pass (kernels/modern_epoch.cu), its scratch layout.
-template <typename T, int B, int U>
-__global__ void __launch_bounds__(B)
-    exp_epoch(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
-  using A = typename Accum<T>::type;
-  constexpr bool kInt32 = std::is_same_v<T, int32_t>;
-  constexpr unsigned kWarps = B / kWarp;
-  const unsigned warp_slots = gridDim.x * kWarps;
-  const bool per_warp = warp_slots <= 512;
-  epoch_prefetch(scratch, !kInt32);
-  unsigned long long began = 0;
-  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
-  A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = 0;
-  long long add = 0;
-  unsigned long long special = 0;
-  if constexpr (kInt32) {
-    if (!per_warp) {
-      sum = block_total(sum, kWarps);
-      if (threadIdx.x >= kWarp) return;
-    }
-    add = per_warp ? warp_total(sum) : sum;
-  } else {
-    if (!per_warp) {
-      block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
-      return;
-    }
-    add = warp_window_entry(sum, &word, &special);
-  }
-  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? 1u : unsigned(kEpochTotalWords));
-}
-
 // The same with R replicas.
 template <typename T, int B, int U, int R, std::size_t kB = kRepBase, std::size_t kS = kRepStride>
 __global__ void __launch_bounds__(B)
@@ -217,8 +184,8 @@ std::vector<Cand> g_cands;
 
 template <int B, int U>
 void add_shape() {
-  g_cands.push_back({kInt, B, U, (const void*)exp_epoch<int32_t, B, U>});
-  g_cands.push_back({kFx, B, U, (const void*)exp_epoch<float, B, U>});
+  g_cands.push_back({kInt, B, U, (const void*)exp_product_epoch<int32_t, B, U>});
+  g_cands.push_back({kFx, B, U, (const void*)exp_product_epoch<float, B, U>});
   g_cands.push_back({kIntR1, B, U, (const void*)exp_rep<int32_t, B, U, 1>});
   g_cands.push_back({kFxR1, B, U, (const void*)exp_rep<float, B, U, 1>});
   g_cands.push_back({kIntR4, B, U, (const void*)exp_rep<int32_t, B, U, 4>});

@@ -49,40 +49,6 @@ __host__ __device__ constexpr bool reads_float(int f) {
   return f == kFx || f == kFxOne || f == kFxSplit;
 }
 
-// kSlots: 0 both slot kinds compiled in, the grid picks (the product); 1 warp slots only;
-// 2 block slots only (the host launches each only on grids that take it).
-template <typename T, int B, int U, int kSlots>
-__global__ void __launch_bounds__(B)
-    exp_epoch(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
-  using A = typename Accum<T>::type;
-  constexpr bool kInt32 = std::is_same_v<T, int32_t>;
-  constexpr unsigned kWarps = B / kWarp;
-  const unsigned warp_slots = gridDim.x * kWarps;
-  const bool per_warp = kSlots == 0 ? warp_slots <= 512 : kSlots == 1;
-  epoch_prefetch(scratch, !kInt32);
-  unsigned long long began = 0;
-  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
-  A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = 0;
-  long long add = 0;
-  unsigned long long special = 0;
-  if constexpr (kInt32) {
-    if (!per_warp) {
-      sum = block_total(sum, kWarps);
-      if (threadIdx.x >= kWarp) return;
-    }
-    add = per_warp ? warp_total(sum) : sum;
-  } else {
-    if (!per_warp) {
-      block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
-      return;
-    }
-    add = warp_window_entry(sum, &word, &special);
-  }
-  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? 1u : unsigned(kEpochTotalWords));
-}
-
 struct Cand {
   int f, B, U;
   const void* both;   // kSlots 0
@@ -93,16 +59,17 @@ std::vector<Cand> g_cands;
 
 template <int B, int U>
 void add_shape() {
-  g_cands.push_back({kInt, B, U, (const void*)exp_epoch<int32_t, B, U, 0>, nullptr, nullptr});
-  g_cands.push_back({kFx, B, U, (const void*)exp_epoch<float, B, U, 0>, nullptr, nullptr});
-  g_cands.push_back({kIntOne, B, U, nullptr, (const void*)exp_epoch<int32_t, B, U, 1>,
-                     (const void*)exp_epoch<int32_t, B, U, 2>});
-  g_cands.push_back({kFxOne, B, U, nullptr, (const void*)exp_epoch<float, B, U, 1>,
-                     (const void*)exp_epoch<float, B, U, 2>});
-  g_cands.push_back({kIntSplit, B, U, nullptr, (const void*)exp_epoch<int32_t, B, U, 0>,
-                     (const void*)exp_epoch<int32_t, B, U, 2>});
-  g_cands.push_back({kFxSplit, B, U, nullptr, (const void*)exp_epoch<float, B, U, 0>,
-                     (const void*)exp_epoch<float, B, U, 2>});
+  g_cands.push_back(
+      {kInt, B, U, (const void*)exp_product_epoch<int32_t, B, U, 0>, nullptr, nullptr});
+  g_cands.push_back({kFx, B, U, (const void*)exp_product_epoch<float, B, U, 0>, nullptr, nullptr});
+  g_cands.push_back({kIntOne, B, U, nullptr, (const void*)exp_product_epoch<int32_t, B, U, 1>,
+                     (const void*)exp_product_epoch<int32_t, B, U, 2>});
+  g_cands.push_back({kFxOne, B, U, nullptr, (const void*)exp_product_epoch<float, B, U, 1>,
+                     (const void*)exp_product_epoch<float, B, U, 2>});
+  g_cands.push_back({kIntSplit, B, U, nullptr, (const void*)exp_product_epoch<int32_t, B, U, 0>,
+                     (const void*)exp_product_epoch<int32_t, B, U, 2>});
+  g_cands.push_back({kFxSplit, B, U, nullptr, (const void*)exp_product_epoch<float, B, U, 0>,
+                     (const void*)exp_product_epoch<float, B, U, 2>});
 }
 template <int B>
 void add_block() {
