@@ -15,8 +15,10 @@
 //   fx_at128 .. fx_at2048 (run 7) see below
 // Run 8 (int_z, fx_z) built this file with a temporary epoch_hand_on<kZeroEarly> in
 // kernels/modern_epoch.cuh (warp 0 of block 0 zeroes the other accumulator as it hands on, the
-// last slot only writes the next epoch); the patch and the candidates' lines are in
-// docs/data/h200-float-ablate-2026-12-04/run8-zero-early/; not in the product, so not here.
+// last slot only writes the next epoch; the patch is in
+// docs/data/h200-float-ablate-2026-12-04/run8-zero-early/) and two more candidates, the product's
+// kernel with epoch_hand_on<true> and block_window_hand_on<kWarps, true>; the patch is not in the
+// product, so neither are they here.
 // Modes: `check` (every candidate against the host, float32's bits over 30 runs; VALUES=wide),
 // `ab FILE` (4 fixed shapes x 4 sizes, ROUNDS rounds, CANDS=name,... to choose, the candidates
 // interleaved and each round moving every candidate to the next one's scratch, so that no candidate
