@@ -116,6 +116,29 @@ inline unsigned grid_of(int B, int U, size_t n) {
   return unsigned(std::min<size_t>(tiles, rl::kernels::modern::kMaxSlots));
 }
 
+// Calls add(B, U) with B and U as std::integral_constant for every shape the experiments build:
+// B in 128, 256, 512, 1024 and U in 1, 2, 4, 8, in that order.
+template <typename Add>
+void for_each_shape(Add add) {
+  auto each_unroll = [&](auto b) {
+    add(b, std::integral_constant<int, 1>{});
+    add(b, std::integral_constant<int, 2>{});
+    add(b, std::integral_constant<int, 4>{});
+    add(b, std::integral_constant<int, 8>{});
+  };
+  each_unroll(std::integral_constant<int, 128>{});
+  each_unroll(std::integral_constant<int, 256>{});
+  each_unroll(std::integral_constant<int, 512>{});
+  each_unroll(std::integral_constant<int, 1024>{});
+}
+
+// Launches an epoch-pass-shaped kernel (x, n, scratch) at a shape's grid.
+inline void launch_shape(const void* fn, int B, int U, const void* x, size_t n, void* scratch,
+                         cudaStream_t st) {
+  void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
+  CK(cudaLaunchKernel(fn, dim3(grid_of(B, U, n)), dim3(B), args, 0, st));
+}
+
 inline int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v ? std::atoi(v) : fallback;

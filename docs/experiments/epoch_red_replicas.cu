@@ -199,17 +199,9 @@ void add_shape() {
   g_cands.push_back({kFxAt1024, B, U, (const void*)exp_rep<float, B, U, 1, 1024, 384>});
   g_cands.push_back({kFxAt2048, B, U, (const void*)exp_rep<float, B, U, 1, 2048, 384>});
 }
-template <int B>
-void add_block() {
-  add_shape<B, 1>();
-  add_shape<B, 2>();
-  add_shape<B, 4>();
-  add_shape<B, 8>();
-}
 
 void launch(const Cand& c, const void* x, size_t n, void* scratch, cudaStream_t st) {
-  void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
-  CK(cudaLaunchKernel(c.fn, dim3(grid_of(c.B, c.U, n)), dim3(c.B), args, 0, st));
+  launch_shape(c.fn, c.B, c.U, x, n, scratch, st);
 }
 
 // A launch's scratch in the product's layout (the replicas of the latest accumulator added as
@@ -236,10 +228,7 @@ std::vector<unsigned char> product_layout(const std::vector<unsigned char>& s, i
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
-  add_block<128>();
-  add_block<256>();
-  add_block<512>();
-  add_block<1024>();
+  for_each_shape([](auto b, auto u) { add_shape<decltype(b)::value, decltype(u)::value>(); });
   const Inputs in = make_inputs();
   char* scratch;
   CK(cudaMalloc(&scratch, kRegionBytes * kCands));

@@ -71,31 +71,20 @@ void add_shape() {
   g_cands.push_back({kFxSplit, B, U, nullptr, (const void*)exp_product_epoch<float, B, U, 0>,
                      (const void*)exp_product_epoch<float, B, U, 2>});
 }
-template <int B>
-void add_block() {
-  add_shape<B, 1>();
-  add_shape<B, 2>();
-  add_shape<B, 4>();
-  add_shape<B, 8>();
-}
 
 unsigned grid_of(const Cand& c, size_t n) {
   return grid_of(c.B, c.U, n);
 }
 
 void launch(const Cand& c, const void* x, size_t n, void* scratch, cudaStream_t st) {
-  void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
   const unsigned g = grid_of(c, n);
   const void* fn = c.both ? c.both : (g * unsigned(c.B / kWarp) <= 512 ? c.warp : c.block);
-  CK(cudaLaunchKernel(fn, dim3(g), dim3(c.B), args, 0, st));
+  launch_shape(fn, c.B, c.U, x, n, scratch, st);
 }
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
-  add_block<128>();
-  add_block<256>();
-  add_block<512>();
-  add_block<1024>();
+  for_each_shape([](auto b, auto u) { add_shape<decltype(b)::value, decltype(u)::value>(); });
   const Inputs in = make_inputs();
   const size_t stride =
       std::getenv("STRIDE") ? std::strtoull(std::getenv("STRIDE"), nullptr, 0) : 4096;

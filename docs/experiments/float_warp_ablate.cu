@@ -239,25 +239,14 @@ void add_shape() {
   g_cands.push_back({kFxLean, B, U, (const void*)exp_epoch<kFxLean, B, U>});
   g_cands.push_back({kFxLeanVote, B, U, (const void*)exp_epoch<kFxLeanVote, B, U>});
 }
-template <int B>
-void add_block() {
-  add_shape<B, 1>();
-  add_shape<B, 2>();
-  add_shape<B, 4>();
-  add_shape<B, 8>();
-}
 
 void launch(const Cand& c, const void* x, size_t n, void* scratch, cudaStream_t st) {
-  void* args[] = {(void*)&x, (void*)&n, (void*)&scratch};
-  CK(cudaLaunchKernel(c.fn, dim3(grid_of(c.B, c.U, n)), dim3(c.B), args, 0, st));
+  launch_shape(c.fn, c.B, c.U, x, n, scratch, st);
 }
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
-  add_block<128>();
-  add_block<256>();
-  add_block<512>();
-  add_block<1024>();
+  for_each_shape([](auto b, auto u) { add_shape<decltype(b)::value, decltype(u)::value>(); });
   const Inputs in = make_inputs();
   char* scratch;
   CK(cudaMalloc(&scratch, kEpochScratchBytes * kCands));
