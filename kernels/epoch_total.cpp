@@ -29,7 +29,7 @@ long long word(const unsigned char* total, int k) {
 }  // namespace
 
 long long epoch_total_int32(const unsigned char* scratch) {
-  return word(latest_total(scratch), 0);
+  return word(latest_total(scratch), kEpochInt32Word);
 }
 
 float epoch_total_float32(const unsigned char* scratch) {

@@ -11,8 +11,9 @@
 //           (one __syncthreads(); float32: the warps' exact window entries added as integers,
 //           block_window_hand_on).
 //  phase 3: the slot's leader adds its sum into accumulator epoch % 2 with RED (int32: one
-//           64-bit word; float32: its exponent window) and exits: no atomic comes back. The slot
-//           with the last ticket zeroes the other accumulator and writes the next epoch.
+//           64-bit word, kEpochInt32Word; float32: its exponent window) and exits: no atomic comes
+//           back. The slot with the last ticket zeroes the other accumulator and writes the next
+//           epoch.
 // The total is the accumulator once the kernel has ended; the host reads it from scratch
 // (kernels/epoch_total.h, read_total in launch.h). The idea: single_pass's last slot waits for
 // its atomic to return, behind every other slot's; here the one returning atomic is taken at
@@ -48,7 +49,7 @@ __global__ void __launch_bounds__(B)
   unsigned long long began = 0;
   if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
   A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = 0;
+  int word = kInt32 ? kEpochInt32Word : 0;
   long long add = 0;
   unsigned long long special = 0;
   if constexpr (kInt32) {
@@ -65,7 +66,7 @@ __global__ void __launch_bounds__(B)
     add = warp_window_entry(sum, &word, &special);
   }
   epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? 1u : unsigned(kEpochTotalWords));
+                kInt32 ? unsigned(kEpochInt32Word) : 0u, kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 
 template <typename F>

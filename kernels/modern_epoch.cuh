@@ -21,8 +21,8 @@
 // writes e + 1 with no tickets. The host reads the total of the latest launch through
 // epoch_total_int32 / epoch_total_float32 (kernels/epoch_total.h): accumulator (epoch - 1) % 2.
 //
-//  int32: the accumulator is one 64-bit word (inputs are in [0, 255]: any total of up to 2^40
-//    elements fits).
+//  int32: the accumulator is one 64-bit word, kEpochInt32Word (inputs are in [0, 255]: any
+//    total of up to 2^40 elements fits).
 //  float32: the exponent windows of modern_finish.cuh without bias or count: a warp's sum, the
 //    fixed-point s * 2^e (|s| < 2^31, below), is the signed integer s << (q % 8), q = e + 149,
 //    in window q / 8 (32 windows of 64 bits: 2^19 warp sums below 2^38 fit). A warp slot adds
@@ -70,13 +70,15 @@ __device__ __forceinline__ unsigned long long epoch_begin(char* scratch) {
 }
 
 // Block 0 asks L2 for both accumulators' lines while the tiles load (a hint, no ordering), so
-// that after a cache flush (cold-L2 timing, ncu) the adds at the end do not wait on DRAM.
+// that after a cache flush (cold-L2 timing, ncu) the adds at the end do not wait on DRAM:
+// float32 all of each accumulator's lines, int32 the one that holds its word.
 __device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows) {
   constexpr unsigned kLinesEach = (kEpochTotalWords * 8 + 127) / 128;
   const unsigned each = windows ? kLinesEach : 1u;
+  const unsigned first = windows ? 0u : kEpochInt32Word * 8 / 128;
   if (blockIdx.x != 0 || threadIdx.x >= 2 * each) return;
   const char* line = scratch + kEpochTotals + kEpochTotalStride * (threadIdx.x / each) +
-                     128 * (threadIdx.x % each);
+                     128 * (first + threadIdx.x % each);
   asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
 }
 
@@ -184,13 +186,13 @@ __device__ __forceinline__ long long warp_window_entry(float v, int* word,
 
 // Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin
 // returned in lane 0 and, in lane 0, the accumulator word to add to and what to add (int32:
-// word 0 and the slot's sum; float32: the window and entry, and the special word's entry).
-// Lane 0 adds (RED: no value comes back); in the slot that took the last ticket the warp
-// readies the next launch, one store per lane. `words`: the accumulator's words the type uses
-// (1 or kEpochTotalWords).
+// word kEpochInt32Word and the slot's sum; float32: the window and entry, and the special
+// word's entry). Lane 0 adds (RED: no value comes back); in the slot that took the last ticket
+// the warp readies the next launch, one store per lane. `first`, `words`: the accumulator's
+// words the type uses (int32: kEpochInt32Word and 1; float32: 0 and kEpochTotalWords).
 __device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned long long special,
                                               char* scratch, unsigned long long began,
-                                              unsigned slots, unsigned words) {
+                                              unsigned slots, unsigned first, unsigned words) {
   const unsigned lane = threadIdx.x % kWarp;
   if (lane == 0) {
     unsigned long long* total = epoch_total(scratch, static_cast<unsigned>(began >> 32));
@@ -202,7 +204,7 @@ __device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned 
   // Every slot has taken its ticket: none of this launch touches the word or the other
   // accumulator again. The kernel's end orders these stores before the next launch.
   const unsigned epoch = static_cast<unsigned>(began >> 32);
-  unsigned long long* next = epoch_total(scratch, epoch + 1);
+  unsigned long long* next = epoch_total(scratch, epoch + 1) + first;
   if (lane < words) next[lane] = 0;
   if (lane == 0) {
     if (words > unsigned(kWarp)) next[kWarp] = 0;
@@ -244,14 +246,14 @@ __device__ __forceinline__ void block_window_hand_on(float v, char* scratch,
   const unsigned long long special =
       __any_sync(kFullMask, w.special != 0) ? special_word_entry(warp_or_u32(w.special)) : 0ull;
   if (__popc(windows) <= 1) {
-    epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, special, scratch, began, slots,
+    epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, special, scratch, began, slots, 0,
                   kEpochTotalWords);
     return;
   }
   const unsigned epoch = static_cast<unsigned>(__shfl_sync(kFullMask, began, 0) >> 32);
   if (w.entry != 0)
     atomicAdd(epoch_total(scratch, epoch) + w.word, static_cast<unsigned long long>(w.entry));
-  epoch_hand_on(0, 0, special, scratch, began, slots, kEpochTotalWords);
+  epoch_hand_on(0, 0, special, scratch, began, slots, 0, kEpochTotalWords);
 }
 
 }  // namespace rl::kernels::modern

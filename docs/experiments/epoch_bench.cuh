@@ -59,9 +59,11 @@ __global__ void exp_floor(const int4* __restrict__ in, size_t vectors, int* sink
 }
 
 // The product's epoch pass (kernels/modern_epoch.cu at the experiment's commit), its scratch
-// layout. kSlots (float_code_layout.cu): 0 both slot kinds compiled in and the grid picks, as the
-// product; 1 warp slots only; 2 block slots only (launched only on grids that take them).
-template <typename T, int B, int U, int kSlots = 0>
+// layout (since 2026-12-04 session 18 int32's word is kEpochInt32Word; kWord0 keeps it in word
+// 0, the layout before, for float_fixed_grid.cu's int_w0). kSlots (float_code_layout.cu): 0 both
+// slot kinds compiled in and the grid picks, as the product; 1 warp slots only; 2 block slots only
+// (launched only on grids that take them).
+template <typename T, int B, int U, int kSlots = 0, bool kWord0 = false>
 __global__ void __launch_bounds__(B)
     exp_product_epoch(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
   using namespace rl::kernels;
@@ -71,11 +73,18 @@ __global__ void __launch_bounds__(B)
   constexpr unsigned kWarps = B / kWarp;
   const unsigned warp_slots = gridDim.x * kWarps;
   const bool per_warp = kSlots == 0 ? warp_slots <= 512 : kSlots == 1;
-  epoch_prefetch(scratch, !kInt32);
+  if constexpr (kWord0) {  // the int32 layout before: word 0, the accumulators' first lines
+    if (blockIdx.x == 0 && threadIdx.x < 2)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(scratch + kEpochTotals +
+                                                    kEpochTotalStride * threadIdx.x));
+  } else {
+    epoch_prefetch(scratch, !kInt32);
+  }
   unsigned long long began = 0;
   if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
   A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = 0;
+  constexpr unsigned kIntWord = kWord0 ? 0u : unsigned(kEpochInt32Word);
+  int word = kInt32 ? int(kIntWord) : 0;
   long long add = 0;
   unsigned long long special = 0;
   if constexpr (kInt32) {
@@ -92,11 +101,12 @@ __global__ void __launch_bounds__(B)
     add = warp_window_entry(sum, &word, &special);
   }
   epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? 1u : unsigned(kEpochTotalWords));
+                kInt32 ? kIntWord : 0u, kInt32 ? 1u : unsigned(kEpochTotalWords));
 }
 
-// As the app's inputs: integers in [0, 255]; float32 also with a spread of exponents (wide).
-__global__ void init_data(int* xi, float* xf, size_t n, bool wide) {
+// As the app's inputs: integers in [0, 255]; float32 also with a spread of exponents (kind 1,
+// VALUES=wide) or in [0, 1) with 24 bits (kind 2, VALUES=unit).
+__global__ void init_data(int* xi, float* xf, size_t n, int kind) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
     unsigned long long z = (i + 1) * 0x9E3779B97F4A7C15ull;
@@ -104,8 +114,9 @@ __global__ void init_data(int* xi, float* xf, size_t n, bool wide) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
     xi[i] = int(z & 255);
-    xf[i] =
-        wide ? ldexpf(float(z & 0xffffff) - 8388608.0f, int((z >> 24) % 40) - 20) : float(z & 255);
+    xf[i] = kind == 1   ? ldexpf(float(z & 0xffffff) - 8388608.0f, int((z >> 24) % 40) - 20)
+            : kind == 2 ? ldexpf(float(z & 0xffffff), -24)
+                        : float(z & 255);
   }
 }
 
@@ -157,7 +168,7 @@ struct Inputs {
   int* xi = nullptr;
   float* xf = nullptr;
   int* sink = nullptr;
-  bool wide = false;
+  bool wide = false;  // float32 inputs that are not the integers (VALUES=wide or unit)
   cudaStream_t st = nullptr;
   std::vector<float> hf;
 };
@@ -166,8 +177,10 @@ inline Inputs make_inputs(size_t maxn = size_t(1) << 24) {
   CK(cudaMalloc(&in.xi, maxn * 4));
   CK(cudaMalloc(&in.xf, maxn * 4));
   CK(cudaMalloc(&in.sink, 64));
-  in.wide = std::getenv("VALUES") && std::string(std::getenv("VALUES")) == "wide";
-  init_data<<<2048, 256>>>(in.xi, in.xf, maxn, in.wide);
+  const std::string values = std::getenv("VALUES") ? std::getenv("VALUES") : "";
+  const int kind = values == "wide" ? 1 : values == "unit" ? 2 : 0;
+  in.wide = kind != 0;
+  init_data<<<2048, 256>>>(in.xi, in.xf, maxn, kind);
   CK(cudaDeviceSynchronize());
   in.hf.resize(maxn);
   CK(cudaMemcpy(in.hf.data(), in.xf, maxn * 4, cudaMemcpyDeviceToHost));
@@ -260,6 +273,10 @@ struct Candidate {
   int B, U;
   bool reads_float;
   bool exact_for_wide;  // false: an ablation right for the integer inputs only
+  // Where its input is read from when that is not its type's buffer (float_fixed_grid.cu's
+  // int_on_f, fx_on_i: the other type's bytes, timed only, never checked): 0 its own, 1 the
+  // float32 buffer, 2 the int32 buffer.
+  int buffer = 0;
 };
 struct Experiment {
   std::vector<Candidate> cands;
@@ -272,7 +289,8 @@ struct Experiment {
   std::function<std::vector<unsigned char>(size_t k, char* scratch, cudaStream_t st)> copy;
 
   const void* input(const Inputs& in, size_t k) const {
-    return cands[k].reads_float ? (const void*)in.xf : (const void*)in.xi;
+    const int b = cands[k].buffer;
+    return b == 1 || (b == 0 && cands[k].reads_float) ? (const void*)in.xf : (const void*)in.xi;
   }
   void run(const Inputs& in, size_t k, size_t n, char* at, LaunchLog& log,
            const std::string& name) const {
@@ -298,7 +316,7 @@ inline int check_mode(const Inputs& in, const Experiment& e) {
     const Reference want = reference(in, n);
     for (size_t k = 0; k < e.cands.size(); ++k) {
       const Candidate& c = e.cands[k];
-      if (in.wide && !c.exact_for_wide) continue;
+      if ((in.wide && !c.exact_for_wide) || c.buffer != 0) continue;
       unsigned first = 0;
       for (int r = 0; r < 30; ++r) {
         char* at = e.scratch(k, 0);
@@ -323,8 +341,9 @@ inline int check_mode(const Inputs& in, const Experiment& e) {
       }
     }
   }
+  const char* values = std::getenv("VALUES");
   std::printf("check (%s values): %d runs, %d wrong or nondeterministic\n",
-              in.wide ? "wide" : "integer", runs, bad);
+              values && *values ? values : "integer", runs, bad);
   return bad != 0;
 }
 

@@ -25,11 +25,25 @@ std::vector<unsigned char> scratch_after(unsigned launches, const std::vector<lo
   return s;
 }
 
+// int32's words in an accumulator: its total in word kEpochInt32Word, zeros below it.
+std::vector<long long> int32_words(long long total) {
+  std::vector<long long> w(kEpochInt32Word + 1, 0);
+  w[kEpochInt32Word] = total;
+  return w;
+}
+
 TEST(EpochTotal, TheLatestLaunchsAccumulatorHoldsTheTotal) {
-  EXPECT_EQ(epoch_total_int32(scratch_after(1, {123456789012}).data()), 123456789012);
-  EXPECT_EQ(epoch_total_int32(scratch_after(2, {42}).data()), 42);
+  EXPECT_EQ(epoch_total_int32(scratch_after(1, int32_words(123456789012)).data()), 123456789012);
+  EXPECT_EQ(epoch_total_int32(scratch_after(2, int32_words(42)).data()), 42);
   // The epoch wraps at 2^32 launches without changing which accumulator is which.
-  EXPECT_EQ(epoch_total_int32(scratch_after(0, {7}).data()), 7);
+  EXPECT_EQ(epoch_total_int32(scratch_after(0, int32_words(7)).data()), 7);
+}
+
+TEST(EpochTotal, Int32ReadsOnlyItsOwnWord) {
+  // Word 0 is float32's window 0, never int32's: whatever it holds is not read.
+  std::vector<long long> w = int32_words(5);
+  w[0] = 99;
+  EXPECT_EQ(epoch_total_int32(scratch_after(3, w).data()), 5);
 }
 
 TEST(EpochTotal, Float32WindowsAddUpToTheRoundedExactSum) {
