@@ -1,8 +1,8 @@
-// EpochPass: the whole reduction in one launch in which nothing waits at the end.
-//  phase 0: each slot's leader (lane 0 of each warp on small grids, thread 0 of each block on
-//           large ones) adds 1 to the epoch word (modern_epoch.cuh): the launch number and its
-//           ticket come back while the tile loads are in flight. Block 0 asks L2 for the
-//           accumulators' lines.
+// EpochPass: the whole reduction in one launch in which nothing waits, at its start or its end.
+//  phase 0: block 0's first warp zeroes the accumulator the next launch adds into and writes the
+//           next epoch (the host passes the launch's number on this scratch, `epoch`; this
+//           launch adds into accumulator epoch % 2), and asks L2 for this launch's accumulator
+//           lines (modern_epoch.cuh epoch_ready_next, epoch_prefetch).
 //  phase 1: block b reads tile b as single_pass does (B x U 16-byte vectors, U loads in flight
 //           per thread, one block per tile; modern_tiles.cuh).
 //  phase 2: warp sums (int32: REDUX; float32: each lane rounded onto the warp's fixed-point
@@ -12,12 +12,11 @@
 //           block_window_hand_on).
 //  phase 3: the slot's leader adds its sum into accumulator epoch % 2 with RED (int32: one
 //           64-bit word, kEpochInt32Word; float32: its exponent window) and exits: no atomic comes
-//           back. The slot with the last ticket zeroes the other accumulator and writes the next
-//           epoch.
+//           back.
 // The total is the accumulator once the kernel has ended; the host reads it from scratch
 // (kernels/epoch_total.h, read_total in launch.h). The idea: single_pass's last slot waits for
-// its atomic to return, behind every other slot's; here the one returning atomic is taken at
-// the start, where the loads hide it (ncu on the H200: docs/benchmarks.md section 5.5).
+// its atomic to return, behind every other slot's; here nothing returns (ncu on the H200:
+// docs/benchmarks.md sections 5.5 and 5.13).
 #include <type_traits>
 
 #include "dispatch.cuh"
@@ -30,7 +29,7 @@
 namespace rl::kernels::modern {
 namespace {
 
-// At most this many blocks (the ticket and window sums take 16384 slots), as single_pass.
+// At most this many blocks (the window sums take 16384 slots), as single_pass.
 constexpr std::size_t kMaxBlocks = kMaxSlots;
 // Grids of at most this many warps hand on per warp (no block barrier on the critical path), as
 // single_pass (ncu on the H200, docs/experiments/float_finish_apart.cu run 4: per warp and per
@@ -39,17 +38,17 @@ constexpr unsigned kMaxWarpSlots = 512;
 
 template <typename T, int B, int U>
 __global__ void __launch_bounds__(B)
-    epoch_pass(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch) {
+    epoch_pass(const T* __restrict__ x, std::size_t n, char* __restrict__ scratch, unsigned epoch) {
   using A = typename Accum<T>::type;
   constexpr bool kInt32 = std::is_same_v<T, int32_t>;
   constexpr unsigned kWarps = B / kWarp;
-  const unsigned warp_slots = gridDim.x * kWarps;
-  const bool per_warp = warp_slots <= kMaxWarpSlots;
-  epoch_prefetch(scratch, !kInt32);
-  unsigned long long began = 0;
-  if (per_warp ? threadIdx.x % kWarp == 0 : threadIdx.x == 0) began = epoch_begin(scratch);
+  constexpr unsigned kFirstWord = kInt32 ? unsigned(kEpochInt32Word) : 0u;
+  constexpr unsigned kWords = kInt32 ? 1u : unsigned(kEpochTotalWords);
+  const bool per_warp = gridDim.x * kWarps <= kMaxWarpSlots;
+  if (blockIdx.x == 0 && threadIdx.x < kWarp) epoch_ready_next(scratch, epoch, kFirstWord, kWords);
+  epoch_prefetch(scratch, epoch, !kInt32);
   A sum = tile_thread_sum<T, B, U>(x, n);
-  int word = kInt32 ? kEpochInt32Word : 0;
+  int word = int(kFirstWord);
   long long add = 0;
   unsigned long long special = 0;
   if constexpr (kInt32) {
@@ -60,13 +59,12 @@ __global__ void __launch_bounds__(B)
     add = per_warp ? warp_total(sum) : sum;
   } else {
     if (!per_warp) {  // warp 0 hands on for the block, inside
-      block_window_hand_on<kWarps>(sum, scratch, began, gridDim.x);
+      block_window_hand_on<kWarps>(sum, scratch, epoch);
       return;
     }
     add = warp_window_entry(sum, &word, &special);
   }
-  epoch_hand_on(word, add, special, scratch, began, per_warp ? warp_slots : gridDim.x,
-                kInt32 ? unsigned(kEpochInt32Word) : 0u, kInt32 ? 1u : unsigned(kEpochTotalWords));
+  if (threadIdx.x % kWarp == 0) epoch_hand_on(word, add, special, scratch, epoch);
 }
 
 template <typename F>
@@ -92,17 +90,26 @@ cudaError_t plan_epoch_pass(const LaunchArgs& a, LaunchPlan* plan) {
   return cudaSuccess;
 }
 
+// The launch's number on the scratch is *a.epoch; a launch that is enqueued adds 1 to it. One
+// captured into a graph (the occupancy query captures and never runs it) does not: the next
+// launch must still find its accumulator zeroed.
 cudaError_t launch_epoch_pass(const LaunchArgs& a, const LaunchPlan& p) {
   if (!is_vector_aligned(a.input) || p.grid == 0 || a.scratch == nullptr || p.grid > kMaxBlocks ||
-      p.scratch_bytes < kEpochScratchBytes) {
+      p.scratch_bytes < kEpochScratchBytes || a.epoch == nullptr) {
     return cudaErrorInvalidValue;
   }
-  return with_kernel(a, [&](auto kernel, int block, auto t) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (const cudaError_t err = cudaStreamIsCapturing(a.stream, &capture); err != cudaSuccess)
+    return err;
+  const unsigned epoch = *a.epoch;
+  const cudaError_t err = with_kernel(a, [&](auto kernel, int block, auto t) {
     using T = typename decltype(t)::type;
     kernel<<<p.grid, block, 0, a.stream>>>(static_cast<const T*>(a.input), a.n,
-                                           static_cast<char*>(a.scratch));
+                                           static_cast<char*>(a.scratch), epoch);
     return cudaGetLastError();
   });
+  if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) ++*a.epoch;
+  return err;
 }
 
 }  // namespace rl::kernels::modern

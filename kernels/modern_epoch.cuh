@@ -10,16 +10,18 @@
 // takes 2.4-4.5 us. With RED nothing comes back (docs/benchmarks.md section 5.5).
 //
 // What makes that possible is an accumulator that is zero when the launch starts, without a
-// memset before it: two accumulators, used in turn, and one 64-bit word in scratch that holds
-// the epoch e (launches so far, high 32 bits) and the tickets taken in this launch (low 32
-// bits). Each slot's leader adds 1 to that word as it starts, one returning atomic issued before
-// its tile loads and needed only after its tile's sum, so its round trip hides behind the
-// loads; the value it gets back says the epoch (which accumulator to add into: e % 2) and its
-// ticket. The slot with the last ticket knows that every slot of this launch has taken its
-// ticket, so none of them reads the word again: it zeroes the other accumulator (the previous
-// launch's total: the host reads a total before it launches again on the same scratch) and
-// writes e + 1 with no tickets. The host reads the total of the latest launch through
-// epoch_total_int32 / epoch_total_float32 (kernels/epoch_total.h): accumulator (epoch - 1) % 2.
+// memset before it: two accumulators, used in turn. The host passes each launch its number e on
+// that scratch (LaunchArgs::epoch: the launcher passes it and adds 1, kernels/launch.h); the
+// launch adds into accumulator e % 2, and block 0's first warp, as it starts, zeroes the other
+// one for the next launch (the previous launch's total: the host reads a total before it
+// launches again on the same scratch, and nothing in this launch adds there) and writes e + 1 to
+// the epoch word, which tells the host where the latest total is. Nothing waits for anything.
+// Until 2026-12-04 each slot took a ticket from the epoch word as it started (a returning
+// atomic: what came back said the epoch, and the last ticket readied the next launch); its
+// round trip and the tickets' queue on that one word cost 0.1-0.25 us at 2^16..2^18 on the
+// H200, where the loads did not hide them (docs/benchmarks.md section 5.13). The host reads the
+// total of the latest launch through epoch_total_int32 / epoch_total_float32
+// (kernels/epoch_total.h): accumulator (epoch word - 1) % 2.
 //
 //  int32: the accumulator is one 64-bit word, kEpochInt32Word (inputs are in [0, 255]: any
 //    total of up to 2^40 elements fits).
@@ -54,31 +56,31 @@ __device__ __forceinline__ unsigned long long* epoch_total(char* scratch, unsign
                                                kEpochTotalStride * (e & 1u));
 }
 
-// Called by the slot's one leading thread first thing: nothing depends on it until the slot's
-// sum is known, so the loads issued after it do not wait for it. ptxas turns an add of a
-// constant (atomicAdd or this PTX with an immediate 1) into a warp-aggregated atomic whose
-// shuffle of the result waits for it right away, and the tile loads behind that shuffle with
-// it (seen in the SASS for sm_90); an operand it cannot prove uniform keeps the atomic plain.
-__device__ __forceinline__ unsigned long long epoch_begin(char* scratch) {
-  unsigned long long before;
-  const unsigned long long one = 1ull + (threadIdx.x >> 10);  // 1 (blockDim.x <= 1024)
-  asm volatile("atom.global.relaxed.gpu.add.u64 %0, [%1], %2;"
-               : "=l"(before)
-               : "l"(epoch_word(scratch)), "l"(one)
-               : "memory");
-  return before;
+// Block 0's first warp, as it starts: zeroes the words the type uses of the accumulator the
+// next launch adds into (one store per lane, fire and forget) and writes e + 1 to the epoch word.
+// `first`, `words`: the accumulator's words the type uses (int32: kEpochInt32Word and 1;
+// float32: 0 and kEpochTotalWords).
+__device__ __forceinline__ void epoch_ready_next(char* scratch, unsigned epoch, unsigned first,
+                                                 unsigned words) {
+  const unsigned lane = threadIdx.x % kWarp;
+  unsigned long long* next = epoch_total(scratch, epoch + 1) + first;
+  if (lane < words) next[lane] = 0;
+  if (lane == 0) {
+    if (words > unsigned(kWarp)) next[kWarp] = 0;
+    *epoch_word(scratch) = static_cast<unsigned long long>(epoch + 1) << 32;
+  }
 }
 
-// Block 0 asks L2 for both accumulators' lines while the tiles load (a hint, no ordering), so
-// that after a cache flush (cold-L2 timing, ncu) the adds at the end do not wait on DRAM:
-// float32 all of each accumulator's lines, int32 the one that holds its word.
-__device__ __forceinline__ void epoch_prefetch(const char* scratch, bool windows) {
+// Block 0 asks L2 for this launch's accumulator lines while the tiles load (a hint, no
+// ordering), so that after a cache flush (cold-L2 timing, ncu) the adds at the end do not wait
+// on DRAM: float32 all of its lines, int32 the one that holds its word.
+__device__ __forceinline__ void epoch_prefetch(const char* scratch, unsigned epoch, bool windows) {
   constexpr unsigned kLinesEach = (kEpochTotalWords * 8 + 127) / 128;
-  const unsigned each = windows ? kLinesEach : 1u;
+  const unsigned lines = windows ? kLinesEach : 1u;
   const unsigned first = windows ? 0u : kEpochInt32Word * 8 / 128;
-  if (blockIdx.x != 0 || threadIdx.x >= 2 * each) return;
-  const char* line = scratch + kEpochTotals + kEpochTotalStride * (threadIdx.x / each) +
-                     128 * (first + threadIdx.x % each);
+  if (blockIdx.x != 0 || threadIdx.x >= lines) return;
+  const char* line =
+      scratch + kEpochTotals + kEpochTotalStride * (epoch & 1u) + 128 * (first + threadIdx.x);
   asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
 }
 
@@ -184,32 +186,14 @@ __device__ __forceinline__ long long warp_window_entry(float v, int* word,
   return fixed_window_entry(f, word);
 }
 
-// Called by the whole warp of the slot's leader (lane 0), converged, with what epoch_begin
-// returned in lane 0 and, in lane 0, the accumulator word to add to and what to add (int32:
-// word kEpochInt32Word and the slot's sum; float32: the window and entry, and the special
-// word's entry). Lane 0 adds (RED: no value comes back); in the slot that took the last ticket
-// the warp readies the next launch, one store per lane. `first`, `words`: the accumulator's
-// words the type uses (int32: kEpochInt32Word and 1; float32: 0 and kEpochTotalWords).
+// Called by lane 0 of the slot's leading warp with the accumulator word to add to and what to
+// add (int32: word kEpochInt32Word and the slot's sum; float32: the window and entry, and the
+// special word's entry): RED into accumulator epoch % 2, no value comes back.
 __device__ __forceinline__ void epoch_hand_on(int word, long long add, unsigned long long special,
-                                              char* scratch, unsigned long long began,
-                                              unsigned slots, unsigned first, unsigned words) {
-  const unsigned lane = threadIdx.x % kWarp;
-  if (lane == 0) {
-    unsigned long long* total = epoch_total(scratch, static_cast<unsigned>(began >> 32));
-    if (add != 0) atomicAdd(total + word, static_cast<unsigned long long>(add));
-    if (special != 0) atomicAdd(total + kEpochWindows, special);
-  }
-  began = __shfl_sync(kFullMask, began, 0);
-  if (static_cast<unsigned>(began) != slots - 1) return;
-  // Every slot has taken its ticket: none of this launch touches the word or the other
-  // accumulator again. The kernel's end orders these stores before the next launch.
-  const unsigned epoch = static_cast<unsigned>(began >> 32);
-  unsigned long long* next = epoch_total(scratch, epoch + 1) + first;
-  if (lane < words) next[lane] = 0;
-  if (lane == 0) {
-    if (words > unsigned(kWarp)) next[kWarp] = 0;
-    *epoch_word(scratch) = static_cast<unsigned long long>(epoch + 1) << 32;
-  }
+                                              char* scratch, unsigned epoch) {
+  unsigned long long* total = epoch_total(scratch, epoch);
+  if (add != 0) atomicAdd(total + word, static_cast<unsigned long long>(add));
+  if (special != 0) atomicAdd(total + kEpochWindows, special);
 }
 
 // A block slot's float32 hand-on (the whole block, converged; warp 0 goes on for the block).
@@ -227,8 +211,7 @@ struct WarpEntry {
   unsigned word, special;
 };
 template <int kWarps>
-__device__ __forceinline__ void block_window_hand_on(float v, char* scratch,
-                                                     unsigned long long began, unsigned slots) {
+__device__ __forceinline__ void block_window_hand_on(float v, char* scratch, unsigned epoch) {
   __shared__ WarpEntry warp_sums[kWarp];
   const unsigned lane = threadIdx.x % kWarp;
   const FixedSum f = warp_sum_fixed(v);
@@ -246,14 +229,12 @@ __device__ __forceinline__ void block_window_hand_on(float v, char* scratch,
   const unsigned long long special =
       __any_sync(kFullMask, w.special != 0) ? special_word_entry(warp_or_u32(w.special)) : 0ull;
   if (__popc(windows) <= 1) {
-    epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, special, scratch, began, slots, 0,
-                  kEpochTotalWords);
+    if (lane == 0) epoch_hand_on(windows ? __ffs(windows) - 1 : 0, sum, special, scratch, epoch);
     return;
   }
-  const unsigned epoch = static_cast<unsigned>(__shfl_sync(kFullMask, began, 0) >> 32);
   if (w.entry != 0)
     atomicAdd(epoch_total(scratch, epoch) + w.word, static_cast<unsigned long long>(w.entry));
-  epoch_hand_on(0, 0, special, scratch, began, slots, 0, kEpochTotalWords);
+  if (lane == 0) epoch_hand_on(0, 0, special, scratch, epoch);
 }
 
 }  // namespace rl::kernels::modern

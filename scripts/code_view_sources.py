@@ -49,7 +49,7 @@ VARIANTS.update({v: ("lab_unroll.cu", v, []) for v in (
 # Phase marks on the kernel's own lines, first match wins. The engine ties each kind to the
 # catalog's phase text (engine/code/code_view.cpp).
 PHASE_RULES = [
-    ("ticket", r"epoch_begin"),
+    ("epoch", r"epoch_ready_next"),
     ("load", r"prepare_workspace|load_pre_reduced|stream_thread_sum|tile_thread_sum|"
              r"LoadDirectStriped|T items\[|sum \+= mine|sum \+= x\[i\]|ws\[threadIdx\.x\] = i"),
     ("map", r"mapped<"),

@@ -103,9 +103,10 @@ TEST(TraceSinglePass, SmallGridsFinishPerWarpWithOneRedux) {
   EXPECT_EQ(std::int64_t(t.partial), block_sum(in.i32, 128, 4, 32, 5));
 }
 
-// The epoch pass: the same blocks and sums (int32 exactly), a ticket before the loads, float32
-// warp sums in fixed point (REDUX, no shuffle tree), and a RED that nothing waits for.
-TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
+// The epoch pass: the same blocks and sums (int32 exactly), block 0 readying the next launch's
+// accumulator first, float32 warp sums in fixed point (REDUX, no shuffle tree), and a RED that
+// nothing waits for.
+TEST(TraceSinglePass, TheEpochPassReadiesTheNextLaunchInBlock0AndHandsOnWithRed) {
   const std::uint64_t n = 100003;
   const InputData in = make_input(n, DType::Int32);
   const Trace first = make_trace({"epoch_pass", 128, 1, Workspace::Registers, n, DType::Int32, 0});
@@ -115,19 +116,26 @@ TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
         make_trace({"epoch_pass", 128, 1, Workspace::Registers, n, DType::Int32, b}).partial);
   EXPECT_EQ(sum, std::accumulate(in.i32.begin(), in.i32.end(), std::int64_t(0)));
 
-  // 2^16 ints at 128 x 4: 32 blocks of 4 warps, 128 warps: each warp takes a ticket and hands on.
+  // 2^16 ints at 128 x 4: 32 blocks of 4 warps, 128 warps: each warp hands on; block 5 starts
+  // with its loads, block 0 first zeroes the next accumulator's word and writes the epoch.
   const Trace small =
       make_trace({"epoch_pass", 128, 4, Workspace::Registers, 1u << 16, DType::Int32, 5});
-  ASSERT_EQ(small.steps.size(), 4u);  // ticket, load, REDUX, RED
-  EXPECT_EQ(small.steps[0].kind, "ticket");
-  EXPECT_EQ(small.steps[0].masks, (std::vector<std::uint32_t>{1u, 1u, 1u, 1u}));
-  EXPECT_NE(small.steps[0].caption.find("128 tickets"), std::string::npos)
-      << small.steps[0].caption;
-  EXPECT_EQ(small.steps[1].kind, "load");
-  EXPECT_EQ(small.steps[3].kind, "atomic");
-  EXPECT_NE(small.steps[3].caption.find("RED"), std::string::npos);
+  ASSERT_EQ(small.steps.size(), 3u);  // load, REDUX, RED
+  EXPECT_EQ(small.steps[0].kind, "load");
+  EXPECT_EQ(small.steps[2].kind, "atomic");
+  EXPECT_NE(small.steps[2].caption.find("RED"), std::string::npos);
   const InputData in16 = make_input(1u << 16, DType::Int32);
   EXPECT_EQ(std::int64_t(small.partial), block_sum(in16.i32, 128, 4, 32, 5));
+  const Trace zero =
+      make_trace({"epoch_pass", 128, 4, Workspace::Registers, 1u << 16, DType::Int32, 0});
+  ASSERT_EQ(zero.steps.size(), 4u);  // epoch, load, REDUX, RED
+  EXPECT_EQ(zero.steps[0].kind, "epoch");
+  EXPECT_EQ(zero.steps[0].masks, (std::vector<std::uint32_t>{1u, 0u, 0u, 0u}));
+  EXPECT_NE(zero.steps[0].caption.find("e + 1"), std::string::npos) << zero.steps[0].caption;
+  // The launch's stores: 128 warps' REDs and block 0's two (the next word, the epoch), once,
+  // whichever block is traced.
+  EXPECT_EQ(zero.launch_totals.stores, 128u + 2u);
+  EXPECT_EQ(small.launch_totals.stores, 128u + 2u);
 
   // float32 on a grid of more than 512 warps: fixed-point warp sums, the warps' sums through
   // shared memory, warp 0 adds them as integers: REDUX steps only, one barrier.
@@ -135,7 +143,7 @@ TEST(TraceSinglePass, TheEpochPassTakesATicketFirstAndHandsOnWithRed) {
       make_trace({"epoch_pass", 512, 4, Workspace::Registers, 1u << 20, DType::Float32, 3});
   std::vector<std::string> kinds;
   for (const TraceStep& st : big.steps) kinds.push_back(st.kind);
-  EXPECT_EQ(kinds.front(), "ticket");
+  EXPECT_EQ(kinds.front(), "load");
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "shuffle"), 0);
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "warp_reduce"), 2);
   EXPECT_EQ(big.block_totals.barriers, 1u);

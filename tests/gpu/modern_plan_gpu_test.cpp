@@ -2,7 +2,9 @@
 // RL_BLOCKS_PER_SM tuning knob, and the launchers' refusals. kernels/launch.h directly.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include "gpu_fixture.h"
 #include "kernels/launch.h"
@@ -181,6 +183,53 @@ TEST_F(ModernPlanOnGpu, VectorKernelsRefuseAnInputThatIsNot16ByteAligned) {
     a.result = result.get();
     a.scratch = scratch.get();
     EXPECT_EQ(kernels::launch_first(a, plan), cudaErrorInvalidValue);
+  }
+}
+
+// The epoch pass's launch count lives with whoever keeps its scratch (LaunchArgs::epoch): without
+// one the launch is refused; each enqueued launch adds 1 and gets the right total from the
+// accumulators used in turn; a launch captured into a graph (as the occupancy query does) adds
+// nothing, so the next real launch still finds its accumulator zeroed.
+TEST_F(ModernPlanOnGpu, EpochPassCountsItsLaunchesWhereItsScratchIsKept) {
+  constexpr std::size_t n = 100003;
+  std::vector<int32_t> host(n);
+  long long want = 0;
+  for (std::size_t i = 0; i < n; ++i) want += host[i] = int32_t(i % 256);
+  auto a = args(KernelId::EpochPass, 256, 2, n);
+  LaunchPlan plan;
+  ASSERT_EQ(kernels::plan_launch(a, &plan), cudaSuccess);
+  DeviceBuffer input(plan.input_capacity * 4, "epoch input");
+  DeviceBuffer scratch(plan.scratch_bytes, "epoch scratch");
+  ASSERT_EQ(cudaMemset(input.get(), 0, plan.input_capacity * 4), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(input.get(), host.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemset(scratch.get(), 0, plan.scratch_bytes), cudaSuccess);
+  a.input = input.get();
+  a.scratch = scratch.get();
+  EXPECT_EQ(kernels::launch_first(a, plan), cudaErrorInvalidValue);  // no count
+  std::uint32_t launches = 0;
+  a.epoch = &launches;
+  for (std::uint32_t r = 1; r <= 3; ++r) {
+    ASSERT_EQ(kernels::launch_first(a, plan), cudaSuccess);
+    long long got = -1;
+    ASSERT_EQ(kernels::read_total(a, plan, &got), cudaSuccess);
+    EXPECT_EQ(got, want) << "launch " << r;
+    EXPECT_EQ(launches, r);
+  }
+  Stream capture;
+  ASSERT_EQ(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeRelaxed), cudaSuccess);
+  kernels::LaunchArgs captured = a;
+  captured.stream = capture.get();
+  EXPECT_EQ(kernels::launch_first(captured, plan), cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(capture.get(), &graph), cudaSuccess);
+  ASSERT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  EXPECT_EQ(launches, 3u);
+  for (std::uint32_t r = 4; r <= 5; ++r) {
+    ASSERT_EQ(kernels::launch_first(a, plan), cudaSuccess);
+    long long got = -1;
+    ASSERT_EQ(kernels::read_total(a, plan, &got), cudaSuccess);
+    EXPECT_EQ(got, want) << "launch " << r;
+    EXPECT_EQ(launches, r);
   }
 }
 

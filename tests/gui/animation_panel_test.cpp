@@ -200,16 +200,17 @@ TEST(AnimationPanel, SavesAScreenshot) {
   EXPECT_TRUE(panel.grab().save("/tmp/animation_single_pass.png"));
 }
 
-TEST(AnimationPanel, EpochPassPlaysFromItsTicketToItsRed) {
+TEST(AnimationPanel, EpochPassPlaysFromReadyingTheNextLaunchToItsRed) {
   BlockAnimationPanel panel;
   panel.resize(1200, 700);
   ASSERT_TRUE(panel.show_variants("epoch_pass", "single_pass", 256, 2));
   panel.show();
-  // Before the first step, the ticket, load, one REDUX per warp, and each warp's RED.
+  // Before the first step, block 0 readying the next launch, load, one REDUX per warp, and each
+  // warp's RED.
   EXPECT_EQ(panel.frame_count(), 1 + 1 + 1 + 1 + 1);
   panel.set_frame(1);
   QApplication::processEvents();
-  EXPECT_TRUE(panel.grab().save("/tmp/animation_epoch_ticket.png"));
+  EXPECT_TRUE(panel.grab().save("/tmp/animation_epoch_ready.png"));
   panel.set_frame(panel.frame_count() - 1);
   QApplication::processEvents();
   EXPECT_TRUE(panel.grab().save("/tmp/animation_epoch_red.png"));

@@ -153,23 +153,22 @@ void add_stream_family(std::vector<VariantInfo>& out) {
       "of the kernel, a tenth of its time at small N. Here every warp (small grids) or block "
       "adds its sum into an accumulator with a fire-and-forget atomic (RED) and exits; the "
       "accumulator is the total once the kernel has ended. It starts at zero without a memset "
-      "because there are two, used in turn: each warp takes a ticket from a launch counter "
-      "as it starts (its round trip hides behind the loads), the ticket says which "
-      "accumulator this launch adds into, and the one with the last ticket zeroes the other "
-      "for the next launch. float32 sums each warp on a fixed-point grid with REDUX, and "
-      "adds exact integers into 32 exponent windows: the same bits on every run. The total "
-      "stays in the kernel's scratch; the host reads it and, for float32, rounds the windows "
-      "once.",
-      {"ticket: each slot's leader adds 1 to the epoch word (launch number << 32 | tickets), "
-       "returning while the tiles load",
+      "because there are two, used in turn: the host passes each launch its number on the "
+      "scratch, the launch adds into accumulator number % 2, and block 0 zeroes the other for "
+      "the next launch as it starts. Nothing waits, at the start or at the end. float32 sums "
+      "each warp on a fixed-point grid with REDUX, and adds exact integers into 32 exponent "
+      "windows: the same bits on every run. The total stays in the kernel's scratch; the host "
+      "reads it and, for float32, rounds the windows once.",
+      {"epoch: block 0's first warp zeroes the accumulator the next launch adds into and writes "
+       "the next epoch (the host passes the launch number; stores, nothing waits)",
        "tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
        "one block per tile; the n % 4 tail by block 0",
        "block sum: warp sums (int32: REDUX; float32: each lane rounded onto the warp's "
        "fixed-point grid, REDUX.MAX and REDUX.SUM); grids of more than 512 warps: "
        "__syncthreads(), warp 0 adds the warps' sums (float32: as exact integers of one "
        "exponent window)",
-       "RED into accumulator epoch % 2 (int32: one word; float32: the sum's exponent window); "
-       "the last ticket zeroes the other accumulator and writes the next epoch"});
+       "RED into accumulator epoch % 2 (int32: one word; float32: the sum's exponent "
+       "window), and exit"});
   stream_shape(epoch);
   out.push_back(epoch);
 }

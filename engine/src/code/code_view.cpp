@@ -131,7 +131,7 @@ std::string mark_phase(const VariantInfo* v, const std::string& kind) {
       {"last warp", {"last warp"}},
       {"block sum", {"block sum"}},
       {"write", {"thread 0", "int32:", "last block", "RED"}},
-      {"ticket", {"ticket"}},
+      {"epoch", {"epoch"}},
       {"cluster", {"cluster:"}},
       {"finish", {"CUB's"}}};
   if (v == nullptr) return kind;

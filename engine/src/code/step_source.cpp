@@ -196,7 +196,7 @@ std::string_view mark_kind_of(std::string_view k) {
       {"cluster", "cluster"},     {"shuffle", "block sum"},   {"warp_reduce", "block sum"},
       {"warp_sums", "block sum"}, {"gather", "block sum"},    {"map", "map"},
       {"path_a", "map"},          {"path_b", "map"},          {"select", "map"},
-      {"vote", "count"},          {"ballot", "count"},        {"ticket", "ticket"}};
+      {"vote", "count"},          {"ballot", "count"},        {"epoch", "epoch"}};
   const auto it = kMarks.find(k);
   return it == kMarks.end() ? std::string_view() : it->second;
 }

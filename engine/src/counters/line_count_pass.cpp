@@ -91,6 +91,8 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
     throw Error(ctx + ": the input holds " + std::to_string(input.size()) + " elements");
   const StepBuffers buffers =
       upload_point(plan, p, step == 0 ? &input : nullptr, args, stream.get(), ctx);
+  std::uint32_t scratch_launches = 0;  // the epoch pass's count on the scratch just zeroed
+  args.epoch = &scratch_launches;
   const std::string role = counter_role(step, out.steps);
   auto launch_step = [&](cudaStream_t s) {
     kernels::LaunchArgs a = args;

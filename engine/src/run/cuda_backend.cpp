@@ -52,6 +52,7 @@ class CudaBackend final : public Backend {
     RL_CUDA_CHECK(cudaSetDevice(device_), ctx_);
     args_ = launch_args_for(p);
     args_.stream = stream_->get();
+    args_.epoch = &scratch_launches_;
     overridden_ = override_.applies && override_.launch && override_.applies(p);
     RL_CUDA_CHECK(kernels::plan_launch(args_, &plan_), "planning " + ctx_);
 
@@ -92,6 +93,7 @@ class CudaBackend final : public Backend {
       scratch_.allocate(plan_.scratch_bytes, "scratch for " + ctx_);
     if (plan_.scratch_bytes)
       RL_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, plan_.scratch_bytes, stream_->get()), ctx_);
+    scratch_launches_ = 0;
     args_.partials = partials_.get();
     args_.result = result_.get();
     args_.scratch = scratch_.get();
@@ -304,6 +306,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer floor_data_;  // read-floor input where no point's input is prepared
   kernels::LaunchArgs args_;
   kernels::LaunchPlan plan_;
+  std::uint32_t scratch_launches_ = 0;  // the epoch pass's launches on scratch_ (args_.epoch)
   std::string ctx_;
   const void* uploaded_data_ = nullptr;
   std::uint64_t uploaded_n_ = 0;

@@ -8,8 +8,9 @@
 //               memory, cluster.sync()
 //   finish      phase 3: each warp, block or cluster hands its sum on with integer atomics
 //               (kernels/modern_finish.cuh); the last to count writes the total
-// and of epoch_pass (kernels/modern_epoch.cu), the same tiles with a ticket first, float32 warp
-// sums in fixed point (REDUX), and a RED that nothing waits for at the end.
+// and of epoch_pass (kernels/modern_epoch.cu), the same tiles (block 0 first readies the next
+// launch's accumulator), float32 warp sums in fixed point (REDUX), and a RED that nothing waits
+// for at the end.
 // The register sums follow tile_thread_sum's order of additions, float included, so the traced
 // block sum is the bits the GPU block computes; the tests check that every block's sum adds up
 // to the total.
@@ -53,6 +54,12 @@ namespace {
 // kernels/modern_single_pass.cu's kMaxWarpSlots and modern_cluster.cu's kClusterBlocks.
 constexpr std::uint64_t kMaxWarpSlots = 512;
 constexpr unsigned kClusterBlocks = 8;
+
+// The epoch pass's block 0 readies the next launch (modern_epoch.cuh epoch_ready_next): it zeroes
+// the words the type uses of the other accumulator and writes the epoch word, once per launch.
+std::uint64_t epoch_ready_stores(DType type) {
+  return type == DType::Float32 ? 33 + 1 : 1 + 1;
+}
 
 using warp_trace::Builder;
 using warp_trace::kFull;
@@ -135,18 +142,20 @@ void build(Trace& t, const InputData& input) {
     cap += " Block 0 also adds the " + num(t.size % 4) + " values past the last whole vector.";
   const bool cluster = t.variant == "cluster_single_pass";
   const bool per_warp = !cluster && std::uint64_t(grid) * W <= kMaxWarpSlots;
-  if (epoch) {
-    TraceStep& ticket = builder.push(
-        "ticket",
-        std::string("phase 0: ") + (per_warp ? "lane 0 of each warp" : "thread 0") +
-            " adds 1 to the epoch word (launch number << 32 | tickets) with one returning "
-            "atomic, issued before the loads and read only at the end: its round trip hides "
-            "behind them. What comes back says which of the two accumulators this launch adds "
-            "into, and whether this " +
-            (per_warp ? "warp" : "block") + " took the last of the " +
-            num(per_warp ? std::uint64_t(grid) * W : grid) + " tickets.");
-    for (unsigned w = 0; w < (per_warp ? W : 1u); ++w) ticket.masks[w] = 1u;
-    builder.snapshot(ticket);
+  if (epoch && b == 0) {
+    const bool windows = t.type == DType::Float32;
+    TraceStep& next = builder.push(
+        "epoch",
+        std::string("phase 0: the host passes the launch its number e on this scratch, and the "
+                    "launch adds into accumulator e % 2. Block 0's first warp, as it starts, "
+                    "zeroes the other accumulator for the next launch (") +
+            (windows ? "its 33 words, one store per lane" : "int32's one word") +
+            ") and writes e + 1 to the epoch word, where the host reads which accumulator "
+            "holds the latest total. Fire-and-forget stores: nothing waits, and no other block "
+            "does anything before its loads.");
+    next.masks[0] = windows ? kFull : 1u;
+    next.counters.stores = epoch_ready_stores(t.type);
+    builder.snapshot(next);
   }
   TraceStep& load = builder.push("load", cap);
   load.masks.assign(W, kFull);
@@ -204,9 +213,7 @@ void build(Trace& t, const InputData& input) {
                                 : std::string(" (float32: as an exact integer, into its "
                                               "exponent window)")) +
         ", and exits: nothing comes back, nobody waits. The total is the accumulator once the "
-        "kernel has ended; the host reads it. The " +
-        slot + " that took ticket " + num(slots - 1) +
-        " zeroes the other accumulator for the next launch and writes the next epoch.";
+        "kernel has ended; the host reads it.";
   else if (t.type == DType::Int32)
     finish.caption = "phase " + std::string(cluster ? "4" : "3") + ": " + who + " adds 2^48 + " +
                      what + " (block sum " + sum +
@@ -284,6 +291,11 @@ Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int un
   fill_launch_totals(t, traced_reads, traced_reads, traced_reads);
   // Every element is read once, whichever block reads it; each block adds its own gather loads.
   t.launch_totals.loads = t.size + t.grid * (t.block_totals.loads - traced_reads);
+  if (v.kernel == KernelId::EpochPass) {  // block 0's readying stores, once per launch
+    const std::uint64_t ready = epoch_ready_stores(r.type);
+    t.launch_totals.stores =
+        t.launch_totals.stores - (r.block_index == 0 ? t.grid * ready : 0) + ready;
+  }
   return t;
 }
 

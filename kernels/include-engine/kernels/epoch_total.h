@@ -1,7 +1,7 @@
 // Where the epoch pass (kernels/modern_epoch.cu, modern_epoch.cuh) keeps its total, and how the
-// host reads it: its scratch holds a launch counter (the epoch, high 32 bits of the first word)
-// and two accumulators used in turn, so the total of the latest launch is in accumulator
-// (epoch - 1) % 2. Plain C++: the engine and the
+// host reads it: its scratch holds the epoch word (the latest launch's number + 1, in the high 32
+// bits, written by the launch) and two accumulators used in turn, so the total of the latest
+// launch is in accumulator (epoch - 1) % 2. Plain C++: the engine and the
 // device code share these offsets.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace rl::kernels {
 
-inline constexpr std::size_t kEpochWordOffset = 0;          // launches so far << 32 | tickets
+inline constexpr std::size_t kEpochWordOffset = 0;          // (latest launch + 1) << 32
 inline constexpr std::size_t kEpochTotals = 128;            // accumulator 0, then accumulator 1
 inline constexpr int kEpochWindows = 32;                    // float32: 32 exponent windows
 inline constexpr int kEpochTotalWords = kEpochWindows + 1;  // + NaN / +inf / -inf counts

@@ -56,6 +56,13 @@ struct LaunchArgs {
   void* result = nullptr;    // one Accum entry: the total
   void* scratch = nullptr;   // scratch_bytes
   cudaStream_t stream = nullptr;
+  // The epoch pass: the launches so far on `scratch`, kept by whoever keeps the scratch (0 or
+  // any count once the scratch is zeroed). The launch passes it to the kernel, which adds into
+  // accumulator *epoch % 2 and zeroes the other one for the next launch, and adds 1 to it when
+  // the launch is enqueued (not when it is captured into a graph). Consecutive launches on one
+  // scratch must see consecutive counts: launch the same scratch through one counter. nullptr:
+  // launch_first refuses the epoch pass (cudaErrorInvalidValue).
+  std::uint32_t* epoch = nullptr;
 };
 
 // Fills a plan. Returns cudaErrorInvalidValue for a combination the kernel does not take
