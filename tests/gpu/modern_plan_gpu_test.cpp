@@ -203,8 +203,10 @@ TEST_F(ModernPlanOnGpu, EpochPassCountsItsLaunchesWhereItsScratchIsKept) {
   ASSERT_EQ(cudaMemset(input.get(), 0, plan.input_capacity * 4), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(input.get(), host.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(scratch.get(), 0, plan.scratch_bytes), cudaSuccess);
+  Stream stream;
   a.input = input.get();
   a.scratch = scratch.get();
+  a.stream = stream.get();
   EXPECT_EQ(kernels::launch_first(a, plan), cudaErrorInvalidValue);  // no count
   std::uint32_t launches = 0;
   a.epoch = &launches;
@@ -225,6 +227,7 @@ TEST_F(ModernPlanOnGpu, EpochPassCountsItsLaunchesWhereItsScratchIsKept) {
   ASSERT_EQ(cudaGraphDestroy(graph), cudaSuccess);
   EXPECT_EQ(launches, 3u);
   for (std::uint32_t r = 4; r <= 5; ++r) {
+    a.stream = r == 5 ? nullptr : stream.get();  // the legacy default stream too
     ASSERT_EQ(kernels::launch_first(a, plan), cudaSuccess);
     long long got = -1;
     ASSERT_EQ(kernels::read_total(a, plan, &got), cudaSuccess);
