@@ -98,8 +98,8 @@ cudaError_t launch_epoch_pass(const LaunchArgs& a, const LaunchPlan& p) {
       p.scratch_bytes < kEpochScratchBytes || a.epoch == nullptr) {
     return cudaErrorInvalidValue;
   }
-  // The legacy default stream never captures: only other streams are asked (a GPU test's
-  // launches on the legacy stream were refused while it was asked too).
+  // The legacy default stream is never captured (CCCL's is_stream_capturing answers false for it
+  // without asking): only other streams are asked.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (a.stream != nullptr)
     if (const cudaError_t err = cudaStreamIsCapturing(a.stream, &capture); err != cudaSuccess)

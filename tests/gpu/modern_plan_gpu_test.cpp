@@ -200,12 +200,14 @@ TEST_F(ModernPlanOnGpu, EpochPassCountsItsLaunchesWhereItsScratchIsKept) {
   ASSERT_EQ(kernels::plan_launch(a, &plan), cudaSuccess);
   DeviceBuffer input(plan.input_capacity * 4, "epoch input");
   DeviceBuffer scratch(plan.scratch_bytes, "epoch scratch");
+  DeviceBuffer result(8, "epoch result (not written: the total stays in the scratch)");
   ASSERT_EQ(cudaMemset(input.get(), 0, plan.input_capacity * 4), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(input.get(), host.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(scratch.get(), 0, plan.scratch_bytes), cudaSuccess);
   Stream stream;
   a.input = input.get();
   a.scratch = scratch.get();
+  a.result = result.get();
   a.stream = stream.get();
   EXPECT_EQ(kernels::launch_first(a, plan), cudaErrorInvalidValue);  // no count
   std::uint32_t launches = 0;
