@@ -5,6 +5,8 @@
 // shape, the launch list that docs/experiments/ab_table.py and single_pass_shapes.py join with
 // ncu's CSV, and CANDS=a,b,... to run only some candidates. Each experiment keeps its own kernels
 // and modes.
+// Builds against the product headers of ebce1d7 or before (a git worktree of that commit): the
+// epoch pass since (37b4def) takes no ticket, and modern_epoch.cuh has no epoch_begin.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -19,6 +19,8 @@
 // and docs/experiments/ab_table.py (ab) or single_pass_shapes.py (profile) FILE ncu.csv.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
 //        docs/experiments/epoch_ticket_ablate.cu kernels/epoch_total.cpp -o eta
+// with the product headers of ebce1d7 (the runs of docs/data/h200-epoch-tickets-2026-12-04; the
+// product took the no-ticket design after them, 37b4def).
 #include <cuda_runtime.h>
 
 #include <type_traits>

@@ -42,6 +42,7 @@
 // and docs/experiments/ab_table.py (ab) or single_pass_shapes.py (profile) FILE ncu.csv.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels/include-engine -Ikernels/include -Ikernels \
 //        docs/experiments/float_fixed_grid.cu kernels/epoch_total.cpp -o ffg
+// with the product headers of ebce1d7 (run 4; runs 1-3: the session-18 working tree before it).
 #include <cuda_runtime.h>
 
 #include <type_traits>
