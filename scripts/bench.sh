@@ -8,7 +8,7 @@
 # Runs on any machine with an NVIDIA GPU and a built tree. Settings (environment):
 #   BIN  folder holding reductionlab-cli (default build/cli; the worker is looked for beside it,
 #        then in BIN/../worker, unless REDUCTIONLAB_WORKER names it)
-#   OUT  folder for the files (default bench-out)
+#   OUT  folder for the files (default out/bench, git-ignored)
 # counters and the line-count check of lines also need Nsight Compute (ncu) on PATH and the
 # right to read GPU counters; multi wants two GPUs or more (one gives the single-GPU row).
 # With the binaries packed by scripts/pack-device.sh on another machine: unpack them and point
@@ -16,9 +16,10 @@
 #   mkdir -p /tmp/rl && tar xJf .device/bin.tar.xz -C /tmp/rl
 #   BIN=/tmp/rl/bin LD_LIBRARY_PATH=/tmp/rl/bin scripts/bench.sh all
 set -uo pipefail
+[ $# -gt 0 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${BIN:-$here/../build/cli}"
-out="${OUT:-bench-out}"
+out="${OUT:-out/bench}"
 cli="$bin/reductionlab-cli"
 [ -x "$cli" ] || { echo "bench.sh: no reductionlab-cli in $bin (set BIN)" >&2; exit 2; }
 if [ -z "${REDUCTIONLAB_WORKER:-}" ] && [ ! -x "$bin/reductionlab-worker" ] &&
@@ -101,7 +102,6 @@ bench_labs() {
   tables labs "$out"/labs_{divergence,divergence-sweep,predicates,unroll-pragma,counters}.json
 }
 
-[ $# -gt 0 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 names=("$@")
 [ "$1" = all ] && names=(ladder floor cub counters lines multi labs)
 for name in "${names[@]}"; do
