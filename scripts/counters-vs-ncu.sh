@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Issue 10, item 4: the app's hardware counters against Nsight Compute on the same kernels. Runs
-# on the GPU machine (../shared/device/README.md) with the binaries of scripts/pack-device.sh:
-#   1. reductionlab-cli run --counters: the seed's ladder at its set-up (N = 2^24, B = 1024,
+# The app's hardware counters against Nsight Compute on the same kernels (scripts/bench.sh
+# counters runs it). Runs on any machine with an NVIDIA GPU, ncu and the right to read counters:
+#   1. reductionlab-cli run --counters: the classic ladder at its set-up (N = 2^24, B = 1024,
 #      global workspace) and the modern kernels at 2^24 (app_*.json, app_*.txt; the time each
 #      counter run took is in app_*.time);
 #   2. the same points under `ncu --metrics <every metric the app read>` without --counters, one
 #      launch per point (no warm-up, one sample) (ncu_*.csv, ncu_run_*.json);
 #   3. scripts/counters_vs_ncu.py: the comparison, one line per kernel and metric (compare_*.txt,
-#      and .md for docs/benchmarks.md).
+#      compare_*.md; spread_*.txt with NCU_SAMPLES > 1).
 # Usage: CLI=path/to/reductionlab-cli OUT=dir scripts/counters-vs-ncu.sh
 # Settings (environment): COUNTERS, the app's --counters list (default: default); NCU_CACHE, ncu's
 # --cache-control (all, ncu's default, or none: the kernels then meet the cache as the app's
@@ -74,7 +74,7 @@ PY
   done
   echo "== $name: counter run $(cat "$out/app_$name.time") s"; tail -1 "$out/compare_$name.txt"
 }
-# The seed's ladder, as it names its kernels.
+# The classic ladder, as the blog series names its kernels.
 ladder="reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4"
 ladder+=",reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll"
 run_set ladder --variants "$ladder" --sizes 2^24 --block-sizes 1024 --workspace global

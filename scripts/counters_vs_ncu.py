@@ -25,7 +25,7 @@ import sys
 
 
 def open_text(path):
-    """PATH, or PATH.gz compressed (docs/data keeps the recorded files gzipped)."""
+    """PATH, or PATH.gz compressed (recorded files are kept gzipped)."""
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
@@ -106,23 +106,18 @@ def self_test():
     return 1 if failed else 0
 
 
-def main(argv):
-    if "--self-test" in argv:
-        return self_test()
-    if len(argv) < 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    app = json.load(open_text(argv[1]))
-    ran = json.load(open_text(argv[3]))
-    markdown = "--markdown" in argv
+def compare(app, ncu_csv, ran):
+    """One row per (point, kernel, metric) of the app's session that ncu also measured: label,
+    role, metric, app, ncu's last launch, diff, ok/NO, ncu's lowest, highest, ncu steady, app in
+    ncu's range, app's lowest, highest, ranges meet."""
     app_points = {key(r): r for r in app["results"] if r.get("counters")}
     metrics = set()
     for r in app_points.values():
         for k in r["counters"]["kernels"]:
             metrics.update(k["metrics"].keys())
-    kernels = ncu_launches(argv[2], metrics)
+    kernels = ncu_launches(ncu_csv, metrics)
     warmup = ran["spec"]["timing"]["warmup"]
-    at, rows, bad, compared = 0, [], 0, 0
+    at, rows = 0, []
     for r in ran["results"]:
         if r["status"] not in ("ok", "wrong"):
             continue
@@ -147,8 +142,6 @@ def main(argv):
                 if v is None or metric not in ncu_k:
                     continue
                 ok, diff = agree(metric, v, ncu_k[metric])
-                compared += 1
-                bad += not ok
                 seen = [l[1 if second else 0].get(metric) for l in every if len(l) == per_launch]
                 seen = [x for x in seen if x is not None]
                 lo, hi = (min(seen), max(seen)) if seen else (float("nan"), float("nan"))
@@ -162,6 +155,20 @@ def main(argv):
     if at != len(kernels):
         print(f"warning: {len(kernels)} kernels profiled, {at} expected from the session",
               file=sys.stderr)
+    return rows
+
+
+def main(argv):
+    if "--self-test" in argv:
+        return self_test()
+    if len(argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    app = json.load(open_text(argv[1]))
+    ran = json.load(open_text(argv[3]))
+    markdown = "--markdown" in argv
+    rows = compare(app, argv[2], ran)
+    compared, bad = len(rows), sum(row[6] != "ok" for row in rows)
     if "--spread" in argv:
         unsteady = outside = app_unsteady = apart = 0
         for row in rows:

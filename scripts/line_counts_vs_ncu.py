@@ -3,13 +3,14 @@
 
 usage: line_counts_vs_ncu.py SESSION.json VARIANT=NCU.csv [VARIANT=NCU.csv ...]
 
-SESSION.json: `reductionlab-cli run --line-counts --json` (scripts/gpu-check.sh, step linecounts).
+SESSION.json: `reductionlab-cli run --line-counts --json` (scripts/bench.sh lines), or .json.gz.
 NCU.csv: `ncu --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum --csv -c 2` of one
 launch of VARIANT at the same point (its first kernel, then its finishing pass). Executed
 instructions are exact counts, so the two must be equal; prints one row per kernel and metric
 and exits 1 where any differs.
 """
 import csv
+import gzip
 import json
 import sys
 
@@ -34,7 +35,7 @@ def session_totals(session, variant):
         if variant not in (r.get("variant"), r.get("seed_name")) or not ls.get("counted_launches"):
             continue
         if r.get("workspace") != "global" and r.get("seed_name"):
-            continue  # the seed's own set-up: the in-place rungs
+            continue  # the classic ladder's own set-up: the in-place rungs
         steps = []
         for f in ls["functions"]:
             tot = {"inst_executed": 0, "thread_inst_executed": 0}
@@ -51,7 +52,7 @@ def session_totals(session, variant):
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
-    with open(argv[1]) as f:
+    with gzip.open(argv[1], "rt") if argv[1].endswith(".gz") else open(argv[1]) as f:
         session = json.load(f)
     bad = 0
     print("| variant | kernel (role) | metric | line counts, summed | ncu | equal |")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The per-rung table of docs/benchmarks.md section 8: from a session with line samples (run
---line-samples) and one with counters (run --counters) of the same points, each first kernel's
+"""The per-rung table of docs/benchmarks.md ("Where the warps wait"): from a session with line
+samples (run --line-samples) and one with counters (run --counters) of the same points, each first kernel's
 share of warp samples at a barrier and waiting on memory (long scoreboard), beside the counters'
 barrier stall. Only points present in both are printed.
 
@@ -18,15 +18,16 @@ def key(r):
 
 
 def load(path):
-  return json.load(gzip.open(path) if path.endswith(".gz") else open(path))
+  with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+    return json.load(f)
 
 
-def main():
+def main(argv=None):
   ap = argparse.ArgumentParser()
   ap.add_argument("lines")
   ap.add_argument("counters")
   ap.add_argument("--size", type=int, default=0)
-  a = ap.parse_args()
+  a = ap.parse_args(argv)
   counters = {}
   for r in load(a.counters)["results"]:
     for k in (r.get("counters") or {}).get("kernels", []):

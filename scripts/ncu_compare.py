@@ -20,7 +20,7 @@ WARMUPS = 2
 
 
 def open_text(path):
-    """Opens PATH, or PATH.gz compressed (docs/data keeps the large files gzipped)."""
+    """Opens PATH, or PATH.gz compressed (recorded files are kept gzipped)."""
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 

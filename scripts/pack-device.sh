@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Builds for the H200 (sm_90 only) and packs the binaries the GPU session needs into
-# .device/bin.tar.xz (git-ignored), small enough to travel with `run`'s carry.
+# Builds on this machine (no GPU needed) for one GPU architecture and packs the binaries that
+# scripts/gpu-check.sh and scripts/bench.sh use into .device/bin.tar.xz (git-ignored, small
+# enough to copy to a GPU machine that has no build toolchain). CUDA_ARCHS: the architecture
+# (default 90, Hopper; e.g. 80 for A100, 89 for L4/L40). On the GPU machine, from a copy of this
+# repository: `scripts/gpu-check.sh` (it unpacks the archive), or unpack it and run
+# `BIN=/tmp/rl/bin LD_LIBRARY_PATH=/tmp/rl/bin scripts/bench.sh NAME` (docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" >/dev/null
 cmake --build build-gpu -j"$(nproc)"
 rm -rf .device/bin && mkdir -p .device/bin
 for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/gui_tests \
@@ -14,12 +19,12 @@ for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/
          build-gpu/cli/reductionlab-cli build-gpu/gui/reductionlab; do
   [ -x "$f" ] && cp "$f" .device/bin/
 done
-# giflib (the app's GIF export) is not on the GPU machine: its library travels with the binaries
+# giflib (the app's GIF export) may be missing on the GPU machine: its library travels with them
 # (gpu-check.sh puts their folder on LD_LIBRARY_PATH).
 cp -L "$(ldconfig -p | awk '/libgif.so.7 /{print $NF; exit}')" .device/bin/ || true
 strip --strip-debug .device/bin/* || true
-# The commit the binaries were built from (the GPU machine's copy of .git may be older).
+# The commit the binaries were built from (the GPU machine's copy of .git may be older or absent).
 git rev-parse --short=12 HEAD > .device/bin/COMMIT
 tar cJf .device/bin.tar.xz -C .device bin
-rm -rf .device/bin   # only the archive travels (64 MiB carry limit)
+rm -rf .device/bin   # only the archive travels
 ls -la .device/bin.tar.xz
