@@ -23,7 +23,7 @@ packages=(
 # runtime libraries (libclang-rt-14-dev: libFuzzer, ASan, UBSan). Not needed to build or test.
 for flag in "$@"; do
   case "$flag" in
-    --screenshot-tools) packages+=(xvfb xdotool imagemagick openbox) ;;
+    --screenshot-tools) packages+=(xvfb xdotool imagemagick openbox optipng) ;;
     --fuzz-tools) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "install-deps: unknown option $flag (--screenshot-tools, --fuzz-tools)" >&2; exit 2 ;;
   esac

@@ -316,13 +316,13 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 using Claim = std::function<void(const Ran&)>;
 const std::map<std::string, Claim>& claims() {
   static const std::map<std::string, Claim> all{
-      {"The seed's ladder at its set-up",
+      {"The classic ladder at its set-up",
        [](const Ran& r) {
          EXPECT_EQ(ids_of(r.session), ladder_ids());
          EXPECT_EQ(r.session.results.size(), 2 * ladder_ids().size());  // both workspaces
          for (const PointResult& p : r.session.results) EXPECT_EQ(p.point.block_size, 1024);
        }},
-      {"The seed's unrolling experiment",
+      {"The classic unrolling experiment",
        [](const Ran& r) {
          EXPECT_EQ(variant_unrolls(r.session),
                    (std::multiset<std::pair<std::string, int>>{
