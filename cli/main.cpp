@@ -36,7 +36,7 @@ std::string synopsis_item(const CLI::Option& o) {
 }
 
 // "reductionlab-cli run [--device cpu|cuda:N] ...", wrapped under the first option. Made from
-// the parser itself, so it lists every flag there is (tests/cli compares it with docs/cli.md).
+// the parser itself, so it lists every flag there is (tests/cli/cli_help_test.cpp checks it).
 std::string synopsis(const CLI::App& sub) {
   const std::string head = "reductionlab-cli " + sub.get_name();
   std::string out = head;
