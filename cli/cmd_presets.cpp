@@ -40,7 +40,7 @@ int list_presets() {
 Command add_presets_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "presets",
-      "List the seed's experiments (the app's presets): the id `run --preset ID` takes, the name, "
+      "List the preset experiments (the app's presets): the id `run --preset ID` takes, the name, "
       "what it shows and what it runs.");
   return Command{sub, [] { return list_presets(); }};
 }

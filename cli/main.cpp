@@ -124,7 +124,7 @@ std::string parse_error_text(const CLI::ParseError& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"ReductionLab: CUDA parallel reductions, from the seed's ladder to the roof",
+  CLI::App app{"ReductionLab: CUDA parallel reductions, from the classic ladder to the roof",
                "reductionlab-cli"};
   app.require_subcommand(1);
   std::vector<rlcli::Command> commands{

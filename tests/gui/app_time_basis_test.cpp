@@ -95,7 +95,7 @@ TEST(AppTimeBasis, SwitchingTheBasisChangesValuesAndNames) {
   EXPECT_NEAR(y_at(series_named(bw, "Unroll"), 2), double(1 << 20) * 4 / 0.75e-3 / 1e9, 1e-9);
   EXPECT_TRUE(bw.y.title.contains("GPU time"));
 
-  c = choose("first kernel (the seed's timing)");
+  c = choose("first kernel (the classic ladder's timing)");
   EXPECT_DOUBLE_EQ(y_at(series_named(c, "Unroll"), 2), 500);
   EXPECT_TRUE(c.subtitle.contains("first kernel, median")) << c.subtitle.toStdString();
   EXPECT_EQ(c.y.title, "time, first kernel (µs)");
@@ -276,7 +276,7 @@ TEST(AppTimeBasis, CommandLineAndSettings) {
   {
     MainWindow w(options);
     EXPECT_EQ(w.store()->time_basis(), TimeBasis::FirstKernel);
-    EXPECT_EQ(w.time_basis_box()->currentText(), "first kernel (the seed's timing)");
+    EXPECT_EQ(w.time_basis_box()->currentText(), "first kernel (the classic ladder's timing)");
     w.store()->set_time_basis(TimeBasis::Whole);  // leave the default for other tests
     w.close();
   }

@@ -61,7 +61,7 @@ void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelI
                    bool seed_has_unroll) {
   VariantInfo v = ladder(id + "_volatile", vol, seed, display + " (volatile)",
                          explanation +
-                             " The last warp uses the seed's volatile pointer and relies on the "
+                             " The last warp uses the classic volatile pointer and relies on the "
                              "warp running in lock-step, which Volta and later GPUs do not "
                              "promise: compute-sanitizer racecheck reports it as a race.",
                          phases);
@@ -78,7 +78,7 @@ void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelI
   s.seed_name_has_unroll = false;
   s.display_name = display + " (__syncwarp)";
   s.explanation = explanation +
-                  " Race-free twin of the seed's kernel: the same steps in the last warp, each "
+                  " Race-free twin of the classic kernel: the same steps in the last warp, each "
                   "separated by __syncwarp(), so it is correct on every architecture.";
   s.volatile_last_warp = false;
   out.push_back(s);
@@ -209,9 +209,9 @@ std::optional<VariantRef> resolve_variant(std::string_view name) {
 std::string_view to_string(VariantFamily f) {
   switch (f) {
     case VariantFamily::SeedLadder:
-      return "seed ladder";
+      return "classic ladder";
     case VariantFamily::Modern:
-      return "past the seed";
+      return "past the classic ladder";
     case VariantFamily::CubReference:
       return "CUB reference";
     case VariantFamily::DivergenceLab:

@@ -414,11 +414,11 @@ Session session_from_json(std::string_view text) {
 ExperimentSpec spec_from_json(std::string_view text) {
   const Json doc = parse_text(text);
   if (!doc.is_object()) throw Error("not a spec: expected a JSON object");
-  // An empty list is not the default (the seed's ladder): that is the field left out.
+  // An empty list is not the default (the classic ladder): that is the field left out.
   if (auto v = doc.find("variants"); v != doc.end() && v->is_array() && v->empty())
     fail("variants",
          "an empty list; name at least one variant, or \"all\" (leave the field out for the "
-         "seed's ladder)");
+         "classic ladder)");
   return read_spec(doc, "");
 }
 

@@ -89,7 +89,7 @@ unsigned BlockPlan::barriers_per_block() const {
 BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unroll) {
   const std::string name = v.seed_label(unroll);
   if (!is_ladder_kernel(v.kernel))
-    throw Error("variant " + v.id + " is not part of the seed ladder; it has no ladder plan");
+    throw Error("variant " + v.id + " is not part of the classic ladder; it has no ladder plan");
   if (!is_pow2_block(block_size))
     throw Error("block size " + std::to_string(block_size) +
                 ": must be a power of two from 32 to 1024");

@@ -112,7 +112,7 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   if (!ref)
     Fields::fail(f.at("variant"), "unknown variant " + echo(name) +
                                       " (reductionlab-cli variants lists them; ids or the "
-                                      "seed's names such as reduceUnroll8)");
+                                      "classic names such as reduceUnroll8)");
   const VariantInfo& v = *ref->variant;
   step.point.variant = v.id;
 

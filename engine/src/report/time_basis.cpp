@@ -50,7 +50,7 @@ std::string time_basis_choice(TimeBasis b) {
     case TimeBasis::Gpu:
       return "GPU time (timestamps out)";
     case TimeBasis::FirstKernel:
-      return "first kernel (the seed's timing)";
+      return "first kernel (the classic ladder's timing)";
   }
   return {};
 }
