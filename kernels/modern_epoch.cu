@@ -32,8 +32,8 @@ namespace {
 // At most this many blocks (the window sums take 16384 slots), as single_pass.
 constexpr std::size_t kMaxBlocks = kMaxSlots;
 // Grids of at most this many warps hand on per warp (no block barrier on the critical path), as
-// single_pass (ncu on the H200, docs/experiments/float_finish_apart.cu run 4: per warp and per
-// block within 0.1 us of each other at 2^16..2^24).
+// single_pass (ncu on the H200: per warp and per block within 0.1 us of each other at
+// 2^16..2^24).
 constexpr unsigned kMaxWarpSlots = 512;
 
 template <typename T, int B, int U>

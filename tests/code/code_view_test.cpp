@@ -1,4 +1,4 @@
-// The Code view's data (issue 11): every kernel instantiation the catalog can run has its source,
+// The Code view's data: every kernel instantiation the catalog can run has its source,
 // SASS and PTX for sm_90 and every architecture built, and its resource usage.
 #include <gtest/gtest.h>
 

@@ -175,7 +175,7 @@ TEST(Story, SpeedUpsAreTheSessionsOwn) {
       EXPECT_DOUBLE_EQ(*r.steps[i].step_speedup, *r.steps[i - 1].time_ms / *r.steps[i].time_ms);
   }
   // reduceNeighboredLess at 2^24 in global memory: 1.96x (268.4 us over 137.1 us in the bundled
-  // session of 2026-12-03), branch uniformity up from 71.6%.
+  // H200 session), branch uniformity up from 71.6%.
   EXPECT_NE(rl::story_numbers_line(r, 1).find("×1.96 over the previous step"), std::string::npos)
       << rl::story_numbers_line(r, 1);
   EXPECT_NE(r.steps[1].counter.text.find("branch uniformity 99.3% (previous step 71.6%)"),
@@ -243,7 +243,7 @@ TEST(Story, ALiveStepWithoutCountersShowsTheSessionsNamedAsSuch) {
 }
 
 // A counter whose profiled launches moved more than the catalog's rule says so in the step's
-// counter line, with its range; a steady one reads as before.
+// counter line, with its range; a steady one says nothing of it.
 TEST(Story, AnUnsteadyCounterSaysSo) {
   if (!have_resources()) GTEST_SKIP() << "no source tree here";
   rl::Session session = bundled();

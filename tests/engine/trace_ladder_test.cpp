@@ -1,6 +1,6 @@
 // Traces of the seed ladder: the final value equals the model and the host sum, counters match
 // closed forms (barriers per block and per launch, active lanes per step, divergence), masks
-// have the expected shapes, the JSON has issue 5's shape, and bad requests say what is wrong.
+// have the expected shapes, the JSON has the documented shape, and bad requests say what is wrong.
 #include <gtest/gtest.h>
 
 #include <bit>

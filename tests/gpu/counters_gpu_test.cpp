@@ -137,8 +137,8 @@ TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
       for (const auto& [m, v] : k.values) {
         const CounterInfo* info = find_counter(m);
         ASSERT_NE(info, nullptr) << m;
-        // The L2 hit rate passes 100% on the H200 under ncu too (measured 2026-11-30: up to
-        // 194% for a finishing pass), so it is left out here.
+        // The L2 hit rate passes 100% on the H200 under ncu too (measured: up to 194% for a
+        // finishing pass), so it is left out here.
         if (info->percent() && info->id != "l2_hit_rate") EXPECT_LE(v, 100.5) << m;
         EXPECT_GE(v, 0) << m;
       }

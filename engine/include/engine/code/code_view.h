@@ -1,4 +1,4 @@
-// The Code view's questions (issue 11): source, PTX, SASS, resource usage and the diff for
+// The Code view's questions: source, PTX, SASS, resource usage and the diff for
 // variant X at block size B, unroll U, type T, answered from the data embedded at build time
 // (code_data.h). Plain C++, no Qt, no CUDA calls: the app, the CLI and the tests share it.
 #pragma once

@@ -1,4 +1,4 @@
-// The ladder as a story (issue 12, item 3): a presenter's small JSON file naming the rungs in
+// The ladder as a story: a presenter's small JSON file naming the rungs in
 // order, with a caption each, and which setting they were measured at. This header holds its
 // rules for every front end: reading and checking the file (every bad input refused with the
 // field that is wrong), and resolving it against a session into plain values per step: the
