@@ -65,6 +65,7 @@ LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSp
     : device_(device), baseline_(baseline), noise_target_(noise_target), basis_(basis) {
   progress_tty_ = isatty(STDERR_FILENO) != 0;
   color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  seed_width_ = std::max(seed_width_, std::size_t(7));  // the header's "classic"
   for (const rl::PointSpec& p : points) {
     variant_width_ = std::max(variant_width_, p.variant.size());
     seed_width_ = std::max(seed_width_, seed_label(p).size());
