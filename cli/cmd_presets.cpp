@@ -1,5 +1,5 @@
-// `reductionlab-cli presets`: the seed's experiments the app's preset picker offers, one block
-// each: the id `run --preset` takes, the name, what it shows, and what it runs.
+// `reductionlab-cli presets`: the classic ladder's experiments the app's preset picker offers, one
+// block each: the id `run --preset` takes, the name, what it shows, and what it runs.
 #include <cstdio>
 
 #include "cli.h"

@@ -35,9 +35,9 @@ std::string not_run_reason(const std::string& id, const std::vector<rl::Exclusio
 }
 
 // Speed-ups need the baseline in the run. An explicit --baseline outside the run is an error;
-// otherwise the default (neighbored, the seed's first kernel) falls back to the first variant
-// run. The baseline's entries move to the front, so at each size it runs first and every later
-// row already shows its speed-up.
+// otherwise the default (neighbored, the classic ladder's first kernel) falls back to the first
+// variant run. The baseline's entries move to the front, so at each size it runs first and every
+// later row already shows its speed-up.
 void settle_baseline(const RunArgs& a, rl::ExperimentSpec& spec,
                      const std::vector<rl::Exclusion>& excluded) {
   auto in_run = [&](const std::string& id) {

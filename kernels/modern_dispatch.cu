@@ -1,5 +1,6 @@
-// plan_modern / launch_modern (declared in ladder_launchers.h): route a kernel past the seed to
-// its family's launcher (modern_launchers.cuh), and size the grids of the grid-stride kernels.
+// plan_modern / launch_modern (declared in ladder_launchers.h): route a kernel past the classic
+// ladder to its family's launcher (modern_launchers.cuh), and size the grids of the grid-stride
+// kernels.
 
 #include "ladder_launchers.h"
 #include "modern_launchers.cuh"

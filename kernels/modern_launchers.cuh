@@ -1,4 +1,4 @@
-// Internal: the launchers of the kernels past the seed, one pair per file, called by
+// Internal: the launchers of the kernels past the classic ladder, one pair per file, called by
 // modern_dispatch.cu (plan_modern / launch_modern). Each returns cudaErrorInvalidValue for a
 // combination it is not built for (kernels/accepts.h lists what each takes).
 #pragma once

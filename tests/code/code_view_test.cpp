@@ -65,7 +65,7 @@ TEST(CodeView, EveryCatalogInstantiationHasSassPtxAndResources) {
   EXPECT_GT(checked, 400);
 }
 
-TEST(CodeView, SeedBarriersShowInSass) {
+TEST(CodeView, ClassicBarriersShowInSass) {
   if (!sass_unavailable_reason().empty()) GTEST_SKIP() << sass_unavailable_reason();
   // reduceInterleaved has a barrier in its tree loop; the warp-shuffle kernel shuffles.
   const CodeEntry tree = find_code(CodeQuery{"interleaved", 1024});

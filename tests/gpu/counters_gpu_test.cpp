@@ -143,9 +143,9 @@ TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
         EXPECT_GE(v, 0) << m;
       }
   }
-  // The seed's argument: unrolling removes barriers, and barrier stall falls with them (H200,
-  // N = 2^24: 44.4% for reduceInterleaved, 21.9% for reduceCompleteUnrollWarp8; reduceNeighbored
-  // reads 19.7%, its warps idling in divergent branches instead).
+  // The classic ladder's argument: unrolling removes barriers, and barrier stall falls with them
+  // (H200, N = 2^24: 44.4% for reduceInterleaved, 21.9% for reduceCompleteUnrollWarp8;
+  // reduceNeighbored reads 19.7%, its warps idling in divergent branches instead).
   EXPECT_GT(interleaved, unrolled + 5.0);
 }
 

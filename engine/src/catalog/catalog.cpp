@@ -1,5 +1,5 @@
-// The variant table. Seed ladder entries are here; variants past the seed are appended by
-// catalog_modern.cpp (append_modern_variants).
+// The variant table. Classic ladder entries are here; variants past the classic ladder are appended
+// by catalog_modern.cpp (append_modern_variants).
 #include "engine/catalog/catalog.h"
 
 #include <algorithm>
@@ -54,7 +54,7 @@ VariantInfo ladder(std::string id, KernelId k, std::string seed, std::string dis
   return v;
 }
 
-// The seed's warp-level kernels come as a volatile form and a race-free twin.
+// The classic ladder's warp-level kernels come as a volatile form and a race-free twin.
 void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelId vol,
                    KernelId sync, const std::string& seed, const std::string& display,
                    const std::string& explanation, const std::vector<std::string>& phases,
@@ -195,7 +195,7 @@ std::optional<VariantRef> resolve_variant(std::string_view name) {
       if (name == v.seed_name) return VariantRef{&v, std::nullopt};
       continue;
     }
-    // "reduceUnroll8": the seed name followed by the unroll factor, digits only.
+    // "reduceUnroll8": the classic name followed by the unroll factor, digits only.
     if (name.size() <= v.seed_name.size() || name.substr(0, v.seed_name.size()) != v.seed_name)
       continue;
     const std::string_view digits = name.substr(v.seed_name.size());

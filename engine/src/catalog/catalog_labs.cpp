@@ -1,4 +1,4 @@
-// The labs of seeds 003 and 004: divergence, block-wide predicates, #pragma unroll. Kernels:
+// The labs of the classic posts: divergence, block-wide predicates, #pragma unroll. Kernels:
 // kernels/lab_*.cu; what each maps an element to: kernels/lab.h. Their totals are a function of
 // the input (a sum of mapped values, a count), checked against the host model.
 #include "catalog/catalog_labs.h"

@@ -1,6 +1,7 @@
-// Variants past the seed: warp-level primitives, vectorized grid-stride loads, a single-pass
-// reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu, cub_reference.cu.
-// Block sizes, unroll factors, types and workspaces come from kernels/accepts.h (catalog.cpp).
+// Variants past the classic ladder: warp-level primitives, vectorized grid-stride loads, a
+// single-pass reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu,
+// cub_reference.cu. Block sizes, unroll factors, types and workspaces come from kernels/accepts.h
+// (catalog.cpp).
 #include "catalog/catalog_modern.h"
 
 namespace rl {

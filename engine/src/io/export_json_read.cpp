@@ -250,7 +250,7 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
     else if (key == "timing")
       read_timing(v, p, &s.timing);
     else if (key == "baseline") {
-      // Speed-ups match the baseline by id; a seed name ("reduceNeighbored") means its id.
+      // Speed-ups match the baseline by id; a classic name ("reduceNeighbored") means its id.
       // An empty baseline means no speed-ups.
       s.baseline = as_string(v, p);
       if (!s.baseline.empty()) s.baseline = resolve_variant(resolvable_variant(v, p))->variant->id;

@@ -1,5 +1,6 @@
 // The CUDA backend: one device, one non-blocking stream, CUDA-event timing, L2 flush between
-// cold samples, and the seed's in-place input restored before every sample outside the timing.
+// cold samples, and the classic ladder's in-place input restored before every sample outside the
+// timing.
 #include <algorithm>
 #include <cstring>
 #include <utility>

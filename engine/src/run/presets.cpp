@@ -1,5 +1,5 @@
-// The seed's experiments (presets.h). Variants past the seed join the size sweep by what the
-// catalog says they take, so a new kernel joins without an edit here.
+// The classic ladder's experiments (presets.h). Variants past the classic ladder join the size
+// sweep by what the catalog says they take, so a new kernel joins without an edit here.
 #include "engine/run/presets.h"
 
 #include "engine/catalog/catalog.h"
@@ -8,7 +8,7 @@ namespace rl {
 
 namespace {
 
-// Variants past the seed that can join a sweep at block size `block` (or pick their own).
+// Variants past the classic ladder that can join a sweep at block size `block` (or pick their own).
 std::vector<std::string> modern_variants(int block) {
   std::vector<std::string> out;
   for (const VariantInfo& v : catalog())
@@ -18,7 +18,7 @@ std::vector<std::string> modern_variants(int block) {
   return out;
 }
 
-// The labs of seeds 003 and 004: int32, 2^24 elements, 256 threads per block.
+// The labs of the classic posts: int32, 2^24 elements, 256 threads per block.
 Preset lab_preset(std::string id, std::string name, std::string description,
                   std::vector<std::string> variants, std::vector<Workspace> workspaces,
                   std::vector<int> unrolls, std::string baseline) {

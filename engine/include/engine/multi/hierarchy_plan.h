@@ -18,7 +18,7 @@
 namespace rl {
 
 struct HierarchyRequest {
-  std::string variant = "single_pass";  // the local reduction (id or seed name)
+  std::string variant = "single_pass";  // the local reduction (id or classic name)
   int block_size = 1024;
   int unroll = 4;
   Workspace workspace = Workspace::Registers;  // a variant with one workspace uses its own

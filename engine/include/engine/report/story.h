@@ -30,7 +30,7 @@ inline constexpr int kStoryVersion = 1;
 
 // One step as written, with the story's defaults applied and checked against the catalog.
 struct StoryStep {
-  std::string title;    // short heading; default: the seed's name ("reduceUnroll8")
+  std::string title;    // short heading; default: the classic ladder's name ("reduceUnroll8")
   std::string caption;  // what this change buys, in a sentence or two
   PointSpec point;      // what was measured: variant, workspace, block, unroll, N, type
   std::string counter;  // counter id (counter_catalog.h) that explains the step

@@ -1,5 +1,5 @@
-// The seed's experiments as ready-made specs, one list for every front end: the app's preset
-// picker and menu, `reductionlab-cli run --preset ID` and `reductionlab-cli presets`.
+// The classic ladder's experiments as ready-made specs, one list for every front end: the app's
+// preset picker and menu, `reductionlab-cli run --preset ID` and `reductionlab-cli presets`.
 #pragma once
 
 #include <string>
