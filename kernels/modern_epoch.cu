@@ -15,8 +15,8 @@
 //           back.
 // The total is the accumulator once the kernel has ended; the host reads it from scratch
 // (kernels/epoch_total.h, read_total in launch.h). The idea: single_pass's last slot waits for
-// its atomic to return, behind every other slot's; here nothing returns (ncu on the H200:
-// docs/benchmarks.md sections 5.5 and 5.13).
+// its atomic to return, behind every other slot's; here nothing returns (modern_epoch.cuh says
+// what that saves on the H200).
 #include <type_traits>
 
 #include "dispatch.cuh"

@@ -89,7 +89,7 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, unsigned epo
 // added with one REDUX.SUM (|sum| < 2^31). The sum is sum * 2^exp exactly; the rounding of each
 // lane depends only on the warp's values, never on an order, so the result has the same bits
 // on every run. Two dependent REDUX against the tree's five dependent shuffle + add steps (the
-// float single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md 5.5).
+// float single pass lost 0.1-0.2 us to them against int32's REDUX, ncu on the H200).
 // Everything that does not need the warp's maximum is done before it arrives, so only an add,
 // two shifts and the second REDUX follow it. NaN and infinities are not added: each lane's
 // kind is counted (a vote, then a REDUX only in a warp that holds one) and the counts go to the

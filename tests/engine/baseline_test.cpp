@@ -19,7 +19,7 @@ PointResult point(const std::string& variant, int unroll, double ms, int block =
 }
 
 TEST(Baseline, TheUnrollingExperimentIsAgainstUOne) {
-  // docs/cli.md: run --variants unroll --unroll 1,2,4,8 (unroll is its own baseline).
+  // run --variants unroll --unroll 1,2,4,8 (unroll is its own baseline).
   std::vector<PointResult> rs{point("unroll", 1, 8.0), point("unroll", 2, 4.0),
                               point("unroll", 4, 2.0), point("unroll", 8, 1.0)};
   compute_speedups(rs, "unroll");

@@ -134,8 +134,7 @@ class CudaBackend final : public Backend {
     return t;
   }
 
-  // Measured on the H200: 1.25-1.31 us, constant to the 32 ns tick of the event clock
-  // (docs/benchmarks.md, "Taking the timestamps out").
+  // Measured on the H200: 1.25-1.31 us, constant to the 32 ns tick of the event clock.
   std::optional<double> timestamp_floor_sample(bool cold_l2) override {
     cudaStream_t s = stream_->get();
     if (cold_l2)

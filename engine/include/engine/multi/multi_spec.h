@@ -42,7 +42,7 @@ struct MultiSpec {
   std::vector<int> gpu_counts;
   std::vector<Exchange> exchanges = all_exchanges();
   // The local reduction: one variant at one shape (default: the single pass, the fastest
-  // kernel at large N on the H200, docs/benchmarks.md).
+  // kernel at large N on the H200).
   std::string variant = "single_pass";
   Workspace workspace = Workspace::Registers;
   int block_size = 1024;

@@ -44,7 +44,7 @@ struct PointResult {
   int event_spans = 0;  // spans per sample (1, or 2 with a middle event); 0: none
   // The whole reduction's time on the GPU with the timestamps taken out: every total sample
   // minus event_spans x the floor's median. What ncu's gpu__time_duration counts (summed over
-  // the kernels), measured here without a profiler; docs/benchmarks.md gives how close.
+  // the kernels), measured here without a profiler.
   Summary gpu_time;
   // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
   double first_gbps = 0, total_gbps = 0;
