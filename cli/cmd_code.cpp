@@ -1,4 +1,4 @@
-// `reductionlab-cli code`: the Code view's text (issue 11) for one kernel instantiation: a
+// `reductionlab-cli code`: the Code view's text for one kernel instantiation: a
 // summary (resources, occupancy, SASS counts per architecture), or its source, SASS, PTX, or
 // the source diff from another variant. All of it was embedded at build time (engine/code/).
 #include <cstdio>
@@ -143,7 +143,9 @@ Command add_code_command(CLI::App& app) {
       "theoretical occupancy, SASS counts per architecture), or its CUDA source, SASS, PTX, or "
       "the source diff from another variant.");
   auto a = std::make_shared<CodeArgs>();
-  sub->add_option("--variant", a->variant, "Variant id or seed name")->required()->type_name("ID");
+  sub->add_option("--variant", a->variant, "Variant id or classic kernel name")
+      ->required()
+      ->type_name("ID");
   sub->add_option("--block-size", a->block_size, "Block size (default 256, or the variant's own)")
       ->type_name("B");
   sub->add_option("--unroll", a->unroll, "Unroll factor (default: the variant's)")->type_name("U");

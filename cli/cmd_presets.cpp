@@ -1,5 +1,5 @@
-// `reductionlab-cli presets`: the seed's experiments the app's preset picker offers, one block
-// each: the id `run --preset` takes, the name, what it shows, and what it runs.
+// `reductionlab-cli presets`: the classic ladder's experiments the app's preset picker offers, one
+// block each: the id `run --preset` takes, the name, what it shows, and what it runs.
 #include <cstdio>
 
 #include "cli.h"
@@ -40,7 +40,7 @@ int list_presets() {
 Command add_presets_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "presets",
-      "List the seed's experiments (the app's presets): the id `run --preset ID` takes, the name, "
+      "List the preset experiments (the app's presets): the id `run --preset ID` takes, the name, "
       "what it shows and what it runs.");
   return Command{sub, [] { return list_presets(); }};
 }

@@ -253,17 +253,17 @@ int run_command(const RunArgs& a, const CountsFlags& counts, const CountersFlag&
 }
 
 constexpr const char* kRunFooter = R"(
-Variants: ids (see `reductionlab-cli variants`) or the seed's kernel names, e.g.
+Variants: ids (see `reductionlab-cli variants`) or the classic kernel names, e.g.
   --variants reduceNeighbored,reduceInterleaved,reduceUnroll8; `all` = every variant that
   applies to the request and the device (the rest are listed once on stderr, with why).
-Unroll factors: a seed name with a factor (reduceUnroll8) runs that variant at that factor
+Unroll factors: a classic name with a factor (reduceUnroll8) runs that variant at that factor
   only; --unroll gives the factors of variants named without one (ids such as unroll or
   unroll_warp_sync), each keeping the factors it takes; without --unroll such a variant runs at
-  its default (the seed's) factor. Example: --variants reduceUnroll2,unroll --unroll 4,8 runs
-  unroll at U = 2, 4 and 8; --variants interleaved,reduceUnroll8 runs interleaved (U = 1) and
-  unroll at U = 8.
+  its default factor (the classic ladder's). Example: --variants reduceUnroll2,unroll --unroll
+  4,8 runs unroll at U = 2, 4 and 8; --variants interleaved,reduceUnroll8 runs interleaved
+  (U = 1) and unroll at U = 8.
 Sizes: 1000003, 2^24, 16M (K, M, G = 2^10, 2^20, 2^30) and power-of-two ranges 2^10..2^28.
-Defaults: the seed's ladder (every variant with a seed name), global workspace, B = 1024,
+Defaults: the classic ladder (every variant with a classic name), global workspace, B = 1024,
   N = 2^24, int32, cuda:0 when there is a GPU, else cpu (host emulation, with a note on stderr).
 --spec FILE: a JSON spec (the "spec" object of a saved session); flags given override it.
   --spec - reads it from stdin (what the app sends through a launcher: docs/remote.md).

@@ -76,12 +76,13 @@ Command add_trace_command(CLI::App& app) {
       "Write the step-by-step trace of one block (workspace values, warp masks, barriers, "
       "counters) as JSON, from the host block model");
   auto a = std::make_shared<TraceArgs>();
-  sub->add_option("--variant", a->variant, "Variant id or seed kernel name (reduceUnroll8)")
+  sub->add_option("--variant", a->variant, "Variant id or classic kernel name (reduceUnroll8)")
       ->required();
   sub->add_option("--block-size", a->block_size, "Threads per block (power of two, 32..1024)")
       ->required();
   a->o_unroll = sub->add_option("--unroll", a->unroll, "Unroll factor (default: the variant's)");
-  sub->add_option("--workspace", a->workspace, "global (default, as the seed) or shared");
+  sub->add_option("--workspace", a->workspace,
+                  "global (default, as in the classic ladder) or shared");
   a->o_size = sub->add_option("--size", a->size,
                               "N: the totals cover the whole launch of N elements (default: one "
                               "block's tile); 2^24 and 16M are accepted");

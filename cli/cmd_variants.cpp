@@ -1,6 +1,6 @@
-// `reductionlab-cli variants`: one line per variant, starting with its id, then the seed's
-// kernel name ("-" where the seed has none), family, workspaces, block sizes, unroll factors and
-// the display name. Scripts read the first column.
+// `reductionlab-cli variants`: one line per variant, starting with its id, then its classic
+// kernel name ("-" where the classic ladder has none), family, workspaces, block sizes, unroll
+// factors and the display name. Scripts read the first column.
 #include <algorithm>
 #include <cstdio>
 
@@ -33,7 +33,7 @@ std::string workspaces_column(const rl::VariantInfo& v) {
 std::string family_column(const rl::VariantInfo& v) {
   switch (v.family) {
     case rl::VariantFamily::SeedLadder:
-      return "seed";
+      return "classic";
     case rl::VariantFamily::Modern:
       return "modern";
     case rl::VariantFamily::CubReference:
@@ -77,7 +77,7 @@ int list_variants(bool verbose) {
 Command add_variants_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "variants",
-      "List every reduction variant: id, the seed's kernel name ({U} = the unroll factor, e.g. "
+      "List every reduction variant: id, the classic kernel name ({U} = the unroll factor, e.g. "
       "reduceUnroll8), family, workspaces, block sizes (B), unroll factors (U), display name.");
   auto verbose = std::make_shared<bool>(false);
   sub->add_flag("--explain", *verbose, "Also print what each variant demonstrates");

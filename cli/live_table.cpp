@@ -65,6 +65,7 @@ LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSp
     : device_(device), baseline_(baseline), noise_target_(noise_target), basis_(basis) {
   progress_tty_ = isatty(STDERR_FILENO) != 0;
   color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  seed_width_ = std::max(seed_width_, std::size_t(7));  // the header's "classic"
   for (const rl::PointSpec& p : points) {
     variant_width_ = std::max(variant_width_, p.variant.size());
     seed_width_ = std::max(seed_width_, seed_label(p).size());
@@ -95,7 +96,7 @@ void LiveTable::print_header() {
   }
   std::printf(
       "speed-up: against %s at the same size and type; first = first kernel alone (what "
-      "the seed times), total = whole reduction\n",
+      "the classic ladder times), total = whole reduction\n",
       baseline_.empty() ? "(none)" : baseline_.c_str());
   if (basis_ != rl::TimeBasis::Whole)
     std::printf("--time %s: GB/s, %%floor, %%theo and speed-up are on the %s\n",
@@ -125,10 +126,10 @@ void LiveTable::print_header() {
   std::fputs(counters_.legend().c_str(), stdout);
   counts_header += counters_.header();
   std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
-              pad_right("variant", variant_width_).c_str(), pad_right("seed", seed_width_).c_str(),
-              "workspace", "B", "U", pad_left("N", size_width_).c_str(), "type", "first", "total",
-              "gpu", "noise", "GB/s", "%floor", "%theo", "speed-up", counts_header.c_str(),
-              "status");
+              pad_right("variant", variant_width_).c_str(),
+              pad_right("classic", seed_width_).c_str(), "workspace", "B", "U",
+              pad_left("N", size_width_).c_str(), "type", "first", "total", "gpu", "noise", "GB/s",
+              "%floor", "%theo", "speed-up", counts_header.c_str(), "status");
   std::fflush(stdout);
 }
 

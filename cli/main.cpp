@@ -36,7 +36,7 @@ std::string synopsis_item(const CLI::Option& o) {
 }
 
 // "reductionlab-cli run [--device cpu|cuda:N] ...", wrapped under the first option. Made from
-// the parser itself, so it lists every flag there is (tests/cli compares it with docs/cli.md).
+// the parser itself, so it lists every flag there is (tests/cli/cli_help_test.cpp checks it).
 std::string synopsis(const CLI::App& sub) {
   const std::string head = "reductionlab-cli " + sub.get_name();
   std::string out = head;
@@ -124,7 +124,7 @@ std::string parse_error_text(const CLI::ParseError& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"ReductionLab: CUDA parallel reductions, from the seed's ladder to the roof",
+  CLI::App app{"ReductionLab: CUDA parallel reductions, from the classic ladder to the roof",
                "reductionlab-cli"};
   app.require_subcommand(1);
   std::vector<rlcli::Command> commands{

@@ -26,10 +26,10 @@ std::vector<rl::Workspace> parse_workspaces(std::string_view flag, std::string_v
 // "int32", "float32", "both" or a comma list.
 std::vector<rl::DType> parse_types(std::string_view flag, std::string_view text);
 
-// Variant names as typed (ids or seed names, "reduceUnroll8", or "all", kept as it is for
+// Variant names as typed (ids or classic names, "reduceUnroll8", or "all", kept as it is for
 // rl::resolve_all). Unknown names are an error that points at `reductionlab-cli variants`.
 std::vector<std::string> parse_variant_names(std::string_view flag, std::string_view text);
-// One id or seed name -> canonical id.
+// One id or classic name -> canonical id.
 std::string parse_variant_id(std::string_view flag, std::string_view text);
 
 // "cpu" -> nullopt; "cuda" or "cuda:N" -> N.

@@ -39,7 +39,7 @@ void check_one_profiling_kind(const CountersFlag& flag);
 // unknown counter (naming it and the known ones).
 std::vector<std::string> counter_ids(const CountersFlag& flag);
 
-// The table's counter columns: at most six of the ids, the seed's argument first (barrier
+// The table's counter columns: at most six of the ids, the classic ladder's argument first (barrier
 // stall, uniformity, threads per instruction, occupancy, DRAM, L2 hit rate).
 class CounterColumns {
  public:

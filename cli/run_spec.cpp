@@ -35,9 +35,9 @@ std::string not_run_reason(const std::string& id, const std::vector<rl::Exclusio
 }
 
 // Speed-ups need the baseline in the run. An explicit --baseline outside the run is an error;
-// otherwise the default (neighbored, the seed's first kernel) falls back to the first variant
-// run. The baseline's entries move to the front, so at each size it runs first and every later
-// row already shows its speed-up.
+// otherwise the default (neighbored, the classic ladder's first kernel) falls back to the first
+// variant run. The baseline's entries move to the front, so at each size it runs first and every
+// later row already shows its speed-up.
 void settle_baseline(const RunArgs& a, rl::ExperimentSpec& spec,
                      const std::vector<rl::Exclusion>& excluded) {
   auto in_run = [&](const std::string& id) {
@@ -124,8 +124,8 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
                               "cpu or cuda:N (default: cuda:0 when there is a GPU, else cpu)");
   a.o_variants = sub.add_option(
       "--variants", a.variants,
-      "Comma list of variant ids or seed kernel names, or all: every variant that applies to "
-      "the request and device, the rest listed on stderr (default: the seed's ladder)");
+      "Comma list of variant ids or classic kernel names, or all: every variant that applies to "
+      "the request and device, the rest listed on stderr (default: the classic ladder)");
   a.o_workspace =
       sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
   a.o_block_sizes =
@@ -181,7 +181,7 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
                             "Read the experiment from a JSON spec FILE (- reads stdin); flags "
                             "override it");
   a.o_preset = sub.add_option("--preset", a.preset,
-                              "Start from one of the seed's experiments (reductionlab-cli presets "
+                              "Start from one of the preset experiments (reductionlab-cli presets "
                               "lists them); flags override it");
   a.o_time = sub.add_option("--time", a.time,
                             "The time GB/s, %floor, %theo and speed-ups use in the table: whole "
@@ -196,8 +196,8 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
   sub.add_flag("--in-process", a.in_process,
                "Measure in this process, not in a worker process (after a GPU fault the rest of "
                "the run cannot use the GPU). For a profiler attached to the CLI: under Nsight "
-               "Compute the worker's kernels ran up to 13% slower than in process (H200, "
-               "docs/benchmarks.md section 5); without ncu both read the same");
+               "Compute the worker's kernels ran up to 13% slower than in process (H200); "
+               "without ncu both read the same");
   a.o_resume = sub.add_option("--resume", a.resume,
                               "Finish the run a saved session FILE holds (its experiment, on the "
                               "same device): its points are kept, the rest run; --json defaults "

@@ -1,5 +1,5 @@
 // `reductionlab-cli run`'s flags and how they become an rl::ExperimentSpec: start from --spec
-// FILE (or the defaults: the seed's ladder at N = 2^24, B = 1024, global workspace, int32), then
+// FILE (or the defaults: the classic ladder at N = 2^24, B = 1024, global workspace, int32), then
 // every flag given explicitly overrides its field.
 #pragma once
 
@@ -34,7 +34,7 @@ struct RunArgs {
 
 void add_run_options(CLI::App& sub, RunArgs& args);
 
-// The variants run when none are named: every variant with a seed name (the seed's ladder).
+// The variants run when none are named: every variant with a classic name (the classic ladder).
 std::vector<std::string> default_variants();
 
 // The time the table's GB/s, roofs and speed-ups use (--time whole|gpu|first).

@@ -1,7 +1,7 @@
-// Device helpers shared by the seed ladder kernels: the load / pre-reduction phase and the
+// Device helpers shared by the classic ladder kernels: the load / pre-reduction phase and the
 // two workspaces. Every ladder kernel is "phase 1: load (and pre-reduce U tiles) into the
 // workspace; phase 2: reduce the workspace in a block-wide tree; phase 3: thread 0 writes the
-// block's partial". Only phase 2 differs between the seed's kernels.
+// block's partial". Only phase 2 differs between the classic ladder's kernels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,9 +14,10 @@
 namespace rl::kernels::detail {
 
 // Phase 1. A block owns the tile [base, base + U * B) with base = blockIdx.x * U * B; thread
-// tid sums x[base + tid + k * B] for k = 0..U-1, left to right (the seed's unroll order), with
-// elements at or past n read as 0. The seed skips the whole pre-reduction when the last element
-// is past n, which drops the tail; we keep the fast unguarded path for full tiles only.
+// tid sums x[base + tid + k * B] for k = 0..U-1, left to right (the classic ladder's unroll order),
+// with elements at or past n read as 0. The classic ladder skips the whole pre-reduction when the
+// last element is past n, which drops the tail; we keep the fast unguarded path for full tiles
+// only.
 template <int U, typename T>
 __device__ __forceinline__ T load_pre_reduced(const T* __restrict__ x, std::size_t n) {
   const std::size_t base = static_cast<std::size_t>(blockIdx.x) * U * blockDim.x;
@@ -37,16 +38,18 @@ __device__ __forceinline__ T load_pre_reduced(const T* __restrict__ x, std::size
 }
 
 // Sets up the workspace of this block and returns a pointer to its first element.
-//  Global: the block's tile of the input itself (in place, as the seed). The buffer is zero
+//  Global: the block's tile of the input itself (in place, as the classic ladder). The buffer is
+// zero
 //          padded to grid * U * B elements, so the tree never reads past it. With U == 1 the
-//          tile is used as loaded (the seed's neighbored/interleaved kernels have no phase 1).
+//          tile is used as loaded (the classic ladder's neighbored/interleaved kernels have no
+// phase 1).
 //  Shared: a blockDim.x-element dynamic shared array; the input is only read.
 template <int U, Workspace W, typename T>
 __device__ __forceinline__ T* prepare_workspace(T* __restrict__ input, std::size_t n,
                                                 T* __restrict__ smem) {
   T* tile = input + static_cast<std::size_t>(blockIdx.x) * U * blockDim.x;
   if constexpr (W == Workspace::Global) {
-    // With U == 1 nothing was written yet, so no barrier: the seed's reduceNeighbored /
+    // With U == 1 nothing was written yet, so no barrier: the classic ladder's reduceNeighbored /
     // Less / Interleaved start straight with the tree (10 barriers per 1024-thread block).
     if constexpr (U > 1) {
       const T sum = load_pre_reduced<U>(input, n);

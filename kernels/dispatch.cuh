@@ -48,8 +48,8 @@ cudaError_t with_pow2(int v, F&& f) {
   }
 }
 
-// Unroll factors the tiled kernels are instantiated for: 1 and the seed's 2, 4, 8, plus 16.
-// Each family static_asserts that this covers its rows of kernels/accepts.h.
+// Unroll factors the tiled kernels are instantiated for: 1 and the classic ladder's 2, 4, 8, plus
+// 16. Each family static_asserts that this covers its rows of kernels/accepts.h.
 inline constexpr Pow2Range kUnrollBuilt{1, 16};
 template <typename F>
 cudaError_t with_unroll(int u, F&& f) {

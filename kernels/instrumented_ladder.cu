@@ -1,4 +1,4 @@
-// Instrumented seed-ladder kernels (see instrumented.h for what is recorded and how).
+// Instrumented classic-ladder kernels (see instrumented.h for what is recorded and how).
 // Each kernel below is its counterpart in seed_ladder.cu / seed_warp.cu with a Recorder call
 // at every step: a ballot of the step's condition before it, a snapshot of the workspace after.
 #include "common.cuh"
@@ -208,7 +208,7 @@ cudaError_t launch_instrumented(const MaskRecordingRequest& r, unsigned grid, vo
 std::string check_request(const MaskRecordingRequest& r) {
   const int k = static_cast<int>(r.kernel);
   if (k < 0 || k > static_cast<int>(KernelId::CompleteUnrollSync))
-    return "not a seed-ladder kernel";
+    return "not a classic-ladder kernel";
   if (!detail::is_pow2_block(r.block_size))
     return "block size must be a power of two from 32 to 1024";
   if (k >= static_cast<int>(KernelId::UnrollWarpVolatile) && r.block_size < 64)

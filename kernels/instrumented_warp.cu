@@ -1,5 +1,5 @@
-// Instrumented warp-level kernels past the seed (see instrumented.h for what is recorded and
-// how). The kernel below is modern_warp.cu's warp_shuffle (block_sum_shfl), reduce_add_sync and
+// Instrumented warp-level kernels past the classic ladder (see instrumented.h for what is recorded
+// and how). The kernel below is modern_warp.cu's warp_shuffle (block_sum_shfl), reduce_add_sync and
 // cg_reduce in one body, the warp-level reduction picked at compile time, with a Recorder call
 // at every step of the model's trace (engine/trace_modern.cpp): a ballot of the step's
 // condition before it, each thread's register after it. Registers need no snapshot barrier,

@@ -1,5 +1,5 @@
-// The divergence lab (seed 004): the same per-element work behind branches of different kinds.
-// Every kernel has the same three phases:
+// The divergence lab (the classic divergence post): the same per-element work behind branches of
+// different kinds. Every kernel has the same three phases:
 //   map:       thread tid maps element blockIdx.x * blockDim.x + tid (tail threads add 0);
 //   block sum: warp shuffles, warp sums through shared memory (modern_common.cuh);
 //   partial:   thread 0 writes the block's sum; the common finishing block adds the partials.
@@ -43,7 +43,8 @@ __device__ __forceinline__ int mapped(int x, unsigned tid, int knob, int mode) {
     if (x & 1) return lab::costly_b(x);
     return lab::costly_a(x);
   } else if constexpr (K == KernelId::SelectCostly) {
-    // Both paths run for every element; the select keeps one (seed 004's caveat).
+    // Both paths run for every element; the select keeps one (the classic divergence post's
+    // caveat).
     const int a = lab::costly_a(x);
     const int b = lab::costly_b(x);
     return (x & 1) ? b : a;

@@ -1,10 +1,11 @@
-// Block-wide predicates (seed 003): __syncthreads_count / _or against the ways they replace.
-// A block owns U tiles of blockDim.x elements (tail read as "no"); thread 0 writes the block's
-// answer as its partial and the common finishing block adds the partials.
+// Block-wide predicates (the classic post on __syncthreads and #pragma unroll): __syncthreads_count
+// / _or against the ways they replace. A block owns U tiles of blockDim.x elements (tail read as
+// "no"); thread 0 writes the block's answer as its partial and the common finishing block adds the
+// partials.
 //  CountSyncthreadsCount: per tile, count = __syncthreads_count(x >= 200): the barrier returns
 //                         the block's count to every thread.
 //  CountSharedTree:       each thread counts its U elements, then the interleaved shared-memory
-//                         tree with a __syncthreads() per level (the seed's reduction).
+//                         tree with a __syncthreads() per level (the classic ladder's reduction).
 //  CountBallot:           per tile, each warp's lane 0 adds __popc(__ballot_sync(pred)); the warp
 //                         counts go through shared memory (modern_common.cuh's block sum).
 //  AnyEarlyExit:          per tile, __syncthreads_or(x == 255): the whole block leaves its scan

@@ -1,4 +1,5 @@
-// The #pragma unroll lab (seed 003): what unrolling a loop buys and costs.
+// The #pragma unroll lab (the classic post on __syncthreads and #pragma unroll): what unrolling a
+// loop buys and costs.
 //  UnrollPragma:     a block owns a tile of kUnrollTrip x blockDim.x elements; each thread adds
 //                    its 32 elements (blockDim.x apart) in a loop under #pragma unroll U (U = 32
 //                    is the whole loop): U loads in flight per iteration against U registers;

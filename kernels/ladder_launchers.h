@@ -11,7 +11,7 @@ cudaError_t launch_finish_pass(const LaunchArgs& a, const LaunchPlan& p);  // fi
 }  // namespace rl::kernels
 
 namespace rl::kernels {
-// Kernels past the seed (modern_*.cu, cub_reference.cu): planning and launching.
+// Kernels past the classic ladder (modern_*.cu, cub_reference.cu): planning and launching.
 cudaError_t plan_modern(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_modern(const LaunchArgs& a, const LaunchPlan& p);
 }  // namespace rl::kernels

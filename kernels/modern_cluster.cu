@@ -11,7 +11,7 @@
 //           leader's first warp adds the sums in rank order.
 //  phase 4: the leader hands the cluster's sum on (modern_finish.cuh): one atomic per cluster
 //           instead of one per block, and the cluster that counts last writes the total.
-// Measured on the H200 (docs/benchmarks.md section 5): the cluster barrier costs more than the
+// Measured on the H200: the cluster barrier costs more than the
 // atomics it saves (slower than single_pass at every N for int32); the rung shows the level, not
 // a speed-up.
 #include <cooperative_groups.h>

@@ -1,5 +1,5 @@
-// Device helpers shared by the kernels past the seed (modern_*.cu): the warp-level tree with
-// __shfl_down_sync, the block-level sum built from it, and the 16-byte vector types.
+// Device helpers shared by the kernels past the classic ladder (modern_*.cu): the warp-level tree
+// with __shfl_down_sync, the block-level sum built from it, and the 16-byte vector types.
 //
 // The order of additions here is part of the contract with the host model
 // (engine/block_model_modern.cpp): change one, change the other, or the float tests fail.
@@ -18,8 +18,8 @@ inline constexpr unsigned kFullMask = 0xffffffffu;
 inline constexpr int kWarp = 32;
 
 // Warp tree: offsets 16, 8, 4, 2, 1; lane i adds lane i + offset. Lane 0 ends with the sum of
-// the 32 lanes, in the same pairs as the seed's last warp (ws[tid] += ws[tid + offset]), but
-// through registers: no shared memory, no volatile, no __syncwarp() needed.
+// the 32 lanes, in the same pairs as the classic ladder's last warp (ws[tid] += ws[tid + offset]),
+// but through registers: no shared memory, no volatile, no __syncwarp() needed.
 template <typename V>
 __device__ __forceinline__ V warp_sum_shfl(V v) {
 #pragma unroll
@@ -32,7 +32,7 @@ __device__ __forceinline__ V warp_sum_shfl(V v) {
 // writes its sum to shared memory, then the first warp reduces those (padded with zeros to 32
 // lanes) the same way. The result is valid in thread 0 only. blockDim.x must be a multiple of
 // 32; nwarps = blockDim.x / 32. Two barrier-free warp phases and one __syncthreads(), against
-// log2(blockDim.x) barriers for the seed's shared-memory tree.
+// log2(blockDim.x) barriers for the classic ladder's shared-memory tree.
 //
 // Safe to call twice in a row in one kernel as long as a __syncthreads() separates the calls
 // (the first call's readers of warp_sums are warp 0 only, before that barrier).

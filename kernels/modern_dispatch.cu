@@ -1,7 +1,6 @@
-// plan_modern / launch_modern (declared in ladder_launchers.h): route a kernel past the seed to
-// its family's launcher (modern_launchers.cuh), and size the grids of the grid-stride kernels.
-#include <cstdlib>
-#include <limits>
+// plan_modern / launch_modern (declared in ladder_launchers.h): route a kernel past the classic
+// ladder to its family's launcher (modern_launchers.cuh), and size the grids of the grid-stride
+// kernels.
 
 #include "ladder_launchers.h"
 #include "modern_launchers.cuh"
@@ -46,28 +45,14 @@ cudaError_t launch_modern(const LaunchArgs& a, const LaunchPlan& p) {
 }
 
 namespace modern {
-namespace {
-
-// RL_BLOCKS_PER_SM: 0 when unset or empty, -1 when set to something other than 1..64.
-int blocks_per_sm_override() {
-  const char* text = std::getenv("RL_BLOCKS_PER_SM");
-  if (text == nullptr || *text == '\0') return 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 1 || value > 64) return -1;
-  return static_cast<int>(value);
-}
-
-}  // namespace
 
 cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_needed,
                           unsigned* grid) {
-  int device = 0, sm_count = 0, per_sm = blocks_per_sm_override();
-  if (per_sm < 0) return cudaErrorInvalidValue;
+  int device = 0, sm_count = 0, per_sm = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-  if (err == cudaSuccess && per_sm == 0)
+  if (err == cudaSuccess)
     err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0);
   if (err != cudaSuccess) return err;
   if (per_sm < 1 || sm_count < 1) return cudaErrorInvalidConfiguration;
@@ -78,18 +63,7 @@ cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_need
 }
 
 cudaError_t capped_grid(std::size_t blocks_needed, std::size_t max_blocks, unsigned* grid) {
-  const int per_sm = blocks_per_sm_override();
-  if (per_sm < 0) return cudaErrorInvalidValue;
-  std::size_t g = blocks_needed < max_blocks ? blocks_needed : max_blocks;
-  if (per_sm > 0) {
-    int device = 0, sm_count = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    if (err != cudaSuccess) return err;
-    const std::size_t cap = static_cast<std::size_t>(per_sm) * sm_count;
-    if (cap < g) g = cap;
-  }
+  const std::size_t g = blocks_needed < max_blocks ? blocks_needed : max_blocks;
   *grid = static_cast<unsigned>(g < 1 ? 1 : g);
   return cudaSuccess;
 }

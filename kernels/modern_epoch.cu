@@ -15,8 +15,8 @@
 //           back.
 // The total is the accumulator once the kernel has ended; the host reads it from scratch
 // (kernels/epoch_total.h, read_total in launch.h). The idea: single_pass's last slot waits for
-// its atomic to return, behind every other slot's; here nothing returns (ncu on the H200:
-// docs/benchmarks.md sections 5.5 and 5.13).
+// its atomic to return, behind every other slot's; here nothing returns (modern_epoch.cuh says
+// what that saves on the H200).
 #include <type_traits>
 
 #include "dispatch.cuh"
@@ -32,8 +32,8 @@ namespace {
 // At most this many blocks (the window sums take 16384 slots), as single_pass.
 constexpr std::size_t kMaxBlocks = kMaxSlots;
 // Grids of at most this many warps hand on per warp (no block barrier on the critical path), as
-// single_pass (ncu on the H200, docs/experiments/float_finish_apart.cu run 4: per warp and per
-// block within 0.1 us of each other at 2^16..2^24).
+// single_pass (ncu on the H200: per warp and per block within 0.1 us of each other at
+// 2^16..2^24).
 constexpr unsigned kMaxWarpSlots = 512;
 
 template <typename T, int B, int U>

@@ -7,7 +7,7 @@
 // Why: a slot that must know whether it is the last one (single_pass, modern_finish.cuh) waits
 // for its atomic to come back, and the last slot's atomic queues behind every other slot's: a
 // round trip on the critical path, 0.2-0.4 us on the H200 where reading 2^16..2^21 elements
-// takes 2.4-4.5 us. With RED nothing comes back (docs/benchmarks.md section 5.5).
+// takes 2.4-4.5 us. With RED nothing comes back.
 //
 // What makes that possible is an accumulator that is zero when the launch starts, without a
 // memset before it: two accumulators, used in turn. The host passes each launch its number e on
@@ -16,10 +16,10 @@
 // one for the next launch (the previous launch's total: the host reads a total before it
 // launches again on the same scratch, and nothing in this launch adds there) and writes e + 1 to
 // the epoch word, which tells the host where the latest total is. Nothing waits for anything.
-// Until 2026-12-04 each slot took a ticket from the epoch word as it started (a returning
-// atomic: what came back said the epoch, and the last ticket readied the next launch); its
-// round trip and the tickets' queue on that one word cost 0.1-0.25 us at 2^16..2^18 on the
-// H200, where the loads did not hide them (docs/benchmarks.md section 5.13). The host reads the
+// No slot takes a ticket from the epoch word (a returning atomic whose answer would say the
+// epoch, the last ticket readying the next launch): its round trip and the tickets' queue on
+// that one word cost 0.1-0.25 us at 2^16..2^18 on the H200, where the loads do not hide them
+// (docs/decisions.md). The host reads the
 // total of the latest launch through epoch_total_int32 / epoch_total_float32
 // (kernels/epoch_total.h): accumulator (epoch word - 1) % 2.
 //
@@ -89,7 +89,7 @@ __device__ __forceinline__ void epoch_prefetch(const char* scratch, unsigned epo
 // added with one REDUX.SUM (|sum| < 2^31). The sum is sum * 2^exp exactly; the rounding of each
 // lane depends only on the warp's values, never on an order, so the result has the same bits
 // on every run. Two dependent REDUX against the tree's five dependent shuffle + add steps (the
-// float single pass lost 0.1-0.2 us to them against int32's REDUX; docs/benchmarks.md 5.5).
+// float single pass lost 0.1-0.2 us to them against int32's REDUX, ncu on the H200).
 // Everything that does not need the warp's maximum is done before it arrives, so only an add,
 // two shifts and the second REDUX follow it. NaN and infinities are not added: each lane's
 // kind is counted (a vote, then a REDUX only in a warp that holds one) and the counts go to the
@@ -153,7 +153,7 @@ __device__ __forceinline__ FixedSum warp_sum_fixed(float v) {
   // top >= 3 puts sums of subnormals on 2^-149 exactly (no grid below window 0's).
   const unsigned top = max(warp_max_u32(eff), 3u);
   // Counted only where the warp holds one (a vote, not a third REDUX in every warp: each REDUX
-  // a warp issues costs int32 0.1 us at 2^17..2^20, docs/benchmarks.md 5.7 run 2).
+  // a warp issues costs int32 0.1 us at 2^17..2^20 on the H200).
   const unsigned specials = __any_sync(kFullMask, code != 0)
                                 ? static_cast<unsigned>(warp_add_i32(static_cast<int>(code)))
                                 : 0u;

@@ -21,9 +21,9 @@
 //    (an add may still be on its way), adds the windows as doubles in a fixed order and rounds
 //    once to float. Both ways give the same bits (a lone window is the same double either way),
 //    and the result is the slot sums' exact total, rounded: never worse than adding in order.
-//    Measured on the H200 (docs/experiments/float_finish.cu, docs/benchmarks.md section 5.4):
-//    every slot's warp reading the windows (the previous finish) made those reads queue behind
-//    every slot's atomics, 1.2-1.4x the read floor at 2^16..2^20 against 1.15-1.25x this way.
+//    Measured on the H200: every slot's warp reading the windows instead makes those reads queue
+//    behind every slot's atomics, 1.2-1.4x the read floor at 2^16..2^20 against 1.15-1.25x this
+//    way.
 //
 // Every slot and the windows it may read sit in a few scratch lines: block 0 asks L2 for them
 // at the start (prefetch_finish_lines), so that when the caches were flushed (cold-L2 timing,

@@ -1,4 +1,4 @@
-// Internal: the launchers of the kernels past the seed, one pair per file, called by
+// Internal: the launchers of the kernels past the classic ladder, one pair per file, called by
 // modern_dispatch.cu (plan_modern / launch_modern). Each returns cudaErrorInvalidValue for a
 // combination it is not built for (kernels/accepts.h lists what each takes).
 #pragma once
@@ -39,16 +39,13 @@ cudaError_t plan_cub(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_cub(const LaunchArgs& a, const LaunchPlan& p);
 
 // modern_dispatch.cu: the grid of a grid-stride kernel. Resident blocks = blocks per SM x SMs,
-// where blocks per SM is what cudaOccupancyMaxActiveBlocksPerMultiprocessor allows for
-// `kernel` at `block` threads, or the environment variable RL_BLOCKS_PER_SM (1..64, a tuning
-// knob for sweeps) when set. The grid is the smaller of that and blocks_needed (>= 1): a small
-// input gets only the blocks it can keep busy, so a single-pass tail stays short.
-// cudaErrorInvalidValue when RL_BLOCKS_PER_SM is set to anything but an integer in 1..64.
+// where blocks per SM is what cudaOccupancyMaxActiveBlocksPerMultiprocessor allows for `kernel`
+// at `block` threads. The grid is the smaller of that and blocks_needed (>= 1): a small input
+// gets only the blocks it can keep busy, so a single-pass tail stays short.
 cudaError_t resident_grid(const void* kernel, int block, std::size_t blocks_needed, unsigned* grid);
 
 // modern_dispatch.cu: the grid of a tiled kernel that takes one tile per block (single pass):
-// blocks_needed, at most max_blocks; with RL_BLOCKS_PER_SM=K set, at most K x SMs as well (the
-// blocks then walk several tiles each). cudaErrorInvalidValue for a bad RL_BLOCKS_PER_SM.
+// blocks_needed, at most max_blocks (past that the blocks walk several tiles each).
 cudaError_t capped_grid(std::size_t blocks_needed, std::size_t max_blocks, unsigned* grid);
 
 }  // namespace rl::kernels::modern

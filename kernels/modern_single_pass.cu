@@ -16,7 +16,7 @@
 // The idea: the second launch of a two-pass reduction costs a launch gap and a kernel that
 // mostly waits; letting the last block to finish do that work removes both. Per warp on small
 // grids because there the block barrier and second warp pass sit on the critical path while a
-// few hundred atomics cost nothing (ncu on the H200, docs/benchmarks.md section 5).
+// few hundred atomics cost nothing (ncu on the H200).
 #include <type_traits>
 
 #include "dispatch.cuh"
@@ -30,14 +30,13 @@ namespace {
 
 // At most this many blocks; past it, blocks walk several tiles. Every block pays its launch and
 // the round trip of its counting atomic, whose return it waits for before its slot frees.
-// Measured on the H200 at 2^28 int32 with one tile per block (harness, cold L2, 2026-11-29):
+// Measured on the H200 at 2^28 int32 with one tile per block (harness, cold L2):
 // 8192 blocks of 128 KB 242.9 us, 16384 of 64 KB 240.9-242.2 us, 32768 of 32 KB 250-251 us,
 // 65536 of 16 KB 260-270 us, 262143 of 2-4 KB 475-520 us (and 5-10% apart from one run to the
-// next). With this cap every (B, U) built reads 2^28 in 241-257 us (two runs).
+// next). With this cap every (B, U) built reads 2^28 in 241-257 us.
 constexpr std::size_t kMaxBlocks = kMaxSlots;
-// Grids of at most this many warps finish per warp. ncu on the H200 (2026-11-30,
-// docs/experiments/single_pass_shapes.cu): per warp is faster up to 512 warps (2^16: 2.66 against
-// 2.75 us, 2^18: 2.98 against 3.07 us), slower from 1024.
+// Grids of at most this many warps finish per warp. ncu on the H200: per warp is faster up to
+// 512 warps (2^16: 2.66 against 2.75 us, 2^18: 2.98 against 3.07 us), slower from 1024.
 constexpr unsigned kMaxWarpSlots = 512;
 
 // Phase 3 (modern_finish.cuh): every warp or every block hands its sum on.

@@ -20,8 +20,8 @@ namespace rl::kernels::modern {
 // are summed in int32 (<= 32 * 255), then into the 64-bit running sum.
 //
 // Loads: __ldg (ld.global.nc, the read-only path; what CUB uses on sm_90). Measured against
-// __ldcs (evict-first) and ld.global.nc.L1::no_allocate with ncu on a clean L2 (2026-11-29):
-// within 3% of each other at 2^24..2^28, no consistent winner (2^28 B=512 U=4: 230.9, 231.4,
+// __ldcs (evict-first) and ld.global.nc.L1::no_allocate with ncu on a clean L2 (H200): within
+// 3% of each other at 2^24..2^28, no consistent winner (2^28 B=512 U=4: 230.9, 231.4,
 // 231.0 us).
 template <typename T, int B, int U>
 __device__ __forceinline__ typename Accum<T>::type tile_thread_sum(const T* __restrict__ x,

@@ -1,7 +1,7 @@
-// Three ways to reduce inside a warp, each replacing the seed's shared-memory tree. All three
-// share the seed's phase 1 (a block owns a tile of B * U elements and each thread pre-reduces
-// its U elements, kernels/common.cuh) and its finishing pass (finish.cu); only the block
-// reduction differs:
+// Three ways to reduce inside a warp, each replacing the classic ladder's shared-memory tree. All
+// three share the classic ladder's phase 1 (a block owns a tile of B * U elements and each thread
+// pre-reduces its U elements, kernels/common.cuh) and its finishing pass (finish.cu); only the
+// block reduction differs:
 //  WarpShuffle:   __shfl_down_sync tree inside each warp, warp sums through 32 shared slots,
 //                 the first warp reduces those with shuffles again (modern_common.cuh).
 //  ReduceAddSync: the same two levels, each warp reduction one __reduce_add_sync instruction

@@ -41,7 +41,7 @@ __global__ void read_stream(const int4* __restrict__ in, std::size_t vectors,
 }
 
 // One tile per block up to the caps (grid = tiles, sm_count x blocks_per_sm, max_blocks where
-// not 0); each shape was the best at some size on the H200 (docs/benchmarks.md, section 3).
+// not 0); each shape was the best at some size on the H200.
 constexpr ReadFloorShape kShapes[] = {
     {128, 1, 0, 0},                      // one vector per thread, a block per tile: small N
     {256, 1, 0, 0},     {256, 4, 8, 0},  // 8 blocks per SM walking tiles, 4 loads in flight

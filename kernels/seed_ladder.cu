@@ -1,4 +1,4 @@
-// The seed's ladder, part 1: the three tree shapes and unrolled pre-reduction.
+// The classic ladder, part 1: the three tree shapes and unrolled pre-reduction.
 // Phase 1 and 3 are shared (common.cuh); each kernel below is its phase 2 and the idea it shows.
 #include "common.cuh"
 #include "dispatch.cuh"

@@ -1,6 +1,6 @@
-// The seed's ladder, part 2: the last warp without __syncthreads() and complete unrolling.
+// The classic ladder, part 2: the last warp without __syncthreads() and complete unrolling.
 // Every kernel here needs blockDim.x >= 64: the last warp adds ws[tid + 32].
-// Each comes twice: the seed's `volatile` last warp, which relies on a warp running in
+// Each comes twice: the classic ladder's `volatile` last warp, which relies on a warp running in
 // lock-step (Volta and later do not promise it; compute-sanitizer racecheck reports it), and a
 // race-free twin that orders the same steps with __syncwarp(). Both add the same pairs in the
 // same order, so they produce the same bits.
@@ -13,7 +13,7 @@ namespace {
 using detail::prepare_workspace;
 using detail::write_partial;
 
-// Phase 2b, the seed's form: the first warp finishes the last 64 values with no barrier,
+// Phase 2b, the classic ladder's form: the first warp finishes the last 64 values with no barrier,
 // through a volatile pointer so every read and write goes to memory.
 template <typename T>
 __device__ __forceinline__ void last_warp_volatile(T* ws, unsigned tid) {
@@ -29,7 +29,7 @@ __device__ __forceinline__ void last_warp_volatile(T* ws, unsigned tid) {
 }
 
 // Phase 2b, race free: the same steps, each read separated from the write it races with by
-// __syncwarp() (the CUDA programming guide's fix for the seed's pattern).
+// __syncwarp() (the CUDA programming guide's fix for the classic ladder's pattern).
 template <typename T>
 __device__ __forceinline__ void last_warp_syncwarp(T* ws, unsigned tid) {
   if (tid < 32) {
@@ -55,7 +55,7 @@ __device__ __forceinline__ void last_warp(T* ws, unsigned tid) {
 
 // reduceUnrollWarp{U}: pre-reduce U tiles, interleaved tree with barriers while stride > 32,
 // then the last warp alone. Idea: the final 6 steps involve one warp, so they need no
-// __syncthreads() (the seed saves 6 barriers per block).
+// __syncthreads() (the classic ladder saves 6 barriers per block).
 template <typename T, Workspace W, int U, bool Volatile>
 __global__ void reduce_unroll_warp(T* input, std::size_t n, typename Accum<T>::type* partials) {
   T* ws = prepare_workspace<U, W>(input, n, detail::dynamic_smem<T>());

@@ -89,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"UnrollNotTaken",
                 {"run", "--device", "cpu", "--variants", "interleaved", "--unroll", "8"},
                 "unroll 8"},
-        BadArgs{"SeedUnrollNotBuilt",
+        BadArgs{"ClassicUnrollNotBuilt",
                 {"run", "--device", "cpu", "--variants", "reduceUnroll3"},
                 "unroll 3"},
         BadArgs{"BaselineNotRun",

@@ -12,7 +12,7 @@
 namespace rl::testing {
 namespace {
 
-// The seed's set-up (N = 2^24, B = 1024, int32, in place), one sample per point.
+// The classic ladder's set-up (N = 2^24, B = 1024, int32, in place), one sample per point.
 std::vector<std::string> seed_run(std::vector<std::string> more) {
   std::vector<std::string> args{"run",
                                 "--device",
@@ -54,7 +54,7 @@ TEST(CliCounts, HostRunWithCountsPrintsTheColumns) {
   EXPECT_NE(r.out.find(kCountsColumns), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("counts (block model, the same on any device)"), std::string::npos);
   EXPECT_NE(r.out.find("speed-ups are CPU-time ratios, not GPU speed-ups"), std::string::npos);
-  // The seed's barrier totals at its set-up: 16384 x 10 and 8192 x 11.
+  // The classic ladder's barrier totals at its set-up: 16384 x 10 and 8192 x 11.
   const std::vector<std::string> interleaved = words(row_of(r.out, "interleaved"));
   const std::vector<std::string> unroll = words(row_of(r.out, "unroll"));
   ASSERT_GE(interleaved.size(), 8u) << r.out;

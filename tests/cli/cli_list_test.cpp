@@ -24,7 +24,7 @@ TEST(CliVariants, ListsEveryCatalogIdFirstInOrder) {
   for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(first_word(lines[i]), catalog()[i].id);
 }
 
-TEST(CliVariants, SeedNameFollowsTheId) {
+TEST(CliVariants, ClassicNameFollowsTheId) {
   const CliResult r = run_cli({"variants"});
   for (const auto& line : lines_of(r.out)) {
     std::istringstream in(line);

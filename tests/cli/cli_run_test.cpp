@@ -1,4 +1,4 @@
-// `run` on the host backend: the files it writes read back, flags and --spec combine, seed
+// `run` on the host backend: the files it writes read back, flags and --spec combine, classic
 // names with an unroll combine with --unroll, and Ctrl-C keeps the finished points.
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ TEST(CliRun, WritesJsonAndCsvThatReadBack) {
   EXPECT_FALSE(std::filesystem::exists(json + ".tmp"));
   EXPECT_FALSE(std::filesystem::exists(csv + ".tmp"));
 
-  // The live table has a row per point, naming the variant and the seed's kernel.
+  // The live table has a row per point, naming the variant and the classic ladder's kernel.
   EXPECT_NE(r.out.find("reduceUnroll8"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("12 of 12 points: 12 ok"), std::string::npos) << r.out;
 }
@@ -85,7 +85,7 @@ TEST(CliRun, SpecFileWithFlagsOverriding) {
   EXPECT_EQ(s.spec.timing.budget_ms, 2);
 }
 
-TEST(CliRun, SeedNameWithUnrollCombinesWithUnrollFlag) {
+TEST(CliRun, ClassicNameWithUnrollCombinesWithUnrollFlag) {
   TempDir dir;
   const std::string json = dir.file("out.json");
   const CliResult r =

@@ -1,4 +1,4 @@
-// Nothing lost, nothing clobbered (issue 16), on the real binary: outputs checked before the
+// Nothing lost, nothing clobbered, on the real binary: outputs checked before the
 // run (collisions, names too long), written through the engine's writer (devices and stdout
 // never replaced, planted symlinks never followed), failures said with the OS's reason and
 // what became of each file; SIGTERM, SIGHUP and SIGPIPE end a run as Ctrl-C does; a failed

@@ -1,4 +1,4 @@
-// `run --stream jsonl` and `devices --json` (docs/cli.md, docs/remote.md): stdout is the stream
+// `run --stream jsonl` and `devices --json`, what a remote launcher reads: stdout is the stream
 // and nothing else, every line reads with the engine's reader, the spec comes from stdin with
 // `--spec -`, SIGTERM ends with the finished points and an end line, and a run that cannot start
 // says why in an error line as well as on stderr.

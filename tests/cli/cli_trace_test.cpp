@@ -36,9 +36,9 @@ TEST(CliTrace, StdoutShape) {
   EXPECT_TRUE(t["totals"]["barriers"].is_number_unsigned());
 }
 
-TEST(CliTrace, WholeLaunchTotalsMatchTheSeedsCounts) {
-  // The seed counts 163840 barriers for reduceInterleaved and 90112 for reduceUnroll2 at
-  // N = 2^24 with block 1024 (issue 5).
+TEST(CliTrace, WholeLaunchTotalsMatchTheClassicCounts) {
+  // The classic ladder counts 163840 barriers for reduceInterleaved and 90112 for reduceUnroll2 at
+  // N = 2^24 with block 1024.
   TempDir dir;
   const std::string file = dir.file("trace.json");
   const CliResult a = run_cli({"trace", "--variant", "reduceInterleaved", "--block-size", "1024",

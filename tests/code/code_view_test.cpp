@@ -1,4 +1,4 @@
-// The Code view's data (issue 11): every kernel instantiation the catalog can run has its source,
+// The Code view's data: every kernel instantiation the catalog can run has its source,
 // SASS and PTX for sm_90 and every architecture built, and its resource usage.
 #include <gtest/gtest.h>
 
@@ -65,7 +65,7 @@ TEST(CodeView, EveryCatalogInstantiationHasSassPtxAndResources) {
   EXPECT_GT(checked, 400);
 }
 
-TEST(CodeView, SeedBarriersShowInSass) {
+TEST(CodeView, ClassicBarriersShowInSass) {
   if (!sass_unavailable_reason().empty()) GTEST_SKIP() << sass_unavailable_reason();
   // reduceInterleaved has a barrier in its tree loop; the warp-shuffle kernel shuffles.
   const CodeEntry tree = find_code(CodeQuery{"interleaved", 1024});

@@ -1,4 +1,4 @@
-// Per-line metrics without a GPU (issue 11, item 3): every sm_90 kernel of the catalog has a line
+// Per-line metrics without a GPU: every sm_90 kernel of the catalog has a line
 // table, and samples and executed-instruction counts placed at the offsets of an entry's own
 // instructions land on those SASS lines and, through the table, on the source lines they came
 // from. The samples and counts here are made up by the test at chosen offsets (no GPU run);

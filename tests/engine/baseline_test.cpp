@@ -19,7 +19,7 @@ PointResult point(const std::string& variant, int unroll, double ms, int block =
 }
 
 TEST(Baseline, TheUnrollingExperimentIsAgainstUOne) {
-  // docs/cli.md: run --variants unroll --unroll 1,2,4,8 (unroll is its own baseline).
+  // run --variants unroll --unroll 1,2,4,8 (unroll is its own baseline).
   std::vector<PointResult> rs{point("unroll", 1, 8.0), point("unroll", 2, 4.0),
                               point("unroll", 4, 2.0), point("unroll", 8, 1.0)};
   compute_speedups(rs, "unroll");
@@ -34,7 +34,7 @@ TEST(Baseline, WithoutUOneTheLowestFactorThatVerifiedIsTheBaseline) {
   std::vector<PointResult> rs{point("unroll", 1, 8.0), point("unroll", 2, 4.0),
                               point("unroll", 8, 1.0)};
   rs[0].status = PointStatus::Wrong;      // never a baseline
-  compute_speedups(rs, "reduceUnroll8");  // a seed name means its variant
+  compute_speedups(rs, "reduceUnroll8");  // a classic name means its variant
   EXPECT_FALSE(rs[0].speedup);
   EXPECT_DOUBLE_EQ(*rs[1].speedup, 1.0);
   EXPECT_DOUBLE_EQ(*rs[2].speedup, 4.0);

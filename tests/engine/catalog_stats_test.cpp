@@ -1,4 +1,4 @@
-// The catalog resolves ids and seed names; statistics and speed-ups are computed right.
+// The catalog resolves ids and classic names; statistics and speed-ups are computed right.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -23,7 +23,7 @@ TEST(Catalog, IdsAreUniqueAndEveryEntryIsDescribed) {
   }
 }
 
-TEST(Catalog, ResolvesSeedNames) {
+TEST(Catalog, ResolvesClassicNames) {
   auto r = resolve_variant("reduceInterleaved");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->variant->id, "interleaved");

@@ -148,7 +148,7 @@ TEST(CounterSeries, BarriersBesideStallAreSharesOfTheLargest) {
 }
 
 // The bundled H200 session (2^16..2^28 at B=1024, with counters): an unroll line, no block-size
-// sweep, and the seed's argument in its numbers.
+// sweep, and the classic ladder's argument in its numbers.
 TEST(CounterSeries, TheBundledSession) {
   const std::string path = std::string(RL_RESOURCES_DIR) + "/sessions/h200-ladder.json";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no bundled session at " << path;
@@ -167,7 +167,7 @@ TEST(CounterSeries, TheBundledSession) {
   EXPECT_EQ(b.rungs.front().result->point.variant, "neighbored");
   for (const RungBarriers& r : b.rungs)
     if (r.result->point.variant == "unroll" && r.result->point.unroll == 8) {
-      EXPECT_LT(r.barriers_pct, 25);  // the seed's argument: fewer barriers, less stall
+      EXPECT_LT(r.barriers_pct, 25);  // the classic ladder's argument: fewer barriers, less stall
       EXPECT_LT(r.stall_pct, 75);
     }
 }

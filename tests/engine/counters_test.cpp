@@ -43,7 +43,7 @@ TEST(CounterCatalog, DefaultSetCoversTheIssue) {
         "dram_throughput", "l2_hit_rate", "shared_ld_bank_conflicts", "shared_st_bank_conflicts",
         "inst_executed", "branches_executed"})
     EXPECT_NE(std::find(d.begin(), d.end(), id), d.end()) << id;
-  EXPECT_EQ(find_counter("barrier_stall")->metric, kBarrier);  // the seed's metric
+  EXPECT_EQ(find_counter("barrier_stall")->metric, kBarrier);  // the classic ladder's metric
   EXPECT_TRUE(find_counter("barrier_stall")->percent());
   EXPECT_FALSE(find_counter("inst_executed")->percent());
 }

@@ -341,13 +341,13 @@ TEST(SpecJson, SizesAsPeopleTypeThem) {
   EXPECT_EQ(spec_error(R"({"sizes": ["2^99"]})").rfind("sizes[0]: ", 0), 0u);
 }
 
-TEST(SpecJson, BaselineSeedNameBecomesId) {
+TEST(SpecJson, BaselineClassicNameBecomesId) {
   EXPECT_EQ(spec_from_json(R"({"baseline": "reduceInterleaved"})").baseline, "interleaved");
   EXPECT_EQ(spec_from_json(R"({"baseline": ""})").baseline, "");
   EXPECT_EQ(spec_error(R"({"baseline": "reduceFoo"})"), "baseline: unknown variant 'reduceFoo'");
 }
 
-TEST(SpecJson, VariantsKeepTheirSeedNames) {
+TEST(SpecJson, VariantsKeepTheirClassicNames) {
   const ExperimentSpec s = spec_from_json(R"({"variants": ["reduceUnroll8", "interleaved"]})");
   EXPECT_EQ(s.variants, (std::vector<std::string>{"reduceUnroll8", "interleaved"}));
 }

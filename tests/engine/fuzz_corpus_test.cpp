@@ -1,8 +1,8 @@
-// The fuzz targets' checked-in seeds (fuzz/corpus/, issue 16) through the real readers of the
+// The fuzz targets' checked-in corpus files (fuzz/corpus/) through the real readers of the
 // normal build: each file is read or refused with rl::Error and a message, never a crash; the
-// real files (sessions from resources/ and docs/data, the docs' spec) are read, and the hostile
-// ones (named hostile-*: issue 16's cases, small) are refused. scripts/fuzz.sh grows these
-// corpora under libFuzzer; fuzz/replay.cmake runs the targets' own checks over them.
+// copies of real files (recorded sessions, a documented spec) are read, and the hostile ones
+// (named hostile-*: small malformed files, huge sizes, deep nesting) are refused. scripts/fuzz.sh
+// grows these corpora under libFuzzer; fuzz/replay.cmake runs the targets' own checks over them.
 #include <gtest/gtest.h>
 
 #include <algorithm>

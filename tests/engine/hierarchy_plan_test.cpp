@@ -37,7 +37,7 @@ TEST(HierarchyPlan, OneGpuIsBlockGridTotal) {
   const HierarchyPlan p = make_hierarchy_plan(r);
   EXPECT_EQ(levels(p), (std::vector<L>{L::Block, L::Grid, L::Total}));
   ASSERT_EQ(p.shards.size(), 1u);
-  EXPECT_EQ(p.shards[0].grid, 16384u);  // the seed's grid at 2^24 x 1024
+  EXPECT_EQ(p.shards[0].grid, 16384u);  // the classic ladder's grid at 2^24 x 1024
   EXPECT_EQ(p.shards[0].partials, 16384u);
   EXPECT_TRUE(p.shards[0].finishing_pass);
   EXPECT_EQ(p.exchange_bytes, 0u);

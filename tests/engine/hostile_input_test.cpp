@@ -37,7 +37,8 @@ bool has(const std::vector<std::string>& errors, const std::string& needle) {
 }
 
 TEST(HostileJson, NestedOneHundredThousandDeepIsRefusedQuickly) {
-  // Arrays inside a session field, objects in a spec: both used to overflow the stack.
+  // Arrays inside a session field, objects in a spec: deep enough to overflow the stack of a
+  // reader that recursed without a limit.
   const int depth = 100000;
   std::string arrays = valid_session().dump();
   arrays.insert(arrays.find("\"note\":") + 7, std::string(depth, '['));

@@ -1,6 +1,6 @@
 // The ladder's setting (engine/report/ladder_setting.h): which settings a session holds, the
-// default (the seed's experiment when it has the most rungs), the text a person types, and the
-// message when the session does not hold what was asked for.
+// default (the classic ladder's experiment when it has the most rungs), the text a person types,
+// and the message when the session does not hold what was asked for.
 #include <gtest/gtest.h>
 
 #include "engine/report/ladder_setting.h"
@@ -41,15 +41,16 @@ TEST(LadderSetting, ListsEverySettingWithItsRungs) {
   EXPECT_TRUE(all[2].holds(s.results.back() /* failed */) == false);
 }
 
-TEST(LadderSetting, DefaultsToTheSeedsExperimentNotTheLargestN) {
-  // Four sizes with the same rungs (the bundled session's shape): the seed's 2^24, not 2^28.
+TEST(LadderSetting, DefaultsToTheClassicExperimentNotTheLargestN) {
+  // Four sizes with the same rungs (the bundled session's shape): the classic ladder's 2^24, not
+  // 2^28.
   const Session s = sweep({1u << 16, 1u << 20, 1u << 24, 1u << 28});
   const auto d = default_ladder_setting(s);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->size, 1u << 24);
   EXPECT_EQ(d->block, 1024);
   EXPECT_EQ(d->type, DType::Int32);
-  // Without the seed's N, the most rungs, then the largest N.
+  // Without the classic ladder's N, the most rungs, then the largest N.
   const auto other = default_ladder_setting(sweep({1u << 16, 1u << 20}));
   ASSERT_TRUE(other);
   EXPECT_EQ(other->size, 1u << 20);

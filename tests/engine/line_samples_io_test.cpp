@@ -61,9 +61,9 @@ TEST(LineSamplesIo, CountsRoundTripAndAreWrittenOnlyWhereTaken) {
   EXPECT_EQ(pcs[0][2]["inst_executed"], 8192);
   EXPECT_EQ(pcs[0][2]["thread_inst_executed"], 8192 * 16);
   EXPECT_TRUE(pcs[1][1].empty());  // counted, never sampled
-  EXPECT_EQ(pcs[2].size(), 2u);    // sampled only: as before the counts
+  EXPECT_EQ(pcs[2].size(), 2u);    // sampled only: no count element
   EXPECT_EQ(s.inst_executed(), 8192u + 4096);
-  // Without counts nothing of them is written: the same text as a file from before them.
+  // Without counts nothing of them is written: the text of a file of samples alone.
   const Json plain = line_samples_to_json(sample_set());
   EXPECT_FALSE(plain.contains("counted_launches"));
   EXPECT_FALSE(plain.contains("count_note"));

@@ -1,8 +1,8 @@
-// The block model's counts of a point (engine/model_counts.h): at the seed's set-up (N = 2^24,
-// B = 1024, int32, in place) the barrier totals are the seed's own published numbers; at other
-// sizes and block sizes they equal the block model's launch totals (make_trace); the finishing
-// pass and the launches; what they cost; the runner fills them on the host backend; JSON and CSV
-// carry them, and sessions without them still open.
+// The block model's counts of a point (engine/model_counts.h): at the classic ladder's set-up (N =
+// 2^24, B = 1024, int32, in place) the barrier totals are the classic ladder's own published
+// numbers; at other sizes and block sizes they equal the block model's launch totals (make_trace);
+// the finishing pass and the launches; what they cost; the runner fills them on the host backend;
+// JSON and CSV carry them, and sessions without them still open.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -32,11 +32,11 @@ std::uint64_t barriers(const PointSpec& p) {
   return c ? c->barriers() : 0;
 }
 
-// The seed's arithmetic, as it publishes it: "16384个block × 10轮 = 163840次block内同步",
+// The blog's own arithmetic: "16384个block × 10轮 = 163840次block内同步",
 // "8192个block × 11轮 = 90112次", "__syncthreads()=11*4096=45056", "11*2048=22528", and
 // reduceUnrollWarp8 "每个block减少了6轮，那总共有2048个block，又减少了12288个__syncthreads()".
 // reduceNeighboredLess "调用次数一样" (the same count as reduceNeighbored).
-TEST(ModelCounts, SeedPublishedBarrierTotals) {
+TEST(ModelCounts, ClassicPublishedBarrierTotals) {
   EXPECT_EQ(barriers(seed_point("interleaved", 1)), 163840u);
   EXPECT_EQ(barriers(seed_point("unroll", 2)), 90112u);
   EXPECT_EQ(barriers(seed_point("unroll", 4)), 45056u);
@@ -48,7 +48,7 @@ TEST(ModelCounts, SeedPublishedBarrierTotals) {
   EXPECT_EQ(barriers(seed_point("neighbored_less", 1)), barriers(seed_point("neighbored", 1)));
   // reduceCompleteUnrollWarp8: the load barrier and the four if-chain steps (+512 .. +64).
   EXPECT_EQ(barriers(seed_point("complete_unroll_warp_volatile", 8)), 2048u * 5u);
-  // The seed's grids: 16384 blocks, halved by each doubling of U.
+  // The classic ladder's grids: 16384 blocks, halved by each doubling of U.
   EXPECT_EQ(model_counts(seed_point("interleaved", 1))->grid, 16384u);
   EXPECT_EQ(model_counts(seed_point("unroll", 2))->grid, 8192u);
   EXPECT_EQ(model_counts(seed_point("unroll", 8))->grid, 2048u);
@@ -121,8 +121,8 @@ TEST(ModelCounts, DerivedWarpStepsAndLaneEfficiency) {
                      double(k.active_lanes) / (double(c->warp_steps()) * 32.0))
         << v;
   }
-  // The seed's lesson in lanes: reduceNeighbored idles most of each warp it issues (1/6 of the
-  // lanes work), the contiguous threads of reduceNeighboredLess keep warps full.
+  // The classic ladder's lesson in lanes: reduceNeighbored idles most of each warp it issues (1/6
+  // of the lanes work), the contiguous threads of reduceNeighboredLess keep warps full.
   const auto nb = model_counts(seed_point("neighbored", 1));
   const auto less = model_counts(seed_point("neighbored_less", 1));
   EXPECT_DOUBLE_EQ(nb->lane_efficiency(), 1.0 / 6.0);
@@ -160,7 +160,7 @@ TEST(ModelCounts, NoneWithoutATraceOrForAShapeTheModelRefuses) {
       PointSpec{"reduce_add_sync", Workspace::Registers, 256, 1, 1024, DType::Float32}));
 }
 
-// Cheap: arithmetic over one traced block. The seed's ladder at its set-up and the grid-capped
+// Cheap: arithmetic over one traced block. The classic ladder at its set-up and the grid-capped
 // single pass at 2^28 take milliseconds the first time (the bound is generous for slow CI
 // machines), and a cached point next to nothing.
 TEST(ModelCounts, CostIsMilliseconds) {

@@ -1,4 +1,4 @@
-// The host model of the seed ladder: totals against exact sums, partials against per-tile
+// The host model of the classic ladder: totals against exact sums, partials against per-tile
 // sums, volatile and __syncwarp twins bit-identical, and every variant against a literal
 // thread-by-thread transcription of the CUDA kernels (float bits included).
 #include <gtest/gtest.h>
@@ -205,14 +205,14 @@ unsigned barriers(const char* id, Workspace w, int b, int u) {
 }
 
 TEST(ModelLadderPlan, BarriersPerBlockFollowTheCountingRule) {
-  // The seed: reduceInterleaved 10 per block (no load phase), reduceUnroll2 11 (1 + 10).
+  // The classic ladder: reduceInterleaved 10 per block (no load phase), reduceUnroll2 11 (1 + 10).
   EXPECT_EQ(barriers("interleaved", Workspace::Global, 1024, 1), 10u);
   EXPECT_EQ(barriers("unroll", Workspace::Global, 1024, 2), 11u);
   EXPECT_EQ(barriers("neighbored", Workspace::Global, 1024, 1), 10u);
   EXPECT_EQ(barriers("neighbored_less", Workspace::Global, 256, 1), 8u);
   // The shared workspace always has a load phase and its barrier.
   EXPECT_EQ(barriers("interleaved", Workspace::Shared, 1024, 1), 11u);
-  // Last warp: 6 fewer (the seed's "每个block减少了6轮").
+  // Last warp: 6 fewer (the classic ladder's "每个block减少了6轮").
   EXPECT_EQ(barriers("unroll_warp_volatile", Workspace::Global, 1024, 8), 5u);
   EXPECT_EQ(barriers("unroll_warp_sync", Workspace::Global, 64, 8), 1u);
   // The blockDim.x if-chain keeps all four barriers; the template form drops false steps.

@@ -1,4 +1,5 @@
-// Host models of the kernels past the seed (engine/block_model_modern.cpp), without a GPU.
+// Host models of the kernels past the classic ladder (engine/block_model_modern.cpp), without a
+// GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>

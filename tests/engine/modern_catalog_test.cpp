@@ -1,4 +1,4 @@
-// Catalog entries of the variants past the seed, and the launch plans that need no GPU.
+// Catalog entries of the variants past the classic ladder, and the launch plans that need no GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The links between GPUs as the driver's NVML names them (issue 15): the NVLink roof from
+// The links between GPUs as the driver's NVML names them: the NVLink roof from
 // (links, version) as pure functions, discovery through a fake libnvidia-ml (fake_nvml.cpp,
 // opened with dlopen as the real one is) for each machine it plays, the text every front end
 // prints, and the links in and out of JSON (multi-GPU sessions, `devices --json`).

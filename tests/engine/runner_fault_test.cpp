@@ -20,7 +20,7 @@ ExperimentSpec three_points() {
 }
 
 bool is_middle(const PointSpec& p) {
-  return p.label().rfind("reduceInterleaved/", 0) == 0;  // ids may differ from seed names
+  return p.label().rfind("reduceInterleaved/", 0) == 0;  // ids may differ from classic names
 }
 
 TEST(RunnerFault, FaultFailsItsPointAndTheRestRun) {

@@ -92,7 +92,7 @@ TEST(SpecAll, EveryReasonIsGivenAndGroupedForPeople) {
 }
 
 TEST(SpecAll, NothingLeftIsAnErrorWithTheReasons) {
-  // Registers: the kernels past the seed only; a factor none of them takes leaves CUB
+  // Registers: the kernels past the classic ladder only; a factor none of them takes leaves CUB
   // DeviceReduce (no unroll axis), which the host cannot run.
   ExperimentSpec s = all_spec();
   s.workspaces = {Workspace::Registers};

@@ -110,7 +110,7 @@ TEST(SpecExpansion, EachVariantGetsWhatItTakes) {
   }
 }
 
-TEST(SpecExpansion, SeedNameFixesUnrollAndDuplicatesCollapse) {
+TEST(SpecExpansion, ClassicNameFixesUnrollAndDuplicatesCollapse) {
   ExperimentSpec s;
   s.variants = {"reduceUnroll4", "reduceUnroll4", "unroll"};
   const auto pts = expand(s);

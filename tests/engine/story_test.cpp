@@ -45,7 +45,7 @@ bool have_resources() {
 
 }  // namespace
 
-TEST(Story, ParsesDefaultsAndSeedNames) {
+TEST(Story, ParsesDefaultsAndClassicNames) {
   const rl::Story s = rl::parse_story(R"({
     "title": "Ladder", "setting": "N=2^20", "workspace": "shared",
     "steps": [
@@ -56,7 +56,7 @@ TEST(Story, ParsesDefaultsAndSeedNames) {
   EXPECT_EQ(s.time, rl::TimeBasis::Whole);
   EXPECT_EQ(s.steps[0].point.variant, "neighbored");
   EXPECT_EQ(s.steps[0].point.size, 1u << 20);
-  EXPECT_EQ(s.steps[0].point.block_size, 1024);  // the seed's, from the ladder preset
+  EXPECT_EQ(s.steps[0].point.block_size, 1024);  // the classic ladder's, from the ladder preset
   EXPECT_EQ(s.steps[0].point.workspace, rl::Workspace::Shared);
   EXPECT_EQ(s.steps[0].counter, "barrier_stall");
   EXPECT_EQ(s.steps[0].title, "reduceNeighbored");
@@ -161,8 +161,8 @@ TEST(Story, SpeedUpsAreTheSessionsOwn) {
   if (!have_resources()) GTEST_SKIP() << "no source tree here";
   const rl::Story story = rl::parse_story(resource("stories/seed-ladder.json"));
   const rl::ResolvedStory r = rl::resolve_story(story, bundled());
-  // The seed's story starts at reduceNeighbored in global memory, the session's baseline, so
-  // each step's cumulative speed-up is the session's stored speed-up of the same point.
+  // The classic ladder's story starts at reduceNeighbored in global memory, the session's baseline,
+  // so each step's cumulative speed-up is the session's stored speed-up of the same point.
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const rl::PointResult* p = nullptr;
     for (const rl::PointResult& q : bundled().results)
@@ -175,7 +175,7 @@ TEST(Story, SpeedUpsAreTheSessionsOwn) {
       EXPECT_DOUBLE_EQ(*r.steps[i].step_speedup, *r.steps[i - 1].time_ms / *r.steps[i].time_ms);
   }
   // reduceNeighboredLess at 2^24 in global memory: 1.96x (268.4 us over 137.1 us in the bundled
-  // session of 2026-12-03), branch uniformity up from 71.6%.
+  // H200 session), branch uniformity up from 71.6%.
   EXPECT_NE(rl::story_numbers_line(r, 1).find("×1.96 over the previous step"), std::string::npos)
       << rl::story_numbers_line(r, 1);
   EXPECT_NE(r.steps[1].counter.text.find("branch uniformity 99.3% (previous step 71.6%)"),
@@ -243,7 +243,7 @@ TEST(Story, ALiveStepWithoutCountersShowsTheSessionsNamedAsSuch) {
 }
 
 // A counter whose profiled launches moved more than the catalog's rule says so in the step's
-// counter line, with its range; a steady one reads as before.
+// counter line, with its range; a steady one says nothing of it.
 TEST(Story, AnUnsteadyCounterSaysSo) {
   if (!have_resources()) GTEST_SKIP() << "no source tree here";
   rl::Session session = bundled();

@@ -1,6 +1,6 @@
-// Traces of the seed ladder: the final value equals the model and the host sum, counters match
+// Traces of the classic ladder: the final value equals the model and the host sum, counters match
 // closed forms (barriers per block and per launch, active lanes per step, divergence), masks
-// have the expected shapes, the JSON has issue 5's shape, and bad requests say what is wrong.
+// have the expected shapes, the JSON has the documented shape, and bad requests say what is wrong.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -41,7 +41,7 @@ TEST(TraceLadder, FinalValueEqualsTheModelForEveryVariant) {
   }
 }
 
-TEST(TraceLadder, SeedBarrierTotalsAtTwoToThe24) {
+TEST(TraceLadder, ClassicBarrierTotalsAtTwoToThe24) {
   const std::uint64_t n = std::uint64_t(1) << 24;
   auto barriers = [&](const char* name) {
     return make_trace({name, 1024, std::nullopt, Workspace::Global, n, DType::Int32, 0})
@@ -52,7 +52,7 @@ TEST(TraceLadder, SeedBarrierTotalsAtTwoToThe24) {
   EXPECT_EQ(barriers("reduceUnroll2"), 90112u);  // 8192 x 11
   EXPECT_EQ(barriers("reduceUnroll4"), 45056u);  // 4096 x 11
   EXPECT_EQ(barriers("reduceUnroll8"), 22528u);  // 2048 x 11
-  // reduceUnrollWarp8: 6 fewer per block, 12288 fewer in all (the seed's numbers).
+  // reduceUnrollWarp8: 6 fewer per block, 12288 fewer in all (the classic ladder's numbers).
   EXPECT_EQ(barriers("reduceUnroll8") - barriers("reduceUnrollWarp8"), 12288u);
   EXPECT_EQ(barriers("reduceCompleteUnrollWarp8"), 2048u * 5);
 }

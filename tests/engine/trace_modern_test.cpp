@@ -1,5 +1,5 @@
-// Traces of the warp-level kernels past the seed: the traced partial equals the modern host
-// model's bit for bit, the block needs one barrier, and shuffles are counted per lane.
+// Traces of the warp-level kernels past the classic ladder: the traced partial equals the modern
+// host model's bit for bit, the block needs one barrier, and shuffles are counted per lane.
 #include <gtest/gtest.h>
 
 #include <bit>

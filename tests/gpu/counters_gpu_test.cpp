@@ -137,15 +137,15 @@ TEST(CountersOnGpu, RunnerReadsEveryKernelApartFromTheTimes) {
       for (const auto& [m, v] : k.values) {
         const CounterInfo* info = find_counter(m);
         ASSERT_NE(info, nullptr) << m;
-        // The L2 hit rate passes 100% on the H200 under ncu too (measured 2026-11-30: up to
-        // 194% for a finishing pass), so it is left out here.
+        // The L2 hit rate passes 100% on the H200 under ncu too (measured: up to 194% for a
+        // finishing pass), so it is left out here.
         if (info->percent() && info->id != "l2_hit_rate") EXPECT_LE(v, 100.5) << m;
         EXPECT_GE(v, 0) << m;
       }
   }
-  // The seed's argument: unrolling removes barriers, and barrier stall falls with them (H200,
-  // N = 2^24: 44.4% for reduceInterleaved, 21.9% for reduceCompleteUnrollWarp8; reduceNeighbored
-  // reads 19.7%, its warps idling in divergent branches instead).
+  // The classic ladder's argument: unrolling removes barriers, and barrier stall falls with them
+  // (H200, N = 2^24: 44.4% for reduceInterleaved, 21.9% for reduceCompleteUnrollWarp8;
+  // reduceNeighbored reads 19.7%, its warps idling in divergent branches instead).
   EXPECT_GT(interleaved, unrolled + 5.0);
 }
 

@@ -1,4 +1,4 @@
-// The seed's ladder on the GPU: every variant x workspace x type x block size x unroll factor at
+// The classic ladder on the GPU: every variant x workspace x type x block size x unroll factor at
 // awkward sizes, against the host block model's partials (bit for bit, float included) and the
 // exact total.
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ std::vector<PointSpec> ladder_points() {
         for (int b : v.block_sizes)
           for (int u : v.unroll_factors) {
             for (auto n : small_sizes) out.push_back({v.id, w, b, u, n, t});
-            // 2^24 + 7 at the seed's block size and one smaller, every unroll.
+            // 2^24 + 7 at the classic ladder's block size and one smaller, every unroll.
             if (b == 1024 || b == 128) out.push_back({v.id, w, b, u, big, t});
           }
   }
@@ -44,7 +44,7 @@ TEST_P(LadderOnGpu, MatchesHostModel) {
   gpu.run_sample(true);
   const ReductionOutput got = gpu.read_output();
   const auto want = model_reduce(p, in);
-  ASSERT_TRUE(want.has_value()) << "the seed ladder must have a host model";
+  ASSERT_TRUE(want.has_value()) << "the classic ladder must have a host model";
   if (p.type == DType::Int32) {
     EXPECT_EQ(got.total_i64, in.exact_i64());
     EXPECT_EQ(got.total_i64, want->total_i64);

@@ -1,4 +1,4 @@
-// Per-line metrics on the GPU (issue 11, item 3): the runner's line-sample pass on the seed's
+// Per-line metrics on the GPU: the runner's line-sample pass on the classic ladder's
 // ladder at 2^24 and B=1024, placed on the build's own SASS and source. Every sampled offset is an
 // instruction of this build; the barrier's waits sit just after BAR.SYNC, on the tree's lines;
 // reduceInterleaved waits at barriers more than reduceUnrollWarp8 (the counters' trend). Skips,

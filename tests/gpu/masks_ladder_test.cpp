@@ -1,5 +1,5 @@
 // GPU-recorded traces (instrumented kernels: __ballot_sync of each step's condition, the
-// workspace after each step) against the block model, for every seed-ladder variant at several
+// workspace after each step) against the block model, for every classic-ladder variant at several
 // block sizes, both workspaces, unroll 1 and 8, int32 and float32, on a full block and on the
 // ragged tail block. Skips, saying why, without a GPU.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// GPU-recorded traces of the warp-level kernels past the seed (warp_shuffle, reduce_add_sync,
-// cg_reduce; instrumented_warp.cu: __ballot_sync of each step's condition, each thread's
-// register after each step, the partial) against the block model's traces, at block sizes 32,
-// 64, 256, 1024, unroll 1 and 8, int32 and float32 (reduce_add_sync: int32 only, sm_80+), on a
+// GPU-recorded traces of the warp-level kernels past the classic ladder (warp_shuffle,
+// reduce_add_sync, cg_reduce; instrumented_warp.cu: __ballot_sync of each step's condition, each
+// thread's register after each step, the partial) against the block model's traces, at block sizes
+// 32, 64, 256, 1024, unroll 1 and 8, int32 and float32 (reduce_add_sync: int32 only, sm_80+), on a
 // full block and on the ragged tail block; and the divergence lab's kernels. Skips, saying why,
 // without a GPU.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The kernels past the seed on the GPU, through the real CUDA backend: every variant x type x
-// block size x unroll factor at awkward sizes, against the exact host sum (int32 exactly,
+// The kernels past the classic ladder on the GPU, through the real CUDA backend: every variant x
+// type x block size x unroll factor at awkward sizes, against the exact host sum (int32 exactly,
 // float32 within a bound derived from N) and, where a host model exists, bit for bit against
 // its partials and total. Two samples per point: the single-pass counter must reset itself.
 //
@@ -98,33 +98,31 @@ TEST_P(ModernOnGpu, SumsExactlyAndMatchesTheModelWhereThereIsOne) {
   }
 }
 
-// The single pass with fewer blocks than tiles (RL_BLOCKS_PER_SM=1: one block per SM), so
-// each block walks several tiles and the partial last tile falls to some block other than 0.
+// The single pass with fewer blocks than tiles: it takes at most 16384 blocks, so at
+// N = 2^24 + 2^22 + 7 (5242881 vectors) tiles of 128 vectors (B = 128, U = 1) are 40961 and
+// tiles of 256 (B = 128, U = 2; B = 256, U = 1) are 20481: each block walks two or three tiles
+// and the partial last tile (40960 or 20480) falls to block 8192 or 4096, not block 0.
 TEST(ModernSinglePassOnGpu, SumsExactlyWhenBlocksWalkSeveralTiles) {
   RL_REQUIRE_GPU();
   Backend& gpu = *testing::GpuEnvironment::get().backend;
-  const std::uint64_t cap = max_test_size();
-  setenv("RL_BLOCKS_PER_SM", "1", 1);
+  const std::uint64_t n = (std::uint64_t(1) << 24) + (std::uint64_t(1) << 22) + 7;
+  if (n > max_test_size()) GTEST_SKIP() << "RL_GPU_TEST_MAX_SIZE leaves out N = " << n;
   for (DType t : {DType::Int32, DType::Float32})
-    for (int b : {128, 1024})
-      for (int u : {1, 8})
-        for (std::uint64_t n : {std::uint64_t(1000003), (std::uint64_t(1) << 24) + 7}) {
-          if (n > cap) continue;
-          const PointSpec p{"single_pass", Workspace::Registers, b, u, n, t};
-          SCOPED_TRACE(p.label());
-          const InputData& in = testing::cached_input(n, t);
-          gpu.prepare(p, in);
-          gpu.run_sample(true);
-          gpu.run_sample(true);
-          const ReductionOutput got = gpu.read_output();
-          if (t == DType::Int32) {
-            EXPECT_EQ(got.total_i64, in.exact_i64());
-          } else {
-            const double exact = in.exact_double();
-            EXPECT_NEAR(got.total_f32, exact, float_tolerance(n, exact));
-          }
-        }
-  unsetenv("RL_BLOCKS_PER_SM");
+    for (const auto [b, u] : {std::pair{128, 1}, std::pair{128, 2}, std::pair{256, 1}}) {
+      const PointSpec p{"single_pass", Workspace::Registers, b, u, n, t};
+      SCOPED_TRACE(p.label());
+      const InputData& in = testing::cached_input(n, t);
+      gpu.prepare(p, in);
+      gpu.run_sample(true);
+      gpu.run_sample(true);
+      const ReductionOutput got = gpu.read_output();
+      if (t == DType::Int32) {
+        EXPECT_EQ(got.total_i64, in.exact_i64());
+      } else {
+        const double exact = in.exact_double();
+        EXPECT_NEAR(got.total_f32, exact, float_tolerance(n, exact));
+      }
+    }
 }
 
 // 100 launches of the prepared point (every tenth with a cold L2): the first within float32's

@@ -1,5 +1,5 @@
-// Launch plans of the kernels past the seed that ask the GPU (occupancy, CUB temp storage), the
-// RL_BLOCKS_PER_SM tuning knob, and the launchers' refusals. kernels/launch.h directly.
+// Launch plans of the kernels past the classic ladder that ask the GPU (occupancy, CUB temp
+// storage), and the launchers' refusals. kernels/launch.h directly.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -27,19 +27,6 @@ LaunchArgs args(KernelId k, int block, int unroll, std::size_t n, DType t = DTyp
   return a;
 }
 
-// Sets or clears RL_BLOCKS_PER_SM for one scope.
-class BlocksPerSm {
- public:
-  explicit BlocksPerSm(const char* value) {
-    if (value) {
-      setenv("RL_BLOCKS_PER_SM", value, 1);
-    } else {
-      unsetenv("RL_BLOCKS_PER_SM");
-    }
-  }
-  ~BlocksPerSm() { unsetenv("RL_BLOCKS_PER_SM"); }
-};
-
 class ModernPlanOnGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -54,7 +41,6 @@ class ModernPlanOnGpu : public ::testing::Test {
 };
 
 TEST_F(ModernPlanOnGpu, GridStrideGridIsTheResidentBlocksForLargeInputs) {
-  BlocksPerSm unset(nullptr);
   LaunchPlan plan;
   ASSERT_EQ(kernels::plan_launch(args(KernelId::VectorizedGridStride, 256, 4, std::size_t(1) << 28),
                                  &plan),
@@ -66,7 +52,6 @@ TEST_F(ModernPlanOnGpu, GridStrideGridIsTheResidentBlocksForLargeInputs) {
 }
 
 TEST_F(ModernPlanOnGpu, SinglePassTakesOneTilePerBlock) {
-  BlocksPerSm unset(nullptr);
   LaunchPlan plan;
   // 2^28 ints = 2^26 vectors; tiles of 1024 x 4 vectors -> 2^14 blocks.
   ASSERT_EQ(kernels::plan_launch(args(KernelId::SinglePass, 1024, 4, std::size_t(1) << 28), &plan),
@@ -111,7 +96,6 @@ TEST_F(ModernPlanOnGpu, SinglePassNeedsNoFinishAndKeepsItsWindowsInScratch) {
 }
 
 TEST_F(ModernPlanOnGpu, ClusterSinglePassTakesWholeClustersAndNeedsSm90) {
-  BlocksPerSm unset(nullptr);
   LaunchPlan plan;
   const cudaError_t err =
       kernels::plan_launch(args(KernelId::ClusterSinglePass, 256, 4, 1 << 16), &plan);
@@ -138,25 +122,6 @@ TEST_F(ModernPlanOnGpu, CubDeviceReduceIsTimedWholeWithItsTempStorageInScratch) 
   EXPECT_FALSE(plan.has_first_kernel);
   EXPECT_FALSE(plan.needs_finish);
   EXPECT_GT(plan.scratch_bytes, 0u);
-}
-
-TEST_F(ModernPlanOnGpu, BlocksPerSmKnobSetsTheGridAndRefusesBadValues) {
-  LaunchPlan plan;
-  const auto big = args(KernelId::SinglePass, 256, 4, std::size_t(1) << 28);
-  {
-    BlocksPerSm one("1");
-    ASSERT_EQ(kernels::plan_launch(big, &plan), cudaSuccess);
-    EXPECT_EQ(plan.grid, unsigned(sm_count_));
-  }
-  {
-    BlocksPerSm three("3");
-    ASSERT_EQ(kernels::plan_launch(big, &plan), cudaSuccess);
-    EXPECT_EQ(plan.grid, 3u * sm_count_);
-  }
-  for (const char* bad : {"0", "65", "abc", "2x", "-1"}) {
-    BlocksPerSm knob(bad);
-    EXPECT_EQ(kernels::plan_launch(big, &plan), cudaErrorInvalidValue) << bad;
-  }
 }
 
 TEST_F(ModernPlanOnGpu, ReduceAddSyncIsRefusedBelowComputeCapability80) {

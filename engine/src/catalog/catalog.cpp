@@ -1,5 +1,5 @@
-// The variant table. Seed ladder entries are here; variants past the seed are appended by
-// catalog_modern.cpp (append_modern_variants).
+// The variant table. Classic ladder entries are here; variants past the classic ladder are appended
+// by catalog_modern.cpp (append_modern_variants).
 #include "engine/catalog/catalog.h"
 
 #include <algorithm>
@@ -54,14 +54,14 @@ VariantInfo ladder(std::string id, KernelId k, std::string seed, std::string dis
   return v;
 }
 
-// The seed's warp-level kernels come as a volatile form and a race-free twin.
+// The classic ladder's warp-level kernels come as a volatile form and a race-free twin.
 void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelId vol,
                    KernelId sync, const std::string& seed, const std::string& display,
                    const std::string& explanation, const std::vector<std::string>& phases,
                    bool seed_has_unroll) {
   VariantInfo v = ladder(id + "_volatile", vol, seed, display + " (volatile)",
                          explanation +
-                             " The last warp uses the seed's volatile pointer and relies on the "
+                             " The last warp uses the classic volatile pointer and relies on the "
                              "warp running in lock-step, which Volta and later GPUs do not "
                              "promise: compute-sanitizer racecheck reports it as a race.",
                          phases);
@@ -78,7 +78,7 @@ void add_warp_pair(std::vector<VariantInfo>& out, const std::string& id, KernelI
   s.seed_name_has_unroll = false;
   s.display_name = display + " (__syncwarp)";
   s.explanation = explanation +
-                  " Race-free twin of the seed's kernel: the same steps in the last warp, each "
+                  " Race-free twin of the classic kernel: the same steps in the last warp, each "
                   "separated by __syncwarp(), so it is correct on every architecture.";
   s.volatile_last_warp = false;
   out.push_back(s);
@@ -195,7 +195,7 @@ std::optional<VariantRef> resolve_variant(std::string_view name) {
       if (name == v.seed_name) return VariantRef{&v, std::nullopt};
       continue;
     }
-    // "reduceUnroll8": the seed name followed by the unroll factor, digits only.
+    // "reduceUnroll8": the classic name followed by the unroll factor, digits only.
     if (name.size() <= v.seed_name.size() || name.substr(0, v.seed_name.size()) != v.seed_name)
       continue;
     const std::string_view digits = name.substr(v.seed_name.size());
@@ -209,9 +209,9 @@ std::optional<VariantRef> resolve_variant(std::string_view name) {
 std::string_view to_string(VariantFamily f) {
   switch (f) {
     case VariantFamily::SeedLadder:
-      return "seed ladder";
+      return "classic ladder";
     case VariantFamily::Modern:
-      return "past the seed";
+      return "past the classic ladder";
     case VariantFamily::CubReference:
       return "CUB reference";
     case VariantFamily::DivergenceLab:

@@ -1,4 +1,4 @@
-// The labs of seeds 003 and 004: divergence, block-wide predicates, #pragma unroll. Kernels:
+// The labs of the classic posts: divergence, block-wide predicates, #pragma unroll. Kernels:
 // kernels/lab_*.cu; what each maps an element to: kernels/lab.h. Their totals are a function of
 // the input (a sum of mapped values, a count), checked against the host model.
 #include "catalog/catalog_labs.h"
@@ -47,7 +47,7 @@ void add_divergence(std::vector<VariantInfo>& out) {
                        "Warp-uniform branch ((threadIdx.x / 32) % 2)",
                        "Odd warps take path B, even warps path A: the same number of threads on "
                        "each path as branch_divergent, but every warp agrees, so none runs both "
-                       "(seed 004: branch on the warp, not the thread)." +
+                       "(the classic divergence post: branch on the warp, not the thread)." +
                            kPaths,
                        "if ((tid / 32) % 2) path B else path A"));
   VariantInfo data =
@@ -66,9 +66,9 @@ void add_divergence(std::vector<VariantInfo>& out) {
       "Data branch after a partition (CUB)",
       "branch_data after cub::DevicePartition::If has moved the elements taking path B to the "
       "front (the rest follow in reverse order): at most one warp is mixed. The partition reads "
-      "and writes the whole input, so it pays only when enough warps were mixed (seed 004: "
-      "profile first, reorder above ~30%). Its cost is the first step's time; the total adds "
-      "the map. Unroll U is k." +
+      "and writes the whole input, so it pays only when enough warps were mixed (the classic "
+      "divergence post: profile first, reorder above ~30%). Its cost is the first step's time; "
+      "the total adds the map. Unroll U is k." +
           kPaths,
       {"partition (timed as the first step): cub::DevicePartition::If(x >= 256 - k) into a copy",
        kMapPhase + " of the copy; if (x >= 256 - k) path B else path A", kBlockSum, kWrite,
@@ -91,30 +91,33 @@ void add_divergence(std::vector<VariantInfo>& out) {
                        "warp is mixed and runs both, one after the other." +
                            kPaths,
                        "if (x & 1) path B else path A"));
-  out.push_back(branch("select_costly", KernelId::SelectCostly, "Both costly paths, then a select",
-                       "Both paths are computed for every element and a select keeps one: "
-                       "written without a branch, yet as costly as the divergent if/else, "
-                       "since both paths run either way (seed 004's caveat about predication). "
-                       "The compiler may turn it back into a branch; the SASS says." +
-                           kPaths,
-                       "a = path A; b = path B; v = (x & 1) ? b : a"));
+  out.push_back(branch(
+      "select_costly", KernelId::SelectCostly, "Both costly paths, then a select",
+      "Both paths are computed for every element and a select keeps one: written without a "
+      "branch, yet as costly as the divergent if/else, since both paths run either way (the "
+      "classic divergence post's caveat about predication). The compiler may turn it back into "
+      "a branch; the SASS says." +
+          kPaths,
+      "a = path A; b = path B; v = (x & 1) ? b : a"));
   out.push_back(branch("loop_invariant_inside", KernelId::LoopInvariantInside,
                        "Loop-invariant branch inside the loop",
                        "A branch on a kernel argument (the same in every iteration and every "
                        "thread) tested inside the 64-step loop. The compiler hoists it itself "
                        "(loop unswitching): compare the SASS with loop_invariant_hoisted.",
                        "for 64 steps: if (mode) step A else step B"));
-  out.push_back(branch("loop_invariant_hoisted", KernelId::LoopInvariantHoisted,
-                       "Loop-invariant branch hoisted by hand",
-                       "The same branch tested once, outside the loop (seed 004's hoisting).",
-                       "if (mode) 64 steps of A else 64 steps of B"));
+  out.push_back(branch(
+      "loop_invariant_hoisted", KernelId::LoopInvariantHoisted,
+      "Loop-invariant branch hoisted by hand",
+      "The same branch tested once, outside the loop (the classic divergence post's hoisting).",
+      "if (mode) 64 steps of A else 64 steps of B"));
   out.push_back(branch("abs_branch", KernelId::AbsBranch, "|x - 128| with a branch",
                        "Absolute value with an if: the compiler emits a branch-free form.",
                        "y = x - 128; if (y < 0) y = -y"));
-  out.push_back(branch("abs_bit_trick", KernelId::AbsBitTrick, "|x - 128| with a sign mask",
-                       "Absolute value with seed 004's bit trick, (y ^ (y >> 31)) - (y >> 31): "
-                       "compare its SASS with abs_branch's.",
-                       "y = x - 128; s = y >> 31; v = (y ^ s) - s"));
+  out.push_back(branch(
+      "abs_bit_trick", KernelId::AbsBitTrick, "|x - 128| with a sign mask",
+      "Absolute value with the classic divergence post's bit trick, (y ^ (y >> 31)) - (y >> 31): "
+      "compare its SASS with abs_branch's.",
+      "y = x - 128; s = y >> 31; v = (y ^ s) - s"));
 }
 
 void add_predicates(std::vector<VariantInfo>& out) {
@@ -137,7 +140,7 @@ void add_predicates(std::vector<VariantInfo>& out) {
        "also returns the number of threads whose predicate held, to every thread.",
        "count: per tile, count += __syncthreads_count(x >= 200)");
   pred("count_shared_tree", KernelId::CountSharedTree, "Count with a shared-memory tree",
-       "The same count the seed's way: per-thread counts to shared memory, then the interleaved "
+       "The same count the classic way: per-thread counts to shared memory, then the interleaved "
        "tree with a __syncthreads() per level (log2(blockDim.x) barriers).",
        "count: per thread over its U tiles",
        "tree: counts[tid] += counts[tid + stride], __syncthreads() per level");
@@ -176,11 +179,12 @@ void add_unroll(std::vector<VariantInfo>& out) {
       "tree: for (stride = B / 2; stride > 0; stride /= 2) { if (tid < stride) ws[tid] += "
       "ws[tid + stride]; __syncthreads(); }",
       "thread 0 writes the block's partial sum", kFinish};
-  out.push_back(lab("tree_loop_rolled", KernelId::TreeLoopRolled, VariantFamily::UnrollLab,
-                    "Tree loop, #pragma unroll 1",
-                    "The seed's interleaved tree over blockDim.x, kept a loop: a compare, a "
-                    "shift and a branch per level.",
-                    tree));
+  out.push_back(
+      lab("tree_loop_rolled", KernelId::TreeLoopRolled, VariantFamily::UnrollLab,
+          "Tree loop, #pragma unroll 1",
+          "The classic ladder's interleaved tree over blockDim.x, kept a loop: a compare, a "
+          "shift and a branch per level.",
+          tree));
   out.push_back(lab("tree_loop_unrolled", KernelId::TreeLoopUnrolled, VariantFamily::UnrollLab,
                     "Tree loop, block size known, #pragma unroll",
                     "The same loop with the block size a template parameter: #pragma unroll "

@@ -1,4 +1,4 @@
-// The labs of seeds 003 and 004 (divergence, block-wide predicates, #pragma unroll) are listed
+// The labs of the classic posts (divergence, block-wide predicates, #pragma unroll) are listed
 // in catalog_labs.cpp.
 #pragma once
 

@@ -1,6 +1,7 @@
-// Variants past the seed: warp-level primitives, vectorized grid-stride loads, a single-pass
-// reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu, cub_reference.cu.
-// Block sizes, unroll factors, types and workspaces come from kernels/accepts.h (catalog.cpp).
+// Variants past the classic ladder: warp-level primitives, vectorized grid-stride loads, a
+// single-pass reduction, and CUB as the reference to beat. Kernels: kernels/modern_*.cu,
+// cub_reference.cu. Block sizes, unroll factors, types and workspaces come from kernels/accepts.h
+// (catalog.cpp).
 #include "catalog/catalog_modern.h"
 
 namespace rl {
@@ -9,7 +10,7 @@ namespace {
 
 const std::string kTileUnrollMeaning =
     " Unroll U: each block owns a tile of U x blockDim.x elements and each thread first adds "
-    "its U elements (x[base + tid + k*blockDim.x]), as the seed's reduceUnroll does.";
+    "its U elements (x[base + tid + k*blockDim.x]), as the classic reduceUnroll does.";
 const std::string kVectorUnrollMeaning =
     " Unroll U: 16-byte vectors (int4/float4) each thread loads per loop iteration, all issued "
     "before any addition: U x 16 bytes in flight per thread.";
@@ -132,8 +133,8 @@ void add_stream_family(std::vector<VariantInfo>& out) {
       "does; thread 0 then stores the block sum straight into the leader block's shared "
       "memory, cluster.sync() waits for all 8, and the leader adds them and hands one sum per "
       "cluster on with the single pass's atomics: thread -> warp -> block -> cluster -> grid. "
-      "Needs sm_90. On the H200 the cluster barrier costs more than the atomics it saves "
-      "(docs/benchmarks.md, section 5), so this rung shows the level, not a speed-up.",
+      "Needs sm_90. On the H200 the cluster barrier costs more than the atomics it saves, so "
+      "this rung shows the level, not a speed-up.",
       {"tiles: block b loads tile b (B x U vectors, contiguous), U loads in flight per thread; "
        "grid = tiles rounded up to whole clusters of 8",
        "block sum: warp sums (REDUX for int32, shuffles for float32), __syncthreads(), warp 0 "

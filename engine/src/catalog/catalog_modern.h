@@ -1,4 +1,5 @@
-// Variants past the seed (modern kernels and CUB references) are listed in catalog_modern.cpp.
+// Variants past the classic ladder (modern kernels and CUB references) are listed in
+// catalog_modern.cpp.
 #pragma once
 
 #include <vector>

@@ -228,7 +228,8 @@ const VariantInfo* previous_rung(const VariantInfo& v) {
   const VariantInfo* prev = nullptr;
   for (const VariantInfo& c : all) {
     if (&c == &v) return prev;
-    // The seed's chain runs through its volatile kernels; its race-free twins hang off it.
+    // The classic ladder's chain runs through its volatile kernels; its race-free twins hang off
+    // it.
     const bool twin = c.family == VariantFamily::SeedLadder && c.id.ends_with("_sync");
     if (!(v.volatile_last_warp && twin)) prev = &c;
   }

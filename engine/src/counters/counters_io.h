@@ -26,7 +26,8 @@ PointCounters counters_from_json(const nlohmann::ordered_json& j, const std::str
 //  "selected": 197}], ...]}, ...]}: offsets as numbers, reasons largest first. With line counts
 //  (line_count_pass.h) also "counted_launches": 1 and "count_note" (where not empty), and each
 //  counted PC a third element: [384, {...}, {"inst_executed": 4096, "thread_inst_executed":
-//  65536}]; none of these where there are no counts, so such files read as before.
+//  65536}]; none of these where there are no counts, so a file of samples alone has only
+//  the fields above.
 nlohmann::ordered_json line_samples_to_json(const PointLineSamples& s);
 // Throws rl::Error naming the bad field under path ("results[3].line_samples.functions[0]...").
 PointLineSamples line_samples_from_json(const nlohmann::ordered_json& j, const std::string& path);

@@ -1,10 +1,9 @@
 // CuptiProfiler::profile: the replay loop and the evaluation of its ranges. Per-kernel ranges
 // (CUPTI_AutoRange) first: each kernel launched between start and stop is a range of its own
 // whose elapsed time is the kernel's, as in ncu. Where CUPTI refuses them with user replay, one
-// user range around the launch (CUPTI_UserRange, measured on the H200 on 2026-11-30): its
-// elapsed time also holds the launch and the wait, so the %-of-peak-over-elapsed counters (DRAM
-// throughput) read low for short kernels; the note says so.
-#include <cstdlib>
+// user range around the launch (CUPTI_UserRange): its elapsed time also holds the launch and the
+// wait, so the %-of-peak-over-elapsed counters (DRAM throughput) read low for short kernels; the
+// note says so.
 #include <cstring>
 
 #include "counters/cupti_internal.h"
@@ -26,19 +25,14 @@ std::vector<KernelCounters> CuptiProfiler::profile(const std::string& role,
                                                    const std::function<void()>& launch,
                                                    const std::string& context) {
   if (!user_ranges_) {
-    const char* forced = std::getenv("RL_COUNTERS_RANGE");
-    if (forced && std::strcmp(forced, "user") == 0) {
+    try {
+      return run_ranges(true, role, setup, flush, launch, context);
+    } catch (const CountersUnavailable& e) {
+      if (std::strstr(e.what(), "not permitted")) throw;
       user_ranges_ = true;
-    } else {
-      try {
-        return run_ranges(true, role, setup, flush, launch, context);
-      } catch (const CountersUnavailable& e) {
-        if (std::strstr(e.what(), "not permitted")) throw;
-        user_ranges_ = true;
-        range_note_ = std::string("per-kernel ranges refused (") + e.what() +
-                      "): one range around each launch instead, whose elapsed time holds the "
-                      "launch and the wait (DRAM % reads low for short kernels)";
-      }
+      range_note_ = std::string("per-kernel ranges refused (") + e.what() +
+                    "): one range around each launch instead, whose elapsed time holds the "
+                    "launch and the wait (DRAM % reads low for short kernels)";
     }
   }
   return run_ranges(false, role, setup, flush, launch, context);
@@ -51,11 +45,10 @@ std::vector<KernelCounters> CuptiProfiler::run_ranges(bool per_kernel, const std
                                                       const std::string& context) {
   const std::string where =
       role + ", " + context + (per_kernel ? ", per-kernel ranges" : ", user range");
-  // RL_COUNTERS_FLUSH=outside: the flush before the profiler starts, as before 2026-12-01 (to
-  // measure the difference); otherwise, with per-kernel ranges, inside as the first range.
-  const char* where_flush = std::getenv("RL_COUNTERS_FLUSH");
-  const bool flush_inside =
-      per_kernel && flush && !(where_flush && std::strcmp(where_flush, "outside") == 0);
+  // With per-kernel ranges the flush runs after the profiler starts, a range of its own that is
+  // dropped below (cupti_profiler.h says why); the user-range config has room for one range
+  // only, so there the flush runs before the start.
+  const bool flush_inside = per_kernel && flush;
   const std::size_t dropped = flush_inside ? 1 : 0;
   const std::size_t ranges = per_kernel ? kMaxRanges + dropped : 1;
   EnabledProfiler prof(api_, ctx_, where);

@@ -86,7 +86,7 @@ Json line_samples_to_json(const PointLineSamples& s) {
       Json reasons = Json::object();
       for (const auto& [r, n] : p.reasons) reasons[r] = n;
       Json pc = Json::array({p.offset, reasons});
-      // Only where counted, so a file of samples alone reads as before the counts.
+      // Only where counted, so a file of samples alone has no count fields at all.
       if (p.inst_executed > 0 || p.thread_inst_executed > 0)
         pc.push_back(Json{{"inst_executed", p.inst_executed},
                           {"thread_inst_executed", p.thread_inst_executed}});

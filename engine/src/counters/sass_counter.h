@@ -3,10 +3,9 @@
 // offset), how many warp instructions and thread instructions ran there. Only the launches the
 // caller wraps are counted (not its setup): collection is enabled around them alone.
 //
-// Once per process, first thing. Measured on the H200 with CUDA 13.0's CUPTI (docs/experiments/
-// cupti_sass_sessions.cu and cupti_sass_engine_kernels.cu, 2026-12-01): records come back from
-// the first flush of the first Enable..Disable session of a process only, for the first kernel
-// launched in it, and none at all when another kernel (a cudaMemset of 8 KiB or more, a
+// Once per process, first thing. Measured on the H200 with CUDA 13.0's CUPTI: records come back
+// from the first flush of the first Enable..Disable session of a process only, for the first
+// kernel launched in it, and none at all when another kernel (a cudaMemset of 8 KiB or more, a
 // device-to-device copy) ran in the process before; a context on which PC sampling was ever
 // enabled returns none. So each launch step is counted in a fresh process that launches nothing
 // else first (counters/line_count_pass.h).

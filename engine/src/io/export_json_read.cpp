@@ -250,7 +250,7 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
     else if (key == "timing")
       read_timing(v, p, &s.timing);
     else if (key == "baseline") {
-      // Speed-ups match the baseline by id; a seed name ("reduceNeighbored") means its id.
+      // Speed-ups match the baseline by id; a classic name ("reduceNeighbored") means its id.
       // An empty baseline means no speed-ups.
       s.baseline = as_string(v, p);
       if (!s.baseline.empty()) s.baseline = resolve_variant(resolvable_variant(v, p))->variant->id;
@@ -414,11 +414,11 @@ Session session_from_json(std::string_view text) {
 ExperimentSpec spec_from_json(std::string_view text) {
   const Json doc = parse_text(text);
   if (!doc.is_object()) throw Error("not a spec: expected a JSON object");
-  // An empty list is not the default (the seed's ladder): that is the field left out.
+  // An empty list is not the default (the classic ladder): that is the field left out.
   if (auto v = doc.find("variants"); v != doc.end() && v->is_array() && v->empty())
     fail("variants",
          "an empty list; name at least one variant, or \"all\" (leave the field out for the "
-         "seed's ladder)");
+         "classic ladder)");
   return read_spec(doc, "");
 }
 

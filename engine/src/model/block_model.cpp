@@ -1,4 +1,4 @@
-// model_reduce for the seed ladder: every block's partial with the GPU's per-block algorithm
+// model_reduce for the classic ladder: every block's partial with the GPU's per-block algorithm
 // (the shared plan in block_model_ladder.h), then the finishing pass of kernels/finish.cu.
 #include "engine/model/block_model.h"
 

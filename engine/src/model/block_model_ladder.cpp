@@ -1,4 +1,4 @@
-// The seed ladder's per-block algorithms as data (see block_model_ladder.h) and the two
+// The classic ladder's per-block algorithms as data (see block_model_ladder.h) and the two
 // primitive operations the host model and the trace run them with.
 #include "engine/model/block_model_ladder.h"
 
@@ -75,7 +75,7 @@ bool is_ladder_kernel(KernelId k) {
          static_cast<int>(k) <= static_cast<int>(KernelId::CompleteUnrollSync);
 }
 
-// Barrier counting rule (the seed's arithmetic: 16384 blocks x 10 = 163840 for
+// Barrier counting rule (the classic ladder's arithmetic: 16384 blocks x 10 = 163840 for
 // reduceInterleaved at N = 2^24, B = 1024; 8192 x 11 = 90112 for reduceUnroll2): per block, one
 // per __syncthreads() the block executes that follows a write to the workspace, i.e. one after
 // the load / pre-reduce phase when it writes the workspace (shared memory, or global with U > 1)
@@ -89,7 +89,7 @@ unsigned BlockPlan::barriers_per_block() const {
 BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unroll) {
   const std::string name = v.seed_label(unroll);
   if (!is_ladder_kernel(v.kernel))
-    throw Error("variant " + v.id + " is not part of the seed ladder; it has no ladder plan");
+    throw Error("variant " + v.id + " is not part of the classic ladder; it has no ladder plan");
   if (!is_pow2_block(block_size))
     throw Error("block size " + std::to_string(block_size) +
                 ": must be a power of two from 32 to 1024");
@@ -113,7 +113,7 @@ BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unrol
   const unsigned B = plan.block_size;
 
   // Global with U == 1 reduces the input tile where it lies: no load phase, no barrier (the
-  // seed's reduceNeighbored/Less/Interleaved start straight with the tree).
+  // classic reduceNeighbored/Less/Interleaved start straight with the tree).
   if (w == Workspace::Shared || unroll > 1) {
     Step load;
     load.kind = StepKind::Load;

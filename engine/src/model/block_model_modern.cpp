@@ -1,5 +1,5 @@
-// Host models of the kernels past the seed whose order of additions depends on (N, block size,
-// unroll) alone: warp_shuffle, reduce_add_sync and cg_reduce (kernels/modern_warp.cu). They
+// Host models of the kernels past the classic ladder whose order of additions depends on (N, block
+// size, unroll) alone: warp_shuffle, reduce_add_sync and cg_reduce (kernels/modern_warp.cu). They
 // replay each block's additions in the GPU's order, so partials and total match the GPU bit for
 // bit, float32 included. The grid-stride kernels (their grid comes from the occupancy API) and
 // CUB (its internal order) have no model: nullopt.
@@ -119,7 +119,7 @@ std::optional<ReductionOutput> model_reduce_modern(const PointSpec& p, const Inp
   } else {
     out.partials_f32 = first_pass<float, float>(input.f32.data(), p.size, block, unroll);
   }
-  model_finish(out);  // kernels/finish.cu, shared with the seed ladder's model
+  model_finish(out);  // kernels/finish.cu, shared with the classic ladder's model
   return out;
 }
 

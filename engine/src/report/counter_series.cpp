@@ -132,7 +132,8 @@ CounterSweeps counter_sweeps(const Session& s, CounterAxis axis,
 
 BarriersBesideStall barriers_beside_stall(const Session& s, const LadderSetting& at) {
   BarriersBesideStall out;
-  // One point per rung: the global workspace's where the rung has one (the seed's set-up).
+  // One point per rung: the global workspace's where the rung has one (the classic ladder's
+  // set-up).
   std::map<std::tuple<int, std::string, int>, const PointResult*> by_rung;
   for (const PointResult& r : s.results) {
     if (!at.holds(r)) continue;

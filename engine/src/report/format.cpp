@@ -71,7 +71,8 @@ std::string variant_label(const std::string& id, int unroll, bool with_unroll) {
   if (!v) return id + (with_unroll && unroll > 1 ? u : "");
   if (!v->seed_name.empty()) {
     if (v->seed_name_has_unroll) return with_unroll ? v->seed_label(unroll) : v->seed_name;
-    // reduceCompleteUnroll is the seed's kernel at its own factor (8); say so at any other.
+    // reduceCompleteUnroll is the classic ladder's kernel at its own factor (8); say so at any
+    // other.
     if (with_unroll && unroll != v->seed_unroll && v->unroll_factors.size() > 1)
       return v->seed_name + u;
     return v->seed_name;

@@ -20,7 +20,7 @@ bool measured(const PointResult& r) {
   return r.status == PointStatus::Ok || r.status == PointStatus::Wrong;
 }
 
-// The seed's experiment: the `ladder` preset's first N, block size and type.
+// The classic ladder's experiment: the `ladder` preset's first N, block size and type.
 std::optional<LadderSetting> seed_setting() {
   const Preset* p = find_preset("ladder");
   if (p == nullptr || p->spec.sizes.empty() || p->spec.block_sizes.empty()) return std::nullopt;

@@ -42,7 +42,7 @@ void add_times(const PointResult& r, std::vector<std::string>& lines) {
                     format_time_ms(r.gpu_time.median_ms) + "; an empty event pair reads " +
                     format_time_ms(r.timestamp_floor.median_ms));
   if (!r.first_kernel.empty())
-    lines.push_back("first kernel alone (the seed's timing): median " +
+    lines.push_back("first kernel alone (the classic ladder's timing): median " +
                     format_time_ms(r.first_kernel.median_ms) + ", " + format_gbps(r.first_gbps));
 }
 

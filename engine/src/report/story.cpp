@@ -96,7 +96,8 @@ LadderChoice choice_of(const Fields& f, std::string_view key, const std::string&
   return *c;
 }
 
-// The seed's experiment (the `ladder` preset): where a story without a setting is measured.
+// The classic ladder's experiment (the `ladder` preset): where a story without a setting is
+// measured.
 LadderChoice seed_setting() {
   const ExperimentSpec& s = find_preset("ladder")->spec;
   return {s.sizes.front(), s.types.front(), s.block_sizes.front()};
@@ -112,7 +113,7 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   if (!ref)
     Fields::fail(f.at("variant"), "unknown variant " + echo(name) +
                                       " (reductionlab-cli variants lists them; ids or the "
-                                      "seed's names such as reduceUnroll8)");
+                                      "classic names such as reduceUnroll8)");
   const VariantInfo& v = *ref->variant;
   step.point.variant = v.id;
 
@@ -131,8 +132,8 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
     if (!v.takes_workspace(step.point.workspace))
       Fields::fail(f.at("workspace"), v.id + " does not run in " + echo(*w) + " memory");
   } else {
-    // The story's workspace where the variant has it (the seed's rungs), else its own
-    // (the register-only kernels past the seed).
+    // The story's workspace where the variant has it (the classic ladder's rungs), else its own
+    // (the register-only kernels past the classic ladder).
     step.point.workspace = story_workspace && v.takes_workspace(*story_workspace)
                                ? *story_workspace
                                : v.workspaces.front();

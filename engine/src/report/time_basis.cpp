@@ -50,7 +50,7 @@ std::string time_basis_choice(TimeBasis b) {
     case TimeBasis::Gpu:
       return "GPU time (timestamps out)";
     case TimeBasis::FirstKernel:
-      return "first kernel (the seed's timing)";
+      return "first kernel (the classic ladder's timing)";
   }
   return {};
 }
@@ -128,7 +128,7 @@ BasisSpeedups basis_speedups(const std::vector<PointResult>& results, const std:
     for (size_t i = 0; i < results.size(); ++i) out.value[i] = results[i].speedup;
     return out;
   }
-  const BaselineIndex index(results, baseline);  // resolves seed names; one pass, not one a point
+  const BaselineIndex index(results, baseline);  // resolves classic names; one pass in all
   for (size_t i = 0; i < results.size(); ++i) {
     const PointResult& r = results[i];
     const Summary* t = basis_time(r, b);

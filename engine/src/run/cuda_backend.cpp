@@ -1,5 +1,6 @@
 // The CUDA backend: one device, one non-blocking stream, CUDA-event timing, L2 flush between
-// cold samples, and the seed's in-place input restored before every sample outside the timing.
+// cold samples, and the classic ladder's in-place input restored before every sample outside the
+// timing.
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -133,8 +134,7 @@ class CudaBackend final : public Backend {
     return t;
   }
 
-  // Measured on the H200: 1.25-1.31 us, constant to the 32 ns tick of the event clock
-  // (docs/benchmarks.md, "Taking the timestamps out").
+  // Measured on the H200: 1.25-1.31 us, constant to the 32 ns tick of the event clock.
   std::optional<double> timestamp_floor_sample(bool cold_l2) override {
     cudaStream_t s = stream_->get();
     if (cold_l2)

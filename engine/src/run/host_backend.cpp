@@ -73,8 +73,8 @@ class HostBackend final : public Backend {
     point_ = p;
     input_ = &input;
     output_.reset();
-    // Ladder grids are ceil(N / (B * U)); variants past the seed size their own grid, known
-    // once a sample has run (their partial count).
+    // Ladder grids are ceil(N / (B * U)); variants past the classic ladder size their own grid,
+    // known once a sample has run (their partial count).
     const VariantInfo* v = find_variant_by_id(p.variant);
     const std::uint64_t tile = std::uint64_t(p.block_size) * std::uint64_t(p.unroll);
     grid_ = v->family == VariantFamily::SeedLadder && tile > 0
@@ -85,7 +85,7 @@ class HostBackend final : public Backend {
   unsigned grid() const override { return grid_; }
 
   // Times the per-block pass and the finishing pass separately with steady_clock. Variants
-  // whose host model is not split into passes (past the seed) report the total only.
+  // whose host model is not split into passes (past the classic ladder) report the total only.
   SampleTimes run_sample(bool /*cold_l2: no cache to flush on the host*/) override {
     if (input_ == nullptr) throw Error("host backend: run_sample() before prepare()");
     SampleTimes t;

@@ -1,5 +1,5 @@
-// The seed's experiments (presets.h). Variants past the seed join the size sweep by what the
-// catalog says they take, so a new kernel joins without an edit here.
+// The classic ladder's experiments (presets.h). Variants past the classic ladder join the size
+// sweep by what the catalog says they take, so a new kernel joins without an edit here.
 #include "engine/run/presets.h"
 
 #include "engine/catalog/catalog.h"
@@ -8,7 +8,7 @@ namespace rl {
 
 namespace {
 
-// Variants past the seed that can join a sweep at block size `block` (or pick their own).
+// Variants past the classic ladder that can join a sweep at block size `block` (or pick their own).
 std::vector<std::string> modern_variants(int block) {
   std::vector<std::string> out;
   for (const VariantInfo& v : catalog())
@@ -18,7 +18,7 @@ std::vector<std::string> modern_variants(int block) {
   return out;
 }
 
-// The labs of seeds 003 and 004: int32, 2^24 elements, 256 threads per block.
+// The labs of the classic posts: int32, 2^24 elements, 256 threads per block.
 Preset lab_preset(std::string id, std::string name, std::string description,
                   std::vector<std::string> variants, std::vector<Workspace> workspaces,
                   std::vector<int> unrolls, std::string baseline) {
@@ -38,10 +38,11 @@ Preset lab_preset(std::string id, std::string name, std::string description,
 void add_lab_presets(std::vector<Preset>& out) {
   out.push_back(lab_preset(
       "divergence", "Divergence lab (N=2^24, block 256)",
-      "Seed 004 measured: the same two paths behind a divergent and a warp-uniform branch, "
-      "if/else against a select for cheap and costly bodies, a loop-invariant branch inside "
-      "the loop and hoisted, abs by branch and by bit trick. Speed-ups against the divergent "
-      "branch; the Code view shows what the compiler made of each.",
+      "The classic divergence post measured: the same two paths behind a divergent and a "
+      "warp-uniform branch, if/else against a select for cheap and costly bodies, a "
+      "loop-invariant branch inside the loop and hoisted, abs by branch and by bit trick. "
+      "Speed-ups against the divergent branch; the Code view shows what the compiler made of "
+      "each.",
       {"branch_divergent", "branch_uniform", "if_else_cheap", "select_cheap", "if_else_costly",
        "select_costly", "loop_invariant_inside", "loop_invariant_hoisted", "abs_branch",
        "abs_bit_trick"},
@@ -56,16 +57,16 @@ void add_lab_presets(std::vector<Preset>& out) {
       "branch_data"));
   out.push_back(lab_preset(
       "predicates", "Block-wide predicates (N=2^24, block 256, 1..16 tiles)",
-      "Seed 003's __syncthreads_count and __syncthreads_or: counting x >= 200 with the barrier "
-      "that counts, a shared-memory tree and warp ballots; finding a 255 with an early exit "
-      "against a full scan. U is the tiles per block.",
+      "The classic posts' __syncthreads_count and __syncthreads_or: counting x >= 200 with the "
+      "barrier that counts, a shared-memory tree and warp ballots; finding a 255 with an early "
+      "exit against a full scan. U is the tiles per block.",
       {"count_syncthreads_count", "count_shared_tree", "count_ballot", "any_early_exit",
        "any_full_scan"},
       {Workspace::Registers}, {1, 2, 4, 8, 16}, "count_shared_tree"));
   out.push_back(lab_preset(
       "unroll-pragma", "#pragma unroll lab (factors 1..32, N=2^24, block 256)",
-      "Seed 003's #pragma unroll: a 32-trip load loop at unroll 1, 2, 4, 8, 16 and 32 (the "
-      "whole loop), time against the registers it costs (Code view), and the tree loop kept "
+      "The classic posts' #pragma unroll: a 32-trip load loop at unroll 1, 2, 4, 8, 16 and 32 "
+      "(the whole loop), time against the registers it costs (Code view), and the tree loop kept "
       "rolled against unrolled with the block size known.",
       {"unroll_pragma", "tree_loop_rolled", "tree_loop_unrolled"},
       {Workspace::Registers, Workspace::Shared}, {1, 2, 4, 8, 16, 32}, "tree_loop_rolled"));
@@ -76,10 +77,10 @@ std::vector<Preset> build() {
   {
     Preset p;
     p.id = "ladder";
-    p.name = "The seed's ladder (N=2^24, block 1024)";
+    p.name = "The classic ladder (N=2^24, block 1024)";
     p.description =
-        "Every kernel of the seed's blog in its order, at the seed's set-up: 2^24 ints, 1024 "
-        "threads per block, reducing in place in global memory. Speed-ups are against "
+        "Every kernel of the classic ladder in its order, at its classic set-up: 2^24 ints, "
+        "1024 threads per block, reducing in place in global memory. Speed-ups are against "
         "reduceNeighbored.";
     p.spec.variants = {"reduceNeighbored",    "reduceNeighboredLess",
                        "reduceInterleaved",   "reduceUnroll2",

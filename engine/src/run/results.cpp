@@ -45,7 +45,7 @@ namespace {
 // Whether candidate q is a better baseline for p than the best so far (null: none yet). Against
 // another variant: the same workspace, then block size, then unroll factor (like with like).
 // Against its own variant only the same workspace and block size qualify, and the lowest unroll
-// factor wins: U=2, 4, 8 are then compared with U=1, the seed's unrolling experiment.
+// factor wins: U=2, 4, 8 are then compared with U=1, the classic ladder's unrolling experiment.
 bool better_baseline(const PointSpec& q, const PointSpec* best, const PointSpec& p) {
   const bool own = q.variant == p.variant;
   const bool same_ws = q.workspace == p.workspace, same_block = q.block_size == p.block_size;

@@ -250,7 +250,7 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     if (*cancelled) return r;
     r.noisy = !quiet;
     // Variants that size their own grid tell it once a sample ran (the host's models past the
-    // seed).
+    // classic ladder).
     if (r.grid == 0) r.grid = backend_->grid();
     r.first_kernel = summarize(r.first_samples_ms);
     r.total = summarize(r.total_samples_ms);

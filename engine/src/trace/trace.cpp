@@ -55,7 +55,7 @@ Resolved resolve(const TraceRequest& r) {
   if (r.unroll) out.unroll = *r.unroll;
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
-                ": traces cover the seed's ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
+                ": traces cover the classic ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
                 "single_pass, cluster_single_pass, epoch_pass and every lab kernel (divergence, "
                 "block-wide "
                 "predicates, #pragma unroll); not the vectorized grid-stride kernel or CUB's");

@@ -1,4 +1,4 @@
-// Captions for trace steps, in the seed's terms: the stride, which threads work, and why
+// Captions for trace steps, in the classic ladder's terms: the stride, which threads work, and why
 // warps diverge (mixed lanes in one warp) or wait (whole warps idle at a barrier).
 #include <bit>
 #include <string>

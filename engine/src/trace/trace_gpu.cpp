@@ -32,7 +32,7 @@ Trace record_trace_on_gpu(const TraceRequest& r, int device) {
       has_warp_family_trace(variant->kernel) || is_divergence_lab(variant->kernel);
   if (variant->family != VariantFamily::SeedLadder && !warp_level)
     throw Error(
-        "recording on the GPU covers the seed's ladder, warp_shuffle, reduce_add_sync, "
+        "recording on the GPU covers the classic ladder, warp_shuffle, reduce_add_sync, "
         "cg_reduce and the divergence lab (the other labs from the block model); " +
         model.label + " is traced from the block model only");
   const std::string context = "trace of " + model.label + " B=" + std::to_string(model.block_size) +

@@ -1,5 +1,6 @@
-// Internal to the trace: captions for ladder steps in the seed's terms (stride, which threads
-// work, why warps diverge or wait), and the traces of the warp-level kernels past the seed.
+// Internal to the trace: captions for ladder steps in the classic ladder's terms (stride, which
+// threads work, why warps diverge or wait), and the traces of the warp-level kernels past the
+// classic ladder.
 #pragma once
 
 #include <string>

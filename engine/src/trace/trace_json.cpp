@@ -1,4 +1,4 @@
-// The trace as JSON (issue 5's shape): {"variant", "block_size", "unroll", "workspace",
+// The trace as JSON: {"variant", "block_size", "unroll", "workspace",
 // "source", "steps": [{"barrier", "masks", "values", "ops", "caption", "counters"}...],
 // "totals": {...}}. int32 workspaces print as integers, float32 as numbers.
 #include <cmath>

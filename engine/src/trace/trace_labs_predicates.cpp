@@ -202,7 +202,7 @@ void PredicateBuilder::local_scan() {
   if (tree) {
     warp_trace::shared_tree_steps(b_, B,
                                   "counts[tid] += counts[tid + stride], then __syncthreads(): the "
-                                  "seed's interleaved tree, one barrier per level.");
+                                  "classic interleaved tree, one barrier per level.");
     return;
   }
   std::vector<unsigned> hits;

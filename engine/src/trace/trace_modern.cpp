@@ -1,5 +1,6 @@
-// Traces of the warp-level kernels past the seed (kernels/modern_warp.cu, modern_common.cuh):
-// the block works in registers, so the trace's values are each thread's register.
+// Traces of the warp-level kernels past the classic ladder (kernels/modern_warp.cu,
+// modern_common.cuh): the block works in registers, so the trace's values are each thread's
+// register.
 //   load        v = load_pre_reduced(U)                        (common.cuh, no barrier)
 //   level 1     every warp reduces its 32 registers:
 //                 warp_shuffle: v += __shfl_down_sync(v, o), o = 16..1 (lanes past 31 get

@@ -19,7 +19,7 @@ inline constexpr std::size_t kEpochScratchBytes = kEpochTotals + 2 * kEpochTotal
 // int32's accumulator is this one word of each accumulator (byte 128 of it: scratch offsets 256
 // and 640), where float32's window 16 lies. In word 0 (offsets 128 and 512) int32 took 0.4-1.6
 // us longer at 2^22 with 1024-2048 block slots in one wave, and float32 did too when its windows
-// were moved there (ncu on the H200, docs/benchmarks.md 5.11 and 5.12).
+// were moved there (ncu on the H200).
 inline constexpr int kEpochInt32Word = 16;
 
 // The latest launch's total from a copy of the scratch's first kEpochScratchBytes bytes.

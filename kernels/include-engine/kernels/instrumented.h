@@ -1,4 +1,4 @@
-// Instrumented builds of the seed-ladder kernels: for chosen blocks they record, at every step,
+// Instrumented builds of the classic-ladder kernels: for chosen blocks they record, at every step,
 // each warp's __ballot_sync of the step's condition (the lanes that act) and the workspace
 // after the step, so the block model's traces can be checked against what a GPU really does.
 // Plain C++ with the CUDA runtime only (like launch.h), for the engine and the GPU tests.
@@ -32,7 +32,7 @@ inline constexpr unsigned kMaxRecordedSteps = 24;  // load + 10 tree + 6 last wa
 inline constexpr unsigned kMaxRecordedBlocks = 8;
 
 struct MaskRecordingRequest {
-  KernelId kernel = KernelId::Interleaved;  // a seed-ladder kernel (0..9), or for
+  KernelId kernel = KernelId::Interleaved;  // a classic-ladder kernel (0..9), or for
                                             // record_warp_masks a warp-level one
   DType type = DType::Int32;
   Workspace workspace = Workspace::Global;
@@ -69,7 +69,7 @@ struct MaskRecording {
 cudaError_t record_ladder_masks(const MaskRecordingRequest& req, MaskRecording* out,
                                 std::string* where);
 
-// The same for the warp-level kernels past the seed (kernels/modern_warp.cu: WarpShuffle,
+// The same for the warp-level kernels past the classic ladder (kernels/modern_warp.cu: WarpShuffle,
 // ReduceAddSync, CgReduce; workspace Registers), instrumented_warp.cu. Their block works in
 // registers, so `values` holds each thread's register after the step, in the steps of the
 // model's trace (engine/trace_modern.cpp): load; the warp-level reduction in every warp (five

@@ -69,8 +69,8 @@ struct LaunchArgs {
 // (the engine's catalog and spec validation say why before it gets here).
 cudaError_t plan_launch(const LaunchArgs& args, LaunchPlan* plan);
 
-// Launches the first kernel (the one the seed times): input -> partials (or -> result when
-// plan.needs_finish is false). Asynchronous on args.stream.
+// Launches the first kernel (the one the classic ladder times): input -> partials (or -> result
+// when plan.needs_finish is false). Asynchronous on args.stream.
 cudaError_t launch_first(const LaunchArgs& args, const LaunchPlan& plan);
 
 // Reduces plan.partial_count partials to args.result with the finishing kernel (one block,

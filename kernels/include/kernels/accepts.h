@@ -61,7 +61,7 @@ constexpr KernelAccepts lab_row(KernelId k, Pow2Range unrolls = kNoUnroll,
 }  // namespace accepts_detail
 
 inline constexpr KernelAccepts kKernelAccepts[] = {
-    // The seed's ladder (seed_ladder.cu, seed_warp.cu): scalar loads, global or shared workspace.
+    // The classic ladder (seed_ladder.cu, seed_warp.cu): scalar loads, global or shared workspace.
     {KernelId::Neighbored, accepts_detail::kAllBlocks, accepts_detail::kNoUnroll, 1,
      accepts_detail::kBothTypes, accepts_detail::kInMemory},
     {KernelId::NeighboredLess, accepts_detail::kAllBlocks, accepts_detail::kNoUnroll, 1,
@@ -82,7 +82,8 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
      accepts_detail::kBothTypes, accepts_detail::kInMemory},
     {KernelId::CompleteUnrollSync, accepts_detail::kWarpBlocks, accepts_detail::kUnrolls, 1,
      accepts_detail::kBothTypes, accepts_detail::kInMemory},
-    // Past the seed (modern_warp.cu): tiles of B x U elements, registers only; REDUX is int-only.
+    // Past the classic ladder (modern_warp.cu): tiles of B x U elements, registers only; REDUX is
+    // int-only.
     {KernelId::WarpShuffle, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
     {KernelId::ReduceAddSync, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,

@@ -7,15 +7,16 @@ namespace rl::kernels {
 
 enum class DType { Int32, Float32 };
 
-// Where the block reduces: in place in global memory (the seed's way: the input is overwritten,
-// so the runner restores it before every sample) or in a shared-memory copy (input untouched).
-// Kernels that keep their work in registers ignore it and take Workspace::Registers only.
+// Where the block reduces: in place in global memory (the classic ladder's way: the input is
+// overwritten, so the runner restores it before every sample) or in a shared-memory copy (input
+// untouched). Kernels that keep their work in registers ignore it and take Workspace::Registers
+// only.
 enum class Workspace { Global, Shared, Registers };
 
 // Stable kernel ids. Never renumber: saved sessions name variants by string id (engine/catalog),
 // but the instrumented builds and tests index by this enum.
 enum class KernelId : int {
-  // The seed's ladder (kernels/seed_ladder.cu, kernels/seed_warp.cu)
+  // The classic ladder (kernels/seed_ladder.cu, kernels/seed_warp.cu)
   Neighbored = 0,                  // reduceNeighbored
   NeighboredLess = 1,              // reduceNeighboredLess
   Interleaved = 2,                 // reduceInterleaved
@@ -26,7 +27,7 @@ enum class KernelId : int {
   CompleteUnrollWarpSync = 7,
   CompleteUnrollVolatile = 8,  // reduceCompleteUnroll<iBlockSize>, template block size
   CompleteUnrollSync = 9,
-  // Past the seed (kernels/modern_*.cu, kernels/cub_reference.cu)
+  // Past the classic ladder (kernels/modern_*.cu, kernels/cub_reference.cu)
   WarpShuffle = 20,
   ReduceAddSync = 21,
   CgReduce = 22,

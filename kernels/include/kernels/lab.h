@@ -5,7 +5,8 @@
 // The divergence lab's two paths are chains of kPathSteps dependent integer steps of different
 // shapes (so the compiler cannot merge them into one chain with selected constants, and cannot
 // fold them: each step is not affine). Each costs about three instructions per step, so a warp
-// that runs both takes about twice as long as one that runs either: seed 004's claim.
+// that runs both takes about twice as long as one that runs either: the classic divergence post's
+// claim.
 #pragma once
 
 #include "kernels/ids.h"

@@ -1,6 +1,7 @@
-// What each reduction variant is: stable id, the seed's name, what it demonstrates, its phases,
-// and which workspaces, block sizes and unroll factors it takes (read from the kernels' own table,
-// kernels/accepts.h). The GUI, CLI, spec validation and the block model all read this one table.
+// What each reduction variant is: stable id, the classic ladder's name, what it demonstrates, its
+// phases, and which workspaces, block sizes and unroll factors it takes (read from the kernels' own
+// table, kernels/accepts.h). The GUI, CLI, spec validation and the block model all read this one
+// table.
 #pragma once
 
 #include <optional>
@@ -26,7 +27,7 @@ enum class VariantFamily {
 struct VariantInfo {
   std::string id;  // stable, used in files and on the command line
   KernelId kernel;
-  std::string seed_name;              // the seed's kernel name ("reduceInterleaved"); "" if none
+  std::string seed_name;              // the classic kernel name ("reduceInterleaved"); "" if none
   bool seed_name_has_unroll = false;  // "reduceUnroll" + U, e.g. reduceUnroll8
   std::string display_name;
   VariantFamily family = VariantFamily::SeedLadder;
@@ -37,7 +38,7 @@ struct VariantInfo {
   std::vector<int> unroll_factors;
   int vector_width = 1;  // elements per load: 1 scalar, 4 for int4/float4; 0: the library's own
   int default_unroll = 1;
-  int seed_unroll = 1;              // the factor the seed used (8 for reduceUnrollWarp8)
+  int seed_unroll = 1;              // the factor the classic ladder used (8 for reduceUnrollWarp8)
   bool volatile_last_warp = false;  // relies on warp lock-step; racecheck reports it
   bool has_block_model = true;      // host backend reproduces its partials bit for bit
   int min_compute_capability = 75;  // e.g. 80 for __reduce_add_sync
@@ -52,7 +53,7 @@ struct VariantInfo {
   bool takes_workspace(Workspace w) const;
   bool takes_block_size(int b) const;
   bool takes_unroll(int u) const;
-  // "reduceUnroll8" for unroll variants, the plain seed name otherwise, the id if none.
+  // "reduceUnroll8" for unroll variants, the plain classic name otherwise, the id if none.
   std::string seed_label(int unroll) const;
 };
 
@@ -60,8 +61,8 @@ const std::vector<VariantInfo>& catalog();
 const VariantInfo* find_variant_by_id(std::string_view id);
 const VariantInfo* find_variant_by_kernel(KernelId k);
 
-// Resolves an id or a seed name. "reduceUnroll8" gives the unroll variant and sets *unroll to 8;
-// a plain id leaves *unroll unset. Case-sensitive, as the seed's names are.
+// Resolves an id or a classic name. "reduceUnroll8" gives the unroll variant and sets *unroll to 8;
+// a plain id leaves *unroll unset. Case-sensitive, as the classic ladder's names are.
 struct VariantRef {
   const VariantInfo* variant = nullptr;
   std::optional<int> unroll;

@@ -1,4 +1,4 @@
-// The Code view's questions (issue 11): source, PTX, SASS, resource usage and the diff for
+// The Code view's questions: source, PTX, SASS, resource usage and the diff for
 // variant X at block size B, unroll U, type T, answered from the data embedded at build time
 // (code_data.h). Plain C++, no Qt, no CUDA calls: the app, the CLI and the tests share it.
 #pragma once
@@ -18,7 +18,7 @@
 namespace rl::code {
 
 struct CodeQuery {
-  std::string variant;  // catalog id or seed name ("reduceUnroll8" also sets the unroll)
+  std::string variant;  // catalog id or classic name ("reduceUnroll8" also sets the unroll)
   int block_size = 0;   // 0: 256, or the variant's own when it takes none
   int unroll = 0;       // 0: the variant's default
   DType type = DType::Int32;
@@ -80,8 +80,8 @@ CodeEntry find_code(const CodeQuery& q);
 // "write", ...: scripts/code_view_sources.py) stands for: SourceLine::phase holds it.
 std::string mark_phase(const VariantInfo* v, const std::string& kind);
 
-// The rung before a variant in the ladder: the catalog's order, where a seed variant with the
-// seed's volatile last warp steps back over the race-free twins (the seed's own chain).
+// The rung before a variant in the ladder: the catalog's order, where a classic variant with the
+// classic volatile last warp steps back over the race-free twins (the classic ladder's own chain).
 const VariantInfo* previous_rung(const VariantInfo& v);
 
 std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to);

@@ -1,4 +1,4 @@
-// Per-line metrics (issue 11, item 3): a point's warp samples and executed-instruction counts
+// Per-line metrics: a point's warp samples and executed-instruction counts
 // (counters/line_samples.h) placed on the Code view's SASS lines by offset and on its source
 // lines through the build's line table, with what could not be placed counted, never dropped
 // silently. Plain C++: the CLI's `code --samples`, the app's Code tab and the tests share it.

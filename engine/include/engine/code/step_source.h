@@ -1,4 +1,4 @@
-// Which source lines a step of a block trace executes (issue 11: the animation highlights the
+// Which source lines a step of a block trace executes (the animation highlights the
 // current step's lines). The rule is the code view's phase marks (code_view.h: every kernel
 // line carries the catalog phase it belongs to) narrowed by what the step is: a tree step of
 // stride S lands on the line that adds `+ S]` where the kernel spells its strides out (complete

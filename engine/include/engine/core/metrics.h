@@ -12,7 +12,7 @@
 namespace rl {
 
 // The whole reduction as the events see it (the headline), the same with the timestamps' own
-// cost taken out (what ncu counts), or the first kernel alone (what the seed times).
+// cost taken out (what ncu counts), or the first kernel alone (what the classic ladder times).
 enum class TimeBasis { Whole, Gpu, FirstKernel };
 
 std::uint64_t input_bytes(const PointSpec& p);

@@ -29,7 +29,7 @@ const CounterInfo* find_counter(std::string_view id_or_metric);
 
 // The ids of the default set (barrier stall, the other top stalls, uniformity, threads per
 // instruction, occupancy, DRAM, L2, bank conflicts, instructions and branches executed: every
-// counter the seed's argument uses; barriers executed are the block model's, counts.h).
+// counter the classic ladder's argument uses; barriers executed are the block model's, counts.h).
 std::vector<std::string> default_counters();
 
 // "default", "all", or a comma list of ids or metric names (mixed with "default"), duplicates

@@ -17,7 +17,7 @@ class CuptiProfiler;
 
 // How many times the counter pass profiles each kernel. The stall shares of a one-block kernel
 // of a few microseconds (a finishing pass) move by up to 11 points from one profiled launch to
-// the next, under Nsight Compute as under CUPTI (docs/benchmarks.md section 4): one launch
+// the next, under Nsight Compute as under CUPTI (measured on the H200): one launch
 // cannot say whether a difference between two rungs is real. Three give a median and a range.
 inline constexpr int kCounterRepeats = 3;
 

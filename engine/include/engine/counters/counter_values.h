@@ -19,8 +19,8 @@ struct CounterRange {
 
 // One profiled range: one launch step of the reduction.
 struct KernelCounters {
-  // "first_kernel" (the kernel the seed times), "finish" (the finishing pass) or "whole" (one
-  // launch that reduces to the total by itself: single pass, CUB's device reduce); a launch of
+  // "first_kernel" (the kernel the classic ladder times), "finish" (the finishing pass) or "whole"
+  // (one launch that reduces to the total by itself: single pass, CUB's device reduce); a launch of
   // several kernels adds "<role>_2", ... for the second and later (CUB's single-tile kernel).
   std::string role;
   // Metric name -> value, in the order asked for; a metric the GPU does not report is absent.
@@ -58,7 +58,7 @@ struct PointCounters {
       if (k.role == role) return &k;
     return nullptr;
   }
-  // The kernel the seed measures: the first kernel, else the one launch.
+  // The kernel the classic ladder measures: the first kernel, else the one launch.
   const KernelCounters* headline() const {
     const KernelCounters* k = kernel("first_kernel");
     return k ? k : kernel("whole");

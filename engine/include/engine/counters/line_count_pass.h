@@ -5,16 +5,16 @@
 // (function, PC offset). No time ever comes from a counted launch.
 //
 // One launch step per process, launched before anything else. Measured on the H200 with CUDA
-// 13.0's CUPTI and driver 580 (docs/experiments/cupti_sass_engine_kernels.cu, 2026-12-01): the
-// SASS metrics return records for the first kernel a process launches after enabling them, and
-// only when no other kernel ran in that process before it: another kernel first, a cudaMemset
-// of 8 KiB or more (the driver runs those as a kernel) or a device-to-device copy, before the
-// range or inside it, and nothing at all comes back; a second kernel inside the range is not
-// counted either. Host-to-device copies and allocations do not disturb it. So each step is
-// counted by a worker process of its own (run/worker.h, `--count-point`), which uploads the
-// point's input with host-to-device copies only, and the supervisor (run/supervisor.h) merges
-// the steps into the point. The finishing pass is counted over partials of zero uploaded the
-// same way: its loop and tree (kernels/finish.cu) run the same instructions whatever the values.
+// 13.0's CUPTI and driver 580: the SASS metrics return records for the first kernel a process
+// launches after enabling them, and only when no other kernel ran in that process before it:
+// another kernel first, a cudaMemset of 8 KiB or more (the driver runs those as a kernel) or a
+// device-to-device copy, before the range or inside it, and nothing at all comes back; a second
+// kernel inside the range is not counted either. Host-to-device copies and allocations do not
+// disturb it. So each step is counted by a worker process of its own (run/worker.h,
+// `--count-point`), which uploads the point's input with host-to-device copies only, and the
+// supervisor (run/supervisor.h) merges the steps into the point. The finishing pass is counted
+// over partials of zero uploaded the same way: its loop and tree (kernels/finish.cu) run the
+// same instructions whatever the values.
 //
 // Not in one process with PC sampling (line_sample_pass.h) or the counters (counter_pass.h):
 // a context that ever had PC sampling returns no SASS records, and the profiler would count the

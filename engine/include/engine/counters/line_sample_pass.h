@@ -1,4 +1,4 @@
-// The line-sample pass of a point (issue 11, per-line metrics): after its timed samples, its
+// The line-sample pass of a point (per-line metrics): after its timed samples, its
 // verification and any counter pass, each launch step of the reduction is run again with CUPTI's
 // PC sampling on, repeated until enough warp samples are taken, so the Code view can say which
 // instructions and source lines the warps were waiting at, and why. Nothing timed runs while
@@ -26,9 +26,9 @@ class LineSamplePass {
  public:
   // Enables PC sampling on CUDA device `device` now (nothing is sampled until a point's pass
   // starts it) and keeps it enabled: CUPTI places samples only in kernels whose code it saw
-  // loaded while enabled, or loaded before it first started (measured on the H200,
-  // 2026-12-01: a kernel loaded between a disable and the next enable is "not a user kernel"
-  // and its samples come back without PCs). device < 0 (the host): no sampling, notes say so.
+  // loaded while enabled, or loaded before it first started (measured on the H200: a kernel
+  // loaded between a disable and the next enable is "not a user kernel" and its samples come
+  // back without PCs). device < 0 (the host): no sampling, notes say so.
   explicit LineSamplePass(int device, LineSampleSettings s = {});
   ~LineSamplePass();
   LineSamplePass(const LineSamplePass&) = delete;

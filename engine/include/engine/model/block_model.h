@@ -18,7 +18,7 @@ namespace rl {
 // total. nullopt when the variant has no host model (e.g. CUB).
 std::optional<ReductionOutput> model_reduce(const PointSpec& p, const InputData& input);
 
-// The two passes of model_reduce() separately, for the host backend's two timings. Seed-ladder
+// The two passes of model_reduce() separately, for the host backend's two timings. Classic-ladder
 // variants only: model_first_pass() gives nullopt for others (their first pass is not
 // separable here; use model_reduce()). It fills the partials and leaves the total at 0;
 // model_finish() fills the total from the partials as kernels/finish.cu does.
@@ -26,8 +26,8 @@ std::optional<ReductionOutput> model_reduce(const PointSpec& p, const InputData&
 std::optional<ReductionOutput> model_first_pass(const PointSpec& p, const InputData& input);
 void model_finish(ReductionOutput& out);
 
-// Modern variants (kernels past the seed); defined in block_model_modern.cpp. nullopt when the
-// variant is not modelled there. model_reduce() forwards non-ladder variants to it.
+// Modern variants (kernels past the classic ladder); defined in block_model_modern.cpp. nullopt
+// when the variant is not modelled there. model_reduce() forwards non-ladder variants to it.
 std::optional<ReductionOutput> model_reduce_modern(const PointSpec& p, const InputData& input);
 
 // The labs (kernels/lab_*.cu; block_model_labs.cpp): int32 only, exact. nullopt for a variant

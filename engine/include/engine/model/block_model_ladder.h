@@ -1,4 +1,4 @@
-// One description of every seed-ladder kernel's per-block algorithm, shared by the host
+// One description of every classic-ladder kernel's per-block algorithm, shared by the host
 // reduction (block_model.cpp) and the step-by-step trace (trace.cpp), so the two can never
 // disagree. A block is: load (pre-reduce U tiles) into a blockDim.x-element workspace, then a
 // list of steps. Every addition step is a set of pairs known in closed form:

@@ -41,7 +41,7 @@ struct ModelCounts {
   // Kernel launches of the whole reduction: 2 (first kernel + the finishing pass, one block
   // that adds the partials) or 1 (the first kernel writes the total: single_pass).
   int launches = 2;
-  // Every block of the first kernel: the kernel the seed times and counts (its barrier
+  // Every block of the first kernel: the kernel the classic ladder times and counts (its barrier
   // arithmetic, 16384 blocks x 10 = 163840 for reduceInterleaved at N = 2^24, B = 1024).
   StepCounters first_kernel;
   // The finishing pass (kernels/finish.cu: one block of 1024 threads, each adding partials
@@ -49,8 +49,8 @@ struct ModelCounts {
   // launches == 1.
   StepCounters finish;
   bool operator==(const ModelCounts&) const = default;
-  // The headline numbers are the first kernel's (what the seed counts); the whole reduction
-  // adds the finishing pass.
+  // The headline numbers are the first kernel's (what the classic ladder counts); the whole
+  // reduction adds the finishing pass.
   std::uint64_t barriers() const { return first_kernel.barriers; }
   std::uint64_t warp_steps() const { return first_kernel.warp_steps(); }
   double lane_efficiency() const { return first_kernel.lane_efficiency(); }

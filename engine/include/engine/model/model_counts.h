@@ -1,5 +1,5 @@
 // The block model's counts of a point's work on a GPU (counts.h: ModelCounts), for every variant
-// with a step-by-step trace (has_trace: the seed's ladder, the warp-level kernels, the single
+// with a step-by-step trace (has_trace: the classic ladder, the warp-level kernels, the single
 // pass). The runner fills PointResult::counts with them on both backends; the app and the CLI
 // show them, and a session saved before they existed gets them from here (counts_of).
 #pragma once

@@ -1,6 +1,6 @@
 // The levels above one block, as a plan the animation's hierarchy view draws and steps through:
 // the block's partial, the grid's partials and the finishing pass, and with G GPUs each GPU's
-// shard of N/G elements, its local partial and the exchange that combines them (issue 15).
+// shard of N/G elements, its local partial and the exchange that combines them.
 // Pure arithmetic on the engine's own rules (the shard split of multi_spec.h, the kernels'
 // launch planning where it needs no GPU, the partial's size); no CUDA, no Qt, and no times:
 // measured times come only from a multi-GPU session (measured_phases).
@@ -18,7 +18,7 @@
 namespace rl {
 
 struct HierarchyRequest {
-  std::string variant = "single_pass";  // the local reduction (id or seed name)
+  std::string variant = "single_pass";  // the local reduction (id or classic name)
   int block_size = 1024;
   int unroll = 4;
   Workspace workspace = Workspace::Registers;  // a variant with one workspace uses its own

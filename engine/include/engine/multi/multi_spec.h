@@ -1,4 +1,4 @@
-// One reduction across several GPUs of one host (issue 15): each GPU holds a shard of the
+// One reduction across several GPUs of one host: each GPU holds a shard of the
 // input, reduces it with one of the catalog's variants (the local reduction), and the partials
 // are combined by an exchange: NCCL's all-reduce or reduce to a root, or one of the naive ways
 // (copy every shard to the root and reduce there; peer copies of the partials to the root).
@@ -42,7 +42,7 @@ struct MultiSpec {
   std::vector<int> gpu_counts;
   std::vector<Exchange> exchanges = all_exchanges();
   // The local reduction: one variant at one shape (default: the single pass, the fastest
-  // kernel at large N on the H200, docs/benchmarks.md).
+  // kernel at large N on the H200).
   std::string variant = "single_pass";
   Workspace workspace = Workspace::Registers;
   int block_size = 1024;

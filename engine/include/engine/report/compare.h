@@ -1,4 +1,4 @@
-// Two sessions point by point (issue 12, item 5): the same point (variant, workspace, block size,
+// Two sessions point by point: the same point (variant, workspace, block size,
 // unroll, N, type) measured in both, the ratio of their times and a verdict as nvbench's compare
 // script gives one: faster or slower when the difference is larger than the noisier of the two
 // measurements (the relative standard deviation of its samples), else the same. Points found in

@@ -16,7 +16,7 @@
 
 namespace rl {
 
-// The ncu metric the counter charts draw unless told otherwise: the seed's barrier stall.
+// The ncu metric the counter charts draw unless told otherwise: the classic ladder's barrier stall.
 std::string_view barrier_stall_metric();
 
 // A counter against the unroll factor (at one N, type and block size) or the block size (at one
@@ -66,9 +66,9 @@ CounterSweeps counter_sweeps(const Session& s, CounterAxis axis,
 
 // One rung of the ladder with the block model's barriers and the measured barrier stall, both
 // also as a share of the largest among the rungs ("fewer barriers -> less barrier stall" at a
-// glance, on one axis). The largest, not the first rung: the seed's first rung hides its barrier
-// stall behind divergence (on the H200 19.8% against the next rung's 47.7% at N=2^24), so shares
-// of it would run to 240% and flatten the rest.
+// glance, on one axis). The largest, not the first rung: the classic ladder's first rung hides its
+// barrier stall behind divergence (on the H200 19.8% against the next rung's 47.7% at N=2^24), so
+// shares of it would run to 240% and flatten the rest.
 struct RungBarriers {
   const PointResult* result = nullptr;
   ModelCounts counts;      // exact, the same on every GPU
@@ -85,8 +85,8 @@ struct BarriersBesideStall {
 };
 
 // Per rung of s at `at` (variant and unroll factor; the global workspace where the rung has one,
-// as the seed measured, else the first measured): the model's barriers beside the measured
-// barrier stall; rungs without a block model or the counter are left out, named.
+// as the classic ladder measured, else the first measured): the model's barriers beside the
+// measured barrier stall; rungs without a block model or the counter are left out, named.
 BarriersBesideStall barriers_beside_stall(const Session& s, const LadderSetting& at);
 
 }  // namespace rl

@@ -30,8 +30,8 @@ std::string format_duration_s(double seconds);  // "45 s", "3 min 20 s", "1 h 05
 // A block size for people: "1024", or "auto" where the variant picks its own (0).
 std::string block_size_text(int block_size);
 
-// The seed's name where there is one ("reduceUnroll8"), else the id; with_unroll adds " U=8" to
-// ids of variants that take several unroll factors.
+// The classic ladder's name where there is one ("reduceUnroll8"), else the id; with_unroll adds "
+// U=8" to ids of variants that take several unroll factors.
 std::string variant_label(const std::string& id, int unroll, bool with_unroll = true);
 // The catalog's display name, or the id for an unknown variant (e.g. from a newer build).
 std::string variant_display_name(const std::string& id);

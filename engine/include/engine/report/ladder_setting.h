@@ -1,7 +1,7 @@
 // The setting a ladder chart draws: one (N, element type, block size) of a session, chosen by
 // the person (the app's selector, `reductionlab --export-charts ... --setting`) or, by default,
-// the seed's own experiment when the session holds it. One home for the rule, so the app's
-// charts and exports never guess differently.
+// the classic ladder's own experiment when the session holds it. One home for the rule, so the
+// app's charts and exports never guess differently.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +33,9 @@ struct LadderSetting {
 // Every setting of the session with a measured point, ordered by N, type, block size.
 std::vector<LadderSetting> ladder_settings(const Session& s);
 
-// The default: among the settings with the most rungs, the seed's experiment (the `ladder`
-// preset's N, block size and type) when it is one of them, else the largest N (then block).
+// The default: among the settings with the most rungs, the classic ladder's experiment (the
+// `ladder` preset's N, block size and type) when it is one of them, else the largest N (then
+// block).
 std::optional<LadderSetting> default_ladder_setting(const Session& s);
 
 // What the ladder charts draw for s: `chosen` when s holds it, else s's default.

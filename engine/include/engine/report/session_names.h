@@ -1,4 +1,4 @@
-// What the open sessions are called (issue 12, item 5): a run adds a session beside the others,
+// What the open sessions are called: a run adds a session beside the others,
 // so two sessions of one GPU must read differently in a list, a legend and a comparison's title.
 // One home for the rule; the app decides only which sessions are open.
 #pragma once

@@ -1,4 +1,4 @@
-// The ladder as a story (issue 12, item 3): a presenter's small JSON file naming the rungs in
+// The ladder as a story: a presenter's small JSON file naming the rungs in
 // order, with a caption each, and which setting they were measured at. This header holds its
 // rules for every front end: reading and checking the file (every bad input refused with the
 // field that is wrong), and resolving it against a session into plain values per step: the
@@ -30,7 +30,7 @@ inline constexpr int kStoryVersion = 1;
 
 // One step as written, with the story's defaults applied and checked against the catalog.
 struct StoryStep {
-  std::string title;    // short heading; default: the seed's name ("reduceUnroll8")
+  std::string title;    // short heading; default: the classic ladder's name ("reduceUnroll8")
   std::string caption;  // what this change buys, in a sentence or two
   PointSpec point;      // what was measured: variant, workspace, block, unroll, N, type
   std::string counter;  // counter id (counter_catalog.h) that explains the step

@@ -1,7 +1,7 @@
 // Which of a point's three times a table or chart uses, named once for every front end: the
 // whole reduction as the events see it (the headline), the same with the timestamps' own cost
-// taken out (what ncu counts), or the first kernel alone (what the seed times). A point without
-// the chosen time is left out and counted, never shown with another time.
+// taken out (what ncu counts), or the first kernel alone (what the classic ladder times). A point
+// without the chosen time is left out and counted, never shown with another time.
 #pragma once
 
 #include <optional>

@@ -9,7 +9,7 @@
 
 namespace rl {
 
-// int32: values in [0, 255] (the seed's rand() & 0xff), so a block's tile of at most
+// int32: values in [0, 255] (the classic ladder's rand() & 0xff), so a block's tile of at most
 // 1024 * 16 elements sums well inside int32, and 64-bit partials hold any N.
 // float32: values in [0, 1), so float rounding shows against the double reference.
 struct InputData {

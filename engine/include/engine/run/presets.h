@@ -1,5 +1,5 @@
-// The seed's experiments as ready-made specs, one list for every front end: the app's preset
-// picker and menu, `reductionlab-cli run --preset ID` and `reductionlab-cli presets`.
+// The classic ladder's experiments as ready-made specs, one list for every front end: the app's
+// preset picker and menu, `reductionlab-cli run --preset ID` and `reductionlab-cli presets`.
 #pragma once
 
 #include <string>
@@ -12,7 +12,7 @@ namespace rl {
 
 struct Preset {
   std::string id;           // what --preset takes: "ladder", "unroll", "block-sizes", "sizes"
-  std::string name;         // the picker's entry: "The seed's ladder (N=2^24, block 1024)"
+  std::string name;         // the picker's entry: "The classic ladder (N=2^24, block 1024)"
   std::string description;  // what it shows, and what it costs on the host backend
   ExperimentSpec spec;
 };

@@ -34,7 +34,7 @@ struct PointResult {
   PointStatus status = PointStatus::Ok;
   std::string message;   // why Wrong/Failed/Skipped
   unsigned grid = 0;     // blocks of the first kernel
-  Summary first_kernel;  // the first kernel alone (what the seed times); may be empty
+  Summary first_kernel;  // the first kernel alone (what the classic ladder times); may be empty
   Summary total;         // the whole reduction to one value on the device
   std::vector<double> first_samples_ms, total_samples_ms;
   // What the timestamps themselves cost: an empty event pair after the same L2 flush, one
@@ -44,7 +44,7 @@ struct PointResult {
   int event_spans = 0;  // spans per sample (1, or 2 with a middle event); 0: none
   // The whole reduction's time on the GPU with the timestamps taken out: every total sample
   // minus event_spans x the floor's median. What ncu's gpu__time_duration counts (summed over
-  // the kernels), measured here without a profiler; docs/benchmarks.md gives how close.
+  // the kernels), measured here without a profiler.
   Summary gpu_time;
   // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
   double first_gbps = 0, total_gbps = 0;
@@ -122,7 +122,7 @@ int count_noisy(const std::vector<PointResult>& results);
 // no Ok baseline get none. Indexes the baseline's points once (BaselineIndex).
 void compute_speedups(std::vector<PointResult>& results, const std::string& baseline_variant);
 
-// The baseline point for p, or nullptr (baseline: a variant id or seed name). One scan of
+// The baseline point for p, or nullptr (baseline: a variant id or classic name). One scan of
 // results; for many look-ups build a BaselineIndex once.
 const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
                                  const std::string& baseline);

@@ -36,7 +36,7 @@ std::uint64_t device_floor_bytes(const DeviceInfo& d);
 
 // CUPTI's range profiler (counters) and its PC sampling (line samples) cannot share a context:
 // with PC sampling enabled the profiler refuses its first call (CUPTI_ERROR_INVALID_PARAMETER,
-// measured on the H200 on 2026-12-01), and a profiler used first leaves later kernels without
+// measured on the H200), and a profiler used first leaves later kernels without
 // PCs. Its SASS metrics (line counts) patch the kernels' code with instrumentation: PC samples
 // would land on patched code and the profiler would count the instrumentation's instructions
 // too (line_count_pass.h). So a run takes one of the three. Line counts are never taken by a

@@ -30,10 +30,10 @@ struct TimingOptions {
 inline constexpr std::string_view kAllVariants = "all";
 
 struct ExperimentSpec {
-  std::vector<std::string> variants;  // ids, seed names or "all" (resolved when expanded)
+  std::vector<std::string> variants;  // ids, classic names or "all" (resolved when expanded)
   std::vector<Workspace> workspaces{Workspace::Global};
   std::vector<int> block_sizes{1024};
-  std::vector<int> unroll_factors;  // empty: each variant's default (the seed's factor)
+  std::vector<int> unroll_factors;  // empty: each variant's default (the classic ladder's factor)
   std::vector<std::uint64_t> sizes{std::uint64_t(1) << 24};
   std::vector<DType> types{DType::Int32};
   TimingOptions timing;

@@ -19,7 +19,7 @@ namespace rl {
 // workspace: a variant that takes a single workspace (the warp-level kernels: registers) uses
 // it when the request leaves the default (global).
 struct TraceRequest {
-  std::string variant;  // id or seed name ("reduceUnroll8" sets unroll 8)
+  std::string variant;  // id or classic name ("reduceUnroll8" sets unroll 8)
   int block_size = 1024;
   std::optional<int> unroll;  // default: the variant's default
   Workspace workspace = Workspace::Global;
@@ -46,7 +46,7 @@ struct TraceStep {
 
 struct Trace {
   std::string variant;  // canonical id
-  std::string label;    // the seed's kernel name where there is one ("reduceUnroll8")
+  std::string label;    // the classic ladder's kernel name where there is one ("reduceUnroll8")
   std::string display_name;
   int block_size = 0;
   int unroll = 1;
@@ -69,7 +69,7 @@ struct Trace {
 // Throws rl::Error with a clear message for a bad request (unknown variant, bad block size,
 // unroll not taken, block index past the grid, ...).
 Trace make_trace(const TraceRequest& r);
-// Whether make_trace covers a variant (the seed's ladder and the warp-level kernels).
+// Whether make_trace covers a variant (the classic ladder and the warp-level kernels).
 bool has_trace(const VariantInfo& v);
 nlohmann::json to_json(const Trace& t);
 
