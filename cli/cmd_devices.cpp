@@ -9,6 +9,7 @@
 #include "engine/report/link_text.h"
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
+#include "engine/run/supervisor.h"
 #include "format.h"
 
 namespace rlcli {
@@ -80,6 +81,14 @@ int list_devices(bool measure, bool json) {
   const rl::DeviceInfo& h = found.host;
   std::printf("cpu     %s  memory %s  (%s)\n", h.name.empty() ? "unknown CPU" : h.name.c_str(),
               format_bytes(h.total_memory).c_str(), h.note.c_str());
+  // Where GPU runs will happen: a worker process isolates a GPU fault to one point.
+  std::string looked_at;
+  const std::string worker = rl::find_worker(&looked_at);
+  if (worker.empty())
+    std::printf("worker  none (looked at %s): GPU runs happen in this process\n",
+                looked_at.c_str());
+  else
+    std::printf("worker  %s\n", worker.c_str());
   return exit_code;
 }
 

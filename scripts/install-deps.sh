@@ -10,7 +10,7 @@ set -euo pipefail
 # a package this list does not pull in, e.g. libqt6opengl6-dev: qt6-charts-dev needs it but does
 # not depend on it.
 packages=(
-  cmake ninja-build g++ git clang-format python3 python3-venv
+  cmake ninja-build g++ git clang-format python3 python3-venv dpkg-dev
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
   libgif-dev
   nlohmann-json3-dev libcli11-dev

@@ -50,21 +50,32 @@ Session Supervisor::run(const ExperimentSpec& spec, const RunCallbacks& callback
 }
 
 std::string find_worker(std::string* looked_at) {
-  std::string path;
   if (const char* env = std::getenv("REDUCTIONLAB_WORKER"); env && *env) {
-    path = env;
-  } else {
-    char exe[4096];
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-      if (looked_at) *looked_at = "beside this program (/proc/self/exe unreadable)";
-      return "";
-    }
-    path.assign(exe, std::size_t(n));
-    path = path.substr(0, path.rfind('/') + 1) + "reductionlab-worker";
+    if (looked_at) *looked_at = env;
+    return access(env, X_OK) == 0 ? std::string(env) : "";
   }
-  if (looked_at) *looked_at = path;
-  return access(path.c_str(), X_OK) == 0 ? path : "";
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    if (looked_at) *looked_at = "beside this program (/proc/self/exe unreadable)";
+    return "";
+  }
+  std::string dir(exe, std::size_t(n));
+  dir.erase(dir.rfind('/') + 1);
+  // The build tree puts the worker beside each program; an installed tree (cmake --install, the
+  // .deb) keeps it out of PATH, in libexec/ beside bin/.
+  const std::string candidates[] = {dir + "reductionlab-worker",
+                                    dir + "../" + kWorkerInstallDir + "/reductionlab-worker"};
+  std::string tried;
+  for (const std::string& path : candidates) {
+    if (access(path.c_str(), X_OK) == 0) {
+      if (looked_at) *looked_at = path;
+      return path;
+    }
+    tried += (tried.empty() ? "" : " and ") + path;
+  }
+  if (looked_at) *looked_at = tried;
+  return "";
 }
 
 namespace detail {

@@ -56,9 +56,12 @@ class Supervisor {
   int workers_started_ = 0;
 };
 
+// Where an installed tree keeps the worker, relative to the install prefix (bin/'s sibling).
+inline constexpr const char* kWorkerInstallDir = "libexec/reductionlab";
+
 // The worker executable: $REDUCTIONLAB_WORKER when set (tests), else reductionlab-worker beside
-// this program (/proc/self/exe). "" when there is none; *looked_at (when given) then says where it
-// was looked for.
+// this program (/proc/self/exe), else in kWorkerInstallDir next to this program's bin/. "" when
+// there is none; *looked_at (when given) then says where it was looked for.
 std::string find_worker(std::string* looked_at = nullptr);
 
 }  // namespace rl
