@@ -1,11 +1,16 @@
 #include "engine/io/output_file.h"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -133,29 +138,72 @@ void write_stream(const OutputTarget& t, std::string_view text) {
   if (err) throw OutputError(t, err, "write");
 }
 
+// The whole text written to a temporary file beside the target, then removed: what a file
+// system that cannot reserve blocks gives as the best sign that the text will fit.
+void prove_space(const OutputTarget& t, std::string_view text) {
+  const std::string dir = dir_of(t.path);
+  std::string temp = (dir == "/" ? "/" : dir + "/") + t.temp_prefix + "XXXXXX";
+  const int fd = mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0) throw OutputError(t, errno, "create a temporary file in " + dir);
+  int err = write_all(fd, text);
+  if (!err && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
+  ::close(fd);
+  ::unlink(temp.c_str());
+  if (err) throw OutputError(t, err, "write");
+}
+
 constexpr const char* kThroughLinks = "write through the hard link";
 
 // The target has other names (st_nlink > 1): a rename would give this name a new inode and leave
-// the others on the old text. The text is complete in `temp` already (so a full disk fails
-// before the target is touched); it is written over the target's own inode, truncated to its
-// length and fsynced; temp goes. Not atomic: a failure here may leave the target partly new
-// (OutputError::untouched() is false).
-void write_through_links(const OutputTarget& t, const std::string& temp, std::string_view text) {
+// the others on the old text, so the text is written over the target's own inode, truncated to
+// its length and fsynced: every name sees the new text. Not atomic, but never a half file for
+// want of space: the blocks are reserved first (fallocate), and a text over the process's file
+// size limit is refused, both before a byte of the target changes. Where the file system cannot
+// reserve, the whole text goes to a temporary file first (space there now, as a best guess).
+void write_through_links(const OutputTarget& t, std::string_view text) {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      text.size() > limit.rlim_cur)
+    throw OutputError(t, EFBIG, "reserve space");
   const int fd = ::open(t.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
+  if (fd < 0) throw OutputError(t, errno, "open");
+  struct stat old {};
+  if (fstat(fd, &old) != 0) {
     const int err = errno;
-    ::unlink(temp.c_str());
+    ::close(fd);
     throw OutputError(t, err, "open");
+  }
+  if (!text.empty() &&
+      ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(text.size())) != 0) {
+    const int err = errno;
+    if (err != EOPNOTSUPP && err != ENOSYS) {
+      // Blocks past the end that were reserved before the failure go; the text stays as it was.
+      [[maybe_unused]] const int r = ::ftruncate(fd, old.st_size);
+      ::close(fd);
+      throw OutputError(t, err, "reserve space");
+    }
+    try {
+      prove_space(t, text);
+    } catch (const OutputError&) {
+      ::close(fd);
+      throw;
+    }
   }
   int err = write_all(fd, text);
   if (!err && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) err = errno;
   if (!err && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
   if (::close(fd) != 0 && !err && errno != EINTR) err = errno;
-  ::unlink(temp.c_str());
   if (err) throw OutputError(t, err, kThroughLinks);
 }
 
+bool has_other_links(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1;
+}
+
 void write_regular(const OutputTarget& t, std::string_view text) {
+  // A file with other hard links keeps them.
+  if (has_other_links(t.path)) return write_through_links(t, text);
   const std::string dir = dir_of(t.path);
   std::string temp = (dir == "/" ? "/" : dir + "/") + t.temp_prefix + "XXXXXX";
   // O_CREAT | O_EXCL: an existing name (a planted symlink) is never opened; mode 0600.
@@ -185,10 +233,11 @@ void write_regular(const OutputTarget& t, std::string_view text) {
     ::unlink(temp.c_str());
     throw OutputError(t, err, "close");
   }
-  // A file with other hard links keeps them: the complete text goes through its own inode.
-  struct stat now {};
-  if (lstat(t.path.c_str(), &now) == 0 && S_ISREG(now.st_mode) && now.st_nlink > 1)
-    return write_through_links(t, temp, text);
+  // A link made while the text was written: the file keeps it.
+  if (has_other_links(t.path)) {
+    ::unlink(temp.c_str());
+    return write_through_links(t, text);
+  }
   if (std::rename(temp.c_str(), t.path.c_str()) != 0) {
     const int err = errno;
     ::unlink(temp.c_str());
@@ -199,6 +248,70 @@ void write_regular(const OutputTarget& t, std::string_view text) {
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+// A short stable name for a long one (FNV-1a, 64 bits, in hex).
+std::string hash_of(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+// /proc, /sys and their kin take no new files, and their "files" are kernel interfaces:
+// refused by name, before the run, rather than failing at the end of it.
+void check_kernel_file_system(const std::string& name, const std::string& dir) {
+  struct statfs fs {};
+  if (statfs(dir.c_str(), &fs) != 0) return;
+  const char* kind = nullptr;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case PROC_SUPER_MAGIC:
+      kind = "proc";
+      break;
+    case SYSFS_MAGIC:
+      kind = "sysfs";
+      break;
+    case DEBUGFS_MAGIC:
+      kind = "debugfs";
+      break;
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+      kind = "cgroup";
+      break;
+    case SECURITYFS_MAGIC:
+      kind = "securityfs";
+      break;
+    default:
+      return;
+  }
+  refuse(name, "'" + shortened(dir) + "' is a kernel file system (" + kind +
+                   "), not storage; give a file on disk");
+}
+
+// The writer makes a temporary file beside the target: made (and removed) here once, so a
+// directory that takes no new files (read-only, full of inodes, refusing this name) is said
+// before the run.
+void check_can_create(const std::string& name, const std::string& dir, const std::string& prefix) {
+  std::string probe = (dir == "/" ? "/" : dir + "/") + prefix + "XXXXXX";
+  const int fd = mkostemp(probe.data(), O_CLOEXEC);
+  if (fd < 0)
+    refuse(name, "cannot create a file in directory '" + shortened(dir) + "': " + os_reason(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+// A character device that cannot be opened now (/dev/tty with no terminal) is said before the
+// run. Opened without blocking, and never a FIFO: opening one would end its reader's stream.
+void check_device_opens(const std::string& name, const std::string& p) {
+  const int fd = ::open(p.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  if (errno == ENXIO && p == "/dev/tty")
+    refuse(name, "there is no terminal: this process has none (no controlling terminal)");
+  refuse(name, "cannot open it for writing: " + os_reason(errno));
 }
 
 }  // namespace
@@ -247,6 +360,7 @@ OutputTarget plan_output(const std::string& path) {
     if (S_ISSOCK(st.st_mode)) refuse(path, "is a socket; give a regular file or a FIFO");
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
       if (access(p.c_str(), W_OK) != 0) refuse(path, "cannot write: " + os_reason(errno));
+      if (S_ISCHR(st.st_mode)) check_device_opens(path, p);
       t.kind = OutputTarget::Kind::Stream;
       return t;
     }
@@ -270,12 +384,15 @@ OutputTarget plan_output(const std::string& path) {
   if (long(base.size()) > name_max)
     refuse(path, "the file name is " + std::to_string(base.size()) +
                      " bytes; this file system allows " + std::to_string(name_max) + " (NAME_MAX)");
-  // The temporary file: ".NAME.XXXXXX" beside the target, or ".rl-XXXXXX" where that would
-  // pass NAME_MAX. Both are checked here, so no run ends in a name the system refuses.
+  // The temporary file: ".NAME.XXXXXX" beside the target, or ".rl-HASH.XXXXXX" (HASH from
+  // NAME, so a later run still knows whose it is) where that would pass NAME_MAX. Both are
+  // checked here, so no run ends in a name the system refuses.
   t.temp_prefix = "." + base + ".";
-  if (long(t.temp_prefix.size() + 6) > name_max) t.temp_prefix = ".rl-";
+  if (long(t.temp_prefix.size() + 6) > name_max) t.temp_prefix = ".rl-" + hash_of(base) + ".";
   check_path_length(path, p, "the path");
   check_path_length(path, dir + "/" + t.temp_prefix + "XXXXXX", "the temporary file's path");
+  check_kernel_file_system(path, dir);
+  check_can_create(path, dir, t.temp_prefix);
   char real[PATH_MAX];
   t.identity = (realpath(dir.c_str(), real) ? std::string(real) : dir) + "/" + base;
   if (exists) {
@@ -327,6 +444,14 @@ void write_output(const OutputTarget& target, std::string_view text) {
   }
 }
 
+void write_output_in_place(const OutputTarget& target, std::string_view text) {
+  struct stat st {};
+  if (target.kind != OutputTarget::Kind::File || lstat(target.path.c_str(), &st) != 0 ||
+      !S_ISREG(st.st_mode))
+    return write_output(target, text);
+  write_through_links(target, text);
+}
+
 std::string display_name(const OutputTarget& t) {
   if (t.kind == OutputTarget::Kind::Fd && t.name == "-") return "stdout";
   return shortened(t.name);
@@ -335,13 +460,23 @@ std::string display_name(const OutputTarget& t) {
 std::string untouched_note(const OutputTarget& t, bool untouched) {
   if (!untouched) return "may hold part of it";
   if (t.kind != OutputTarget::Kind::File) return "untouched";
-  return t.existed ? "the file there before is kept" : "not created";
+  // What is there now, not what the plan saw: another process may have made or removed the
+  // file while the run went on.
+  struct stat now {};
+  const bool file_now = lstat(t.path.c_str(), &now) == 0 && S_ISREG(now.st_mode);
+  if (file_now)
+    return t.existed ? "the file there before is kept"
+                     : "another process made a file there during the run; it is kept";
+  if (t.existed) return "the file there before was removed during the run; none written";
+  return "not created";
 }
 
 std::string describe_untouched(const OutputTarget& t, bool untouched) {
   const std::string note = untouched_note(t, untouched);
   if (note == "the file there before is kept") return display_name(t) + " untouched (" + note + ")";
-  return display_name(t) + " " + note;
+  if (note == "not created" || note == "untouched" || note == "may hold part of it")
+    return display_name(t) + " " + note;
+  return display_name(t) + ": " + note;
 }
 
 std::string write_output_file(const std::string& path, std::string_view text) {
