@@ -138,10 +138,12 @@ bool RunOutputs::write_multi(const rl::MultiSession& s) const {
 
 bool RunOutputs::write_texts(const std::string& json, const std::string& csv,
                              const std::string& samples, std::optional<std::size_t> points) const {
+  // The JSON first: it holds every point and sample, so on a disk with room for one file only,
+  // that one is the whole session.
   std::vector<std::pair<const Output*, std::string>> items;
+  if (json_) items.emplace_back(&*json_, json);
   if (csv_) items.emplace_back(&*csv_, csv);
   if (samples_) items.emplace_back(&*samples_, samples);
-  if (json_) items.emplace_back(&*json_, json);
   if (csv_ && !samples_)
     std::fprintf(stderr,
                  "reductionlab-cli: --csv %s is not a regular file: the raw samples are not "
@@ -152,7 +154,9 @@ bool RunOutputs::write_texts(const std::string& json, const std::string& csv,
   for (const bool w : written) ok = ok && w;
   // "wrote" lines go to stderr with the other notes: stdout holds the table (or the stream, or
   // a file written to /dev/stdout), which a script may read whole.
-  std::size_t i = 0;
+  const bool json_written = json_ && written[0];
+  if (json_written) std::fprintf(stderr, "wrote %s\n", json_->target.name.c_str());
+  std::size_t i = json_ ? 1 : 0;
   if (csv_) {
     const bool csv_written = written[i++];
     const bool samples_written = samples_ && written[i++];
@@ -162,8 +166,6 @@ bool RunOutputs::write_texts(const std::string& json, const std::string& csv,
     else if (csv_written)
       std::fprintf(stderr, "wrote %s\n", csv_->target.name.c_str());
   }
-  const bool json_written = json_ && written[i];
-  if (json_written) std::fprintf(stderr, "wrote %s\n", json_->target.name.c_str());
   if (checkpoint_ && points) settle_checkpoint(json_written, json, *points);
   return ok;
 }
