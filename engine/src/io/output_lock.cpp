@@ -10,15 +10,13 @@
 #include <cstring>
 #include <string_view>
 
+#include "io/output_paths.h"
+
 namespace rl {
 
 namespace {
 
-std::string dir_of(const std::string& p) {
-  const std::size_t slash = p.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : p.substr(0, slash);
-}
+using output_paths::dir_of;
 
 std::string joined(const std::string& dir, const std::string& name) {
   return dir == "/" ? "/" + name : dir + "/" + name;
