@@ -169,6 +169,18 @@ TEST(CliWrite, FailedFinalWriteTellsTheTruthAboutEveryFile) {
   EXPECT_FALSE(fs::exists(new_json));
 }
 
+TEST(CliWrite, EverySubcommandReportsAFileOverTheLimit) {
+  // trace has no run to cancel, but SIGXFSZ is ignored from the start: exit 1, not 153.
+  TempDir dir;
+  const std::string json = dir.file("trace.json");
+  const CliResult r = run_with_file_limit(
+      {"trace", "--variant", "interleaved", "--block-size", "64", "--json", json}, 4000);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "cannot write " + json + ": File too large")) << r.err;
+  EXPECT_TRUE(has(r.err, "not created")) << r.err;
+  EXPECT_FALSE(fs::exists(json));
+}
+
 TEST(CliWrite, HardLinkedTargetIsWrittenUnderEveryNameOrKeptWhole) {
   TempDir dir;
   const std::string json = dir.file("run.json"), other = dir.file("other-name.json");
