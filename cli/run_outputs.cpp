@@ -1,5 +1,6 @@
 #include "run_outputs.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -94,7 +95,10 @@ RunOutputs::RunOutputs(const RunArgs& a, const rl::Session* resumed) {
   const bool resuming_checkpoint =
       checkpoint_ && given(a.o_resume) && rl::output_is_file(checkpoint_->target, a.resume);
   if (resuming_checkpoint && resumed) checkpoint_points_ = resumed->results.size();
-  if (checkpoint_ && checkpoint_->target.existed && !resuming_checkpoint) refuse_stale_checkpoint();
+  // Looked at once the lock is held: a run that ended since the plan has removed its own.
+  struct stat st {};
+  if (checkpoint_ && !resuming_checkpoint && lstat(checkpoint_->target.path.c_str(), &st) == 0)
+    refuse_stale_checkpoint();
   if (given(a.o_resume) && ends_with(a.resume, kCheckpointTail) && !resuming_checkpoint)
     resumed_checkpoint_ = a.resume;
   for (const auto& lock : locks_)
