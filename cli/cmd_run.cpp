@@ -173,7 +173,8 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);
   rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
-  RunOutputs outputs(a);  // names, directories and collisions checked before the run
+  // Names, directories, collisions and locks, before the run.
+  RunOutputs outputs(a, resumed ? &*resumed : nullptr);
 
   const Notice notice = [streaming](const std::string& what) {
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
@@ -270,21 +271,26 @@ Defaults: the classic ladder (every variant with a classic name), global workspa
 --stream jsonl: instead of the table, one JSON line per event on stdout, each flushed: start
   (device, spec, points), progress, point (each finished point as the session file holds it),
   notice, end (cancelled, counts), or error; every line carries "schema_version": "1.0".
-Files, checked before the run (names, directories, two flags naming one file) and written
-atomically (a unique temporary file beside FILE, fsync, rename; a symlink's target is replaced,
-the link kept; a device, FIFO or /dev/stdout is written directly), also after Ctrl-C:
+Files, checked before the run (names, directories, two flags naming one file, a file another
+run is writing: refused) and written once, whole, when the run ends, also after Ctrl-C (a unique
+temporary file beside FILE, fsync, rename; a symlink's target is replaced, the link kept; a file
+with hard links is written in place, its space reserved first, so every name sees the new text;
+a device, FIFO or /dev/stdout is written directly):
   --csv FILE   summary, one row per point, to FILE; raw samples, one row per sample, to FILE with
                .csv replaced by .samples.csv (run.csv -> run.samples.csv)
-  --json FILE  the whole session (device, spec, every point and sample), schema_version 1
-               (also a checkpoint, rewritten as points finish: --resume FILE finishes a run
-               that was killed, keeping its points)
-Output: a table row per finished point on stdout; progress on stderr (redrawn on a terminal).
-Ctrl-C (or SIGTERM, SIGHUP, or SIGPIPE when stdout's reader goes away) stops between samples,
-  keeps the finished points, writes the files and exits 128 + the signal: 130 for Ctrl-C.
+  --json FILE  the whole session (device, spec, every point and sample), schema_version 1; while
+               the run goes on, its checkpoint is kept beside it (run.json ->
+               run.checkpoint.json): --resume run.checkpoint.json finishes a run that was
+               killed, keeping its points, and writes run.json
+Output: a table row per finished point on stdout; progress and "wrote FILE" on stderr.
+Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, or SIGPIPE when
+  stdout's reader goes away) stops between samples, keeps the finished points, writes the files
+  and exits 128 + the signal: 130 for Ctrl-C. SIGXFSZ is ignored: a file over `ulimit -f` is
+  not written, and stderr says so.
 Exit codes: 0 every point ok (or skipped on this device); 1 runtime failure (CUDA error, a point
   FAILED, a file or stdout could not be written); 2 bad argument (one line on stderr says what);
   3 a point verified WRONG against the host; 130 cancelled with Ctrl-C (143 SIGTERM, 129 SIGHUP,
-  141 SIGPIPE).)";
+  141 SIGPIPE, 131 SIGQUIT: 128 + the signal).)";
 
 }  // namespace
 

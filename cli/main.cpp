@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -24,7 +25,8 @@ Run `reductionlab-cli SUBCOMMAND --help` for its options.
 constexpr const char* kExitCodes =
     R"(Exit codes: 0 success; 1 runtime failure (CUDA error, a point FAILED, a file or stdout not
 written); 2 bad argument (one line on stderr says what); 3 a point verified WRONG; 130 cancelled
-(Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGPIPE).)";
+(Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+SIGXCPU).)";
 constexpr std::size_t kSynopsisWidth = 100;
 
 // One option as a synopsis shows it: "[--sizes N,...]", "--json FILE|-" when required,
@@ -124,6 +126,9 @@ std::string parse_error_text(const CLI::ParseError& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file past `ulimit -f` is a failed write (EFBIG), said with what became of the file, not a
+  // process killed part way through writing it.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"ReductionLab: CUDA parallel reductions, from the classic ladder to the roof",
                "reductionlab-cli"};
   app.require_subcommand(1);

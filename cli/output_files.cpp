@@ -35,7 +35,14 @@ void check_distinct(const std::vector<const Output*>& outputs,
 }
 
 bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& items) {
+  for (const bool written : write_each(items))
+    if (!written) return false;
+  return true;
+}
+
+std::vector<bool> write_each(const std::vector<std::pair<const Output*, std::string>>& items) {
   std::string written, not_written;
+  std::vector<bool> done;
   bool ok = true;
   for (const auto& [out, text] : items) {
     const rl::OutputTarget& t = out->target;
@@ -43,8 +50,10 @@ bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& ite
     try {
       rl::write_output(t, text);
       written += (written.empty() ? "" : ", ") + name;
+      done.push_back(true);
     } catch (const rl::OutputError& e) {
       ok = false;
+      done.push_back(false);
       const std::string flag = out->role.empty() ? out->flag : out->flag + " (" + out->role + ")";
       std::fprintf(stderr, "reductionlab-cli: %s: %s\n", flag.c_str(), e.what());
       not_written += (not_written.empty() ? "" : ", ") + name + " (" +
@@ -55,11 +64,11 @@ bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& ite
   const bool only_stdout =
       items.size() == 1 && items[0].first->target.kind == rl::OutputTarget::Kind::Fd;
   if (!ok && !only_stdout) {
-    const std::string done = written.empty() ? "" : "written (new): " + written + "; ";
-    std::fprintf(stderr, "reductionlab-cli: files: %snot written: %s\n", done.c_str(),
+    const std::string what = written.empty() ? "" : "written (new): " + written + "; ";
+    std::fprintf(stderr, "reductionlab-cli: files: %snot written: %s\n", what.c_str(),
                  not_written.c_str());
   }
-  return ok;
+  return done;
 }
 
 void check_writable(std::string_view flag, const std::string& path) {

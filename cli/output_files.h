@@ -36,6 +36,8 @@ void check_distinct(const std::vector<const Output*>& outputs,
 // what became of each: "files: written (new): run.csv, run.samples.csv; not written: run.json
 // (the file there before is kept)"; the result is false.
 bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& items);
+// The same, saying which were written (one flag per item, in order).
+std::vector<bool> write_each(const std::vector<std::pair<const Output*, std::string>>& items);
 
 // One output, planned and written; throws UsageError (cannot be written) before, and
 // std::runtime_error (saying what became of it) after a failure to write.

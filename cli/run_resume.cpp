@@ -9,9 +9,9 @@ namespace rlcli {
 
 std::optional<rl::Session> read_resume(const RunArgs& a) {
   if (!a.o_resume || a.o_resume->count() == 0) return std::nullopt;
-  for (const CLI::Option* o :
-       {a.o_spec, a.o_variants, a.o_workspace, a.o_block_sizes, a.o_unroll, a.o_sizes, a.o_type,
-        a.o_noise, a.o_budget, a.o_min_samples, a.o_max_samples, a.o_baseline, a.o_warm_l2})
+  for (const CLI::Option* o : {a.o_spec, a.o_variants, a.o_workspace, a.o_block_sizes, a.o_unroll,
+                               a.o_sizes, a.o_type, a.o_noise, a.o_budget, a.o_min_samples,
+                               a.o_max_samples, a.o_baseline, a.o_warm_l2, a.o_preset})
     if (o && o->count() > 0)
       throw UsageError(o->get_name() + ": --resume runs the experiment of " + a.resume +
                        "; it cannot be changed (leave " + o->get_name() + " out)");

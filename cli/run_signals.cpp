@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
+#include <initializer_list>
 #include <iterator>
 
 namespace rlcli {
@@ -17,11 +19,41 @@ std::atomic<int> g_signal{0};
 std::atomic<bool> g_pipe{false};  // a SIGPIPE came, first or not
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+// Every signal whose default would end the run without writing its files. SIGXFSZ is not
+// among them: it is ignored while the handlers are in place, so a write past `ulimit -f` fails
+// with EFBIG and is reported like any other failed write.
+constexpr int kSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGPIPE, SIGQUIT,
+                            SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU};
 struct sigaction g_old[sizeof kSignals / sizeof kSignals[0]];
+struct sigaction g_old_xfsz;
 
 void say(const char* text, std::size_t n) {
   [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, text, n);
+}
+
+const char* name_of(int sig) {
+  switch (sig) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGALRM:
+      return "SIGALRM";
+    case SIGXCPU:
+      return "SIGXCPU (the CPU time limit)";
+    default:
+      return "a signal";
+  }
+}
+
+void say_all(std::initializer_list<const char*> parts) {
+  for (const char* p : parts) say(p, std::strlen(p));
 }
 
 extern "C" void on_signal(int sig) {
@@ -30,29 +62,25 @@ extern "C" void on_signal(int sig) {
   const bool first = g_signal.compare_exchange_strong(none, sig);
   g_cancel.store(true);
   if (!first) return;
-  // Only async-signal-safe calls here: write(2) of fixed text.
-  static const char interrupt[] =
-      "\nreductionlab-cli: cancelling after the current sample (Ctrl-C again to quit at once)\n";
-  static const char term[] =
-      "\nreductionlab-cli: SIGTERM: cancelling after the current sample, then writing the files\n";
-  static const char hup[] =
-      "\nreductionlab-cli: SIGHUP: cancelling after the current sample, then writing the files\n";
-  static const char pipe[] =
-      "\nreductionlab-cli: stdout was closed (SIGPIPE): cancelling after the current sample, "
-      "then writing the files\n";
-  switch (sig) {
-    case SIGINT:
-      say(interrupt, sizeof interrupt - 1);
-      break;
-    case SIGTERM:
-      say(term, sizeof term - 1);
-      break;
-    case SIGHUP:
-      say(hup, sizeof hup - 1);
-      break;
-    default:
-      say(pipe, sizeof pipe - 1);
-  }
+  // Only async-signal-safe calls here: write(2) of fixed text (strlen is safe too).
+  if (sig == SIGINT)
+    say_all(
+        {"\nreductionlab-cli: cancelling after the current sample (Ctrl-C again to quit at "
+         "once)\n"});
+  else if (sig == SIGPIPE)
+    say_all(
+        {"\nreductionlab-cli: stdout was closed (SIGPIPE): cancelling after the current "
+         "sample, then writing the files\n"});
+  else
+    say_all({"\nreductionlab-cli: ", name_of(sig),
+             ": cancelling after the current sample, then writing the files\n"});
+}
+
+// Signals that come again and again (SIGPIPE with each write to a closed stdout, SIGXCPU each
+// second past the soft CPU limit) keep the handler: the files must still be written. Each other
+// one quits at once the second time.
+bool repeats(int sig) {
+  return sig == SIGPIPE || sig == SIGXCPU;
 }
 
 }  // namespace
@@ -65,11 +93,14 @@ CancelOnSignals::CancelOnSignals() {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    // SA_RESETHAND: a second Ctrl-C (SIGTERM, SIGHUP) quits at once. Not for SIGPIPE: every
-    // later write to the closed stdout raises it again.
-    sa.sa_flags = kSignals[i] == SIGPIPE ? SA_RESTART : SA_RESETHAND;
+    // SA_RESETHAND: a second Ctrl-C (SIGTERM, SIGHUP...) quits at once.
+    sa.sa_flags = repeats(kSignals[i]) ? SA_RESTART : SA_RESETHAND;
     sigaction(kSignals[i], &sa, &g_old[i]);
   }
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGXFSZ, &ignore, &g_old_xfsz);
 }
 
 CancelOnSignals::~CancelOnSignals() {
@@ -81,6 +112,7 @@ CancelOnSignals::~CancelOnSignals() {
     }
     sigaction(kSignals[i], &g_old[i], nullptr);
   }
+  sigaction(SIGXFSZ, &g_old_xfsz, nullptr);
 }
 
 const std::atomic<bool>* CancelOnSignals::flag() const {

@@ -1,7 +1,9 @@
 // How `run` ends when it is told to: SIGINT (Ctrl-C), SIGTERM (kill, a batch system's time
-// limit), SIGHUP (the terminal closed) and SIGPIPE (stdout's reader went away, e.g. `| head`)
-// all cancel the run after the current sample; the finished points are kept, the files written,
-// and the exit code is 128 + the signal (130, 143, 129, 141).
+// limit), SIGHUP (the terminal closed), SIGPIPE (stdout's reader went away, e.g. `| head`),
+// SIGQUIT (Ctrl-backslash), SIGUSR1, SIGUSR2, SIGALRM and SIGXCPU (the CPU time limit) all cancel
+// the run after the current sample; the finished points are kept, the files written, and the exit
+// code is 128 + the signal (130, 143, 129, 141, 131, 138, 140, 142, 152). SIGXFSZ (a write past
+// `ulimit -f`) is ignored: the write fails with EFBIG and is reported.
 #pragma once
 
 #include <atomic>
@@ -9,9 +11,10 @@
 
 namespace rlcli {
 
-// Installs the handlers while alive (keep it until the files are written). A second SIGINT,
-// SIGTERM or SIGHUP ends the process at once. SIGPIPE only cancels: later writes to stdout then
-// fail (EPIPE) instead of killing the process before the files are written.
+// Installs the handlers while alive (keep it until the files are written). A second signal of
+// these ends the process at once, except SIGPIPE and SIGXCPU, which come again by themselves:
+// they only cancel (later writes to a closed stdout then fail with EPIPE instead of killing the
+// process before the files are written).
 class CancelOnSignals {
  public:
   CancelOnSignals();

@@ -231,7 +231,7 @@ const std::vector<Example>& examples() {
            shown_as_one += std::string(text) == "1.00";
          }
          EXPECT_EQ(count_of(r.result.out, " 1.00x "), shown_as_one) << r.result.out;
-         EXPECT_NE(r.result.out.find("wrote "), std::string::npos);
+         EXPECT_NE(r.result.err.find("wrote "), std::string::npos);  // notes go to stderr
        }},
       {"A block-size sweep of two kernels named by their classic names",
        "reductionlab-cli run --variants reduceNeighbored,reduceInterleaved --block-sizes "

@@ -314,9 +314,12 @@ TEST_P(CliSignal, EndsTheRunLikeCtrlC) {
   EXPECT_TRUE(has(p.err(), "cancelling after the current sample")) << p.err();
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, CliSignal, ::testing::Values(SIGTERM, SIGHUP),
+// Every signal whose default would end the run (SIGINT and SIGPIPE have tests of their own).
+INSTANTIATE_TEST_SUITE_P(Signals, CliSignal,
+                         ::testing::Values(SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                           SIGXCPU),
                          [](const ::testing::TestParamInfo<int>& info) {
-                           return info.param == SIGTERM ? "Term" : "Hup";
+                           return std::string(sigabbrev_np(info.param));
                          });
 
 TEST(CliSignalPipe, ClosedStdoutEndsTheRunAndTheFilesAreWritten) {
@@ -343,25 +346,26 @@ TEST(CliSignalPipe, ClosedStdoutEndsTheRunAndTheFilesAreWritten) {
 
 TEST(CliResume, KilledRunLeavesACheckpointThatResumeFinishes) {
   TempDir dir;
-  const std::string json = dir.file("out.json");
+  const std::string json = dir.file("out.json"), checkpoint_file = dir.file("out.checkpoint.json");
   {
     // SIGKILL: no handler runs, only what was written before survives.
     CliProcess p(long_run(dir));
     ASSERT_TRUE(p.wait_for_output(" ok", std::chrono::seconds(30))) << p.out() << p.err();
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!fs::exists(json) && std::chrono::steady_clock::now() < end)
+    while (!fs::exists(checkpoint_file) && std::chrono::steady_clock::now() < end)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     p.signal(SIGKILL);
     EXPECT_EQ(p.wait(), 128 + SIGKILL);
   }
-  const Session checkpoint = read_session(json);
+  EXPECT_FALSE(fs::exists(json));  // written at the end only
+  const Session checkpoint = read_session(checkpoint_file);
   EXPECT_TRUE(checkpoint.cancelled);  // not finished
   ASSERT_GE(checkpoint.results.size(), 1u);
   ASSERT_LT(checkpoint.results.size(), 6u);
 
-  const CliResult r = run_cli({"run", "--device", "cpu", "--resume", json});
+  const CliResult r = run_cli({"run", "--device", "cpu", "--resume", checkpoint_file});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Session done = read_session(json);  // --json defaults to the file resumed
+  const Session done = read_session(json);  // the file the checkpoint was kept for
   EXPECT_FALSE(done.cancelled);
   ASSERT_EQ(done.results.size(), 6u);
   EXPECT_EQ(done.spec.variants, checkpoint.spec.variants);

@@ -255,7 +255,9 @@ TEST(OutputFile, NamesAreCheckedBeforeTheRun) {
   // A name that fits, but whose ".NAME.XXXXXX" temporary name would not: a short one is used.
   const std::string near_limit = dir.file(std::string(250, 'n'));
   const OutputTarget t = plan_output(near_limit);
-  EXPECT_EQ(t.temp_prefix, ".rl-");
+  EXPECT_EQ(t.temp_prefix.substr(0, 4), ".rl-");  // ".rl-HASH.": still the file's own
+  EXPECT_EQ(t.temp_prefix, plan_output(near_limit).temp_prefix);
+  EXPECT_NE(t.temp_prefix, plan_output(dir.file(std::string(251, 'n'))).temp_prefix);
   write_output(t, "fits");
   EXPECT_EQ(slurp(near_limit), "fits");
   // The whole path past PATH_MAX.

@@ -1,5 +1,7 @@
 #include "engine/io/resume.h"
 
+#include "engine/core/echo.h"
+
 namespace rl {
 
 FinishedPoints::Key FinishedPoints::key_of(const PointSpec& p) {
@@ -19,9 +21,16 @@ const PointResult* FinishedPoints::find(const PointSpec& p) const {
 
 std::string resume_mismatch(const Session& saved, const DeviceInfo& device) {
   const DeviceInfo& d = saved.device;
-  if (d.backend != device.backend || d.name != device.name)
-    return "measured on " + d.label() + "; this run is on " + device.label();
-  return "";
+  if (d.backend == device.backend && d.name == device.name) return "";
+  // The labels alone can read the same (every host is "cpu (host emulation)"): what differs is
+  // said by field.
+  std::string differs;
+  if (d.backend != device.backend)
+    differs = "backend " + echo(d.backend) + " there, " + echo(device.backend) + " here";
+  if (d.name != device.name)
+    differs += (differs.empty() ? "" : "; ") + std::string("device name ") + echo(d.name) +
+               " there, " + echo(device.name) + " here";
+  return "measured on " + d.label() + "; this run is on " + device.label() + " (" + differs + ")";
 }
 
 }  // namespace rl

@@ -1,5 +1,6 @@
 #include "engine/run/input_data.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace rl {
@@ -36,18 +37,29 @@ std::int32_t input_i32_at(std::uint64_t i, std::uint64_t seed) {
   return int32_element(key_of(DType::Int32, seed), i);
 }
 
-InputData make_input(std::uint64_t n, DType type, std::uint64_t seed) {
+InputData make_input(std::uint64_t n, DType type, std::uint64_t seed,
+                     const std::atomic<bool>* cancel) {
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 22;
   InputData d;
   d.type = type;
   const std::uint64_t key = key_of(type, seed);
-  if (type == DType::Int32) {
-    d.i32.resize(n);
-    for (std::uint64_t i = 0; i < n; ++i) d.i32[i] = int32_element(key, i);
-  } else {
-    d.f32.resize(n);
-    // 24 random bits / 2^24: exactly representable floats in [0, 1).
-    for (std::uint64_t i = 0; i < n; ++i)
-      d.f32[i] = static_cast<float>(splitmix64(key + i) >> 40) * (1.0f / 16777216.0f);
+  // reserve() maps the memory; resize() per chunk touches (zeroes) it a chunk at a time.
+  if (type == DType::Int32)
+    d.i32.reserve(n);
+  else
+    d.f32.reserve(n);
+  for (std::uint64_t begin = 0; begin < n; begin += kChunk) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return InputData{type, {}, {}};
+    const std::uint64_t end = std::min(n, begin + kChunk);
+    if (type == DType::Int32) {
+      d.i32.resize(end);
+      for (std::uint64_t i = begin; i < end; ++i) d.i32[i] = int32_element(key, i);
+    } else {
+      d.f32.resize(end);
+      // 24 random bits / 2^24: exactly representable floats in [0, 1).
+      for (std::uint64_t i = begin; i < end; ++i)
+        d.f32[i] = static_cast<float>(splitmix64(key + i) >> 40) * (1.0f / 16777216.0f);
+    }
   }
   return d;
 }

@@ -65,13 +65,16 @@ bool sample_until_quiet(const TimingOptions& t, const std::atomic<bool>* cancel,
 struct Runner::InputCache {
   InputData data;
   bool valid = false;
-  const InputData& get(std::uint64_t n, DType t) {
+  // nullptr when *cancel was set while the input was made.
+  const InputData* get(std::uint64_t n, DType t, const std::atomic<bool>* cancel) {
     if (!valid || data.size() != n || data.type != t) {
       data = InputData{};  // free the old one first: at 2^28 each is 1 GB
-      data = make_input(n, t);
+      valid = false;
+      data = make_input(n, t, 0x5EED, cancel);
+      if (data.size() != n) return nullptr;
       valid = true;
     }
-    return data;
+    return &data;
   }
 };
 
@@ -229,7 +232,9 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     return r;
   }
   try {
-    const InputData& input = inputs_->get(p.size, p.type);
+    const InputData* made = inputs_->get(p.size, p.type, cancel);
+    if (made == nullptr) return *cancelled = true, r;
+    const InputData& input = *made;
     backend_->prepare(p, input);
     r.grid = backend_->grid();
     // Measured over this point's own input, before its samples, once per size.

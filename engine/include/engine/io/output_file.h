@@ -4,16 +4,18 @@
 //    (mkstemp: O_CREAT|O_EXCL, so a planted symlink is never followed), fsynced and renamed
 //    over it: a reader sees the old file or the new one, never half of one, and a failure
 //    leaves the old file as it was;
-//  - a regular file with other hard links (st_nlink > 1) keeps them: once the temporary file
-//    is complete, the text is written over the file's own inode (truncated, fsynced) and the
-//    temporary file removed; every name sees the new text, at the cost of atomicity (a failure
-//    at that step may leave the file partly new, and the error says so);
+//  - a regular file with other hard links (st_nlink > 1) keeps them: every name sees the new
+//    text, written over the file's own inode (truncated, fsynced). Its blocks are reserved
+//    first (fallocate) and a text over the file size limit refused, so a full disk or
+//    `ulimit -f` leaves the old text whole; only an I/O error part way can leave it partly new,
+//    and the error then says so. To break the link instead, remove the name first;
 //  - a symlink is followed to its target, which is replaced; the link stays a link;
 //  - a character device or FIFO (/dev/null, a named pipe) is opened and written directly,
 //    never replaced; "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are written
 //    to that descriptor (a shell's `> file` is appended to, not swapped for a new file).
 // plan_output() checks a name before anything runs (its directory, its kind, NAME_MAX and
-// PATH_MAX for the final and the temporary name), so a typo costs nothing; write_output()
+// PATH_MAX for the final and the temporary name, that a file can be made beside it, that a
+// device opens, that it is not in /proc or /sys), so a typo costs nothing; write_output()
 // writes and says why it could not, with the OS's reason (strerror).
 #pragma once
 
@@ -79,8 +81,16 @@ class OutputError : public Error {
 // removed on failure.
 void write_output(const OutputTarget& target, std::string_view text);
 
-// What became of a target after a failed write, for people: "the file there before is kept",
-// "not created", "may hold part of it" (a device, FIFO or descriptor), "untouched".
+// Writes over an existing regular file's own inode, as for a hard-linked one: its blocks
+// reserved first, so a full disk fails before a byte changes, but not atomic (a crash part way
+// leaves it part new). For a file of the caller's own when there is no room for a second copy
+// beside it (a checkpoint at the end of a run on a full disk); anything else goes to
+// write_output.
+void write_output_in_place(const OutputTarget& target, std::string_view text);
+
+// What became of a target after a failed write, for people, from what is there now: "the file
+// there before is kept", "not created", "may hold part of it" (a device, FIFO or descriptor),
+// "untouched", or that another process made or removed the file during the run.
 std::string untouched_note(const OutputTarget& target, bool untouched);
 // The same with the name: "out.json untouched (the file there before is kept)", "out.json not
 // created", "/dev/full may hold part of it".

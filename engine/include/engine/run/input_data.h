@@ -2,6 +2,7 @@
 // host and GPU see identical data and a saved session can be reproduced.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +27,11 @@ struct InputData {
   double exact_double() const;
 };
 
-InputData make_input(std::uint64_t n, DType type, std::uint64_t seed = 0x5EED);
+// Generated in chunks of 2^22 elements (memory taken chunk by chunk too), looking at `cancel`
+// between them: at 2^30 a cancel acts within a few milliseconds, not after seconds. A cancelled
+// call returns an empty InputData (size() 0).
+InputData make_input(std::uint64_t n, DType type, std::uint64_t seed = 0x5EED,
+                     const std::atomic<bool>* cancel = nullptr);
 
 // Element i of make_input(n, Int32, seed) for any n > i, without generating the others (the
 // labs' counts walk a whole launch this way).
