@@ -92,10 +92,14 @@ void CodePanel::show_diff() {
   const auto diff = code::source_diff(other, entry_);
   const code::DiffStats s = code::diff_stats(diff);
   diff_note_->setText(
-      QString("<b>%1</b> → <b>%2</b>: %3 lines removed, %4 added")
-          .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
-          .arg(s.removed)
-          .arg(s.added));
+      s.removed == 0 && s.added == 0
+          ? QString("<b>%1</b> → <b>%2</b>: no source line differs (%3 lines, the same in both)")
+                .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
+                .arg(s.same)
+          : QString("<b>%1</b> → <b>%2</b>: %3 lines removed, %4 added")
+                .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
+                .arg(s.removed)
+                .arg(s.added));
   diff_->setPlainText(
       QString::fromStdString(code::format_diff(diff, from->id, entry_.variant->id)));
   side_by_side_->show_rows(code::side_by_side(diff), QString::fromStdString(from->id),
@@ -183,7 +187,8 @@ void CodePanel::show_resources() {
       "<table cellpadding='4'><tr><th align='left'>arch</th><th>registers</th>"
       "<th>local (spills)</th><th>shared static + dynamic</th>"
       "<th align='left'>theoretical occupancy</th></tr>";
-  for (const auto& [arch, r] : entry_.resources) {
+  for (const std::string& arch : code::archs_in_order(entry_.resources)) {
+    const code::Resources& r = entry_.resources.at(arch);
     const code::SassCounts c =
         code::count_sass(entry_.sass.count(arch) ? entry_.sass.at(arch) : "");
     const auto o = entry_.occupancy(arch);
