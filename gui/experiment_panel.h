@@ -90,6 +90,9 @@ class ExperimentPanel : public QWidget {
   QLineEdit* blocks_field() const { return blocks_; }
   QLineEdit* unroll_field() const { return unrolls_; }
 
+ protected:
+  void changeEvent(QEvent* event) override;  // the app's text size: the messages' space follows
+
  signals:
   void run_requested();
   void cancel_requested();
@@ -110,6 +113,7 @@ class ExperimentPanel : public QWidget {
   // Each box enabled where it can be used, its tooltip saying why not where it cannot.
   void update_profiling();
   void build_messages(QVBoxLayout* layout);
+  void fit_messages();
   void build_run_controls(QVBoxLayout* layout);
   void connect_validation();
   void schedule_validation();

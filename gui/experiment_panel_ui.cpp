@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -199,8 +200,19 @@ void ExperimentPanel::build_messages(QVBoxLayout* layout) {
   messages_->setWidgetResizable(true);
   messages_->setFrameShape(QFrame::NoFrame);
   messages_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  messages_->setFixedHeight(problems_label_->fontMetrics().lineSpacing() * 4 + 4);
+  fit_messages();
   layout->addWidget(messages_);
+}
+
+// Four lines of the messages' text, whatever its size.
+void ExperimentPanel::fit_messages() {
+  messages_->setFixedHeight(problems_label_->fontMetrics().lineSpacing() * 4 + 4);
+}
+
+void ExperimentPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange)
+    fit_messages();
 }
 
 void ExperimentPanel::build_run_controls(QVBoxLayout* layout) {
