@@ -74,7 +74,8 @@ class CodePanel : public QWidget {
   bool has_samples() const;   // the sample column is shown (old sessions: even without samples)
   QString sample_column(const code::ReasonSamples& line) const;
   QString sample_note(const code::ReasonSamples& line) const;
-  void fit_sample_columns();  // the columns' widths from this instantiation's notes
+  // The columns' widths from the notes of a page's lines (show_source, show_sass call it first).
+  void fit_sample_columns(const std::vector<code::ReasonSamples>& lines);
   void mark_sample_heat(QPlainTextEdit* page, const std::vector<code::ReasonSamples>& lines,
                         QList<QTextEdit::ExtraSelection>& marks) const;
 

@@ -33,6 +33,7 @@ QString chip(const QColor& c, const QString& text) {
 void CodePanel::show_source() {
   const VariantInfo* v = entry_.variant;
   QStringList lines;
+  if (metrics_) fit_sample_columns(metrics_->source);
   for (std::size_t i = 0; i < entry_.source.size(); ++i) {
     const code::SourceLine& l = entry_.source[i];
     lines << (metrics_ ? sample_column(metrics_->source[i]) : QString()) +
@@ -120,6 +121,7 @@ void CodePanel::show_sass() {
   if (metrics_ && metrics_->arch == arch) {
     QStringList lines;
     const auto text = code::split_lines(it->second);
+    fit_sample_columns(metrics_->sass);
     for (std::size_t i = 0; i < text.size(); ++i)
       lines << sample_column(metrics_->sass[i]) + QString::fromStdString(text[i]);
     sass_->setPlainText(lines.join('\n'));

@@ -57,7 +57,6 @@ void CodePanel::compute_line_metrics() {
   if (p == nullptr) return;
   const PointLineSamples& s = *p->line_samples;
   metrics_ = code::line_metrics(entry_, s);
-  fit_sample_columns();
   const QString size = QString::fromStdString(format_size(p->point.size));
   const QString gpu = QString::fromStdString(sampled_.device.name).toHtmlEscaped();
   QStringList parts;
@@ -115,16 +114,14 @@ QString CodePanel::sample_note(const code::ReasonSamples& line) const {
       .arg(stall.empty() ? "issuing" : reason_words(stall));
 }
 
-// Each column as wide as its widest note in this instantiation (and a separator), so the code
-// keeps the width the notes do not need: at 1366 pixels the source is read, not cut.
-void CodePanel::fit_sample_columns() {
+// Each column as wide as its widest note on the page about to be filled (and a separator), so
+// the code keeps the width the notes do not need: at 1366 pixels the source is read, not cut.
+void CodePanel::fit_sample_columns(const std::vector<code::ReasonSamples>& lines) {
   sample_width_ = count_width_ = 2;
-  if (!metrics_) return;
-  for (const auto* lines : {&metrics_->source, &metrics_->sass})
-    for (const code::ReasonSamples& l : *lines) {
-      sample_width_ = std::max(sample_width_, int(sample_note(l).size()) + 2);
-      count_width_ = std::max(count_width_, int(code::count_note(l).size()) + 2);
-    }
+  for (const code::ReasonSamples& l : lines) {
+    sample_width_ = std::max(sample_width_, int(sample_note(l).size()) + 2);
+    count_width_ = std::max(count_width_, int(code::count_note(l).size()) + 2);
+  }
 }
 
 // The columns in front of a line: its share of the samples and its largest stall where the point
