@@ -252,11 +252,11 @@ TEST(AppSmallFindings, CodeTabOpensWhereTheLineSamplesAreAndNamesWhatItShows) {
   EXPECT_TRUE(code->line_metrics().has_value());
   auto* box = code->findChild<QComboBox*>("code_variant");
   ASSERT_NE(box, nullptr);
-  code->show_variant("unroll_warp", 0, 1);
+  code->show_variant("unroll_warp_volatile", 0, 1);
   EXPECT_EQ(code->entry().query.unroll, 1);
   EXPECT_TRUE(box->currentText().contains("[reduceUnrollWarp1]"))
       << box->currentText().toStdString();
-  code->show_variant("unroll_warp", 0, 8);
+  code->show_variant("unroll_warp_volatile", 0, 8);
   EXPECT_TRUE(box->currentText().contains("[reduceUnrollWarp8]"))
       << box->currentText().toStdString();
 }
