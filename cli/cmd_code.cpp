@@ -8,6 +8,7 @@
 #include "engine/code/code_view.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
+#include "engine/report/format.h"
 #include "parse_args.h"
 
 namespace rlcli {
@@ -53,8 +54,8 @@ void print_summary(const rl::code::CodeEntry& e) {
               std::string(rl::to_string(*q.workspace)).c_str());
   for (const std::string& f : e.functions) std::printf("kernel   %s\n", f.c_str());
   if (!e.missing.empty()) std::printf("no SASS: %s\n", e.missing.c_str());
-  for (const auto& [arch, text] : e.sass) {
-    const rl::code::SassCounts c = rl::code::count_sass(text);
+  for (const std::string& arch : rl::code::archs_in_order(e.sass)) {
+    const rl::code::SassCounts c = rl::code::count_sass(e.sass.at(arch));
     std::printf("%-8s SASS %s\n", arch.c_str(), counts_line(c).c_str());
     const auto r = e.resources.find(arch);
     if (r == e.resources.end()) continue;
@@ -69,6 +70,41 @@ void print_summary(const rl::code::CodeEntry& e) {
           "limited by %s)\n",
           o->fraction * 100, q.block_size, o->warps_per_sm, o->blocks_per_sm, o->limiter.c_str());
   }
+}
+
+// "reduceUnroll4 (unroll U=4)": a side of a diff as people name it.
+std::string diff_side(const rl::code::CodeEntry& c) {
+  const std::string label = rl::variant_label(c.variant->id, c.query.unroll);
+  return label == c.variant->id ? label : label + " (" + c.variant->id + ")";
+}
+
+// The source diff; where no line changes, says so first and why (one kernel at two unroll
+// factors, or two variants that share their source) instead of listing every line unchanged.
+void print_diff(const rl::code::CodeEntry& from, const rl::code::CodeEntry& to) {
+  const auto diff = rl::code::source_diff(from, to);
+  const rl::code::DiffStats stats = rl::code::diff_stats(diff);
+  if (stats.added > 0 || stats.removed > 0) {
+    std::fputs(rl::code::format_diff(diff, diff_side(from), diff_side(to)).c_str(), stdout);
+    return;
+  }
+  const rl::code::CodeQuery &f = from.query, &t = to.query;
+  std::vector<std::string> differs;
+  auto compare = [&](const char* name, const std::string& a, const std::string& b) {
+    if (a != b) differs.push_back(std::string(name) + " (" + a + " -> " + b + ")");
+  };
+  compare("U", std::to_string(f.unroll), std::to_string(t.unroll));
+  compare("B", std::to_string(f.block_size), std::to_string(t.block_size));
+  compare("the type", std::string(rl::to_string(f.type)), std::string(rl::to_string(t.type)));
+  compare("the workspace", std::string(rl::to_string(*f.workspace)),
+          std::string(rl::to_string(*t.workspace)));
+  std::string list;
+  for (std::size_t i = 0; i < differs.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == differs.size() ? " and " : ", ") + differs[i];
+  std::printf("%s and %s: no source line differs (%d lines, the same in both): %s; %s\n",
+              diff_side(from).c_str(), diff_side(to).c_str(), stats.same,
+              from.variant == to.variant ? "one kernel" : "the two variants share one source",
+              list.empty() ? "nothing else differs" : ("only " + list + " differs").c_str());
+  std::printf("--source prints it; --sass shows what that changes in the machine code.\n");
 }
 
 // The architecture to print: --arch, else sm_90 (the lent GPU), else the first there is.
@@ -114,8 +150,10 @@ int run_code(const CodeArgs& a) {
         throw UsageError(e.variant->id + " is the first rung: nothing before it");
       from_id = prev->id;
     }
-    // The other variant at the same shape where it takes it, else at its own defaults.
+    // The other variant at the same shape where it takes it, else at its own defaults; a
+    // classic name with a factor ("reduceUnroll4") keeps its factor.
     rl::code::CodeQuery q = query_of(a, from_id);
+    if (const auto ref = rl::resolve_variant(from_id); ref && ref->unroll) q.unroll = *ref->unroll;
     rl::code::CodeEntry from;
     try {
       from = rl::code::find_code(q);
@@ -124,10 +162,7 @@ int run_code(const CodeArgs& a) {
       q.workspace.reset();
       from = entry_of(q);
     }
-    std::fputs(
-        rl::code::format_diff(rl::code::source_diff(from, e), from.variant->id, e.variant->id)
-            .c_str(),
-        stdout);
+    print_diff(from, e);
   } else {
     print_summary(e);
   }

@@ -45,6 +45,13 @@ int run_compare(const CompareArgs& args) {
   const rl::SessionComparison c = rl::compare_sessions(a, b, *basis);
   std::printf("A: %s (%s, %s)\nB: %s (%s, %s)\n\n", args.a.c_str(), a.device.name.c_str(),
               a.created_utc.c_str(), args.b.c_str(), b.device.name.c_str(), b.created_utc.c_str());
+  // A CPU emulation against a GPU: said before the table and again under the summary, and on
+  // stderr for a script that reads only the numbers.
+  const std::string kinds = c.kinds_of_time;
+  if (!kinds.empty()) {
+    std::printf("WARNING: %s\n\n", kinds.c_str());
+    std::fprintf(stderr, "reductionlab-cli: compare: warning: %s\n", kinds.c_str());
+  }
   std::printf("%-58s %12s %12s %8s %7s  %s\n", "point", "A", "B", "B/A", "noise", "verdict");
   for (const rl::PointComparison& p : c.points) {
     if (p.verdict == rl::Verdict::NotComparable) {
@@ -59,6 +66,7 @@ int run_compare(const CompareArgs& args) {
   for (const rl::PointSpec& p : c.only_a) std::printf("only in A: %s\n", point_name(p).c_str());
   for (const rl::PointSpec& p : c.only_b) std::printf("only in B: %s\n", point_name(p).c_str());
   std::printf("\n%s\n", c.summary().c_str());
+  if (!kinds.empty()) std::printf("WARNING: %s\n", kinds.c_str());
   return kExitOk;
 }
 
@@ -69,7 +77,8 @@ Command add_compare_command(CLI::App& app) {
       "compare",
       "Compare two saved sessions point by point: B's time over A's, and faster / slower / same "
       "within the noisier measurement (the relative standard deviation of its samples), as "
-      "nvbench's compare does; points in one session only are listed.");
+      "nvbench's compare does; points in one session only are listed. A host (CPU emulation) "
+      "session against a GPU session is compared with a warning: different kinds of time.");
   auto args = std::make_shared<CompareArgs>();
   sub->add_option("SESSION_A", args->a, "The session compared against (JSON)")
       ->required()

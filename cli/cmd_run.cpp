@@ -170,6 +170,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   check_one_profiling_kind(counters);
   const std::vector<std::string> counter_list = counter_ids(counters);
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
+  const bool narrow = !streaming && narrow_table_wanted(a);
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
   const std::optional<rl::Session> resumed = read_resume(a);
   rl::ExperimentSpec spec = resumed ? resumed->spec : build_spec(a);
@@ -190,6 +191,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     put_line(rl::stream_start_line(target.device(), spec, points.size()));
   } else {
     table.emplace(target.device(), points, spec.baseline, spec.timing.noise, basis);
+    table->set_narrow(narrow);
     table->show_counts(show_counts(counts, target.device()));
     table->show_counters(counter_list);
     table->print_header();

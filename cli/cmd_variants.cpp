@@ -1,11 +1,14 @@
 // `reductionlab-cli variants`: one line per variant, starting with its id, then its classic
 // kernel name ("-" where the classic ladder has none), family, workspaces, block sizes, unroll
 // factors and the display name. Scripts read the first column.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 
 #include "cli.h"
 #include "engine/catalog/catalog.h"
+#include "engine/core/echo.h"
 #include "format.h"
 
 namespace rlcli {
@@ -48,7 +51,9 @@ std::string family_column(const rl::VariantInfo& v) {
   return "?";
 }
 
-int list_variants(bool verbose) {
+// header: a first row naming the columns (on a terminal, or asked for); without it, every line
+// starts with an id, as scripts that read the first column expect.
+int list_variants(bool verbose, bool header) {
   const auto& all = rl::catalog();
   std::size_t w_id = 2, w_seed = 4, w_ws = 10, w_b = 11, w_u = 6;
   for (const auto& v : all) {
@@ -58,6 +63,12 @@ int list_variants(bool verbose) {
     w_b = std::max(w_b, join_ints(v.block_sizes, "auto").size());
     w_u = std::max(w_u, join_ints(v.unroll_factors, "1").size());
   }
+  if (header)
+    std::printf("%s\n",
+                (pad_right("id", w_id) + "  " + pad_right("classic", w_seed) + "  " +
+                 pad_right("family", 8) + "  " + pad_right("workspaces", w_ws) + "  " +
+                 pad_right("B=blocks", w_b + 2) + "  " + pad_right("U=unroll", w_u + 2) + "  name")
+                    .c_str());
   for (const auto& v : all) {
     std::string line =
         pad_right(v.id, w_id) + "  " + pad_right(seed_column(v), w_seed) + "  " +
@@ -81,7 +92,17 @@ Command add_variants_command(CLI::App& app) {
       "reduceUnroll8), family, workspaces, block sizes (B), unroll factors (U), display name.");
   auto verbose = std::make_shared<bool>(false);
   sub->add_flag("--explain", *verbose, "Also print what each variant demonstrates");
-  return Command{sub, [verbose] { return list_variants(*verbose); }};
+  auto header = std::make_shared<std::string>("auto");
+  sub->add_option("--header", *header,
+                  "A first row naming the columns: yes, no, or auto (on a terminal; default)")
+      ->type_name("yes|no|auto");
+  return Command{
+      sub, [verbose, header] {
+        if (*header != "yes" && *header != "no" && *header != "auto")
+          throw UsageError("--header " + rl::echo(*header) + ": expected yes, no or auto");
+        const bool shown = *header == "yes" || (*header == "auto" && isatty(STDOUT_FILENO));
+        return list_variants(*verbose, shown);
+      }};
 }
 
 }  // namespace rlcli

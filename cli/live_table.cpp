@@ -1,6 +1,5 @@
 #include "live_table.h"
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,10 +21,17 @@ std::string seed_label(const rl::PointSpec& p) {
 }
 
 std::size_t terminal_width(int fd) {
-  winsize ws{};
-  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 100;
+  const std::size_t columns = terminal_columns(fd);
+  return columns > 0 ? columns : 100;
 }
+
+// The narrow table's point: the classic ladder's name where it has one ("reduceUnroll8"), else
+// the id with its unroll factor.
+std::string narrow_point(const rl::PointSpec& p) {
+  return rl::variant_label(p.variant, p.unroll);
+}
+
+constexpr const char* kNarrowFormat = "%s  %-9s %4s  %s  %-7s  %10s  %8s  %s\n";
 
 std::string gbps_text(double gbps) {
   return gbps > 0 ? format_fixed(gbps, 1) : "-";
@@ -70,6 +76,7 @@ LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSp
     variant_width_ = std::max(variant_width_, p.variant.size());
     seed_width_ = std::max(seed_width_, seed_label(p).size());
     size_width_ = std::max(size_width_, rl::format_size(p.size).size());
+    point_width_ = std::max(point_width_, narrow_point(p).size());
   }
 }
 
@@ -116,6 +123,13 @@ void LiveTable::print_header() {
         "with at least one lane acting; lane eff = active lanes / (warp-steps x 32); loads, "
         "stores = elements; launches = kernels (2: a finishing pass of one block, 11 barriers, "
         "follows)\n");
+  if (narrow_) {
+    std::printf("narrow table (--table wide for every column, --json for every number):\n");
+    std::printf(kNarrowFormat, pad_right("point", point_width_).c_str(), "workspace", "B",
+                pad_left("N", size_width_).c_str(), "type", "total", "speed-up", "status");
+    std::fflush(stdout);
+    return;
+  }
   std::string counts_header;
   if (counts_) {
     char buf[128];
@@ -210,6 +224,10 @@ void LiveTable::on_result(const rl::Session& so_far) {
   const double pct_floor = m.pct_of_read_floor.value_or(0);
   const std::string floor = measured ? rl::format_pct_of_floor(pct_floor) : "-";
   above_floor_ = above_floor_ || (measured && pct_floor > 100);
+  if (narrow_) {
+    print_narrow_row(r, total, speedup);
+    return;
+  }
   std::printf(
       "%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
       pad_right(p.variant, variant_width_).c_str(), pad_right(seed_label(p), seed_width_).c_str(),
@@ -220,6 +238,31 @@ void LiveTable::on_result(const rl::Session& so_far) {
       measured ? pct_text(m.pct_of_theoretical).c_str() : "-", speedup.c_str(),
       ((counts_ ? counts_cells(r.counts) : "") + counters_.cells(r)).c_str(),
       status_text(r).c_str());
+  std::fflush(stdout);
+}
+
+// One row under kNarrowTableColumns: the status in a word, what went wrong on a line of its own.
+void LiveTable::print_narrow_row(const rl::PointResult& r, const std::string& total,
+                                 const std::string& speedup) {
+  const rl::PointSpec& p = r.point;
+  const char* red = color_ ? "\033[1;31m" : "";
+  const char* yellow = color_ ? "\033[33m" : "";
+  const char* reset = color_ ? "\033[0m" : "";
+  std::string status = "ok";
+  if (r.status == rl::PointStatus::Ok && r.noisy) status = std::string(yellow) + "NOISY" + reset;
+  if (r.status == rl::PointStatus::Wrong) status = std::string(red) + "WRONG" + reset;
+  if (r.status == rl::PointStatus::Failed) status = std::string(red) + "FAILED" + reset;
+  if (r.status == rl::PointStatus::Skipped) status = std::string(yellow) + "SKIPPED" + reset;
+  std::printf(
+      kNarrowFormat, pad_right(narrow_point(p), point_width_).c_str(),
+      std::string(rl::to_string(p.workspace)).c_str(), rl::block_size_text(p.block_size).c_str(),
+      pad_left(rl::format_size(p.size), size_width_).c_str(),
+      std::string(rl::to_string(p.type)).c_str(), total.c_str(), speedup.c_str(), status.c_str());
+  if (r.status != rl::PointStatus::Ok && !r.message.empty()) {
+    std::string why = "    " + r.message;
+    if (why.size() >= kNarrowTableColumns) why = why.substr(0, kNarrowTableColumns - 4) + "...";
+    std::printf("%s\n", why.c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -28,6 +28,9 @@ class LiveTable {
   void show_counts(bool on) { counts_ = on; }
   // Adds the hardware counters' columns that fit (run_counters.h). Call before print_header().
   void show_counters(const std::vector<std::string>& ids) { counters_ = CounterColumns(ids); }
+  // The narrow table (under kNarrowTableColumns): point, workspace, B, N, type, total, speed-up
+  // and status. Call before print_header().
+  void set_narrow(bool on) { narrow_ = on; }
   void print_header();
   void on_progress(const rl::Progress& p);
   // Prints the row of so_far's last point (the session so far gives the read floor at its size
@@ -41,6 +44,8 @@ class LiveTable {
   void clear_progress();
   void print_read_floors(const rl::Session& s);
   std::string status_text(const rl::PointResult& r) const;
+  void print_narrow_row(const rl::PointResult& r, const std::string& total,
+                        const std::string& speedup);
 
   rl::DeviceInfo device_;
   std::string baseline_;
@@ -49,10 +54,11 @@ class LiveTable {
   bool color_ = false;         // stdout is a terminal and NO_COLOR is unset
   bool progress_shown_ = false;
   bool counts_ = false;
+  bool narrow_ = false;
   bool above_floor_ = false;  // a row showed more than 100% of the floor: the footer says why
   rl::TimeBasis basis_ = rl::TimeBasis::Whole;
   CounterColumns counters_{{}};
-  std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4;
+  std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4, point_width_ = 5;
 };
 
 }  // namespace rlcli

@@ -1,5 +1,7 @@
 #include "run_spec.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -11,6 +13,7 @@
 #include "engine/io/input_file.h"
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
+#include "format.h"
 #include "output_files.h"
 #include "parse_args.h"
 
@@ -191,6 +194,11 @@ void add_session_options(CLI::App& sub, RunArgs& a) {
                               "Write the run to stdout as JSON lines, one per event (start, "
                               "progress, point, end), instead of the table: jsonl "
                               "(docs/remote.md)");
+  sub.add_option("--table", a.table,
+                 "The live table: wide (every column), narrow (under 120 columns: point, total, "
+                 "speed-up, status) or auto (narrow when stdout is a terminal narrower than 120 "
+                 "columns; default)")
+      ->type_name("wide|narrow|auto");
   a.o_warm_l2 = sub.add_flag("--warm-l2", a.warm_l2,
                              "Do not flush L2 before each sample (default: cold L2, as nvbench)");
   sub.add_flag("--in-process", a.in_process,
@@ -246,6 +254,15 @@ rl::TimeBasis time_basis_of(const RunArgs& a) {
   const auto b = rl::parse_time_basis(a.time);
   if (!b) throw UsageError("--time " + rl::echo(a.time) + ": expected whole, gpu or first");
   return *b;
+}
+
+bool narrow_table_wanted(const RunArgs& a) {
+  if (a.table == "wide") return false;
+  if (a.table == "narrow") return true;
+  if (a.table != "auto")
+    throw UsageError("--table " + rl::echo(a.table) + ": expected wide, narrow or auto");
+  const std::size_t width = terminal_columns(STDOUT_FILENO);
+  return width > 0 && width < kNarrowTableColumns;
 }
 
 bool stream_wanted(const RunArgs& a) {

@@ -18,6 +18,7 @@ struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
   std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
   std::string preset, time = "whole", stream;
+  std::string table = "auto";  // --table: the live table's layout
   // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
   std::string devices, gpus, exchange, gpu_counts;
   bool warm_l2 = false;
@@ -39,6 +40,11 @@ std::vector<std::string> default_variants();
 
 // The time the table's GB/s, roofs and speed-ups use (--time whole|gpu|first).
 rl::TimeBasis time_basis_of(const RunArgs& args);
+
+// --table wide|narrow|auto: whether the live table is narrow (under 120 columns, for a terminal
+// that narrow); auto: narrow when stdout is a terminal narrower than 120 columns. Throws
+// UsageError for another value.
+bool narrow_table_wanted(const RunArgs& args);
 
 // --stream jsonl: events on stdout (engine/io/stream.h) instead of the table; false without it.
 // Throws UsageError for another value.

@@ -31,6 +31,7 @@ bool write_all_charts(const std::vector<ShownSession>& sessions, const std::stri
   QStringList skipped;
   for (const ChartKind& kind : chart_kinds()) {
     charts::Chart c = build_chart(kind.id, sessions, baseline, basis, ladder);
+    c.pointer_notes.clear();  // nobody hovers over an image
     if (c.empty())
       skipped << kind.id + ": " + why_empty(c);
     else
@@ -100,14 +101,15 @@ struct Options {
   QCommandLineOption time{"time",
                           "Which time the charts draw: whole (the whole reduction, default), "
                           "gpu (GPU time, the timestamps taken out) or first (the first kernel "
-                          "alone, the seed's timing).",
+                          "alone, the classic ladder's timing).",
                           "whole|gpu|first"};
-  QCommandLineOption setting{"setting",
-                             "With --export-charts: the N, block size and type the ladder charts "
-                             "draw, e.g. N=2^20,B=256,type=float32 (any part may be left out; "
-                             "default: the seed's N=2^24, B=1024, int32 when the session holds "
-                             "it, else the setting with the most rungs).",
-                             "N=..,B=..,type=.."};
+  QCommandLineOption setting{
+      "setting",
+      "With --export-charts: the N, block size and type the ladder charts "
+      "draw, e.g. N=2^20,B=256,type=float32 (any part may be left out; "
+      "default: the classic ladder's N=2^24, B=1024, int32 when the session holds "
+      "it, else the setting with the most rungs).",
+      "N=..,B=..,type=.."};
 };
 
 // What is wrong with the arguments naming files and folders; empty: nothing.

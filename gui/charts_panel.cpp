@@ -133,7 +133,8 @@ QWidget* ChartsPanel::setting_row() {
   setting_->setObjectName("ladder_setting");
   setting_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   setting_->setToolTip(
-      "The N, block size and type the ladder charts draw. By default the seed's experiment "
+      "The N, block size and type the ladder charts draw. By default the classic ladder's "
+      "experiment "
       "(N=2^24, B=1024, int32) when the session holds it with the most rungs, else the setting "
       "with the most rungs. Exports: reductionlab --export-charts DIR --setting N=2^24,B=1024.");
   label->setBuddy(setting_);

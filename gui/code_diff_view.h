@@ -1,4 +1,4 @@
-// The Code view's diff side by side (issue 11): the old variant's source on the left, the new one
+// The Code view's diff side by side: the old variant's source on the left, the new one
 // on the right, a change's removed lines beside the lines that replaced them
 // (engine/code/line_diff.h side_by_side), both sides scrolling together.
 #pragma once

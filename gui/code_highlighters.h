@@ -1,4 +1,4 @@
-// Syntax highlighting of the Code view (issue 11): CUDA C++ source, SASS with the instruction
+// Syntax highlighting of the Code view: CUDA C++ source, SASS with the instruction
 // classes the view counts (barriers, shuffles, branches, loads, stores), and a line diff.
 #pragma once
 

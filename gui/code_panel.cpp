@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -36,6 +37,14 @@ QLabel* note_label() {
   l->setWordWrap(true);
   l->setTextFormat(Qt::RichText);
   return l;
+}
+
+// "Unrolled + last warp unrolled  [reduceUnrollWarp8]": the classic ladder's name of the kernel
+// at the unroll factor shown, so the box never names a U the pages do not show.
+QString variant_item_text(const VariantInfo& v, int unroll) {
+  const QString name = QString::fromStdString(v.display_name);
+  if (v.seed_name.empty()) return name;
+  return name + "  [" + QString::fromStdString(v.seed_label(unroll)) + "]";
 }
 
 void select_data(QComboBox* c, const QVariant& value) {
@@ -74,12 +83,8 @@ QHBoxLayout* CodePanel::build_pickers() {
   variant_ = new QComboBox;
   variant_->setObjectName("code_variant");
   variant_->setMinimumContentsLength(24);  // the panel shares the window with the form
-  for (const VariantInfo& v : catalog()) {
-    const QString seed = QString::fromStdString(v.seed_label(v.seed_unroll));
-    variant_->addItem(
-        QString::fromStdString(v.display_name) + (v.seed_name.empty() ? "" : "  [" + seed + "]"),
-        QString::fromStdString(v.id));
-  }
+  for (const VariantInfo& v : catalog())
+    variant_->addItem(variant_item_text(v, v.seed_unroll), QString::fromStdString(v.id));
   block_ = new QComboBox, unroll_ = new QComboBox, type_ = new QComboBox;
   workspace_ = new QComboBox, arch_ = new QComboBox, compare_ = new QComboBox;
   block_->setObjectName("code_block"), unroll_->setObjectName("code_unroll");
@@ -218,6 +223,10 @@ void CodePanel::refresh() {
   q.unroll = unroll_->currentData().toInt();
   q.type = static_cast<DType>(type_->currentData().toInt());
   q.workspace = static_cast<Workspace>(workspace_->currentData().toInt());
+  if (const VariantInfo* v = find_variant_by_id(q.variant); v && q.unroll > 0) {
+    const QSignalBlocker quiet(variant_);
+    variant_->setItemText(variant_->currentIndex(), variant_item_text(*v, q.unroll));
+  }
   try {
     entry_ = code::find_code(q);
   } catch (const Error& e) {

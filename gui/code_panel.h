@@ -1,4 +1,4 @@
-// The Code view (issue 11): for the selected variant at a block size, unroll factor, type and
+// The Code view: for the selected variant at a block size, unroll factor, type and
 // workspace, its CUDA source with the phases marked, the source diff from the previous rung (or
 // any variant), its SASS with barriers, shuffles, branches, loads and stores highlighted and
 // counted, and its registers, local and shared memory and theoretical occupancy. All of it was
@@ -70,8 +70,12 @@ class CodePanel : public QWidget {
   void apply_font();
   // code_panel_samples.cpp: the metrics of the shown entry, the summary, each line's columns.
   void compute_line_metrics();
-  bool has_samples() const;  // the sample column is shown (old sessions: even without samples)
+  bool show_sampled_shape();  // moves to the shape the session sampled; false: stays
+  bool has_samples() const;   // the sample column is shown (old sessions: even without samples)
   QString sample_column(const code::ReasonSamples& line) const;
+  QString sample_note(const code::ReasonSamples& line) const;
+  // The columns' widths from the notes of a page's lines (show_source, show_sass call it first).
+  void fit_sample_columns(const std::vector<code::ReasonSamples>& lines);
   void mark_sample_heat(QPlainTextEdit* page, const std::vector<code::ReasonSamples>& lines,
                         QList<QTextEdit::ExtraSelection>& marks) const;
 
@@ -87,6 +91,7 @@ class CodePanel : public QWidget {
       sampled_;  // the points with line samples or the runtime's occupancy, of the session given
   std::optional<code::LineMetrics> metrics_;
   bool filling_ = false;
+  int sample_width_ = 2, count_width_ = 2;  // the columns' widths in characters, separators in
 };
 
 }  // namespace rl::gui

@@ -33,6 +33,7 @@ QString chip(const QColor& c, const QString& text) {
 void CodePanel::show_source() {
   const VariantInfo* v = entry_.variant;
   QStringList lines;
+  if (metrics_) fit_sample_columns(metrics_->source);
   for (std::size_t i = 0; i < entry_.source.size(); ++i) {
     const code::SourceLine& l = entry_.source[i];
     lines << (metrics_ ? sample_column(metrics_->source[i]) : QString()) +
@@ -92,10 +93,14 @@ void CodePanel::show_diff() {
   const auto diff = code::source_diff(other, entry_);
   const code::DiffStats s = code::diff_stats(diff);
   diff_note_->setText(
-      QString("<b>%1</b> → <b>%2</b>: %3 lines removed, %4 added")
-          .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
-          .arg(s.removed)
-          .arg(s.added));
+      s.removed == 0 && s.added == 0
+          ? QString("<b>%1</b> → <b>%2</b>: no source line differs (%3 lines, the same in both)")
+                .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
+                .arg(s.same)
+          : QString("<b>%1</b> → <b>%2</b>: %3 lines removed, %4 added")
+                .arg(QString::fromStdString(from->id), QString::fromStdString(entry_.variant->id))
+                .arg(s.removed)
+                .arg(s.added));
   diff_->setPlainText(
       QString::fromStdString(code::format_diff(diff, from->id, entry_.variant->id)));
   side_by_side_->show_rows(code::side_by_side(diff), QString::fromStdString(from->id),
@@ -116,6 +121,7 @@ void CodePanel::show_sass() {
   if (metrics_ && metrics_->arch == arch) {
     QStringList lines;
     const auto text = code::split_lines(it->second);
+    fit_sample_columns(metrics_->sass);
     for (std::size_t i = 0; i < text.size(); ++i)
       lines << sample_column(metrics_->sass[i]) + QString::fromStdString(text[i]);
     sass_->setPlainText(lines.join('\n'));
@@ -183,7 +189,8 @@ void CodePanel::show_resources() {
       "<table cellpadding='4'><tr><th align='left'>arch</th><th>registers</th>"
       "<th>local (spills)</th><th>shared static + dynamic</th>"
       "<th align='left'>theoretical occupancy</th></tr>";
-  for (const auto& [arch, r] : entry_.resources) {
+  for (const std::string& arch : code::archs_in_order(entry_.resources)) {
+    const code::Resources& r = entry_.resources.at(arch);
     const code::SassCounts c =
         code::count_sass(entry_.sass.count(arch) ? entry_.sass.at(arch) : "");
     const auto o = entry_.occupancy(arch);

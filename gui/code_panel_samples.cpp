@@ -1,4 +1,4 @@
-// The Code view's per-line metrics (issue 11, item 3): a session's warp samples and executed-
+// The Code view's per-line metrics: a session's warp samples and executed-
 // instruction counts for the shown instantiation, as columns in front of each source and SASS
 // line (its share of the kernel's samples and its largest stall; its executed instructions and
 // thread efficiency) with a heat background, and a summary over the pages. The placing is the
@@ -7,15 +7,14 @@
 #include <QPlainTextEdit>
 #include <QTextBlock>
 
+#include <algorithm>
+
 #include "code_panel.h"
 #include "engine/report/format.h"
 
 namespace rl::gui {
 
 namespace {
-
-constexpr int kColumn = 28;       // "100.0% math pipe throttle" and a separator
-constexpr int kCountColumn = 26;  // "12.3M inst, 100% threads" and a separator
 
 QString reason_words(const std::string& reason) {
   return QString::fromStdString(reason).replace('_', ' ');
@@ -29,7 +28,24 @@ void CodePanel::set_sampled_session(const Session& session) {
   for (const PointResult& r : session.results)  // samples, counts, occupancy
     if ((r.line_samples && !r.line_samples->functions.empty()) || !r.occupancy.empty())
       sampled_.results.push_back(r);
-  refresh();
+  if (!show_sampled_shape()) refresh();
+}
+
+// Where the shown instantiation has no line samples and the session has some for this variant
+// (the bundled session samples at B=1024, the view opens at 256), the view moves to that
+// instantiation: line samples are never hidden behind a setting the person did not choose.
+bool CodePanel::show_sampled_shape() {
+  if (entry_.variant == nullptr) return false;
+  if (code::sampled_point(sampled_, entry_.query) != nullptr) return false;
+  for (const PointResult& r : sampled_.results) {
+    if (!r.line_samples || r.line_samples->functions.empty() ||
+        r.point.variant != entry_.variant->id)
+      continue;
+    show_variant(QString::fromStdString(r.point.variant), r.point.block_size, r.point.unroll,
+                 r.point.type, r.point.workspace);
+    return true;
+  }
+  return false;
 }
 
 void CodePanel::compute_line_metrics() {
@@ -88,24 +104,34 @@ bool CodePanel::has_samples() const {
   return metrics_ && (metrics_->sampled || !metrics_->counted);
 }
 
+// A line's share of the samples and its largest stall ("37.2% barrier"); "" for none.
+QString CodePanel::sample_note(const code::ReasonSamples& line) const {
+  if (line.total == 0 || !metrics_ || metrics_->kernel.total == 0) return {};
+  const double share = 100.0 * double(line.total) / double(metrics_->kernel.total);
+  const std::string stall = line.top_stall();
+  return QString("%1% %2")
+      .arg(share, 5, 'f', 1)
+      .arg(stall.empty() ? "issuing" : reason_words(stall));
+}
+
+// Each column as wide as its widest note on the page about to be filled (and a separator), so
+// the code keeps the width the notes do not need: at 1366 pixels the source is read, not cut.
+void CodePanel::fit_sample_columns(const std::vector<code::ReasonSamples>& lines) {
+  sample_width_ = count_width_ = 2;
+  for (const code::ReasonSamples& l : lines) {
+    sample_width_ = std::max(sample_width_, int(sample_note(l).size()) + 2);
+    count_width_ = std::max(count_width_, int(code::count_note(l).size()) + 2);
+  }
+}
+
 // The columns in front of a line: its share of the samples and its largest stall where the point
 // was sampled; its executed instructions and thread efficiency where it was counted.
 QString CodePanel::sample_column(const code::ReasonSamples& line) const {
   QString out;
-  if (has_samples()) {
-    QString note;
-    if (line.total > 0) {
-      const double share = 100.0 * double(line.total) / double(metrics_->kernel.total);
-      const std::string stall = line.top_stall();
-      note = QString("%1% %2")
-                 .arg(share, 5, 'f', 1)
-                 .arg(stall.empty() ? "issuing" : reason_words(stall));
-    }
-    out += note.leftJustified(kColumn - 2, ' ', true) + "| ";
-  }
+  if (has_samples()) out += sample_note(line).leftJustified(sample_width_ - 2, ' ', true) + "| ";
   if (metrics_ && metrics_->counted)
     out +=
-        QString::fromStdString(code::count_note(line)).leftJustified(kCountColumn - 2, ' ', true) +
+        QString::fromStdString(code::count_note(line)).leftJustified(count_width_ - 2, ' ', true) +
         "| ";
   return out;
 }
@@ -138,12 +164,12 @@ void CodePanel::mark_sample_heat(QPlainTextEdit* page,
   const bool samples = has_samples();
   if (samples)
     mark(
-        0, kColumn - 2, [](const code::ReasonSamples& l) { return l.total; },
+        0, sample_width_ - 2, [](const code::ReasonSamples& l) { return l.total; },
         [](double heat) { return QColor(255, int(255 - 120 * heat), int(255 - 230 * heat)); },
         false);
   if (metrics_->counted)
     mark(
-        samples ? kColumn : 0, kCountColumn - 2,
+        samples ? sample_width_ : 0, count_width_ - 2,
         [](const code::ReasonSamples& l) { return l.inst_executed; },
         [](double heat) { return QColor(int(255 - 105 * heat), int(255 - 60 * heat), 255); }, true);
 }

@@ -1,5 +1,6 @@
 #include "experiment_panel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -8,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -27,8 +29,12 @@ namespace rl::gui {
 
 namespace {
 
+// A bad field gets a red background: a colour, not a border, as a border changes the field's
+// height and would move the form under the pointer.
 void mark(QLineEdit* field, bool bad) {
-  field->setStyleSheet(bad ? "QLineEdit { border: 2px solid #d62728; }" : QString());
+  QPalette p = QApplication::palette(field);
+  if (bad) p.setColor(QPalette::Base, QColor("#fbd5d5"));
+  field->setPalette(p);
 }
 
 }  // namespace

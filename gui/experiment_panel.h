@@ -1,6 +1,6 @@
-// The experiment form: device, variants (with each one's idea and the seed's name), workspaces,
-// block sizes, unroll factors, sizes, types, timing, presets for the seed's experiments. Bad
-// values are refused here, each with its reason (the form's own parsing, then rl::validate for
+// The experiment form: device, variants (with each one's idea and classic name), workspaces,
+// block sizes, unroll factors, sizes, types, timing, presets for the classic ladder's experiments.
+// Bad values are refused here, each with its reason (the form's own parsing, then rl::validate for
 // the chosen device), and Run stays disabled until the form is clean.
 #pragma once
 
@@ -25,6 +25,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTimer;
 class QVBoxLayout;
@@ -89,6 +90,9 @@ class ExperimentPanel : public QWidget {
   QLineEdit* blocks_field() const { return blocks_; }
   QLineEdit* unroll_field() const { return unrolls_; }
 
+ protected:
+  void changeEvent(QEvent* event) override;  // the app's text size: the messages' space follows
+
  signals:
   void run_requested();
   void cancel_requested();
@@ -109,6 +113,7 @@ class ExperimentPanel : public QWidget {
   // Each box enabled where it can be used, its tooltip saying why not where it cannot.
   void update_profiling();
   void build_messages(QVBoxLayout* layout);
+  void fit_messages();
   void build_run_controls(QVBoxLayout* layout);
   void connect_validation();
   void schedule_validation();
@@ -134,6 +139,7 @@ class ExperimentPanel : public QWidget {
 
   QLabel* problems_label_;
   QLabel* left_out_label_;  // what ticking every variant leaves out here, and why
+  QScrollArea* messages_;   // both labels, at a fixed height
   QPushButton *run_, *cancel_;
   QProgressBar* progress_;
   QLabel* progress_label_;

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -11,6 +12,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -38,13 +40,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   build_messages(layout);
   build_run_controls(layout);
   connect_validation();
-  // Until the user (or the saved settings) says otherwise: the seed's own experiment.
+  // Until the user (or the saved settings) says otherwise: the classic ladder's experiment.
   set_spec(presets().front().spec);
 }
 
-// The seed's experiments, one pick away.
+// The classic ladder's experiments, one pick away.
 void ExperimentPanel::build_presets(QVBoxLayout* layout) {
-  auto* preset_box = new QGroupBox("Preset: the seed's experiments");
+  auto* preset_box = new QGroupBox("Preset: the classic ladder's experiments");
   auto* preset_layout = new QVBoxLayout(preset_box);
   presets_ = new QComboBox;
   presets_->addItem("Choose a preset...");
@@ -105,12 +107,14 @@ void ExperimentPanel::build_workspaces(QFormLayout* axes) {
   auto* ws_row = new QHBoxLayout;
   ws_global_ = new QCheckBox("global");
   ws_global_->setToolTip(
-      "In place in global memory, as the seed does (the input is restored before every sample, "
+      "In place in global memory, as the classic ladder does (the input is restored before every "
+      "sample, "
       "outside the timing)");
   ws_shared_ = new QCheckBox("shared");
   ws_shared_->setToolTip("The block copies its tile to shared memory; the input is untouched");
   ws_registers_ = new QCheckBox("registers");
-  ws_registers_->setToolTip("Kernels past the seed that keep their partial sums in registers");
+  ws_registers_->setToolTip(
+      "Kernels past the classic ladder that keep their partial sums in registers");
   for (auto* w : {ws_global_, ws_shared_, ws_registers_}) ws_row->addWidget(w);
   ws_row->addStretch();
   axes->addRow("Workspaces", ws_row);
@@ -171,18 +175,44 @@ void ExperimentPanel::build_sampling(QFormLayout* axes) {
   axes->addRow("L2 cache", l2_);
 }
 
-// What is wrong with the spec, and what it leaves out.
+// What is wrong with the spec, and what it leaves out, in a space of its own that keeps its
+// height: a message appearing never moves the fields under the pointer (a longer one scrolls).
 void ExperimentPanel::build_messages(QVBoxLayout* layout) {
   problems_label_ = new QLabel;
+  problems_label_->setObjectName("form_problems");
   problems_label_->setWordWrap(true);
   problems_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   problems_label_->setStyleSheet("color: #b3001b;");
-  layout->addWidget(problems_label_);
+  problems_label_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   left_out_label_ = new QLabel;
   left_out_label_->setWordWrap(true);
   left_out_label_->setStyleSheet("color: #555555;");
   left_out_label_->setVisible(false);
-  layout->addWidget(left_out_label_);
+  auto* inside = new QWidget;
+  auto* column = new QVBoxLayout(inside);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->addWidget(problems_label_);
+  column->addWidget(left_out_label_);
+  column->addStretch(1);
+  messages_ = new QScrollArea;
+  messages_->setObjectName("form_messages");
+  messages_->setWidget(inside);
+  messages_->setWidgetResizable(true);
+  messages_->setFrameShape(QFrame::NoFrame);
+  messages_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  fit_messages();
+  layout->addWidget(messages_);
+}
+
+// Four lines of the messages' text, whatever its size.
+void ExperimentPanel::fit_messages() {
+  messages_->setFixedHeight(problems_label_->fontMetrics().lineSpacing() * 4 + 4);
+}
+
+void ExperimentPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange)
+    fit_messages();
 }
 
 void ExperimentPanel::build_run_controls(QVBoxLayout* layout) {

@@ -189,7 +189,8 @@ void MainWindow::fit_to_screen() {
 
 void MainWindow::connect_store() {
   connect(store_, &SessionStore::reset, this, [this] {
-    model_->set_results(store_->primary().results, store_->primary().device, store_->baseline());
+    model_->set_results(store_->primary().results, store_->primary().device, store_->baseline(),
+                        store_->primary().created_utc);
     device_panel_->set_session_device(
         store_->has_primary() ? &store_->primary().device : nullptr,
         store_->has_primary() ? qtext::session_origin(store_->primary()) : QString());
@@ -347,6 +348,10 @@ void MainWindow::update_banner() {
       return m.isEmpty() ? QString() : "<b>" + m.toHtmlEscaped() + "</b> · ";
     };
     html = what + on(-1) + qtext::session_origin(s).toHtmlEscaped();
+    // Points measured with a kernel's earlier device code (the catalog's record) say so here
+    // and in their tooltips: they cannot be taken for this build's.
+    if (const std::string note = earlier_code_session_note(s); !note.empty())
+      html += "<br>" + QString::fromStdString(note).toHtmlEscaped();
     int hidden = 0;
     for (int i = 0; i < int(store_->overlays().size()); ++i) {
       if (store_->open()[size_t(i) + 1].hidden) {

@@ -99,7 +99,8 @@ class MainWindow : public QMainWindow {
   PresentationView* presentation() const { return presentation_; }
   // Story mode (main_window_story.cpp; gui/story/): a story file (":/stories/seed-ladder.json",
   // or a presenter's own) told step by step, full screen, over the shown session. False, with
-  // the error reported, when the file is not a valid story. Shift+F5 presents the seed's ladder.
+  // the error reported, when the file is not a valid story. Shift+F5 presents the classic
+  // ladder. Story > Predict, then reveal (P in the story) asks the room before each bar.
   bool present_story(const QString& path);
   StoryView* story_view() const { return story_; }
   void set_text_size(double pt);
@@ -206,6 +207,7 @@ class MainWindow : public QMainWindow {
   bool sessions_offered_ = false;  // the list was shown once when a second session opened
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
   StoryView* story_ = nullptr;                // deletes itself when closed
+  QAction* predict_action_ = nullptr;         // Story > Predict, then reveal (remembered)
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;
   bool presentation_contrast_ = true;  // presentation mode's high-contrast look (H toggles)

@@ -1,4 +1,4 @@
-// The window's Code tab (issue 11) and what selects its variant: a row of the results table (a
+// The window's Code tab and what selects its variant: a row of the results table (a
 // double click also opens the tab), a bar or point of a chart (likewise) and the first variant of
 // the block animation; and the animation's "Show source" setting.
 #include <QComboBox>

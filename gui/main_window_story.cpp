@@ -1,5 +1,5 @@
 // The window's Story menu: the stories that ship with the app (resources/stories/, Shift+F5 for
-// the seed's ladder) and File > Open story... for a presenter's own, each told full screen by a
+// the classic ladder) and File > Open story... for a presenter's own, each told full screen by a
 // StoryView over the session the window shows, with "Run this step now" on the window's GPU job
 // queue.
 #include <QAction>
@@ -27,6 +27,14 @@ void MainWindow::build_story_menu() {
     a->setShortcutContext(Qt::ApplicationShortcut);
     connect(a, &QAction::triggered, this, [this, path = s.path] { present_story(path); });
   }
+  // Off by default: a presenter who wants the room to guess turns it on once; remembered.
+  predict_action_ = menu->addAction("Predict, then reveal (the room guesses each speed-up)");
+  predict_action_->setCheckable(true);
+  predict_action_->setChecked(options_.settings && QSettings().value("story/predict").toBool());
+  connect(predict_action_, &QAction::toggled, this, [this](bool on) {
+    if (options_.settings) QSettings().setValue("story/predict", on);
+    if (story_) story_->set_predict(on);
+  });
   menu->addSeparator();
   QAction* open = menu->addAction("Open story...");
   connect(open, &QAction::triggered, this, &MainWindow::open_story_interactive);
@@ -52,6 +60,10 @@ bool MainWindow::present_story(const QString& path) {
   connect(story_, &StoryView::zoom_changed, this, [this](double z) {
     presentation_zoom_ = z;
     if (options_.settings) QSettings().setValue("presentation/zoom", z);
+  });
+  story_->set_predict(predict_action_ && predict_action_->isChecked());
+  connect(story_, &StoryView::predict_changed, this, [this](bool on) {
+    if (predict_action_) predict_action_->setChecked(on);  // P in the story: remembered too
   });
   connect(story_, &StoryView::closed, this, [this] {
     story_ = nullptr;

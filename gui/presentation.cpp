@@ -81,7 +81,9 @@ void PresentationView::show_page(int index) {
     return;
   }
   page_ = std::clamp(index, 0, int(pages_.size()) - 1);
-  chart_->set_chart(store_->chart(pages_[page_]));
+  charts::Chart c = store_->chart(pages_[page_]);
+  c.pointer_notes.clear();  // a room has no pointer to hover with
+  chart_->set_chart(c);
   footer_->setText(QString("%1 / %2  ·  PageDown / Space: next  ·  PageUp: back  ·  Ctrl+= / "
                            "Ctrl+-: text  ·  H: contrast  ·  Shift+F5: story  ·  Esc: leave")
                        .arg(page_ + 1)

@@ -21,10 +21,11 @@ QString text(std::string_view s) {
 ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResultsModel::set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
-                               const std::string& baseline) {
+                               const std::string& baseline, const std::string& created_utc) {
   beginResetModel();
   rows_ = results;
   device_ = device;
+  created_utc_ = created_utc;
   baseline_ = baseline;
   endResetModel();
 }
@@ -40,7 +41,7 @@ void ResultsModel::update_speedups(const std::vector<PointResult>& results,
                                    const std::string& baseline) {
   baseline_ = baseline;
   if (results.size() != rows_.size()) {
-    set_results(results, device_, baseline);
+    set_results(results, device_, baseline, created_utc_);
     return;
   }
   for (size_t i = 0; i < rows_.size(); ++i) rows_[i].speedup = results[i].speedup;
@@ -165,8 +166,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       if (c == Speedup && r.status == PointStatus::Wrong) return QString("wrong");
       return v.isValid() ? v.toString() : QString();
     }
-    case Qt::ToolTipRole:
-      return qtext::point_details(r, device_, baseline_);
+    case Qt::ToolTipRole: {
+      Session measured;  // what the tooltip needs of the session: where and when
+      measured.device = device_;
+      measured.created_utc = created_utc_;
+      return qtext::point_details(r, measured, baseline_);
+    }
     case Qt::ForegroundRole:
       if (r.status == PointStatus::Wrong) return QBrush(QColor("#b3001b"));
       if (r.status != PointStatus::Ok) return QBrush(QColor(120, 120, 120));
@@ -226,7 +231,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::ToolTipRole && section == TotalMedian)
     return "The whole reduction to one value on the device, median of the samples";
   if (role == Qt::ToolTipRole && section == FirstMedian)
-    return "The first kernel alone: what the seed's blog times";
+    return "The first kernel alone: what the classic ladder's blog series times";
   if (role == Qt::ToolTipRole && section == PctReadFloor)
     return QString::fromStdString(
         "The read floor's time at the same N over the point's time (whole reduction): the read\n"

@@ -47,7 +47,7 @@ class ResultsModel : public QAbstractTableModel {
   explicit ResultsModel(QObject* parent = nullptr);
 
   void set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
-                   const std::string& baseline);
+                   const std::string& baseline, const std::string& created_utc = {});
   void append(const PointResult& result);
   // Speed-ups change when the baseline arrives or is changed: same rows, new values.
   void update_speedups(const std::vector<PointResult>& results, const std::string& baseline);
@@ -63,6 +63,7 @@ class ResultsModel : public QAbstractTableModel {
   QVariant raw(const PointResult& r, int column) const;
   std::vector<PointResult> rows_;
   DeviceInfo device_;
+  std::string created_utc_;  // when the session was measured: its kernels' version (tooltips)
   std::string baseline_;
 };
 

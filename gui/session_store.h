@@ -1,4 +1,4 @@
-// The sessions the window has open (issue 12, item 5): a run, an opened file or the bundled H200
+// The sessions the window has open: a run, an opened file or the bundled H200
 // session each add one and none is discarded but by the person (Sessions list: rename, hide,
 // close). The primary one (the newest run or file) is what the table and the banner show; the
 // others are overlays, drawn dashed beside it when not hidden. Any two are compared point by
@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "charts/chart_builders.h"
@@ -66,10 +67,15 @@ class SessionStore : public QObject {
   std::vector<ShownSession> shown() const;
 
   // The two sessions compared (A, then B), hidden or not; empty with fewer than two open. By
-  // default the newest two, the older as A; the person may choose any two (set_compared).
+  // default the newest two of the same kind of time (GPU times, or the host emulation's CPU
+  // times: rl::same_kind_of_time), the older as A; none where no two are of one kind. The
+  // person may choose any two (set_compared), and the comparison then says they differ.
   std::vector<ShownSession> compared() const;
   int compared_a() const;  // index into open(); -1: none
   int compared_b() const;
+  // Two or more sessions are open, but no two of the same kind of time: none is compared
+  // unless the person chooses a pair.
+  bool only_other_kinds_to_compare() const;
   void set_compared(int a, int b);  // indices into open(); equal or out of range: the default
 
   // What a chart draws: the compared pair for the comparison charts, else the shown sessions;
@@ -131,7 +137,8 @@ class SessionStore : public QObject {
   void recompute(Session& s) { compute_speedups(s.results, baseline_); }
   OpenSession& add(Session session, const QString& source, bool as_primary);
   int index_of_serial(int serial) const;
-  std::vector<OpenSession> open_;  // the primary first
+  std::pair<int, int> compared_pair() const;  // (A, B) indices into open_; -1: none
+  std::vector<OpenSession> open_;             // the primary first
   int next_serial_ = 1;
   int chosen_a_ = 0, chosen_b_ = 0;  // serials the person chose; 0: the default
   std::string baseline_ = "neighbored";

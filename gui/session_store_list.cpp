@@ -2,6 +2,7 @@
 // charts built from them.
 #include <algorithm>
 
+#include "engine/report/compare.h"
 #include "engine/report/session_names.h"
 #include "format.h"
 #include "session_store.h"
@@ -36,27 +37,36 @@ int SessionStore::index_of_serial(int serial) const {
   return -1;
 }
 
-// The person's pair while both are open; else the newest two, the older as A (a run against
-// the session shown before it, an overlay against the session it was laid over).
-int SessionStore::compared_a() const {
-  if (open_.size() < 2) return -1;
+// The person's pair while both are open; else the newest session that has an older one of the
+// same kind of time, against the newest such (a run against the session shown before it, an
+// overlay against the session it was laid over). A host run's CPU times are never set against
+// a GPU's by default: the person may choose such a pair, and the charts then say what it is.
+std::pair<int, int> SessionStore::compared_pair() const {
+  if (open_.size() < 2) return {-1, -1};
   const int a = index_of_serial(chosen_a_), b = index_of_serial(chosen_b_);
-  if (a >= 0 && b >= 0 && a != b) return a;
+  if (a >= 0 && b >= 0 && a != b) return {a, b};
   std::vector<int> by_age(open_.size());
   for (size_t i = 0; i < open_.size(); ++i) by_age[i] = int(i);
   std::sort(by_age.begin(), by_age.end(),
             [this](int x, int y) { return open_[size_t(x)].serial > open_[size_t(y)].serial; });
-  return by_age[1];
+  for (size_t newer = 0; newer < by_age.size(); ++newer)
+    for (size_t older = newer + 1; older < by_age.size(); ++older)
+      if (same_kind_of_time(open_[size_t(by_age[newer])].session.device,
+                            open_[size_t(by_age[older])].session.device))
+        return {by_age[older], by_age[newer]};
+  return {-1, -1};
+}
+
+int SessionStore::compared_a() const {
+  return compared_pair().first;
 }
 
 int SessionStore::compared_b() const {
-  if (open_.size() < 2) return -1;
-  const int a = index_of_serial(chosen_a_), b = index_of_serial(chosen_b_);
-  if (a >= 0 && b >= 0 && a != b) return b;
-  int newest = 0;
-  for (size_t i = 0; i < open_.size(); ++i)
-    if (open_[i].serial > open_[size_t(newest)].serial) newest = int(i);
-  return newest;
+  return compared_pair().second;
+}
+
+bool SessionStore::only_other_kinds_to_compare() const {
+  return open_.size() >= 2 && compared_pair().first < 0;
 }
 
 std::vector<ShownSession> SessionStore::compared() const {

@@ -155,14 +155,16 @@ SessionsPanel::SessionsPanel(SessionStore* store, QWidget* parent)
   layout->addWidget(summary_);
   layout->addWidget(unmatched_, 1);
   connect(close_, &QPushButton::clicked, this, &SessionsPanel::close_selected);
-  // Choosing for A the session that is B (or the other way round) swaps the two.
-  connect(a_, &QComboBox::activated, this, [this](int a) {
+  // Choosing for A the session that is B (or the other way round) swaps the two; where none
+  // was compared (no two of one kind of time), the other side takes another open session.
+  auto other_than = [](int i) { return i == 0 ? 1 : 0; };
+  connect(a_, &QComboBox::activated, this, [this, other_than](int a) {
     const int b = b_->currentIndex();
-    store_->set_compared(a, a == b ? store_->compared_a() : b);
+    store_->set_compared(a, b < 0 ? other_than(a) : a == b ? store_->compared_a() : b);
   });
-  connect(b_, &QComboBox::activated, this, [this](int b) {
+  connect(b_, &QComboBox::activated, this, [this, other_than](int b) {
     const int a = a_->currentIndex();
-    store_->set_compared(a == b ? store_->compared_b() : a, b);
+    store_->set_compared(a < 0 ? other_than(b) : a == b ? store_->compared_b() : a, b);
   });
   connect(store_, &SessionStore::overlays_changed, this, &SessionsPanel::reload);
   connect(store_, &SessionStore::reset, this, &SessionsPanel::reload);
@@ -188,18 +190,25 @@ void SessionsPanel::reload() {
   b_->setCurrentIndex(store_->compared_b());
   const std::vector<ShownSession> pair = store_->compared();
   if (pair.size() != 2) {
-    summary_->setText(
-        "Open a second session (run an experiment, or File > Open / Overlay) to "
-        "compare two point by point.");
+    summary_->setText(store_->only_other_kinds_to_compare()
+                          ? "The open sessions hold different kinds of time (the host "
+                            "emulation's CPU times, a GPU's times): none is compared by "
+                            "default. Choose A and B to compare two anyway."
+                          : "Open a second session (run an experiment, or File > Open / "
+                            "Overlay) to compare two point by point.");
     unmatched_->clear();
     return;
   }
   // The whole sessions, every setting (the charts draw the ladder's setting only).
   const SessionComparison cmp =
       compare_sessions(*pair[0].session, *pair[1].session, store_->time_basis());
-  summary_->setText(QString("<b>B = %1 against A = %2</b>, all points: %3")
-                        .arg(pair[1].label.toHtmlEscaped(), pair[0].label.toHtmlEscaped(),
-                             QString::fromStdString(cmp.summary()).toHtmlEscaped()));
+  QString text = QString("<b>B = %1 against A = %2</b>, all points: %3")
+                     .arg(pair[1].label.toHtmlEscaped(), pair[0].label.toHtmlEscaped(),
+                          QString::fromStdString(cmp.summary()).toHtmlEscaped());
+  if (!cmp.kinds_of_time.empty())
+    text += QString("<br><span style=\"color:#b3001b\">%1</span>")
+                .arg(QString::fromStdString(cmp.kinds_of_time).toHtmlEscaped());
+  summary_->setText(text);
   QStringList lines;
   for (const PointComparison& p : cmp.points)
     if (p.verdict == Verdict::NotComparable)

@@ -1,4 +1,4 @@
-// The Sessions list (issue 12, item 5): every open session with its name (editable), whether
+// The Sessions list: every open session with its name (editable), whether
 // the charts draw it (the check box), which two are compared (A and B) and where it came from;
 // Close, and the whole-session comparison of A and B: the engine's summary ("12 faster, 3
 // slower, 5 same") and every point found in one session only, listed in full. Only presents:

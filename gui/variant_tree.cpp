@@ -20,7 +20,7 @@ QString variant_tooltip(const VariantInfo& v, const QString& name) {
                      .arg(QString::fromStdString(v.display_name).toHtmlEscaped(),
                           QString::fromStdString(v.id));
   if (!v.seed_name.empty())
-    html += QString(" · the seed's <code>%1</code>")
+    html += QString(" · the classic ladder's <code>%1</code>")
                 .arg(name.startsWith("reduce") ? name
                                                : QString::fromStdString(v.seed_name) +
                                                      (v.seed_name_has_unroll ? "U" : ""));
@@ -50,12 +50,12 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
   tree_->setUniformRowHeights(true);
   tree_->setMinimumHeight(220);
   const std::pair<VariantFamily, QString> families[] = {
-      {VariantFamily::SeedLadder, "The seed's ladder"},
-      {VariantFamily::Modern, "Past the seed"},
+      {VariantFamily::SeedLadder, "The classic ladder"},
+      {VariantFamily::Modern, "Past the classic ladder"},
       {VariantFamily::CubReference, "CUB references"},
-      {VariantFamily::DivergenceLab, "Divergence lab (seed 004)"},
-      {VariantFamily::PredicateLab, "Block-wide predicates lab (seed 003)"},
-      {VariantFamily::UnrollLab, "#pragma unroll lab (seed 003)"}};
+      {VariantFamily::DivergenceLab, "Divergence lab"},
+      {VariantFamily::PredicateLab, "Block-wide predicates lab"},
+      {VariantFamily::UnrollLab, "#pragma unroll lab"}};
   for (const auto& [family, title] : families) {
     auto* group = new QTreeWidgetItem(tree_, {title});
     group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
@@ -66,7 +66,7 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
     for (const VariantInfo& v : catalog()) {
       if (v.family != family) continue;
       add_item(group, QString::fromStdString(v.id));
-      // The seed's named rungs (reduceUnroll2, 4, 8) as their own entries.
+      // The classic ladder's named rungs (reduceUnroll2, 4, 8) as their own entries.
       if (v.seed_name_has_unroll)
         for (int u : v.unroll_factors)
           if (u > 1 && u <= v.seed_unroll) add_item(group, QString::fromStdString(v.seed_label(u)));

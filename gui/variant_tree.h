@@ -1,6 +1,6 @@
-// The variant picker: every catalog variant grouped by family (the seed's ladder, past the
-// seed, CUB references), checkable, with the seed's named rungs (reduceUnroll2, 4, 8) as their
-// own entries; each entry's idea, phases and seed name as tooltip and in a detail line.
+// The variant picker: every catalog variant grouped by family (the classic ladder, past it, CUB
+// references), checkable, with the classic ladder's named rungs (reduceUnroll2, 4, 8) as their
+// own entries; each entry's idea, phases and classic name as tooltip and in a detail line.
 #pragma once
 
 #include <QStringList>
@@ -19,7 +19,7 @@ class VariantTree : public QWidget {
   Q_OBJECT
  public:
   explicit VariantTree(QWidget* parent = nullptr);
-  // Ticks the entries naming these variants (an id or a seed name; "reduceInterleaved" ticks
+  // Ticks the entries naming these variants (an id or a classic name; "reduceInterleaved" ticks
   // the "interleaved" entry) and unticks the rest; unknown names are dropped.
   void set_checked(const std::vector<std::string>& names);
   QStringList checked() const;  // names as the spec takes them

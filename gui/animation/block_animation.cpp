@@ -155,7 +155,7 @@ void BlockAnimationPanel::on_recorded(const TraceRecording& r) {
 bool BlockAnimationPanel::show_variants(const QString& first, const QString& second, int block_size,
                                         std::optional<int> unroll, Workspace workspace) {
   building_ = true;
-  // Ids or the seed's names ("reduceUnroll8" also picks unroll 8).
+  // Ids or the classic names ("reduceUnroll8" also picks unroll 8).
   auto pick = [&unroll](QComboBox* c, const QString& name) {
     const std::optional<VariantRef> ref = resolve_variant(name.toStdString());
     const int i = ref ? c->findData(QString::fromStdString(ref->variant->id)) : -1;

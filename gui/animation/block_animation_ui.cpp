@@ -102,7 +102,7 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   block_->setCurrentText("64");
   block_->setObjectName("block_size");
   workspace_ = new QComboBox(this);
-  workspace_->addItem("global (in place, as the seed)", int(Workspace::Global));
+  workspace_->addItem("global (in place, as the classic ladder)", int(Workspace::Global));
   workspace_->addItem("shared memory", int(Workspace::Shared));
   workspace_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   workspace_->setMinimumContentsLength(10);

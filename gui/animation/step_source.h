@@ -1,5 +1,5 @@
-// The animation's source strip (issue 11: "the source line of the current step is
-// highlighted"): a few lines of the first view's kernel, read-only, in the Code view's font and
+// The animation's source strip, where the source line of the current step is highlighted: a few
+// lines of the first view's kernel, read-only, in the Code view's font and
 // highlighter, with the lines the current step runs (engine/code/step_source.h) marked and
 // scrolled into view. A caption says which step and phase, or why a step has no lines. The
 // "Show source" box folds the code away (the caption row stays, so the box can bring it back).

@@ -17,11 +17,12 @@ namespace rl::gui::detail {
 extern const QString kNoData;  // the empty state before any run or file
 
 int catalog_index(const std::string& id);  // catalog order; unknown ids last
-// Legends and bar labels drop the seed's common "reduce" prefix ("Unroll8" for reduceUnroll8)
-// so they fit; hover shows the full name.
+// Legends and bar labels drop the classic names' common "reduce" prefix ("Unroll8" for
+// reduceUnroll8) so they fit; hover shows the full name.
 QString short_label(const std::string& id, int unroll, bool with_unroll = true);
 QString ws_name(Workspace w);
-// A ladder's bar set: "global, in place" (the seed's way), "shared memory", "in registers".
+// A ladder's bar set: "global, in place" (the classic ladder's way), "shared memory", "in
+// registers".
 QString bars_name(Workspace w);
 QString type_name(DType t);
 bool has_results(const std::vector<ShownSession>& ss);
@@ -43,8 +44,10 @@ void add_read_floor_curve(charts::Chart& c, const std::vector<ShownSession>& ss,
 bool is_cpu(const DeviceInfo& d);
 enum class Cpu { None, Some, All };
 Cpu cpu_times(const std::vector<ShownSession>& ss);
-// "3 points did not reach the noise target: hatched bars, 'noisy' in tooltips"
-QString noisy_warning(int count);
+// "3 points did not reach the noise target: hatched bars, 'noisy' in the tooltips ...": bar
+// charts hatch noisy bars; line charts mark them in their tooltips only.
+enum class NoisyMark { HatchedBars, Tooltips };
+QString noisy_warning(int count, NoisyMark mark);
 
 enum class Dim { Unroll, Block, Size };
 enum class Measure { Time, Bandwidth, Speedup };

@@ -1,4 +1,4 @@
-// Two sessions at the ladder's setting, point by point (issue 12, item 5): B's speed-up over A
+// Two sessions at the ladder's setting, point by point: B's speed-up over A
 // per matched point (variant, workspace, block size, unroll), or the difference B - A in µs,
 // coloured by the engine's verdict (engine/report/compare.h: faster / slower / same within the
 // noisier measurement). The title names both sessions and the setting; the summary, the points
@@ -97,7 +97,12 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
   name_axes(c, a, b, difference);
   const SessionComparison cmp = compare_sessions(at_setting(*ss[0].session, *chosen),
                                                  at_setting(*ss[1].session, *chosen), basis);
-  Series faster = verdict_series("B faster", "#2e7d32");
+  // CPU times of the host emulation against a GPU's (only when the person chose the pair): the
+  // ratios are drawn in one neutral colour, never as "faster" or "slower", and the chart says
+  // that these are different kinds of time.
+  const bool other_kinds = !cmp.kinds_of_time.empty();
+  Series faster = verdict_series(other_kinds ? "B's time against A's" : "B faster",
+                                 other_kinds ? "#757575" : "#2e7d32");
   Series slower = verdict_series("B slower", "#c62828");
   Series same = verdict_series("same within the noise", "#757575");
   std::vector<PointSpec> not_comparable;
@@ -108,12 +113,23 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
     }
     c.x.categories << short_label(p.point.variant, p.point.unroll) + " " +
                           ws_name(p.point.workspace);
-    (p.verdict == Verdict::Faster   ? faster
+    (other_kinds                    ? faster
+     : p.verdict == Verdict::Faster ? faster
      : p.verdict == Verdict::Slower ? slower
                                     : same)
         .points.append(verdict_point(p, double(c.x.categories.size() - 1), difference));
   }
   c.series = {faster, slower, same};
+  if (other_kinds) {
+    c.series = {faster};
+    c.title = difference
+                  ? QString("%1 minus %2: different kinds of time").arg(b, a)
+                  : QString("%1 against %2: different kinds of time, not a speed-up").arg(b, a);
+    c.y.title = difference ? QString("B - A (µs; CPU and GPU times)")
+                           : QString("A's time / B's time (×; CPU and GPU times)");
+    c.y.short_title = difference ? "B - A (µs)" : "A / B (×)";
+    c.warnings << QString::fromStdString(cmp.kinds_of_time);
+  }
   // What is drawn, exactly: both sessions, the setting, the time, then the verdicts.
   c.subtitle = QString("A = %1 · B = %2 · %3 · %4")
                    .arg(a, b, QString::fromStdString(chosen->label()),

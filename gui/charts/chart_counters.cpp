@@ -1,8 +1,8 @@
 // The ladder in measured hardware counters: one bar per rung (variant and unroll factor, in
 // catalog order, at the ladder charts' setting) whose height is the first kernel's barrier stall
-// (CUPTI: smsp__warp_issue_stalled_barrier_per_warp_active.pct, the seed's metric), one bar set
-// per shown session and workspace. Beside ladder_counts (the model's barriers), it is the seed's
-// argument in one picture: fewer barriers, less barrier stall, less time.
+// (CUPTI: smsp__warp_issue_stalled_barrier_per_warp_active.pct, the classic ladder's metric), one
+// bar set per shown session and workspace. Beside ladder_counts (the model's barriers), it is the
+// classic ladder's argument in one picture: fewer barriers, less barrier stall, less time.
 #include <algorithm>
 #include <map>
 #include <set>

@@ -159,7 +159,7 @@ Chart ladder_counts_chart(const QString& id, const std::vector<ShownSession>& ss
   const bool compact = cr.sets.size() > 1;
   for (int ws : cr.sets)
     c.series.append(counts_series(cr, ws, unit, compact, int(c.series.size())));
-  if (compact) c.subtitle += " · lane efficiency: hover a bar";
+  if (compact) c.pointer_notes << "lane efficiency: hover a bar";
   if (!cr.uncounted.isEmpty())
     c.subtitle += QString(" · not drawn (no block model): %1").arg(cr.uncounted.join(", "));
   return c;

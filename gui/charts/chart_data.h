@@ -71,8 +71,11 @@ struct Chart {
   QString subtitle;  // what the numbers are: device, size, type, which time
   Axis x, y;
   QList<Series> series;
-  QStringList warnings;  // drawn in red over the plot: wrong results, missing baselines
-  QString empty_hint;    // shown instead of a plot when there is nothing to draw
+  QStringList warnings;  // drawn in red under the subtitle: wrong results, missing baselines
+  // Hints that need a pointer ("lane efficiency: hover a bar"): added to the subtitle on the
+  // desk's charts, left out where nobody hovers (presentation mode, exported images).
+  QStringList pointer_notes;
+  QString empty_hint;  // shown instead of a plot when there is nothing to draw
   // Bars: one stack per category (each series a layer) instead of side by side; no value labels
   // on the bars (the tooltips carry them).
   bool stacked = false;

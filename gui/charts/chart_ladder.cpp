@@ -17,7 +17,7 @@ using charts::Series;
 namespace {
 
 // On the host backend the times are CPU times of an emulation: their ratios are no GPU
-// speed-ups (they even invert the seed's lesson), so the chart says what they are.
+// speed-ups (they even invert the classic ladder's lesson), so the chart says what they are.
 QString ladder_title(bool speedup, Cpu cpu) {
   return speedup ? (cpu == Cpu::All ? "The ladder on the host: CPU-time ratios, not GPU "
                                       "speed-ups"
@@ -70,7 +70,7 @@ Series ladder_series(const Ladder& l, const LadderBars& b, const std::vector<Sho
     if (!r) continue;
     Point pt;
     pt.x = double(k);
-    pt.tooltip = qtext::point_details(*r, session.device, st.baseline);
+    pt.tooltip = qtext::point_details(*r, session, st.baseline);
     pt.source = r->point;
     if (st.basis != TimeBasis::Whole) pt.tooltip += "\n" + qtext::charted_details(*r, st.basis);
     if (r->status == PointStatus::Wrong) {
@@ -131,7 +131,7 @@ void ladder_warnings(Chart& c, const Ladder& l, const LadderStyle& st,
   c.warnings << qstrs(notes.warnings());
   if (st.wrong > 0)
     c.warnings << QString("%1 wrong result(s) (red): not drawn, never a speed-up").arg(st.wrong);
-  if (st.noisy > 0) c.warnings << noisy_warning(st.noisy);
+  if (st.noisy > 0) c.warnings << noisy_warning(st.noisy, NoisyMark::HatchedBars);
 }
 
 }  // namespace

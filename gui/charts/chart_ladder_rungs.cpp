@@ -20,9 +20,9 @@ QString other_settings_note(const Session& s) {
 namespace {
 
 // The point each speed-up of a set is against: the baseline variant's point in this set; for
-// a workspace the baseline does not run in (kernels past the seed keep their work in
-// registers), the baseline in the seed's global workspace, so the last bar compares with the
-// first; else the first rung.
+// a workspace the baseline does not run in (kernels past the classic ladder keep their work in
+// registers), the baseline in the classic ladder's global workspace, so the last bar compares with
+// the first; else the first rung.
 const PointResult* reference_of(const LadderBars& b, const std::vector<PointResult>& results,
                                 const std::string& baseline, const auto& in_setting) {
   const PointResult* ref = nullptr;

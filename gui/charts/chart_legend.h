@@ -1,4 +1,4 @@
-// The chart's legend (issue 12, item 6): every entry whole, wrapped into as many rows as the
+// The chart's legend: every entry whole, wrapped into as many rows as the
 // width needs (Qt Charts' own legend gives each entry an equal share of one row and cuts the
 // names to "Unroll · global · N=2..."). Each entry shows its series' colour, dash and marker
 // shape; a click on a line's entry toggles the line, its entry dimmed while hidden. Internal to

@@ -1,4 +1,4 @@
-// The multi-GPU charts (issue 15), from a multi-GPU session (engine/multi/multi_results.h):
+// The multi-GPU charts, from a multi-GPU session (engine/multi/multi_results.h):
 // the phases of each exchange stacked (local reduction, exchange), time against the number of
 // GPUs, and bandwidth against the number of GPUs beside the summed read roofs, the measured
 // link and the NVLink roof (or why the session has none). Plain data out (charts::Chart), as the

@@ -80,11 +80,13 @@ void add_read_floor_curve(Chart& c, const std::vector<ShownSession>& ss, bool ti
   }
 }
 
-QString noisy_warning(int count) {
+QString noisy_warning(int count, NoisyMark mark) {
   return QString(
-             "%1 point(s) did not reach the noise target: hatched bars, \"noisy\" in the "
-             "tooltips and the Results table")
-      .arg(count);
+             "%1 point(s) did not reach the noise target: %2\"noisy\" in %3 tooltips and the "
+             "Results table")
+      .arg(count)
+      .arg(mark == NoisyMark::HatchedBars ? "hatched bars, " : "")
+      .arg(mark == NoisyMark::HatchedBars ? "the" : "their");
 }
 
 }  // namespace rl::gui::detail

@@ -47,7 +47,7 @@ QString ChartScene::signature(const Chart& c) const {
                     .arg(int(resolve_x(c)))
                     .arg(int(resolve_y(c)))
                     .arg(c.x.categories.join(','))
-                    .arg(c.title + c.subtitle + c.x.title + c.y.title)
+                    .arg(c.title + c.subtitle + c.pointer_notes.join(",") + c.x.title + c.y.title)
                     .arg(c.empty());
   if (c.stacked) sig += "stacked|";
   bool wrong = false;
@@ -136,10 +136,6 @@ void ChartScene::build() {
     if (signature_.endsWith('W')) build_wrong_series(x, y);
     build_legend();
   }
-  warnings_ = new QGraphicsTextItem(chart_);
-  warnings_->setDefaultTextColor(palette_wrong());
-  warnings_->setFont(scaled_font(-0.5, true));
-  warnings_->setZValue(20);
   empty_hint_ = new QGraphicsTextItem(chart_);
   empty_hint_->setDefaultTextColor(QColor(90, 90, 90));
   empty_hint_->setFont(scaled_font(1));
@@ -151,12 +147,12 @@ void ChartScene::build_title() {
   chart_->setBackgroundRoundness(0);
   chart_->setTitleFont(scaled_font(2, true));
   chart_->setTitle(
-      data_.subtitle.isEmpty()
+      shown_subtitle().isEmpty()
           ? data_.title.toHtmlEscaped()
           : QString("%1<br><span style=\"font-size:%2pt; font-weight:normal\">%3</span>")
                 .arg(data_.title.toHtmlEscaped())
                 .arg(QApplication::font().pointSizeF() - 0.5)
-                .arg(subtitle_html(data_.subtitle)));
+                .arg(subtitle_html(shown_subtitle())));
   // Our own legend stands below the plot (ChartLegend: it wraps where Qt's cuts names).
   chart_->legend()->hide();
   base_bottom_margin_ = chart_->margins().bottom();

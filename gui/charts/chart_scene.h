@@ -9,6 +9,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <QSet>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,8 @@ class ChartScene : public QObject {
   // makes room for it (chart_scene_legend.cpp).
   void fit_legend(double width);
   const ChartLegend* legend() const { return legend_; }
+  // The warnings as drawn, in their band under the title (at most three lines).
+  const QStringList& warning_lines() const { return warning_lines_; }
   // The hover text of point `index` of data().series[series]; empty when none.
   QString tooltip(int series, int index) const;
   // Line series hidden by name (a click on their legend entry): not drawn, their entry dimmed
@@ -82,7 +85,12 @@ class ChartScene : public QObject {
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
   void build_legend();                                          // chart_scene_legend.cpp
-  void fit_title(double width);  // title and subtitle wrapped to the chart's width
+  void fit_title(double width);     // title and subtitle wrapped to the chart's width
+  QString shown_subtitle() const {  // the subtitle and the pointer notes
+    QStringList parts;
+    if (!data_.subtitle.isEmpty()) parts << data_.subtitle;
+    return (parts + data_.pointer_notes).join(" · ");
+  }
   void place_legend();
   int line_index(int series) const;      // how many line series come before it: its marker shape
   void connect_clicks(int i, Drawn& d);  // chart_scene_legend.cpp
@@ -117,6 +125,7 @@ class ChartScene : public QObject {
   void make_room_for_bar_labels(double plot_height);
   int bar_set_of(int series) const;  // the bar set series `series` is drawn as
   void place_bar_labels(const BarGeometry& g, double bar_px);
+  void keep_inside_plot(QGraphicsSimpleTextItem* item) const;
   void place_hatches(const BarGeometry& g);
   void fit_categories(double axis_width);
   void fit_value_title(double plot_height);  // the short title where the full one would be cut  //
@@ -135,7 +144,8 @@ class ChartScene : public QObject {
   QList<QPair<int, int>> wrong_points_;  // (series, point) of each red marker
   QList<QGraphicsSimpleTextItem*> bar_labels_;
   QList<QGraphicsRectItem*> noisy_hatches_;  // over each noisy bar, placed with the labels
-  QGraphicsTextItem* warnings_ = nullptr;
+  QStringList warning_lines_;                // drawn under the subtitle (fit_title)
+  double title_width_ = -1;                  // the width the title was last fitted to
   QGraphicsTextItem* empty_hint_ = nullptr;
   int drawn_points_ = 0;
   double value_top_ = 1;      // top of the value axis as fill() sets it, before nice numbers

@@ -32,6 +32,10 @@ using namespace detail;
 void ChartScene::fill() {
   clear_overlays();
   if (data_.empty()) {
+    if (!warning_lines_.isEmpty()) {  // an empty chart says why in its hint, not in warnings
+      warning_lines_.clear();
+      fit_title(title_width_ > 0 ? title_width_ : chart_->size().width());
+    }
     place_overlays();
     return;
   }
@@ -67,7 +71,6 @@ void ChartScene::clear_overlays() {
   bar_labels_.clear();
   qDeleteAll(noisy_hatches_);
   noisy_hatches_.clear();
-  warnings_->setHtml(QString());
   empty_hint_->setPlainText(data_.empty() ? data_.empty_hint : QString());
 }
 
@@ -207,22 +210,21 @@ void ChartScene::add_bar_labels() {
   }
 }
 
-// The chart's warnings and the points the log scale could not draw, at most five lines.
+// The chart's warnings and the points the log scale could not draw, at most three, under the
+// title (fit_title).
 void ChartScene::show_warnings(Scale ys, int dropped) {
   QStringList warnings = data_.warnings;
   if (dropped > 0 && ys == Scale::Log10)
     warnings.append(
         QString("%1 value(s) at or below zero are not drawn on the log scale").arg(dropped));
-  if (warnings.size() > 5) {
-    const int more = warnings.size() - 4;
-    warnings = warnings.mid(0, 4);
-    warnings.append(QString("... and %1 more").arg(more));
+  if (warnings.size() > 3) {
+    const int more = warnings.size() - 2;
+    warnings = warnings.mid(0, 2);
+    warnings.append(QString("and %1 more warnings").arg(more));
   }
-  if (!warnings.isEmpty()) {
-    QStringList escaped;
-    for (const QString& w : warnings) escaped.append(w.toHtmlEscaped());
-    warnings_->setHtml(escaped.join("<br>"));
-  }
+  if (warnings == warning_lines_) return;
+  warning_lines_ = warnings;
+  fit_title(title_width_ > 0 ? title_width_ : chart_->size().width());
 }
 
 }  // namespace rl::gui::charts

@@ -14,6 +14,7 @@
 #include "charts/chart_axes.h"
 #include "charts/chart_legend.h"
 #include "charts/chart_scene.h"
+#include "charts/palette.h"
 
 namespace rl::gui::charts {
 
@@ -61,18 +62,25 @@ void ChartScene::build_legend() {
 }
 
 void ChartScene::fit_title(double width) {
+  title_width_ = width;
   // Qt keeps a margin each side of a title, and the rich text its document margins.
   const double room = std::max(120.0, width - 96);
   QFont sub = QApplication::font();
   sub.setPointSizeF(sub.pointSizeF() - 0.5);
-  const QString title = detail::wrapped_html(data_.title, chart_->titleFont(), room);
-  const QString html =
-      data_.subtitle.isEmpty()
-          ? title
-          : QString("%1<br><span style=\"font-size:%2pt; font-weight:normal\">%3</span>")
-                .arg(title)
+  QString html = detail::wrapped_html(data_.title, chart_->titleFont(), room);
+  if (!shown_subtitle().isEmpty())
+    html += QString("<br><span style=\"font-size:%1pt; font-weight:normal\">%2</span>")
                 .arg(sub.pointSizeF())
-                .arg(detail::wrapped_html(data_.subtitle, sub, room, " · "));
+                .arg(detail::wrapped_html(shown_subtitle(), sub, room, " · "));
+  // The warnings in a band of their own under the subtitle: Qt lays the plot out below them, so
+  // they never cover a line or a bar, however small the chart.
+  if (!warning_lines_.isEmpty()) {
+    QStringList lines;
+    for (const QString& w : warning_lines_) lines << detail::wrapped_html(w, sub, room);
+    html += QString("<br><span style=\"font-size:%1pt; font-weight:normal; color:%2\">%3</span>")
+                .arg(sub.pointSizeF())
+                .arg(palette_wrong().name(), lines.join("<br>"));
+  }
   if (chart_->title() != html) chart_->setTitle(html);
 }
 

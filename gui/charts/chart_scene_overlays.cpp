@@ -46,8 +46,6 @@ void ChartScene::place_overlays() {
     const QSizeF sz = empty_hint_->boundingRect().size();
     empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
   }
-  warnings_->setTextWidth(std::max(100.0, plot.width() - 16));
-  warnings_->setPos(plot.topLeft() + QPointF(8, 4));
   const bool refit = refit_categories(plot);
   int bar_sets = 0;
   QAbstractSeries* bars = nullptr;
@@ -145,7 +143,23 @@ void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
       item->setPos(at.x() - r.height() * scale / 2, at.y() - 3);
     else
       item->setPos(at.x() - r.width() / 2, at.y() - r.height() - 2);
+    keep_inside_plot(item);
   }
+}
+
+// A label the headroom could not make room for (a small chart, a long turned label) moves down
+// onto its bar, and one at the plot's side moves in: no text is ever drawn past the plot, where
+// it would stand outside the chart's card.
+void ChartScene::keep_inside_plot(QGraphicsSimpleTextItem* item) const {
+  const QRectF plot = chart_->plotArea();
+  const QRectF at = item->mapRectToParent(item->boundingRect());
+  QPointF shift(0, 0);
+  if (at.top() < plot.top()) shift.ry() = plot.top() - at.top();
+  if (at.left() < plot.left())
+    shift.rx() = plot.left() - at.left();
+  else if (at.right() > plot.right())
+    shift.rx() = plot.right() - at.right();
+  if (!shift.isNull()) item->setPos(item->pos() + shift);
 }
 
 void ChartScene::place_hatches(const BarGeometry& g) {

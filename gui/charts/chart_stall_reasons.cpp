@@ -1,7 +1,7 @@
 // Where the warps' cycles go, rung by rung: the first kernel's stall reasons (CUPTI, the
 // smsp__warp_issue_stalled_*_per_warp_active.pct metrics) stacked per rung of the ladder, at the
-// ladder charts' setting of the primary session. The barrier layer shrinking as the seed unrolls,
-// and what takes its place (waiting on memory), in one picture: issue 10's stall-reasons bar.
+// ladder charts' setting of the primary session. The barrier layer shrinking as the classic ladder
+// unrolls, and what takes its place (waiting on memory), in one picture.
 #include <map>
 
 #include "charts/chart_builders_internal.h"
@@ -17,7 +17,7 @@ using charts::Series;
 
 namespace {
 
-// The layers, bottom up: the seed's metric first.
+// The layers, bottom up: the classic ladder's metric first.
 struct Reason {
   const char* metric;
   const char* name;
@@ -32,8 +32,8 @@ constexpr Reason kReasons[] = {
     {"smsp__warp_issue_stalled_not_selected_per_warp_active.pct", "not selected (eligible)"},
 };
 
-// One point per rung: the global workspace's where the rung has one (the seed's set-up), else
-// the first workspace measured (registers, past the seed).
+// One point per rung: the global workspace's where the rung has one (the classic ladder's set-up),
+// else the first workspace measured (registers, past the classic ladder).
 std::vector<const PointResult*> rung_points(const Session& s, const LadderSetting& at) {
   std::map<std::pair<int, int>, const PointResult*> by_rung;  // (catalog index, unroll)
   for (const PointResult& r : s.results) {

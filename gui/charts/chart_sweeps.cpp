@@ -176,7 +176,7 @@ Point sweep_point(const Group& g, std::size_t k, const SweepStyle& st,
   }
   pt.wrong = r->status == PointStatus::Wrong;
   pt.noisy = r->noisy;
-  pt.tooltip = qtext::point_details(*r, ss[g.session].session->device, st.baseline);
+  pt.tooltip = qtext::point_details(*r, *ss[g.session].session, st.baseline);
   pt.source = r->point;
   if (st.basis != TimeBasis::Whole) {
     pt.tooltip += "\n" + qtext::charted_details(*r, st.basis);
@@ -246,7 +246,7 @@ void add_warnings(Chart& c, const Tally& t, const QStringList& basis_warnings, i
                       .arg(t.wrong);
   }
   c.warnings << basis_warnings;
-  if (noisy > 0) c.warnings << noisy_warning(noisy);
+  if (noisy > 0) c.warnings << noisy_warning(noisy, NoisyMark::Tooltips);
   if (t.failed > 0)
     c.warnings
         << QString("%1 point(s) failed or were skipped: see the Results table").arg(t.failed);

@@ -209,23 +209,42 @@ void lay_out(QChart* chart) {
 
 }  // namespace
 
-QImage render_chart(const Chart& data, QSize size, bool high_contrast) {
-  size = size.expandedTo(QSize(64, 64));
-  const double scale = std::max(1.0, std::min(size.width() / 1300.0, size.height() / 850.0));
-  const QSizeF logical(size.width() / scale, size.height() / scale);
+namespace {
+
+// The chart laid out as an export draws it: at a logical size of at most about 1300 x 850, so a
+// large file scales the whole chart up (text included) rather than spreading small text over a
+// wide page. PNG and SVG both use it: the same size gives the same text.
+struct ExportLayout {
+  QSize size;
+  double scale = 1;
+  QSizeF logical;
+  explicit ExportLayout(QSize wanted) : size(wanted.expandedTo(QSize(64, 64))) {
+    scale = std::max(1.0, std::min(size.width() / 1300.0, size.height() / 850.0));
+    logical = QSizeF(size.width() / scale, size.height() / scale);
+  }
+};
+
+void lay_out_for_export(ChartScene& built, QChart* chart, const ExportLayout& l) {
+  built.fit_legend(l.logical.width());
+  chart->setGeometry(QRectF(QPointF(0, 0), l.logical));
+  lay_out(chart);
+}
+
+}  // namespace
+
+QImage render_chart(const Chart& data, QSize wanted, bool high_contrast) {
+  const ExportLayout l(wanted);
   QGraphicsScene scene;
   auto* chart = new QChart;  // owned by the scene
   scene.addItem(chart);
   ChartScene built(data, chart, nullptr, high_contrast);
-  built.fit_legend(logical.width());
-  chart->setGeometry(QRectF(QPointF(0, 0), logical));
-  lay_out(chart);
-  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  lay_out_for_export(built, chart, l);
+  QImage image(l.size, QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
   QPainter painter(&image);
   painter.setRenderHint(QPainter::Antialiasing);
   painter.setRenderHint(QPainter::TextAntialiasing);
-  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), chart->sceneBoundingRect());
+  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(l.size)), chart->sceneBoundingRect());
   painter.end();
   return image;
 }
@@ -260,22 +279,24 @@ bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
+  const ExportLayout l(size);
   QGraphicsScene scene;
   auto* chart = new QChart;
   scene.addItem(chart);
   ChartScene built(data, chart);
-  built.fit_legend(size.width());
-  chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
-  lay_out(chart);
+  lay_out_for_export(built, chart, l);
   QSvgGenerator svg;
   svg.setOutputDevice(&buffer);
-  svg.setSize(size);
-  svg.setViewBox(QRect(QPoint(0, 0), size));
+  svg.setSize(l.size);
+  svg.setViewBox(QRect(QPoint(0, 0), l.size));
+  // Text in points becomes pixels at the device's resolution: the PNG's (an image's 96 dpi),
+  // not the SVG generator's default 72, which drew every text three quarters as large.
+  svg.setResolution(QImage(1, 1, QImage::Format_ARGB32).logicalDpiX());
   svg.setTitle(data.title);
   svg.setDescription(data.subtitle);
   QPainter painter(&svg);
-  painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), chart->sceneBoundingRect());
+  painter.fillRect(QRect(QPoint(0, 0), l.size), Qt::white);
+  scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(l.size)), chart->sceneBoundingRect());
   painter.end();
   return commit(path, bytes, error);
 }

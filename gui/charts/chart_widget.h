@@ -47,7 +47,7 @@ class ChartWidget : public QWidget {
   // The context menu's "% of the read floor" entry of a bandwidth chart: shown where the chart
   // offers the view, disabled with the reason where it cannot be drawn (no read floor).
   const QAction* pct_of_limit_action() const { return pct_action_; }
-  // Presentation mode's look (issue 12, item 1): thicker lines, bigger markers, darker colours.
+  // Presentation mode's look: thicker lines, bigger markers, darker colours.
   void set_high_contrast(bool on);
   bool high_contrast() const { return high_contrast_; }
   // Text of the chart that is cut: elided ("..."), drawn past the chart's edge or (bar values)

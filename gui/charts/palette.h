@@ -1,4 +1,4 @@
-// Colours and marker shapes for series (issue 12, item 6): 24 colours told apart on a screen,
+// Colours and marker shapes for series: 24 colours told apart on a screen,
 // none of them the red reserved for wrong results, and eight marker shapes, so series 1..24
 // differ in colour and, for the colour-blind, in shape too. The high-contrast twins are for
 // projectors (presentation mode): darker and more saturated, each paired with the same shape.

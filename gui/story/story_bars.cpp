@@ -48,8 +48,25 @@ void StoryBars::set_story(const ResolvedStory& story, int current) {
 
 int StoryBars::shown_bars() const {
   int n = 0;
-  for (int i = 0; i <= current_ && i < int(bars_.size()); ++i) n += bars_[i].value.has_value();
+  for (int i = 0; i <= current_ && i < int(bars_.size()); ++i)
+    n += bars_[i].value.has_value() && !(i == current_ && current_hidden_);
   return n;
+}
+
+void StoryBars::set_current_hidden(bool hidden) {
+  if (hidden == current_hidden_) return;
+  current_hidden_ = hidden;
+  if (!hidden && current_ >= 0) {  // revealed: the bar arrives now
+    anim_.stop();
+    arrival_ = 0;
+    anim_.start();
+  }
+  update();
+}
+
+void StoryBars::set_guesses(const std::map<int, double>& guesses) {
+  guesses_ = guesses;
+  update();
 }
 
 std::optional<double> StoryBars::value(int step) const {
@@ -71,6 +88,9 @@ double StoryBars::top_value() const {
   double top = 1;
   for (const Bar& b : bars_)
     if (b.value) top = std::max(top, *b.value);
+  // A guess within reason widens the scale; a wild one is drawn at the top, its label saying it.
+  const double measured = top;
+  for (const auto& [step, guess] : guesses_) top = std::max(top, std::min(guess, 2 * measured));
   return top * 1.12;  // room for the value over the tallest bar
 }
 
@@ -83,6 +103,7 @@ QRect StoryBars::plot_rect() const {
 
 QRect StoryBars::bar_rect(int step) const {
   if (step < 0 || step > current_ || step >= int(bars_.size()) || !bars_[step].value) return {};
+  if (step == current_ && current_hidden_) return {};
   const QRect plot = plot_rect();
   const double slot = double(plot.width()) / double(bars_.size());
   double h = plot.height() * *bars_[step].value / top_value();
@@ -130,6 +151,11 @@ void StoryBars::paintEvent(QPaintEvent*) {
     p.setPen(i <= current_ ? QColor("#222222") : QColor("#bbbbbb"));
     p.drawText(label, Qt::AlignCenter, QString::number(i + 1));
     if (i > current_) continue;
+    if (i == current_ && current_hidden_) {  // the room is guessing: no bar yet
+      p.drawText(QRect(label.left(), plot.bottom() - fm.height() - 4, label.width(), fm.height()),
+                 Qt::AlignCenter, "?");
+      continue;
+    }
     const QRect bar = bar_rect(i);
     if (bar.isEmpty() && !bars_[i].value) {  // told, but nothing measured to draw
       p.setFont(small);
@@ -146,16 +172,87 @@ void StoryBars::paintEvent(QPaintEvent*) {
       p.setBrush(QBrush(QColor(255, 255, 255, 160), Qt::BDiagPattern));
       p.drawRect(bar);
     }
-    if (i == current_ && arrival_ < 0.6) continue;  // the value appears as the bar lands
-    p.setFont(i == current_ ? f : small);
-    p.setPen(QColor("#222222"));
-    const QString text = QString::fromStdString(format_speedup(bars_[i].value));
-    const int tw = QFontMetrics(p.font()).horizontalAdvance(text);
-    // Centred on the bar, wider than a narrow slot if it must be.
-    const int cx = bar.center().x();
-    p.drawText(QRect(cx - tw / 2 - 2, bar.top() - fm.height() - 2, tw + 4, fm.height()),
-               Qt::AlignCenter, text);
   }
+  paint_guesses(p);
+  for (const ValueLabel& l : value_labels()) {
+    p.setFont(l.font);
+    p.setPen(QColor("#222222"));
+    p.drawText(l.rect, Qt::AlignCenter, l.text);
+  }
+}
+
+QRect StoryBars::guess_rect(int step) const {
+  const auto it = guesses_.find(step);
+  const QRect bar = bar_rect(step);
+  if (it == guesses_.end() || bar.isEmpty()) return {};
+  const QRect plot = plot_rect();
+  const double top = top_value();
+  const int y = plot.bottom() - int(plot.height() * std::min(it->second, top) / top);
+  QFont f = font();
+  f.setPointSizeF(std::max(8.0, font().pointSizeF() * 0.7));
+  const QFontMetrics fm(f);
+  const int w = fm.horizontalAdvance(guess_text(it->second)) + 4;
+  // The mark spans the bar; the current step's label stands right of it, inside the plot (the
+  // earlier guesses keep their mark, their numbers said under the chart as each was revealed).
+  const int left = bar.left() - 3;
+  const int right =
+      step == current_ ? std::min(plot.right(), bar.right() + 3 + w) : bar.right() + 3;
+  return QRect(left, y - fm.height(), right - left, fm.height() + 2);
+}
+
+QString StoryBars::guess_text(double guess) {
+  return "guess " + QString::fromStdString(format_speedup(guess));
+}
+
+void StoryBars::paint_guesses(QPainter& p) const {
+  QFont f = font();
+  f.setPointSizeF(std::max(8.0, font().pointSizeF() * 0.7));
+  p.setFont(f);
+  for (const auto& [step, guess] : guesses_) {
+    const QRect r = guess_rect(step);
+    if (r.isEmpty()) continue;
+    const QRect bar = bar_rect(step);
+    p.setPen(QPen(QColor("#6a3d9a"), 2, Qt::DashLine));
+    p.drawLine(bar.left() - 3, r.bottom(), bar.right() + 3, r.bottom());
+    if (step != current_) continue;
+    p.setPen(QColor("#6a3d9a"));
+    p.fillRect(QRect(bar.right() + 4, r.top(), r.right() - bar.right() - 4, r.height() - 2),
+               QColor(255, 255, 255, 210));
+    p.drawText(QRect(bar.right() + 4, r.top(), r.right() - bar.right() - 4, r.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, guess_text(guess));
+  }
+}
+
+// Each drawn bar's value over it ("×8.36"): in the room's font, made smaller (to 8 pt) where it
+// is wider than its slot, and lifted above its left neighbour's where the two would still touch
+// (steps of nearly the same height, "×8.36×8.48"), so every value reads whole.
+std::vector<StoryBars::ValueLabel> StoryBars::value_labels() const {
+  std::vector<ValueLabel> out;
+  const QRect plot = plot_rect();
+  const double slot = double(plot.width()) / std::max<double>(1, bars_.size());
+  QRect previous;
+  for (int i = 0; i <= current_ && i < int(bars_.size()); ++i) {
+    const QRect bar = bar_rect(i);
+    if (!bars_[i].value) continue;
+    // The value appears as the bar lands; none while the room guesses.
+    if (i == current_ && (arrival_ < 0.6 || current_hidden_)) continue;
+    ValueLabel l;
+    l.step = i;
+    l.text = QString::fromStdString(format_speedup(bars_[i].value));
+    l.font = font();
+    l.font.setBold(i == current_);
+    if (i != current_) l.font.setPointSizeF(std::max(8.0, font().pointSizeF() * 0.8));
+    while (QFontMetrics(l.font).horizontalAdvance(l.text) > slot - 2 && l.font.pointSizeF() > 8)
+      l.font.setPointSizeF(std::max(8.0, l.font.pointSizeF() - 0.5));
+    const QFontMetrics fm(l.font);
+    const int tw = fm.horizontalAdvance(l.text) + 4;
+    l.rect = QRect(bar.center().x() - tw / 2, bar.top() - fm.height() - 2, tw, fm.height());
+    if (!previous.isNull() && l.rect.intersects(previous)) l.rect.moveBottom(previous.top() - 1);
+    l.rect.moveTop(std::max(0, l.rect.top()));
+    previous = l.rect;
+    out.push_back(l);
+  }
+  return out;
 }
 
 }  // namespace rl::gui

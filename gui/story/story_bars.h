@@ -4,9 +4,13 @@
 // animation is simpler here than a Qt Charts scene, and nothing else draws it.
 #pragma once
 
+#include <QFont>
 #include <QVariantAnimation>
 #include <QWidget>
 
+class QPainter;
+
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -30,6 +34,23 @@ class StoryBars : public QWidget {
   void finish_arrival();                       // jumps to the end (tests, exports)
   QRect bar_rect(int step) const;              // the bar as drawn now (empty when not drawn)
 
+  // Predict, then reveal: the current bar waits, hidden, until the room has guessed; shown
+  // again, it arrives. A guess (the speed-up the room expected, by step) is drawn beside its
+  // measured bar as a dashed mark at its height, labelled "guess ×4.5".
+  void set_current_hidden(bool hidden);
+  bool current_hidden() const { return current_hidden_; }
+  void set_guesses(const std::map<int, double>& guesses);
+
+  // A value over its bar, where it is drawn (never over another: value_labels()).
+  struct ValueLabel {
+    int step = 0;
+    QString text;
+    QFont font;
+    QRect rect;
+  };
+  std::vector<ValueLabel> value_labels() const;
+  QRect guess_rect(int step) const;  // the guess's mark and label; empty when none is drawn
+
   QSize sizeHint() const override { return {640, 420}; }
   QSize minimumSizeHint() const override { return {240, 160}; }
 
@@ -44,7 +65,12 @@ class StoryBars : public QWidget {
   QRect plot_rect() const;
   double top_value() const;  // the axis' top: every step's value, so the scale never jumps
 
+  void paint_guesses(QPainter& p) const;
+  static QString guess_text(double guess);  // "guess ×4.5"
+
   std::vector<Bar> bars_;
+  std::map<int, double> guesses_;
+  bool current_hidden_ = false;
   QString axis_title_;
   int current_ = -1;
   double arrival_ = 1;

@@ -9,8 +9,8 @@ namespace rl::gui {
 
 const QList<ShippedStory>& shipped_stories() {
   static const QList<ShippedStory> stories = {
-      {":/stories/seed-ladder.json", "The seed's ladder"},
-      {":/stories/modern.json", "Past the seed (the modern kernels)"},
+      {":/stories/seed-ladder.json", "The classic ladder"},
+      {":/stories/modern.json", "Past the classic ladder (the modern kernels)"},
   };
   return stories;
 }

@@ -14,7 +14,7 @@ namespace rl::gui {
 
 struct ShippedStory {
   QString path;  // ":/stories/seed-ladder.json"
-  QString menu;  // "The seed's ladder"
+  QString menu;  // "The classic ladder"
 };
 const QList<ShippedStory>& shipped_stories();
 

@@ -16,6 +16,7 @@
 #include "animation/block_view.h"
 #include "code_highlighters.h"
 #include "engine/code/code_view.h"
+#include "engine/report/format.h"
 #include "run_worker.h"
 #include "slide_mode.h"
 #include "story/story_bars.h"
@@ -168,7 +169,12 @@ void StoryView::resolve() {
 }
 
 void StoryView::show_step(int index) {
+  const int previous = step_;
   step_ = std::clamp(index, 0, step_count() - 1);
+  // Moved forward to a step the room has not seen: it guesses first (step 1 is x1 by definition).
+  predicting_ = predict_ && step_ > 0 && step_ > previous && !revealed_.count(step_);
+  typed_.clear();
+  if (!predicting_) revealed_.insert(step_);
   fill_step();
 }
 
@@ -176,15 +182,25 @@ void StoryView::fill_step() {
   const ResolvedStep& s = resolved_.steps.at(std::size_t(step_));
   heading_->setText(heading_text());
   caption_->setText(QString::fromStdString(s.step.caption));
-  numbers_->setText(QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_))));
-  source_->setText(QString::fromStdString(story_source_line(resolved_, std::size_t(step_))));
+  // While the room guesses, the numbers that would give the answer away wait for the reveal.
+  QString numbers = QString::fromStdString(story_numbers_line(resolved_, std::size_t(step_)));
+  if (const auto g = guess(step_); g && !predicting_)
+    numbers += QString(" · the room guessed %1").arg(QString::fromStdString(format_speedup(*g)));
+  numbers_->setText(predicting_ ? prompt_text() : numbers);
+  source_->setText(predicting_
+                       ? QString()
+                       : QString::fromStdString(story_source_line(resolved_, std::size_t(step_))));
   counter_->setText(counter_text());
   bars_->set_story(resolved_, step_);
+  bars_->set_guesses(guesses_);
+  bars_->set_current_hidden(predicting_);
   fill_code(s);
   fill_animation(s);
-  footer_->setText(QString("%1 / %2 · PageDown / Space: next · PageUp: back · Esc: leave")
+  footer_->setText(QString("%1 / %2 · %3 · PageUp: back · P: predict %4 · Esc: leave")
                        .arg(step_ + 1)
-                       .arg(step_count()));
+                       .arg(step_count())
+                       .arg(predicting_ ? "Enter / PageDown: reveal" : "PageDown / Space: next")
+                       .arg(predict_ ? "on" : "off"));
   update_run_button();
 }
 
@@ -214,6 +230,7 @@ QString StoryView::run_status() const {
 }
 
 void StoryView::keyPressEvent(QKeyEvent* event) {
+  if (predict_key(event)) return;
   const SlideControls controls{step_, step_count(), zoom_, [this](int i) { show_step(i); },
                                [this](double z) { set_zoom(z); }};
   if (handle_slide_key(*event, this, controls)) return;

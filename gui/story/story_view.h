@@ -1,4 +1,4 @@
-// Story mode (issue 12, item 3): the ladder told step by step, full screen like presentation mode
+// Story mode: the ladder told step by step, full screen like presentation mode
 // (presentation.h) and with the same keys: PageDown / Space / Right next step, PageUp / Left /
 // Backspace back, Home / End, Ctrl+= / Ctrl+- text, Esc leaves. Each step shows its bar arriving
 // on the ladder chart (story_bars.h) with the step and cumulative speed-ups, what changed in its
@@ -13,8 +13,10 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "engine/report/story.h"
@@ -67,8 +69,20 @@ class StoryView : public QWidget {
   QString code_text() const;
   QString run_status() const;
 
+  // Predict, then reveal (story_view_predict.cpp; off by default, P toggles it): each step past
+  // the first, moved to forward, first asks the room for the speed-up over step 1 with its bar
+  // hidden; digits typed are the room's guess; Enter (or the clicker's next key) reveals the
+  // bar, the guess marked beside it. A step once revealed is not asked again.
+  void set_predict(bool on);
+  bool predict() const { return predict_; }
+  bool predicting() const { return predicting_; }  // the current step waits for a guess
+  QString typed_guess() const { return typed_; }
+  std::optional<double> guess(int step) const;
+  void reveal();
+
  signals:
   void zoom_changed(double zoom);
+  void predict_changed(bool on);
   void closed();
 
  protected:
@@ -87,6 +101,8 @@ class StoryView : public QWidget {
   void update_run_button();
   void on_measured(quint64 job, const Session& session);  // story_view_run.cpp
   void on_measure_failed(quint64 job, const QString& message);
+  bool predict_key(QKeyEvent* event);  // story_view_predict.cpp: true when it took the key
+  QString prompt_text() const;
 
   Story story_;
   Session session_;
@@ -95,6 +111,10 @@ class StoryView : public QWidget {
   QPointer<RunController> jobs_;
   double zoom_;
   int step_ = 0;
+  bool predict_ = false, predicting_ = false;
+  QString typed_;                  // the room's guess as typed so far
+  std::map<int, double> guesses_;  // by step
+  std::set<int> revealed_;         // steps whose bar the room has seen
   std::optional<int> device_;
   QString unavailable_ = "no GPU job queue", unavailable_why_;
   quint64 pending_job_ = 0;

@@ -20,5 +20,26 @@ TEST(CliCodeSamples, TheSummaryEndsWithTheRuntimesOccupancy) {
   EXPECT_NE(r.out.find("2 blocks, 64 of 64 warps per SM (100%)"), std::string::npos) << r.out;
 }
 
+// A diff where no source line changes says so and what differs (one kernel at two unroll
+// factors) instead of listing every line unchanged.
+TEST(CliCode, DiffWithoutChangedLinesSaysWhatDiffers) {
+  const CliResult same =
+      run_cli({"code", "--variant", "reduceUnroll8", "--diff-from", "reduceUnroll4"});
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(
+      same.out.find("reduceUnroll4 (unroll) and reduceUnroll8 (unroll): no source line differs"),
+      std::string::npos)
+      << same.out;
+  EXPECT_NE(same.out.find("one kernel; only U (4 -> 8) differs"), std::string::npos) << same.out;
+  EXPECT_LT(lines_of(same.out).size(), 5u) << same.out;
+  // The previous rung: either lines change, or it says that none does.
+  const CliResult rung = run_cli({"code", "--variant", "reduceUnroll8", "--diff"});
+  ASSERT_EQ(rung.exit_code, 0) << rung.err;
+  bool changed = false;
+  for (const std::string& line : lines_of(rung.out))
+    changed = changed || line.rfind("+ ", 0) == 0 || line.rfind("- ", 0) == 0;
+  EXPECT_TRUE(changed || rung.out.find("no source line differs") != std::string::npos) << rung.out;
+}
+
 }  // namespace
 }  // namespace rl::testing

@@ -48,5 +48,20 @@ TEST(CliDevices, PrintsTheGpusOrWhyNoneAndTheHost) {
   EXPECT_NE(r.out.find("\ncpu "), std::string::npos) << r.out;
 }
 
+// A row naming the columns when asked (and on a terminal); scripts reading a pipe keep ids only.
+TEST(CliVariants, HeaderRowNamesTheColumns) {
+  const CliResult r = run_cli({"variants", "--header", "yes"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), catalog().size() + 1) << r.out;
+  for (const char* column : {"id", "classic", "family", "workspaces", "B=", "U=", "name"})
+    EXPECT_NE(lines[0].find(column), std::string::npos) << column << ": " << lines[0];
+  EXPECT_EQ(first_word(lines[1]), catalog()[0].id);
+  // The columns line up: each id starts where the header's "id" does, and the header's
+  // "family" where the rows' family column starts.
+  EXPECT_EQ(lines[0].find("family"), lines[1].find("seed")) << lines[0] << "\n" << lines[1];
+  EXPECT_EQ(run_cli({"variants", "--header", "maybe"}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace rl::testing

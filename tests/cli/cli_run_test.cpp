@@ -142,5 +142,45 @@ TEST(CliRun, CtrlCKeepsFinishedPointsWritesFilesAndExits130) {
   EXPECT_NE(p.out().find("cancelled"), std::string::npos) << p.out();
 }
 
+// Under 120 columns, for a narrow terminal: every line of the table fits, the point named as
+// the classic ladder names it.
+TEST(CliRun, NarrowTableFitsUnder120Columns) {
+  const CliResult r = run_cli(tiny({"--variants", "neighbored,unroll", "--unroll", "8",
+                                    "--block-sizes", "256", "--table", "narrow"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int rows = 0;
+  bool in_table = false;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.rfind("point ", 0) == 0) in_table = true;
+    if (!in_table || line.rfind("read floor", 0) == 0 || line.find(" of ") != std::string::npos)
+      continue;
+    EXPECT_LT(line.size(), 120u) << line;
+    rows += line.find("reduceNeighbored") == 0 || line.find("reduceUnroll8") == 0;
+  }
+  EXPECT_EQ(rows, 4) << r.out;  // two variants at two sizes
+  const CliResult bad = run_cli(tiny({"--variants", "neighbored", "--table", "tiny"}));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.err.find("--table 'tiny': expected wide, narrow or auto"), std::string::npos)
+      << bad.err;
+}
+
+// A host session against a GPU session: the comparison warns that these are different kinds of
+// time; two host sessions compare without it.
+TEST(CliCompare, WarnsWhenHostTimesMeetGpuTimes) {
+  TempDir dir;
+  const std::string host = dir.file("host.json");
+  ASSERT_EQ(run_cli(tiny({"--variants", "neighbored", "--json", host})).exit_code, 0);
+  const std::string gpu = std::string(RL_RESOURCES_DIR) + "/sessions/h200-ladder.json";
+  const CliResult mixed = run_cli({"compare", gpu, host});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("WARNING: different kinds of time: A has GPU times, B CPU times"),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_NE(mixed.err.find("warning: different kinds of time"), std::string::npos) << mixed.err;
+  const CliResult same = run_cli({"compare", host, host});
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(same.out.find("different kinds of time"), std::string::npos) << same.out;
+}
+
 }  // namespace
 }  // namespace rl::testing

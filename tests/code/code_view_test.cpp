@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "engine/catalog/catalog.h"
 #include "engine/code/code_view.h"
@@ -108,6 +109,18 @@ TEST(CodeView, DiffFromThePreviousRungShowsTheChange) {
   EXPECT_NE(text.find("+ "
                       "    const unsigned index = 2 * stride * tid;"),
             std::string::npos);
+}
+
+// Architectures read in the order of their number, never as strings ("sm_100" after "sm_90").
+TEST(CodeView, ArchitecturesAreSortedByNumber) {
+  std::vector<std::string> archs{"sm_100", "sm_90", "sm_75", "sm_90a", "sm_120", "sm_80"};
+  std::sort(archs.begin(), archs.end(), arch_before);
+  EXPECT_EQ(archs,
+            (std::vector<std::string>{"sm_75", "sm_80", "sm_90", "sm_90a", "sm_100", "sm_120"}));
+  const std::map<std::string, int> by_arch{{"sm_100", 1}, {"sm_75", 2}};
+  EXPECT_EQ(archs_in_order(by_arch), (std::vector<std::string>{"sm_75", "sm_100"}));
+  const std::vector<std::string> built = sass_archs();
+  EXPECT_TRUE(std::is_sorted(built.begin(), built.end(), arch_before));
 }
 
 }  // namespace

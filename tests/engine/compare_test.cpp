@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/report/compare.h"
+#include "engine/report/format.h"
 
 namespace rl {
 namespace {
@@ -59,6 +60,46 @@ TEST(CompareSessions, ListsWhatDoesNotMatchAndWhatCannotBeCompared) {
   const SessionComparison gpu = compare_sessions(a, a, TimeBasis::Gpu);
   EXPECT_EQ(gpu.points[1].verdict, Verdict::NotComparable);
   EXPECT_EQ(gpu.points[1].why, "A has no GPU time");
+}
+
+// A host (CPU emulation) session and a GPU session hold different kinds of time: said once,
+// in one place, for every front end.
+TEST(CompareSessions, SaysWhenTheTimesAreOfDifferentKinds) {
+  Session host, gpu, other_gpu;
+  host.device.backend = "host";
+  gpu.device.backend = other_gpu.device.backend = "cuda";
+  host.results = gpu.results = other_gpu.results = {point("neighbored", 1024, 1.0)};
+  EXPECT_TRUE(same_kind_of_time(gpu.device, other_gpu.device));
+  EXPECT_TRUE(same_kind_of_time(host.device, host.device));
+  EXPECT_FALSE(same_kind_of_time(host.device, gpu.device));
+  EXPECT_EQ(compare_sessions(gpu, other_gpu).kinds_of_time, "");
+  const std::string note = compare_sessions(gpu, host).kinds_of_time;
+  EXPECT_NE(note.find("different kinds of time"), std::string::npos) << note;
+  EXPECT_NE(note.find("A has GPU times, B CPU times (host emulation)"), std::string::npos) << note;
+}
+
+// A GPU session measured before a kernel's device code last changed says so, from the
+// catalog's record; a later session, a host session and unchanged kernels say nothing.
+TEST(EarlierCode, SessionsMeasuredBeforeADeviceCodeChangeSaySo) {
+  Session s;
+  s.device.backend = "cuda";
+  s.created_utc = "2026-12-03T06:43:04Z";
+  s.results = {point("epoch_pass", 1 << 24, 1.0), point("neighbored", 1 << 24, 1.0)};
+  const std::string note = earlier_code_session_note(s);
+  EXPECT_NE(note.find("Its epoch_pass points are of an earlier version of that kernel"),
+            std::string::npos)
+      << note;
+  EXPECT_NE(note.find("37b4def"), std::string::npos) << note;
+  EXPECT_EQ(note.find("neighbored"), std::string::npos) << note;
+  EXPECT_NE(earlier_code_point_note(s, "epoch_pass").find("an earlier version of epoch_pass"),
+            std::string::npos);
+  EXPECT_EQ(earlier_code_point_note(s, "neighbored"), "");
+  Session later = s;
+  later.created_utc = "2026-12-05T00:00:00Z";
+  EXPECT_EQ(earlier_code_session_note(later), "");
+  Session host = s;
+  host.device.backend = "host";
+  EXPECT_EQ(earlier_code_point_note(host, "epoch_pass"), "");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
 #include "engine/report/counters_text.h"
+#include "engine/report/format.h"
 #include "export_fixtures.h"
 
 namespace rl {
@@ -134,7 +135,21 @@ TEST(CounterRepeats, TextSaysTheMedianItsRangeAndWhatIsUnsteady) {
   EXPECT_NE(text.find("median of 3 profiled launches"), std::string::npos) << text;
   EXPECT_NE(text.find("barrier_stall 46.2% (46.1%..46.4%)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("barrier_stall 15.0% (11.3%..17.2%, unsteady)\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("inst_executed 1234\n"), std::string::npos) << text;  // no spread
+  EXPECT_NE(text.find("inst_executed 1234 instructions\n"), std::string::npos) << text;
+}
+
+// Counters read with their unit and an SI prefix, never in exponent notation.
+TEST(CounterText, UnitsAndPrefixesInOnePlace) {
+  EXPECT_EQ(counter_value_text("inst_executed", 5.36e6), "5.36M instructions");
+  EXPECT_EQ(counter_value_text("inst_executed", 812), "812 instructions");
+  EXPECT_EQ(counter_value_text("dram_read_bytes", 67.1e6), "67.1 MB");
+  EXPECT_EQ(counter_value_text("sm_frequency", 1.98e9), "1.98 GHz");
+  EXPECT_EQ(counter_value_text("barrier_stall", 52.94), "52.9%");
+  EXPECT_EQ(counter_value_text("threads_per_inst", 31.9), "31.9 threads");
+  EXPECT_NE(counter_value_text("kernel_duration", 12345).find("s"), std::string::npos);
+  for (double v : {1e5, 3.3e8, 4.2e12, 7e15})
+    EXPECT_EQ(counter_value_text("l2_sectors", v).find("e+"), std::string::npos) << v;
+  EXPECT_EQ(format_si(-2.5e7, "B"), "-25.0 MB");
 }
 
 }  // namespace

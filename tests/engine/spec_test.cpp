@@ -5,6 +5,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/run/device.h"
+#include "engine/run/grammar.h"
 #include "engine/run/spec.h"
 
 namespace rl {
@@ -149,6 +150,24 @@ TEST(SizeParsing, ListsAndRanges) {
   EXPECT_FALSE(parse_size_list("1,,2", &v, &err));
   EXPECT_EQ(format_size(1u << 24), "2^24");
   EXPECT_EQ(format_size(1000003), "1000003");
+}
+
+// A number too large for the field is told so, with the limit, never "expected a whole number".
+TEST(IntListParsing, TooLargeSaysTheLimit) {
+  std::vector<int> v;
+  std::string err;
+  for (const char* text : {"2^99", "2^31", "2147483648", "99999999999999999999999", "2^4..2^99"}) {
+    EXPECT_FALSE(parse_int_list(text, "unroll factor", &v, &err)) << text;
+    EXPECT_NE(err.find("unroll factor"), std::string::npos) << err;
+    EXPECT_NE(err.find("too large: at most 2^30"), std::string::npos) << err;
+    EXPECT_EQ(err.find("expected a whole number"), std::string::npos) << err;
+  }
+  ASSERT_TRUE(parse_int_list("2^30", "unroll factor", &v, &err)) << err;
+  EXPECT_EQ(v, std::vector<int>{1 << 30});
+  EXPECT_FALSE(parse_int_list("2^x", "unroll factor", &v, &err));
+  EXPECT_NE(err.find("expected a whole number, 2^K or A..B"), std::string::npos) << err;
+  EXPECT_FALSE(parse_int_list("0", "block size", &v, &err));
+  EXPECT_NE(err.find("positive"), std::string::npos) << err;
 }
 
 }  // namespace

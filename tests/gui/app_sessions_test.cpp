@@ -43,15 +43,19 @@ TEST(AppSessions, ARunAddsASessionAndKeepsTheOneShownBefore) {
   EXPECT_EQ(open[1].source, "bundled session");       // the H200 stays, out of the charts
   EXPECT_TRUE(open[1].hidden);
   EXPECT_EQ(w.store()->shown().size(), 1u);
-  // The comparison: the session before as A, the run as B.
-  EXPECT_EQ(w.store()->compared_a(), 1);
-  EXPECT_EQ(w.store()->compared_b(), 0);
+  // No comparison by default: the run's CPU times are of another kind than the H200's.
+  EXPECT_EQ(w.store()->compared_a(), -1);
+  EXPECT_EQ(w.store()->compared_b(), -1);
+  EXPECT_TRUE(w.store()->only_other_kinds_to_compare());
   EXPECT_TRUE(w.banner_text().contains("1 more session open")) << w.banner_text().toStdString();
   ASSERT_NE(w.sessions_dock(), nullptr);
   EXPECT_FALSE(w.sessions_dock()->isHidden());  // shown once a second session is open
   // A second run keeps both.
   ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
   EXPECT_EQ(w.store()->open().size(), 3u);
+  // Two host runs: the earlier as A, the newer (the primary) as B.
+  EXPECT_EQ(w.store()->compared_b(), 0);
+  EXPECT_EQ(w.store()->open()[size_t(w.store()->compared_a())].session.device.backend, "host");
   const QStringList names = w.store()->names();
   EXPECT_EQ(QSet<QString>(names.begin(), names.end()).size(), 3) << names.join(" | ").toStdString();
 }

@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <mutex>
+#include <tuple>
 
 #include "code/code_data.h"
 #include "engine/core/error.h"
@@ -270,11 +272,29 @@ std::optional<std::vector<DiffLine>> point_source_diff(const PointSpec& from, co
   }
 }
 
+bool arch_before(const std::string& a, const std::string& b) {
+  // "sm_90a" -> ("sm_", 90, "a"): the prefix, then the number, then what follows.
+  auto parts = [](const std::string& s) {
+    const std::size_t digits = s.find_first_of("0123456789");
+    const std::string prefix = s.substr(0, digits);
+    std::size_t end = digits;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    const long number =
+        digits == std::string::npos ? -1 : std::stol(s.substr(digits, end - digits));
+    return std::tuple(prefix, number, digits == std::string::npos ? "" : s.substr(end));
+  };
+  return parts(a) < parts(b);
+}
+
 std::vector<std::string> sass_archs() {
-  return data().archs;
+  std::vector<std::string> out = data().archs;
+  std::sort(out.begin(), out.end(), arch_before);
+  return out;
 }
 std::vector<std::string> ptx_archs() {
-  return data().ptx_archs;
+  std::vector<std::string> out = data().ptx_archs;
+  std::sort(out.begin(), out.end(), arch_before);
+  return out;
 }
 std::string sass_unavailable_reason() {
   return data().sass_unavailable;

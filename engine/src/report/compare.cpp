@@ -47,6 +47,19 @@ PointComparison compare_point(const PointResult& a, const PointResult& b, TimeBa
 
 }  // namespace
 
+bool same_kind_of_time(const DeviceInfo& a, const DeviceInfo& b) {
+  return (a.backend == "host") == (b.backend == "host");
+}
+
+std::string kinds_of_time_note(const DeviceInfo& a, const DeviceInfo& b) {
+  if (same_kind_of_time(a, b)) return {};
+  auto kind = [](const DeviceInfo& d) {
+    return d.backend == "host" ? std::string("CPU times (host emulation)") : "GPU times";
+  };
+  return "different kinds of time: A has " + kind(a) + ", B " + kind(b) +
+         "; the ratios compare an emulation on the CPU with a GPU, not the kernels";
+}
+
 std::string_view to_string(Verdict v) {
   switch (v) {
     case Verdict::Faster:
@@ -82,6 +95,7 @@ std::string SessionComparison::summary() const {
 SessionComparison compare_sessions(const Session& a, const Session& b, TimeBasis basis) {
   SessionComparison out;
   out.basis = basis;
+  out.kinds_of_time = kinds_of_time_note(a.device, b.device);
   // Indexed: sessions of 100k points compare in one pass each, not in quadratic time.
   std::map<Key, const PointResult*> in_b;
   for (const PointResult& r : b.results) in_b.emplace(key_of(r.point), &r);

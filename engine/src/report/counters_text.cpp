@@ -1,7 +1,5 @@
 #include "engine/report/counters_text.h"
 
-#include <cstdio>
-
 #include "engine/counters/counter_catalog.h"
 #include "engine/report/format.h"
 
@@ -10,9 +8,13 @@ namespace rl {
 std::string counter_value_text(std::string_view metric, double v) {
   const CounterInfo* info = find_counter(metric);
   if (info && info->percent()) return format_fixed(v, 1) + "%";
-  char value[32];
-  std::snprintf(value, sizeof value, "%.4g", v);
-  return value;
+  if (!info) return format_si(v, "");
+  // The catalog's units as people write them: a duration in its own unit, bytes as B, a
+  // frequency in Hz; counts with their noun ("5.36 M instructions").
+  if (info->unit == "ns") return format_time_ms(v / 1e6);
+  if (info->unit == "bytes") return format_si(v, "B");
+  if (info->unit == "cycles/s") return format_si(v, "Hz");
+  return format_si(v, info->unit);
 }
 
 std::vector<std::string> counters_lines(const PointResult& r) {

@@ -1,5 +1,6 @@
 #include "engine/report/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -14,6 +15,31 @@ std::string format_fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+std::string format_si(double v, std::string_view unit) {
+  if (!std::isfinite(v)) return "-";
+  static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+  const double magnitude = std::abs(v);
+  std::string number;
+  int prefix = 0;
+  if (magnitude < 10000) {
+    // Whole counts as digits ("1234"), fractions to three significant digits ("31.9").
+    number = v == std::floor(v) ? format_fixed(v, 0)
+                                : format_fixed(v, magnitude >= 100  ? 0
+                                                  : magnitude >= 10 ? 1
+                                                                    : 2);
+  } else {
+    double scaled = v;
+    while (std::abs(scaled) >= 1000 && prefix < 5) scaled /= 1000, ++prefix;
+    const double a = std::abs(scaled);
+    number = format_fixed(scaled, a >= 100 ? 0 : a >= 10 ? 1 : 2);
+  }
+  // A count's prefix on the number ("5.36M instructions"), a unit's on the unit ("67.1 MB").
+  const bool word = unit.size() > 2;
+  if (unit.empty()) return number + kPrefixes[prefix];
+  if (word) return number + kPrefixes[prefix] + " " + std::string(unit);
+  return number + " " + kPrefixes[prefix] + std::string(unit);
 }
 
 std::string format_pct(double pct) {
@@ -90,6 +116,59 @@ std::string device_short_name(const DeviceInfo& d) {
   std::string name = d.name;
   if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
   return name.empty() ? "cuda:" + std::to_string(d.index) : name;
+}
+
+namespace {
+
+// The variants whose device code changed after a session that ships with the app was measured:
+// the commit and time (UTC, ISO 8601) of the last change. The one record of it; a session
+// measured before that time holds an earlier version of the kernel.
+struct CodeChange {
+  std::string_view variant, commit, utc;
+};
+constexpr CodeChange kDeviceCodeChanges[] = {
+    {"epoch_pass", "37b4def", "2026-12-04T14:28:36Z"},
+};
+
+// The change to a variant's device code that came after the session was measured, or null.
+const CodeChange* change_after(const Session& s, const std::string& variant_id) {
+  if (s.device.backend != "cuda" || s.created_utc.empty()) return nullptr;
+  for (const CodeChange& c : kDeviceCodeChanges)
+    // ISO 8601 times in UTC ("2026-12-04T14:28:36Z") order as strings.
+    if (c.variant == variant_id && s.created_utc < c.utc) return &c;
+  return nullptr;
+}
+
+std::string change_words(const CodeChange& c) {
+  return std::string(c.commit) + ", " + std::string(c.utc.substr(0, 10));
+}
+
+}  // namespace
+
+std::string earlier_code_point_note(const Session& s, const std::string& variant_id) {
+  const CodeChange* c = change_after(s, variant_id);
+  if (!c) return {};
+  return "an earlier version of " + variant_id + ": its device code changed after this session (" +
+         change_words(*c) + ")";
+}
+
+std::string earlier_code_session_note(const Session& s) {
+  std::vector<std::string> ids;
+  std::string changes;
+  for (const PointResult& r : s.results) {
+    const CodeChange* c = change_after(s, r.point.variant);
+    if (!c || std::find(ids.begin(), ids.end(), r.point.variant) != ids.end()) continue;
+    ids.push_back(r.point.variant);
+    changes += (changes.empty() ? "" : "; ") + r.point.variant + ": " + change_words(*c);
+  }
+  if (ids.empty()) return {};
+  std::string names;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i];
+  return "Its " + names + " points are of an earlier version of " +
+         (ids.size() == 1 ? "that kernel" : "those kernels") +
+         ": the device code changed after this session was measured (" + changes +
+         "), so this build may time " + (ids.size() == 1 ? "it" : "them") + " differently.";
 }
 
 std::string session_origin(const Session& s) {

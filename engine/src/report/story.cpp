@@ -230,11 +230,10 @@ std::string counter_name(std::string_view id) {
   return s;
 }
 
-// The counter's value as every front end writes it (counters_text.h), with the unit where it
-// is not a percentage ("1234 instructions").
+// The counter's value as every front end writes it, unit included (counters_text.h:
+// "5.36M instructions", "44.1%").
 std::string value_with_unit(const CounterInfo& c, double v) {
-  const std::string text = counter_value_text(c.metric, v);
-  return c.percent() ? text : text + " " + std::string(c.unit);
+  return counter_value_text(c.metric, v);
 }
 
 std::optional<double> counter_of(const PointResult* r, const CounterInfo& c) {

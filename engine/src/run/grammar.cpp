@@ -22,20 +22,30 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// "1024" or "2^10" -> value; false for anything else (or a value past 2^30).
-bool parse_small(std::string_view t, long long* out) {
+// What one typed number reads as.
+enum class Small { Ok, NotANumber, TooLarge };
+constexpr int kMaxSmallExponent = 30;  // a block size or unroll factor is at most 2^30
+
+// "1024" or "2^10" -> value; TooLarge for a well-formed number past 2^30 ("2^99", 20 digits),
+// NotANumber for anything else.
+Small parse_small(std::string_view t, long long* out) {
   if (t.size() > 2 && t[0] == '2' && t[1] == '^') {
     int k = -1;
     auto [p, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), k);
-    if (ec != std::errc() || p != t.data() + t.size() || k < 0 || k > 30) return false;
+    if (p != t.data() + t.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+      return Small::NotANumber;
+    if (ec == std::errc::result_out_of_range || k > kMaxSmallExponent) return Small::TooLarge;
+    if (k < 0) return Small::NotANumber;
     *out = 1LL << k;
-    return true;
+    return Small::Ok;
   }
   long long v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size()) return false;
+  if (t.empty() || p != t.data() + t.size()) return Small::NotANumber;
+  if (ec == std::errc::result_out_of_range) return Small::TooLarge;
+  if (ec != std::errc()) return Small::NotANumber;
   *out = v;
-  return true;
+  return Small::Ok;
 }
 
 // Items split at commas or semicolons ("256, 1024"), and at blanks within one ("64 128"); an
@@ -95,10 +105,14 @@ bool parse_int_list(std::string_view text, std::string_view what, std::vector<in
   for (const std::string_view item : items) {
     const std::string quoted = echo(item);
     const std::size_t dots = item.find("..");
+    const std::string too_large = w + " " + quoted + ": too large: at most 2^30 (" +
+                                  std::to_string(1LL << kMaxSmallExponent) + ")";
     if (dots != std::string_view::npos) {
       long long a = 0, b = 0;
-      if (!parse_small(trim(item.substr(0, dots)), &a) ||
-          !parse_small(trim(item.substr(dots + 2)), &b) || a <= 0 || b < a ||
+      const Small ra = parse_small(trim(item.substr(0, dots)), &a);
+      const Small rb = parse_small(trim(item.substr(dots + 2)), &b);
+      if (ra == Small::TooLarge || rb == Small::TooLarge) return fail(too_large);
+      if (ra != Small::Ok || rb != Small::Ok || a <= 0 || b < a || b > (1LL << kMaxSmallExponent) ||
           !is_pow2(std::uint64_t(a)) || !is_pow2(std::uint64_t(b)))
         return fail(w + " " + quoted +
                     ": a range goes from a power of two to a larger one, e.g. 64..1024");
@@ -106,10 +120,11 @@ bool parse_int_list(std::string_view text, std::string_view what, std::vector<in
       continue;
     }
     long long v = 0;
-    if (!parse_small(item, &v))
-      return fail(w + " " + quoted + ": expected a whole number, 2^K or A..B");
-    if (v <= 0 || v > (1LL << 30))
-      return fail(w + " " + std::string(item) + ": must be a positive number up to 2^30");
+    const Small r = parse_small(item, &v);
+    if (r == Small::TooLarge) return fail(too_large);
+    if (r != Small::Ok) return fail(w + " " + quoted + ": expected a whole number, 2^K or A..B");
+    if (v > (1LL << kMaxSmallExponent)) return fail(too_large);
+    if (v <= 0) return fail(w + " " + quoted + ": must be a positive number up to 2^30");
     values.push_back(int(v));
   }
   *out = std::move(values);

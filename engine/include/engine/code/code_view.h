@@ -3,6 +3,8 @@
 // (code_data.h). Plain C++, no Qt, no CUDA calls: the app, the CLI and the tests share it.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -90,7 +92,19 @@ std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to);
 std::optional<std::vector<DiffLine>> point_source_diff(const PointSpec& from, const PointSpec& to,
                                                        std::string* why);
 
-// Architectures with SASS ("sm_75", "sm_90") and PTX ("compute_90") in this build.
+// Architectures in the order of their number: "sm_75" before "sm_90" before "sm_100" (a string
+// order puts "sm_100" first). Every list of architectures people see is in this order.
+bool arch_before(const std::string& a, const std::string& b);
+// The keys of a per-architecture map (SASS, resources) in that order.
+template <typename Map>
+std::vector<std::string> archs_in_order(const Map& by_arch) {
+  std::vector<std::string> out;
+  for (const auto& [arch, value] : by_arch) out.push_back(arch);
+  std::sort(out.begin(), out.end(), arch_before);
+  return out;
+}
+
+// Architectures with SASS ("sm_75", "sm_90") and PTX ("compute_90") in this build, in order.
 std::vector<std::string> sass_archs();
 std::vector<std::string> ptx_archs();
 // Why this build has no SASS at all, or "".

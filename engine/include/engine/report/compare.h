@@ -29,12 +29,22 @@ struct PointComparison {
 
 struct SessionComparison {
   TimeBasis basis = TimeBasis::Whole;
+  // Set when A and B hold different kinds of time (kinds_of_time_note): every front end says it
+  // beside the verdicts, which then compare a CPU emulation with a GPU, not two kernels' speeds.
+  std::string kinds_of_time;
   std::vector<PointComparison> points;  // in A's order
   std::vector<PointSpec> only_a, only_b;
   int count(Verdict v) const;
   // "12 faster, 3 slower, 5 same (B against A, GPU time); 2 not comparable; 1 only in A"
   std::string summary() const;
 };
+
+// Whether two devices' times are the same kind: GPU times (CUDA events) or CPU times of the
+// host backend's emulation. Only the same kind is compared by default.
+bool same_kind_of_time(const DeviceInfo& a, const DeviceInfo& b);
+// "" for the same kind; else "different kinds of time: A has CPU times (host emulation), B GPU
+// times; the ratios compare an emulation with a GPU, not the kernels".
+std::string kinds_of_time_note(const DeviceInfo& a, const DeviceInfo& b);
 
 // B against A on the chosen time.
 SessionComparison compare_sessions(const Session& a, const Session& b,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/run/results.h"
@@ -19,7 +20,11 @@ enum class Glyphs { Unicode, Ascii };
 
 // "812 ns", "12.35 µs", "123.4 µs", "4.567 ms", "1.234 s"; "-" for a time that is not finite.
 std::string format_time_ms(double ms, Glyphs g = Glyphs::Unicode);
-std::string format_gbps(double gbps);  // "545.2 GB/s", "4.81 TB/s"; "-" for none
+std::string format_gbps(double gbps);
+// A count or rate with its unit and an SI prefix past 9999, three significant digits:
+// "1234 instructions", "5.36M instructions", "67.1 MB" (unit "B"), "1.98 GHz"; "-" for a value
+// that is not finite.
+std::string format_si(double v, std::string_view unit);  // "545.2 GB/s", "4.81 TB/s"; "-" for none
 std::string format_fixed(double v, int decimals);
 // "12.3%"; "-" for none (<= 0). Of the read floor: above 100 marked "*" (above_floor_note()).
 std::string format_pct(double pct);
@@ -40,6 +45,13 @@ std::string variant_display_name(const std::string& id);
 std::string device_short_name(const DeviceInfo& d);
 // One line saying what a session is: device, origin, when, how many points.
 std::string session_origin(const Session& s);
+// A GPU session measured before a variant's device code last changed (format.cpp keeps the
+// record of those changes) holds an earlier version of that kernel. For a point's tooltip: "an
+// earlier version of epoch_pass: its device code changed after this session (37b4def,
+// 2026-12-04)"; "" where the session ran the current code (or is a host session).
+std::string earlier_code_point_note(const Session& s, const std::string& variant_id);
+// For the session's banner, every such variant in one sentence; "" where there is none.
+std::string earlier_code_session_note(const Session& s);
 // Everything about a point, one line each.
 std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& device,
                                        const std::string& baseline);
