@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/session_file.h"
 #include "engine/io/stream.h"
 #include "engine/run/spec.h"
 #include "export_fixtures.h"
@@ -104,6 +107,46 @@ TEST(ReaderBounds, ASessionReadOneResultAtATimeIsTheSessionWritten) {
   j["schema_version"] = 99;
   j["results"][0]["block_size"] = "x";
   EXPECT_EQ(session_error(j.dump()), "schema_version 99 is newer than this build reads (1)");
+}
+
+std::string file_error(const std::string& path) {
+  try {
+    session_from_json_file(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ReaderBounds, ASessionReadFromItsFileBlockByBlockIsTheSessionWritten) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rl_reader_bounds";
+  std::filesystem::create_directories(dir);
+  const std::string text = session_to_json(testing::make_full_session());
+  const auto write = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir / name, std::ios::binary) << body;
+    return (dir / name).string();
+  };
+  // Larger than one block (64 KiB), so results straddle block boundaries.
+  Session many = testing::make_full_session();
+  for (int i = 0; i < 200; ++i) {
+    PointResult r = many.results[2];
+    r.point.size = std::uint64_t(i) + 2;
+    many.results.push_back(r);
+  }
+  const std::string big = session_to_json(many);
+  ASSERT_GT(big.size(), std::size_t(1) << 16);
+  EXPECT_EQ(session_to_json(session_from_json_file(write("big.json", big))), big);
+  EXPECT_EQ(session_to_json(session_from_json_file(write("one.json", text))), text);
+  // The file's own errors read as read_text_file's, the text's as session_from_json's.
+  EXPECT_EQ(file_error((dir / "absent.json").string()), "cannot read: No such file or directory");
+  EXPECT_EQ(file_error(dir.string()), "is a directory, expected a file");
+  EXPECT_EQ(file_error(write("empty.json", " \n")), "not JSON: the file is empty");
+  EXPECT_EQ(file_error(write("nul.json", std::string("{\"a\"\0", 5))),
+            "a NUL byte at offset 4: not a text file");
+  std::string wrong = text;
+  wrong.replace(wrong.find("\"grid\": 2048"), 12, "\"grid\": -1");
+  EXPECT_EQ(file_error(write("wrong.json", wrong)), session_error(wrong));
+  std::filesystem::remove_all(dir);
 }
 
 // Points: counted exactly, refused past the bound before any is built.

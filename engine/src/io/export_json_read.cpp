@@ -10,7 +10,9 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
+#include "engine/io/session_file.h"
 #include "engine/model/model_counts.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
@@ -348,22 +350,21 @@ int read_header(const Json& doc) {
   return version;
 }
 
-}  // namespace
-
-Session session_from_json(std::string_view text) {
+// A session from a parse that streams its results (json_bounded.h): each result becomes a
+// PointResult as soon as it is read, so the document never holds the results beside the values.
+// The writer puts the header first, so a newer or foreign file is named as such, not by its
+// first point.
+template <typename Parse>
+Session read_session(Parse parse) {
   Session s;
   bool first = true;
   bool old_noisy = false;  // a session from before the noisy flag
-  // Each result becomes a PointResult as soon as it is read (json_bounded.h): the document
-  // never holds the results, so a session opens in little more than its own size. The writer
-  // puts the header first, so a newer or foreign file is named as such, not by its first point.
-  const Json doc =
-      parse_json_bounded(text, "results", [&](const Json& r, std::size_t i, const Json& root) {
-        if (first && root.contains("schema_version")) read_header(root);
-        if (first) old_noisy = !(r.is_object() && r.contains("noisy"));
-        first = false;
-        s.results.push_back(read_result(r, index("results", i)));
-      });
+  const Json doc = parse([&](const Json& r, std::size_t i, const Json& root) {
+    if (first && root.contains("schema_version")) read_header(root);
+    if (first) old_noisy = !(r.is_object() && r.contains("noisy"));
+    first = false;
+    s.results.push_back(read_result(r, index("results", i)));
+  });
   s.schema_version = read_header(doc);
   const Json& tool = field(doc, "", "tool");
   expect_object(tool, "tool");
@@ -390,6 +391,19 @@ Session session_from_json(std::string_view text) {
   }
   check_session(s);  // session_checks.h: what no point alone shows
   return s;
+}
+
+}  // namespace
+
+Session session_from_json(std::string_view text) {
+  return read_session(
+      [&](const JsonElementSink& sink) { return parse_json_bounded(text, "results", sink); });
+}
+
+Session session_from_json_file(const std::string& path) {
+  return read_session([&](const JsonElementSink& sink) {
+    return parse_json_file_bounded(path, kMaxSessionFileBytes, "results", sink);
+  });
 }
 
 ExperimentSpec spec_from_json(std::string_view text) {

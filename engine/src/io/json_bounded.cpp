@@ -1,11 +1,13 @@
 #include "io/json_bounded.h"
 
+#include <iterator>
 #include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/io/input_file.h"
 
 namespace rl {
 
@@ -187,20 +189,61 @@ class BoundedSax : public nlohmann::json_sax<Json> {
   }
 };
 
-Json parse(std::string_view text, std::string_view streamed_key, const JsonElementSink* sink) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    throw Error("not JSON: the file is empty");
-  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
-    throw Error("a NUL byte at offset " + std::to_string(nul) + ": not a text file");
+// Runs the bounded parse over an input nlohmann reads (text or blocks of a file).
+template <typename Parse>
+Json parse_with(std::string_view streamed_key, const JsonElementSink* sink, Parse parse) {
   BoundedSax sax(streamed_key, sink);
   try {
-    if (!Json::sax_parse(text.begin(), text.end(), &sax))
-      throw Error(sax.error.empty() ? "not JSON" : sax.error);
+    if (!parse(sax)) throw Error(sax.error.empty() ? "not JSON" : sax.error);
   } catch (const Json::exception& e) {
     throw Error("not JSON: " + library_message(e.what()));
   }
   return std::move(sax.root);
 }
+
+Json parse(std::string_view text, std::string_view streamed_key, const JsonElementSink* sink) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw Error("not JSON: the file is empty");
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw Error("a NUL byte at offset " + std::to_string(nul) + ": not a text file");
+  return parse_with(streamed_key, sink, [&](BoundedSax& sax) {
+    return Json::sax_parse(text.begin(), text.end(), &sax);
+  });
+}
+
+// A file's characters as nlohmann's iterator input reads them (*, ++, compared with the end),
+// a block at a time; the blocks are checked as read_text_file checks a whole file.
+class BlockIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  BlockIterator() = default;  // the end
+  BlockIterator(TextFileBlocks* in, bool* saw_text) : in_(in), saw_text_(saw_text) { fill(); }
+  reference operator*() const { return block_[at_]; }
+  BlockIterator& operator++() {
+    if (++at_ == block_.size()) fill();
+    return *this;
+  }
+  bool operator==(const BlockIterator& other) const { return !in_ == !other.in_; }
+  bool operator!=(const BlockIterator& other) const { return !(*this == other); }
+
+ private:
+  TextFileBlocks* in_ = nullptr;
+  bool* saw_text_ = nullptr;
+  std::string_view block_;
+  std::size_t at_ = 0;
+
+  void fill() {
+    block_ = in_->next();
+    at_ = 0;
+    if (block_.empty()) in_ = nullptr;
+    if (block_.find_first_not_of(" \t\r\n") != std::string_view::npos) *saw_text_ = true;
+  }
+};
 
 }  // namespace
 
@@ -211,6 +254,20 @@ Json parse_json_bounded(std::string_view text) {
 Json parse_json_bounded(std::string_view text, std::string_view streamed_key,
                         const JsonElementSink& sink) {
   return parse(text, streamed_key, &sink);
+}
+
+Json parse_json_file_bounded(const std::string& path, std::uint64_t max_bytes,
+                             std::string_view streamed_key, const JsonElementSink& sink) {
+  TextFileBlocks in(path, max_bytes);
+  bool saw_text = false;
+  try {
+    return parse_with(streamed_key, &sink, [&](BoundedSax& sax) {
+      return Json::sax_parse(BlockIterator(&in, &saw_text), BlockIterator(), &sax);
+    });
+  } catch (const Error&) {
+    if (!saw_text) throw Error("not JSON: the file is empty");
+    throw;
+  }
 }
 
 }  // namespace rl

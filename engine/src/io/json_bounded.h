@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -47,5 +49,12 @@ nlohmann::ordered_json parse_json_bounded(std::string_view text);
 // alone. What sink throws comes out of the parse as it is.
 nlohmann::ordered_json parse_json_bounded(std::string_view text, std::string_view streamed_key,
                                           const JsonElementSink& sink);
+
+// The same, read from a file a block at a time with read_text_file's checks (its size bound, NUL
+// bytes, a directory), so the text is never held whole: the file's own errors read as
+// read_text_file's ("cannot read: No such file or directory").
+nlohmann::ordered_json parse_json_file_bounded(const std::string& path, std::uint64_t max_bytes,
+                                               std::string_view streamed_key,
+                                               const JsonElementSink& sink);
 
 }  // namespace rl
