@@ -222,7 +222,10 @@ class BlockIterator {
   using reference = const char&;
 
   BlockIterator() = default;  // the end
-  BlockIterator(TextFileBlocks* in, bool* saw_text) : in_(in), saw_text_(saw_text) { fill(); }
+  BlockIterator(TextFileBlocks* in, bool* saw_text, bool* ended)
+      : in_(in), saw_text_(saw_text), ended_(ended) {
+    fill();
+  }
   reference operator*() const { return block_[at_]; }
   BlockIterator& operator++() {
     if (++at_ == block_.size()) fill();
@@ -234,13 +237,17 @@ class BlockIterator {
  private:
   TextFileBlocks* in_ = nullptr;
   bool* saw_text_ = nullptr;
+  bool* ended_ = nullptr;
   std::string_view block_;
   std::size_t at_ = 0;
 
   void fill() {
     block_ = in_->next();
     at_ = 0;
-    if (block_.empty()) in_ = nullptr;
+    if (block_.empty()) {
+      in_ = nullptr;
+      *ended_ = true;
+    }
     if (block_.find_first_not_of(" \t\r\n") != std::string_view::npos) *saw_text_ = true;
   }
 };
@@ -259,13 +266,14 @@ Json parse_json_bounded(std::string_view text, std::string_view streamed_key,
 Json parse_json_file_bounded(const std::string& path, std::uint64_t max_bytes,
                              std::string_view streamed_key, const JsonElementSink& sink) {
   TextFileBlocks in(path, max_bytes);
-  bool saw_text = false;
+  bool saw_text = false, ended = false;
   try {
     return parse_with(streamed_key, &sink, [&](BoundedSax& sax) {
-      return Json::sax_parse(BlockIterator(&in, &saw_text), BlockIterator(), &sax);
+      return Json::sax_parse(BlockIterator(&in, &saw_text, &ended), BlockIterator(), &sax);
     });
   } catch (const Error&) {
-    if (!saw_text) throw Error("not JSON: the file is empty");
+    // Only blanks to the end: the file's own errors (a NUL byte) are said as they are.
+    if (ended && !saw_text) throw Error("not JSON: the file is empty");
     throw;
   }
 }

@@ -22,11 +22,11 @@ std::string number(double x) {
 
 using json::fail;
 
-// A time: finite (no clock measures an infinite or NaN time) and, unless it is a difference (the
-// GPU time, the timestamps' cost taken out, can dip below zero), not negative.
+// A time: not NaN and, unless it is a difference (the GPU time, the timestamps' cost taken
+// out, can dip below zero), not negative. Infinity stays in a summary: a sum past the double
+// range is real.
 void check_time(double x, const std::string& path, bool may_be_negative) {
   if (std::isnan(x)) fail(path, "NaN is not a time");
-  if (std::isinf(x)) fail(path, number(x) + " is not a time (infinite)");
   if (!may_be_negative && x < 0) fail(path, number(x) + " is not a time (negative)");
 }
 
@@ -48,8 +48,12 @@ void check_summary(const Summary& s, const std::string& path, bool may_be_negati
 
 void check_samples(const std::vector<double>& v, const Summary& s, const std::string& path,
                    const std::string& summary_path) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    check_time(v[i], path + "[" + std::to_string(i) + "]", false);
+  // A sample is one clock reading: finite, as no clock measures an infinite time.
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    check_time(v[i], at, false);
+    if (std::isinf(v[i])) fail(at, number(v[i]) + " is not a time (infinite)");
+  }
   // A session may leave the raw samples out (the summary stands); when it has them, their
   // count is the summary's.
   if (!v.empty() && v.size() != std::size_t(s.samples))

@@ -1,10 +1,10 @@
-// What a saved session cannot hold if it is true: negative, infinite or NaN times, a block size of
-// -1024 (or 0 for a variant with block sizes of its own), a grid of 0 blocks for a point that
-// ran, unroll 0, N = 0 or past 2^40, negative GB/s, percentages or speed-ups, a device with -1
-// SMs, one point twice, a sample count that disagrees with the samples recorded (a session may
-// leave the raw samples out; when it has them, their count is the summary's). The session reader
-// (export_json_read.cpp), the stream reader (stream_read.cpp) and so the app and the CLI refuse
-// such a file with the field named, as they refuse a mistyped one: this is the one place.
+// What a saved session cannot hold if it is true: negative or NaN times, infinite samples, a
+// block size of -1024 (or 0 for a variant with block sizes of its own), a grid of 0 blocks for a
+// point that ran, unroll 0, N = 0 or past 2^40, negative GB/s, percentages or speed-ups, a device
+// with -1 SMs, one point twice, a sample count that disagrees with the samples recorded (a session
+// may leave the raw samples out; when it has them, their count is the summary's). The session
+// reader (export_json_read.cpp), the stream reader (stream_read.cpp) and so the app and the CLI
+// refuse such a file with the field named, as they refuse a mistyped one: this is the one place.
 #pragma once
 
 #include <cstdint>
