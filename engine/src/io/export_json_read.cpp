@@ -66,6 +66,10 @@ std::vector<T> as_vector(const Json& v, const std::string& path, Convert convert
 std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < expect_array(v, path).size(); ++i) {
+    if (v[i].is_number_unsigned()) {  // the usual case; the path is made only for an error
+      out.push_back(v[i].get<std::uint64_t>());
+      continue;
+    }
     if (!v[i].is_string()) {
       out.push_back(as_uint64(v[i], index(path, i)));
       continue;
@@ -83,8 +87,13 @@ std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
   return out;
 }
 
+// Raw samples: up to a million per point, so the path is made only for an error.
 std::vector<double> as_doubles(const Json& v, const std::string& path) {
-  return as_vector<double>(v, path, as_double);
+  std::vector<double> out;
+  out.reserve(expect_array(v, path).size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(v[i].is_number() ? v[i].get<double>() : as_double(v[i], index(path, i)));
+  return out;
 }
 
 Summary read_summary(const Json& obj, const std::string& path) {

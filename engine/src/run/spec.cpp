@@ -367,7 +367,9 @@ std::string too_many_points(std::uint64_t n, std::uint64_t max) {
 // (workspace, block, unroll) triples; a variant named twice (its id and a seed name) adds the
 // unroll factors of both names, as expand() does.
 std::uint64_t count_resolved(const ExperimentSpec& s) {
-  const std::set<std::uint64_t> sizes(s.sizes.begin(), s.sizes.end());
+  std::vector<std::uint64_t> sizes = s.sizes;
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   const std::set<DType> types(s.types.begin(), s.types.end());
   struct Axes {
     const VariantInfo* v = nullptr;
