@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
+#include "engine/io/session_file.h"
 #include "engine/report/compare.h"
 #include "engine/report/format.h"
 #include "engine/report/time_basis.h"
@@ -23,9 +24,9 @@ struct CompareArgs {
 };
 
 rl::Session read_session(const char* which, const std::string& path) {
-  const std::string text = read_file(which, path, rl::kMaxSessionFileBytes);
   try {
-    return rl::session_from_json(text);
+    // Parsed as it is read: never the whole text beside the session (io/session_file.h).
+    return rl::session_from_json_file(path);
   } catch (const std::exception& e) {
     throw UsageError(std::string(which) + " " + path + ": " + e.what());
   }

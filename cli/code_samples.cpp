@@ -8,6 +8,7 @@
 #include "engine/code/line_metrics.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
+#include "engine/io/session_file.h"
 #include "engine/report/format.h"
 #include "output_files.h"
 #include "parse_args.h"
@@ -17,9 +18,9 @@ namespace rlcli {
 namespace {
 
 rl::Session read_samples_session(const std::string& path) {
-  const std::string text = read_file("--samples", path, rl::kMaxSessionFileBytes);
   try {
-    return rl::session_from_json(text);
+    // Parsed as it is read: never the whole text beside the session (io/session_file.h).
+    return rl::session_from_json_file(path);
   } catch (const std::exception& e) {
     throw UsageError("--samples " + path + ": " + e.what());
   }

@@ -83,7 +83,8 @@ std::string flag_of(const RunArgs& a, const std::string& message) {
                           {"budget", true, {a.o_budget}},
                           {"samples", true, {a.o_min_samples, a.o_max_samples}},
                           {"max samples", true, {a.o_max_samples, a.o_min_samples}},
-                          {"baseline", true, {a.o_baseline}}};
+                          {"baseline", true, {a.o_baseline}},
+                          {"points", true, {a.o_max_points}}};
   for (const Field& f : fields) {
     const std::size_t at = message.find(f.text);
     if (f.prefix ? at != 0 : at == std::string::npos) continue;
@@ -170,6 +171,9 @@ void add_sampling_options(CLI::App& sub, RunArgs& a) {
                                    "Take at least this many samples of every point (default 5)");
   a.o_max_samples =
       sub.add_option("--max-samples", a.max_samples, "... and at most this many (default 1000)");
+  a.o_max_points = sub.add_option("--max-points", a.max_points,
+                                  "Refuse a run of more points than this (default 100000): "
+                                  "raise it on purpose for a larger sweep");
 }
 
 // Baseline, outputs, where the experiment comes from, the time the table uses.
@@ -225,6 +229,7 @@ void set_value_names(RunArgs& a) {
                                                               {a.o_budget, "MS"},
                                                               {a.o_min_samples, "N"},
                                                               {a.o_max_samples, "N"},
+                                                              {a.o_max_points, "N"},
                                                               {a.o_baseline, "ID"},
                                                               {a.o_csv, "FILE"},
                                                               {a.o_json, "FILE"},
@@ -321,6 +326,11 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
     spec.timing.min_samples = std::min(spec.timing.min_samples, spec.timing.max_samples);
   if (a.warm_l2) spec.timing.cold_l2 = false;
   if (given(a.o_baseline)) spec.baseline = parse_variant_id("--baseline", a.baseline);
+  if (given(a.o_max_points)) {
+    const int n = parse_int("--max-points", a.max_points);
+    if (n < 1) throw UsageError("--max-points " + a.max_points + ": a run has at least one point");
+    spec.max_points = std::uint64_t(n);
+  }
   return spec;
 }
 

@@ -16,7 +16,8 @@ namespace rlcli {
 
 struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
-  std::string noise, budget_ms, min_samples, max_samples, baseline, csv, json, spec_file, resume;
+  std::string noise, budget_ms, min_samples, max_samples, max_points, baseline, csv, json,
+      spec_file, resume;
   std::string preset, time = "whole", stream;
   std::string table = "auto";  // --table: the live table's layout
   // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
@@ -30,7 +31,7 @@ struct RunArgs {
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
               *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
-              *o_gpu_counts = nullptr, *o_stream = nullptr;
+              *o_gpu_counts = nullptr, *o_stream = nullptr, *o_max_points = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

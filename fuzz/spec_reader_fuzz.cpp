@@ -1,32 +1,18 @@
 // libFuzzer target: the spec reader (engine/export.h spec_from_json, `reductionlab-cli run
 // --spec FILE`) and what the CLI does next with a spec it read: validate() on the host backend
-// (the memory check's arithmetic, every message), resolve_all() and expand(). Every input is
-// refused with rl::Error, read and refused by validate() with messages, or read, valid and
-// expanded; a spec read writes out (spec_to_json) and reads back to the same text.
+// (the memory check's arithmetic, every message), resolve_all(), count_points() and expand().
+// Every input is refused with rl::Error, read and refused by validate() with messages, or read,
+// valid and expanded to exactly the points counted; a spec read writes out (spec_to_json) and
+// reads back to the same text.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "engine/run/spec.h"
 #include "fuzz_check.h"
-
-namespace {
-
-// The points expand() would make, without making them: a spec of 4,000 sizes is a valid
-// request the runner would take hours over, and building its points is not the reader's work.
-std::uint64_t point_bound(const rl::ExperimentSpec& s) {
-  std::uint64_t n = 1;
-  for (std::size_t axis : {s.sizes.size(), s.types.size(), s.variants.size(), s.workspaces.size(),
-                           s.block_sizes.size(), s.unroll_factors.size() + 1}) {
-    n *= axis ? axis : 1;
-    if (n > 100000) return n;
-  }
-  return n;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -54,7 +40,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<rl::Exclusion> excluded;
   const rl::ExperimentSpec resolved = rl::resolve_all(spec, nullptr, &excluded);
   rl::describe_exclusions(excluded);
-  if (point_bound(resolved) <= 100000 && rl::expand(resolved).empty())
-    rl::fuzz::broken("a valid spec expands to no points", rl::spec_to_json(spec));
+  // count_points() is what bounds expand() before it builds anything: it must be exact. A
+  // valid spec may raise its max_points on purpose; the points of one that large are not built.
+  const std::uint64_t counted = rl::count_points(resolved);
+  if (counted > resolved.max_points)
+    rl::fuzz::broken("validate() took a spec past its max_points", rl::spec_to_json(spec));
+  if (counted > 100000) return 0;
+  const std::vector<rl::PointSpec> points = rl::expand(resolved);
+  if (points.empty()) rl::fuzz::broken("a valid spec expands to no points", rl::spec_to_json(spec));
+  if (points.size() != counted)
+    rl::fuzz::broken("count_points() is not the number of points expand() makes",
+                     rl::spec_to_json(spec));
   return 0;
 }

@@ -117,7 +117,7 @@ TEST(LineSamplesIo, BadFieldsAreRefusedByName) {
     }
   };
   refused([](Json& j) { j = Json::array(); }, "expected an object");
-  refused([](Json& j) { j.erase("functions"); }, "missing field 'functions'");
+  refused([](Json& j) { j.erase("functions"); }, "functions: missing");
   refused([](Json& j) { j["period_log2"] = 99; }, "period_log2");
   refused([](Json& j) { j["functions"][0]["role"] = ""; }, "functions[0].role");
   refused([](Json& j) { j["functions"][0].erase("function"); }, "functions[0]");

@@ -224,6 +224,7 @@ TEST(ModelCounts, JsonRoundTripAndOldSessions) {
   with.counts = model_counts(with.point);
   PointResult without;  // vectorized: no trace, no counts
   without.point = PointSpec{"vectorized", Workspace::Registers, 256, 4, kSeedN};
+  with.grid = without.grid = 1;  // a point that ran launched blocks (session_checks.h)
   s.results = {with, without};
   const std::string text = session_to_json(s);
   const Session back = session_from_json(text);

@@ -47,7 +47,7 @@ TEST(OccupancyIo, BadFieldsAreRefusedByName) {
     }
   };
   refused([](Json& o) { o = Json::object(); }, "occupancy: expected an array");
-  refused([](Json& o) { o[0].erase("blocks_per_sm"); }, "missing field 'blocks_per_sm'");
+  refused([](Json& o) { o[0].erase("blocks_per_sm"); }, "blocks_per_sm: missing");
   refused([](Json& o) { o[0]["block"] = 4096; }, "occupancy[0].block");
   refused([](Json& o) { o[1]["registers"] = -1; }, "occupancy[1].registers");
   refused([](Json& o) { o[0]["role"] = ""; }, "occupancy[0].role");

@@ -70,7 +70,7 @@ TEST(Story, ParsesDefaultsAndClassicNames) {
 TEST(Story, RefusesBadInputNamingTheField) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"not json", "not JSON"},
-      {"[]", ": expected an object, got a list"},
+      {"[]", "expected an object, got a list"},
       {R"({"steps": []})", "title: missing"},
       {R"({"title": 3, "steps": []})", "title: expected a string, got a number"},
       {R"({"title": "t", "steps": []})", "steps: empty"},

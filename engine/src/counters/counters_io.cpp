@@ -6,20 +6,17 @@
 
 #include "engine/core/error.h"
 #include "engine/run/results.h"
+#include "io/json_read.h"
 
 namespace rl {
 
 namespace {
 using Json = nlohmann::ordered_json;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path + ": " + what);
-}
+using json::fail;
 
 const Json& member(const Json& obj, const std::string& key, const std::string& path) {
-  const auto it = obj.find(key);
-  if (it == obj.end()) fail(path, "missing field '" + key + "'");
-  return *it;
+  return json::member(obj, path, key);
 }
 
 std::string csv_number(double d) {

@@ -4,6 +4,7 @@
 
 #include "counters/counters_io.h"
 #include "engine/core/error.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -14,20 +15,16 @@ constexpr std::size_t kMaxFunctions = 64;
 constexpr std::size_t kMaxPcs = 1 << 16;  // per function: a kernel here has a few hundred
 constexpr std::size_t kMaxReasons = 64;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path + ": " + what);
-}
+using json::fail;
 
 const Json& member(const Json& obj, const std::string& key, const std::string& path) {
-  const auto it = obj.find(key);
-  if (it == obj.end()) fail(path, "missing field '" + key + "'");
-  return *it;
+  return json::member(obj, path, key);
 }
 
 std::string text(const Json& obj, const std::string& key, const std::string& path, bool required) {
   const auto it = obj.find(key);
   if (it == obj.end()) {
-    if (required) fail(path, "missing field '" + key + "'");
+    if (required) fail(json::join(path, key), "missing");
     return {};
   }
   if (!it->is_string()) fail(path + "." + key, "expected a string");

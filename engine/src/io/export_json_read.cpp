@@ -10,10 +10,13 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
+#include "engine/io/session_file.h"
 #include "engine/model/model_counts.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -21,72 +24,20 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Every accessor takes the field's path for its error message.
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path.empty() ? what : path + ": " + what);
-}
-
-std::string join(const std::string& parent, std::string_view key) {
-  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
-}
-std::string index(const std::string& parent, std::size_t i) {
-  return parent + "[" + std::to_string(i) + "]";
-}
+using json::as_bool;
+using json::as_double;
+using json::as_int;
+using json::as_int64;
+using json::as_string;
+using json::as_uint64;
+using json::expect_array;
+using json::expect_object;
+using json::fail;
+using json::index;
+using json::join;
 
 const Json& field(const Json& obj, const std::string& parent, std::string_view key) {
-  auto it = obj.find(key);
-  if (it == obj.end()) fail(join(parent, key), "missing");
-  return *it;
-}
-
-void expect_object(const Json& v, const std::string& path) {
-  if (!v.is_object()) fail(path, "expected an object");
-}
-const Json& expect_array(const Json& v, const std::string& path) {
-  if (!v.is_array()) fail(path, "expected an array");
-  return v;
-}
-
-std::int64_t as_int64(const Json& v, const std::string& path) {
-  if (!v.is_number_integer()) fail(path, "expected an integer");
-  if (v.is_number_unsigned() &&
-      v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-    fail(path, "integer out of range");
-  return v.get<std::int64_t>();
-}
-
-int as_int(const Json& v, const std::string& path) {
-  const std::int64_t i = as_int64(v, path);
-  if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
-    fail(path, "integer out of range");
-  return int(i);
-}
-
-std::uint64_t as_uint64(const Json& v, const std::string& path) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer()) fail(path, "expected a non-negative integer");
-  fail(path, "expected an integer");
-}
-
-double as_double(const Json& v, const std::string& path) {
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    const auto& s = v.get_ref<const std::string&>();
-    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "inf") return std::numeric_limits<double>::infinity();
-    if (s == "-inf") return -std::numeric_limits<double>::infinity();
-  }
-  fail(path, "expected a number");
-}
-
-bool as_bool(const Json& v, const std::string& path) {
-  if (!v.is_boolean()) fail(path, "expected true or false");
-  return v.get<bool>();
-}
-
-std::string as_string(const Json& v, const std::string& path) {
-  if (!v.is_string()) fail(path, "expected a string");
-  return v.get<std::string>();
+  return json::member(obj, parent, key);
 }
 
 Workspace as_workspace(const Json& v, const std::string& path) {
@@ -104,6 +55,7 @@ DType as_dtype(const Json& v, const std::string& path) {
 template <typename T, typename Convert>
 std::vector<T> as_vector(const Json& v, const std::string& path, Convert convert) {
   std::vector<T> out;
+  out.reserve(expect_array(v, path).size());
   for (std::size_t i = 0; i < expect_array(v, path).size(); ++i)
     out.push_back(convert(v[i], index(path, i)));
   return out;
@@ -114,6 +66,10 @@ std::vector<T> as_vector(const Json& v, const std::string& path, Convert convert
 std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < expect_array(v, path).size(); ++i) {
+    if (v[i].is_number_unsigned()) {  // the usual case; the path is made only for an error
+      out.push_back(v[i].get<std::uint64_t>());
+      continue;
+    }
     if (!v[i].is_string()) {
       out.push_back(as_uint64(v[i], index(path, i)));
       continue;
@@ -122,13 +78,22 @@ std::vector<std::uint64_t> read_sizes(const Json& v, const std::string& path) {
     std::string error;
     if (!parse_size_list(v[i].get_ref<const std::string&>(), &sizes, &error))
       fail(index(path, i), error);
+    // A range gives up to 41 sizes and a string of lists thousands: the total is bounded as
+    // an array's items are (json_bounded.h), before it grows further.
+    if (sizes.size() > kMaxJsonItems - out.size())
+      fail(path, "more than " + std::to_string(kMaxJsonItems) + " sizes");
     out.insert(out.end(), sizes.begin(), sizes.end());
   }
   return out;
 }
 
+// Raw samples: up to a million per point, so the path is made only for an error.
 std::vector<double> as_doubles(const Json& v, const std::string& path) {
-  return as_vector<double>(v, path, as_double);
+  std::vector<double> out;
+  out.reserve(expect_array(v, path).size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(v[i].is_number() ? v[i].get<double>() : as_double(v[i], index(path, i)));
+  return out;
 }
 
 Summary read_summary(const Json& obj, const std::string& path) {
@@ -190,6 +155,7 @@ DeviceInfo read_device(const Json& obj, const std::string& path) {
   d.driver_version = get_int("driver_version");
   d.runtime_version = get_int("runtime_version");
   d.note = get_str("note");
+  check_plausible(d, path);
   return d;
 }
 
@@ -254,10 +220,13 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
       // An empty baseline means no speed-ups.
       s.baseline = as_string(v, p);
       if (!s.baseline.empty()) s.baseline = resolve_variant(resolvable_variant(v, p))->variant->id;
+    } else if (key == "max_points") {
+      s.max_points = as_uint64(v, p);
+      if (s.max_points == 0) fail(p, "0: a run has at least one point");
     } else {
       fail(p,
            "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
-           "types, timing, baseline)");
+           "types, timing, baseline, max_points)");
     }
   }
   return s;
@@ -372,20 +341,40 @@ ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& pa
 }
 }  // namespace detail
 
-Session session_from_json(std::string_view text) {
-  const Json doc = parse_text(text);
+namespace {
+
+// What a session says of itself, checked before any of its points: not a multi-GPU session, a
+// schema version this build reads.
+int read_header(const Json& doc) {
   if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
   if (auto kind = doc.find("kind"); kind != doc.end() && *kind == "multi_gpu")
     throw Error("a multi-GPU session (written by run --devices), not a one-GPU session");
   auto it = doc.find("schema_version");
   if (it == doc.end()) throw Error("not a ReductionLab session: schema_version is missing");
-  Session s;
   const int version = as_int(*it, "schema_version");
   if (version > Session::kSchemaVersion)
     throw Error("schema_version " + std::to_string(version) + " is newer than this build reads (" +
                 std::to_string(Session::kSchemaVersion) + ")");
   if (version < 1) fail("schema_version", std::to_string(version) + " is not a valid version");
-  s.schema_version = version;
+  return version;
+}
+
+// A session from a parse that streams its results (json_bounded.h): each result becomes a
+// PointResult as soon as it is read, so the document never holds the results beside the values.
+// The writer puts the header first, so a newer or foreign file is named as such, not by its
+// first point.
+template <typename Parse>
+Session read_session(Parse parse) {
+  Session s;
+  bool first = true;
+  bool old_noisy = false;  // a session from before the noisy flag
+  const Json doc = parse([&](const Json& r, std::size_t i, const Json& root) {
+    if (first && root.contains("schema_version")) read_header(root);
+    if (first) old_noisy = !(r.is_object() && r.contains("noisy"));
+    first = false;
+    s.results.push_back(read_result(r, index("results", i)));
+  });
+  s.schema_version = read_header(doc);
   const Json& tool = field(doc, "", "tool");
   expect_object(tool, "tool");
   s.tool_version = as_string(field(tool, "tool", "version"), "tool.version");
@@ -394,12 +383,13 @@ Session session_from_json(std::string_view text) {
   s.cancelled = as_bool(field(doc, "", "cancelled"), "cancelled");
   s.device = read_device(field(doc, "", "device"), "device");
   s.spec = read_spec(field(doc, "", "spec"), "spec");
-  const Json& results = expect_array(field(doc, "", "results"), "results");
-  s.results.reserve(results.size());
-  for (std::size_t i = 0; i < results.size(); ++i)
-    s.results.push_back(read_result(results[i], index("results", i)));
+  // A resumed run expands its spec: one past its bound is refused here, before any point.
+  if (const std::uint64_t n = count_points(s.spec); n > s.spec.max_points)
+    fail("spec", "expands to " + std::to_string(n) + " points; at most " +
+                     std::to_string(s.spec.max_points) + " (the spec's max_points)");
+  expect_array(field(doc, "", "results"), "results");
   // Sessions from before the noisy flag: the same rule, from what they recorded.
-  if (!results.empty() && !results[0].contains("noisy"))
+  if (old_noisy)
     for (PointResult& r : s.results)
       r.noisy = (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) &&
                 !r.total.empty() && r.total.noise >= s.spec.timing.noise;
@@ -408,7 +398,21 @@ Session session_from_json(std::string_view text) {
     for (std::size_t i = 0; i < arr.size(); ++i)
       s.read_floors.push_back(read_floor(arr[i], index("read_floors", i)));
   }
+  check_session(s);  // session_checks.h: what no point alone shows
   return s;
+}
+
+}  // namespace
+
+Session session_from_json(std::string_view text) {
+  return read_session(
+      [&](const JsonElementSink& sink) { return parse_json_bounded(text, "results", sink); });
+}
+
+Session session_from_json_file(const std::string& path) {
+  return read_session([&](const JsonElementSink& sink) {
+    return parse_json_file_bounded(path, kMaxSessionFileBytes, "results", sink);
+  });
 }
 
 ExperimentSpec spec_from_json(std::string_view text) {

@@ -5,14 +5,13 @@
 
 #include "engine/core/error.h"
 #include "io/export_json_parts.h"
+#include "io/json_read.h"
 
 namespace rl::detail {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path + ": " + what);
-}
+using json::fail;
 
 const OrderedJson* find(const OrderedJson& v, const char* key) {
   auto it = v.find(key);

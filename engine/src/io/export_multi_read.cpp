@@ -10,6 +10,7 @@
 #include "engine/io/export.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -24,7 +25,7 @@ class Reader {
     if (!obj_.is_object()) fail(path_, "expected an object");
   }
   [[noreturn]] static void fail(const std::string& path, const std::string& what) {
-    throw Error(path.empty() ? what : path + ": " + what);
+    json::fail(path, what);
   }
   std::string at(std::string_view key) const {
     return path_.empty() ? std::string(key) : path_ + "." + std::string(key);

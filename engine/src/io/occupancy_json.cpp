@@ -3,6 +3,7 @@
 // hand the app: every field checked, sizes bounded.
 #include "engine/core/error.h"
 #include "io/export_json_parts.h"
+#include "io/json_read.h"
 
 namespace rl::detail {
 
@@ -10,14 +11,12 @@ namespace {
 
 constexpr std::size_t kMaxKernels = 16;  // a point launches one to a few
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path + ": " + what);
-}
+using json::fail;
 
 std::uint64_t count(const OrderedJson& obj, const char* key, const std::string& path,
                     std::uint64_t max) {
   const auto it = obj.find(key);
-  if (it == obj.end()) fail(path, std::string("missing field '") + key + "'");
+  if (it == obj.end()) fail(json::join(path, key), "missing");
   if (!it->is_number_integer() || it->get<long long>() < 0 ||
       std::uint64_t(it->get<long long>()) > max)
     fail(path + "." + key, "expected an integer 0.." + std::to_string(max));
@@ -26,7 +25,7 @@ std::uint64_t count(const OrderedJson& obj, const char* key, const std::string& 
 
 std::string text(const OrderedJson& obj, const char* key, const std::string& path) {
   const auto it = obj.find(key);
-  if (it == obj.end()) fail(path, std::string("missing field '") + key + "'");
+  if (it == obj.end()) fail(json::join(path, key), "missing");
   if (!it->is_string()) fail(path + "." + key, "expected a string");
   return it->get<std::string>();
 }

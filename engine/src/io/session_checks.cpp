@@ -2,9 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <tuple>
 #include <vector>
 
+#include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -16,12 +20,11 @@ std::string number(double x) {
   return buf;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw Error(path + ": " + what);
-}
+using json::fail;
 
 // A time: not NaN and, unless it is a difference (the GPU time, the timestamps' cost taken
-// out, can dip below zero), not negative. Infinity stays: a sum past the double range is real.
+// out, can dip below zero), not negative. Infinity stays in a summary: a sum past the double
+// range is real.
 void check_time(double x, const std::string& path, bool may_be_negative) {
   if (std::isnan(x)) fail(path, "NaN is not a time");
   if (!may_be_negative && x < 0) fail(path, number(x) + " is not a time (negative)");
@@ -45,8 +48,12 @@ void check_summary(const Summary& s, const std::string& path, bool may_be_negati
 
 void check_samples(const std::vector<double>& v, const Summary& s, const std::string& path,
                    const std::string& summary_path) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    check_time(v[i], path + "[" + std::to_string(i) + "]", false);
+  // A sample is one clock reading: finite, as no clock measures an infinite time.
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    check_time(v[i], at, false);
+    if (std::isinf(v[i])) fail(at, number(v[i]) + " is not a time (infinite)");
+  }
   // A session may leave the raw samples out (the summary stands); when it has them, their
   // count is the summary's.
   if (!v.empty() && v.size() != std::size_t(s.samples))
@@ -54,7 +61,30 @@ void check_samples(const std::vector<double>& v, const Summary& s, const std::st
                    std::to_string(s.samples));
 }
 
+// A rate or ratio measured or derived from a measurement: never below zero. NaN stays (a point
+// that measured nothing has no rate).
+void check_rate(double x, const std::string& path, const char* what) {
+  if (x < 0 || std::isinf(x)) fail(path, number(x) + " is not " + what);
+}
+
+void check_count(long long x, const std::string& path) {
+  if (x < 0) fail(path, std::to_string(x) + " is not a count (negative)");
+}
+
 }  // namespace
+
+void check_plausible(const DeviceInfo& d, const std::string& path) {
+  if (d.index < -1) fail(path + ".index", std::to_string(d.index) + " is not a device index");
+  check_count(d.cc_major, path + ".cc_major");
+  check_count(d.cc_minor, path + ".cc_minor");
+  check_count(d.sm_count, path + ".sm_count");
+  check_count(d.max_threads_per_block, path + ".max_threads_per_block");
+  check_count(d.memory_clock_khz, path + ".memory_clock_khz");
+  check_count(d.memory_bus_bits, path + ".memory_bus_bits");
+  check_rate(d.theoretical_gbps, path + ".theoretical_gbps", "a bandwidth (GB/s)");
+  check_rate(d.measured_copy_gbps, path + ".measured_copy_gbps", "a bandwidth (GB/s)");
+  check_rate(d.measured_read_gbps, path + ".measured_read_gbps", "a bandwidth (GB/s)");
+}
 
 void check_plausible(const PointResult& r, const std::string& path) {
   const PointSpec& p = r.point;
@@ -65,6 +95,17 @@ void check_plausible(const PointResult& r, const std::string& path) {
   if (p.unroll < 1 || p.unroll > 1024)
     fail(path + ".unroll", std::to_string(p.unroll) + " is not an unroll factor (1 or more)");
   if (p.size == 0) fail(path + ".size", "0 is not a size (N is at least 1)");
+  if (p.size > kMaxPointSize)
+    fail(path + ".size", std::to_string(p.size) + " is not a size (at most 2^40)");
+  // 0 is "the variant picks" (CUB DeviceReduce records 0 for both): a variant with block sizes
+  // of its own ran with one of them, on a grid of at least one block.
+  const VariantInfo* v = find_variant_by_id(p.variant);
+  if (v && !v->block_sizes.empty()) {
+    if (b == 0)
+      fail(path + ".block_size", "0, but " + p.variant + " runs with a block size of its list");
+    const bool ran = r.status == PointStatus::Ok || r.status == PointStatus::Wrong;
+    if (ran && r.grid == 0) fail(path + ".grid", "0 blocks, but the point ran");
+  }
   check_summary(r.first_kernel, path + ".first_kernel", false);
   check_summary(r.total, path + ".total", false);
   check_summary(r.timestamp_floor, path + ".timestamp_floor", false);
@@ -73,6 +114,11 @@ void check_plausible(const PointResult& r, const std::string& path) {
   check_samples(r.total_samples_ms, r.total, path + ".total_samples_ms", "total");
   check_samples(r.floor_samples_ms, r.timestamp_floor, path + ".floor_samples_ms",
                 "timestamp_floor");
+  check_rate(r.first_gbps, path + ".first_gbps", "a bandwidth (GB/s)");
+  check_rate(r.total_gbps, path + ".total_gbps", "a bandwidth (GB/s)");
+  check_rate(r.pct_of_theoretical, path + ".pct_of_theoretical", "a percentage");
+  check_rate(r.pct_of_read_floor, path + ".pct_of_read_floor", "a percentage");
+  if (r.speedup) check_rate(*r.speedup, path + ".speedup", "a speed-up");
   if (r.gpu_time.samples != 0 && r.gpu_time.samples != r.total.samples)
     fail(path + ".gpu_time.samples", std::to_string(r.gpu_time.samples) +
                                          ", but total.samples says " +
@@ -83,6 +129,18 @@ void check_plausible(const ReadFloor& f, const std::string& path) {
   if (f.bytes == 0) fail(path + ".bytes", "0 is not a size");
   check_summary(f.time, path + ".time", false);
   check_summary(f.gpu_time, path + ".gpu_time", true);
+}
+
+void check_session(const Session& s) {
+  // Each point of a spec runs once: a second copy would count twice in every chart and table.
+  std::set<std::tuple<std::string, int, int, int, std::uint64_t, int>> seen;
+  for (std::size_t i = 0; i < s.results.size(); ++i) {
+    const PointSpec& p = s.results[i].point;
+    if (!seen.emplace(p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type))
+             .second)
+      fail("results[" + std::to_string(i) + "]",
+           p.label() + " appears twice (each point of a run is measured once)");
+  }
 }
 
 }  // namespace rl

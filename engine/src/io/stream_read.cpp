@@ -7,6 +7,7 @@
 #include "engine/io/stream.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -42,9 +43,9 @@ std::optional<Version> parse_version(const OrderedJson& v) {
 }
 
 const OrderedJson& member(const OrderedJson& line, const char* key, const std::string& event) {
-  auto it = line.find(key);
-  if (it == line.end()) refuse("the " + event + " event has no \"" + key + "\"");
-  return *it;
+  const OrderedJson* v = json::find(line, key);
+  if (!v) refuse("the " + event + " event has no \"" + key + "\"");
+  return *v;
 }
 
 std::size_t count_of(const OrderedJson& line, const char* key, const std::string& event) {

@@ -11,6 +11,7 @@
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
 #include "io/json_bounded.h"
+#include "io/json_read.h"
 
 namespace rl {
 
@@ -44,7 +45,7 @@ class Fields {
     return where_.empty() ? std::string(key) : where_ + "." + std::string(key);
   }
   [[noreturn]] static void fail(const std::string& where, const std::string& why) {
-    throw Error(where + ": " + why);
+    json::fail(where, why);
   }
   const Json* find(std::string_view key) const {
     auto it = j_.find(std::string(key));

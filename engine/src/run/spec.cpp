@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <unordered_set>
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
+#include "engine/core/error.h"
 #include "engine/run/device.h"
 
 namespace rl {
@@ -232,7 +235,12 @@ void check_variants_take(const ExperimentSpec& s, const std::vector<VariantRef>&
 
 void check_sizes(const ExperimentSpec& s, const DeviceInfo* device,
                  std::vector<std::string>& errors) {
+  // Each distinct size once: a spec of 20,000 ranges repeats its sizes 20,000 times, and one
+  // message each is what people read.
+  std::unordered_set<std::uint64_t> seen;
+  const std::uint64_t host_have = host_memory_bytes();
   for (std::uint64_t n : s.sizes) {
+    if (!seen.insert(n).second) continue;
     if (n == 0) {
       errors.push_back("size 0: N must be at least 1");
       continue;
@@ -244,7 +252,6 @@ void check_sizes(const ExperimentSpec& s, const DeviceInfo* device,
     }
     // The host always holds the input (and, for checking, the block model's copy of it).
     const std::uint64_t host_need = saturating_mul(n, 4 * 2);
-    const std::uint64_t host_have = host_memory_bytes();
     if (host_have && host_need > host_have)
       errors.push_back("size " + format_size(n) + ": needs " + gigabytes(host_need) +
                        " of host memory for the input and its check; " + gigabytes(host_have) +
@@ -342,6 +349,58 @@ std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
   return saturating_add(total, saturating_mul(std::uint64_t(l2_bytes), 2));
 }
 
+namespace {
+
+ExperimentSpec all_resolved(const ExperimentSpec& spec) {
+  return names_all(spec) ? with_all_replaced(spec, ids_for_all(spec, nullptr, false, nullptr))
+                         : spec;
+}
+
+std::string too_many_points(std::uint64_t n, std::uint64_t max) {
+  return "points: the spec expands to " +
+         (n == UINT64_MAX ? std::string("more than 2^64") : std::to_string(n)) +
+         " points; at most " + std::to_string(max) +
+         " (max_points in a spec file, --max-points on the command line)";
+}
+
+// expand()'s loops, counted: every distinct size and type, times each variant's distinct
+// (workspace, block, unroll) triples; a variant named twice (its id and a seed name) adds the
+// unroll factors of both names, as expand() does.
+std::uint64_t count_resolved(const ExperimentSpec& s) {
+  std::vector<std::uint64_t> sizes = s.sizes;
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const std::set<DType> types(s.types.begin(), s.types.end());
+  struct Axes {
+    const VariantInfo* v = nullptr;
+    std::set<int> unrolls;
+  };
+  std::map<std::string, Axes> variants;
+  for (const auto& name : s.variants) {
+    auto ref = resolve_variant(name);
+    if (!ref) continue;
+    Axes& axes = variants[ref->variant->id];
+    axes.v = ref->variant;
+    for (int u : unrolls_for(*ref, s))
+      if (ref->variant->takes_unroll(u)) axes.unrolls.insert(u);
+  }
+  std::uint64_t per_size = 0;
+  for (const auto& [id, axes] : variants) {
+    const std::vector<Workspace> ws = workspaces_for(*axes.v, s);
+    const std::vector<int> bs = blocks_for(*axes.v, s);
+    const std::set<Workspace> w(ws.begin(), ws.end());
+    const std::set<int> b(bs.begin(), bs.end());
+    std::uint64_t n = 0;
+    for (DType t : types)
+      if (std::find(axes.v->types.begin(), axes.v->types.end(), t) != axes.v->types.end()) ++n;
+    n = saturating_mul(saturating_mul(saturating_mul(n, w.size()), b.size()), axes.unrolls.size());
+    per_size = saturating_add(per_size, n);
+  }
+  return saturating_mul(per_size, sizes.size());
+}
+
+}  // namespace
+
 std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* device) {
   std::vector<Exclusion> excluded;
   const ExperimentSpec s = resolve_all(spec, device, &excluded);
@@ -365,14 +424,21 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
   if (errors.empty()) check_variants_take(s, refs, errors);
   check_sizes(s, device, errors);
   check_timing(s.timing, errors);
+  if (const std::uint64_t n = count_points(s); n > s.max_points)
+    errors.push_back(too_many_points(n, s.max_points));
   if (!s.baseline.empty() && !resolve_variant(s.baseline))
     errors.push_back("baseline " + echo(s.baseline) + ": unknown variant");
   return errors;
 }
 
+std::uint64_t count_points(const ExperimentSpec& spec) {
+  return count_resolved(all_resolved(spec));
+}
+
 std::vector<PointSpec> expand(const ExperimentSpec& spec) {
-  const ExperimentSpec s =
-      names_all(spec) ? with_all_replaced(spec, ids_for_all(spec, nullptr, false, nullptr)) : spec;
+  const ExperimentSpec s = all_resolved(spec);
+  if (const std::uint64_t n = count_resolved(s); n > s.max_points)
+    throw Error(too_many_points(n, s.max_points));
   std::vector<PointSpec> points;
   std::set<std::tuple<std::uint64_t, int, std::string, int, int, int>> seen;
   for (std::uint64_t n : s.sizes) {

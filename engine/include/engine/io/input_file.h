@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace rl {
 
@@ -20,5 +22,23 @@ inline constexpr std::uint64_t kMaxSpecFileBytes = std::uint64_t(16) << 20;  // 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
 // The same for this process's stdin (a pipe, a socket, a file: `--spec -`), read to its end.
 std::string read_text_stdin(std::uint64_t max_bytes);
+
+// The same file, with the same checks, a block at a time: for a reader that parses as it reads,
+// so a large session is never held whole as text beside the values read from it.
+class TextFileBlocks {
+ public:
+  TextFileBlocks(const std::string& path, std::uint64_t max_bytes);  // throws as read_text_file
+  ~TextFileBlocks();
+  TextFileBlocks(const TextFileBlocks&) = delete;
+  TextFileBlocks& operator=(const TextFileBlocks&) = delete;
+  // The next block (at most 64 KiB), empty at the end. Throws as read_text_file.
+  std::string_view next();
+
+ private:
+  int fd_ = -1;
+  std::uint64_t max_bytes_;
+  std::uint64_t read_ = 0;
+  std::vector<char> buffer_;
+};
 
 }  // namespace rl

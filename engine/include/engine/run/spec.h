@@ -29,6 +29,11 @@ struct TimingOptions {
 // device (resolve_all). Named variants that do not apply are errors; `all` leaves them out.
 inline constexpr std::string_view kAllVariants = "all";
 
+// The most points a spec may expand to unless it says otherwise (its max_points, the CLI's
+// --max-points): a run of 100,000 points already takes hours, and a spec of 200,000 sizes must be
+// refused before its points are built (they would take gigabytes).
+inline constexpr std::uint64_t kDefaultMaxPoints = 100000;
+
 struct ExperimentSpec {
   std::vector<std::string> variants;  // ids, classic names or "all" (resolved when expanded)
   std::vector<Workspace> workspaces{Workspace::Global};
@@ -37,7 +42,8 @@ struct ExperimentSpec {
   std::vector<std::uint64_t> sizes{std::uint64_t(1) << 24};
   std::vector<DType> types{DType::Int32};
   TimingOptions timing;
-  std::string baseline = "neighbored";  // speed-ups are against this variant
+  std::string baseline = "neighbored";           // speed-ups are against this variant
+  std::uint64_t max_points = kDefaultMaxPoints;  // raised on purpose for a larger run
 };
 
 // One point of an experiment: everything that decides what runs.
@@ -80,9 +86,15 @@ std::string device_excludes(const VariantInfo& v, const DeviceInfo* device);
 //  "block size 100: must be a power of two from 32 to 1024"
 //  "unroll 3: reduceUnroll takes 1, 2, 4, 8, 16"
 //  "size 2^34 int32 needs 68.7 GB of device memory; 141.0 GB total, 2.0 GB free"
+//  "points: the spec expands to 2000000 points; at most 100000 (max_points in a spec file,
+//   --max-points on the command line)"
 // device may be null (host backend): memory is then checked against host RAM. "all" is
 // resolved first (resolve_all); it is an error only when it leaves nothing.
 std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* device);
+
+// How many points expand() makes of the spec, counted without making them (time and memory in
+// proportion to the spec's own lists). Saturates at UINT64_MAX.
+std::uint64_t count_points(const ExperimentSpec& spec);
 
 // The points of a valid spec, in a stable order (size, type, variant, workspace, block, unroll;
 // unroll ascending, so a variant's lowest factor, its own speed-up baseline, runs first).
@@ -90,6 +102,8 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
 // value no selected variant takes); a variant that picks its own block size gets one point
 // with block_size 0. "all" still in the spec is resolved without a device: callers that know
 // the device call resolve_all() first, or the points it cannot run come back SKIPPED.
+// Throws rl::Error before building any point when there would be more than spec.max_points
+// (validate() says the same as one of its messages).
 std::vector<PointSpec> expand(const ExperimentSpec& spec);
 
 // Bytes of device memory one point needs at most (input, pristine copy, partials, scratch, L2
