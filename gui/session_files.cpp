@@ -9,6 +9,7 @@
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
 #include "engine/io/output_file.h"
+#include "engine/io/session_file.h"
 
 namespace rl::gui {
 
@@ -61,8 +62,19 @@ std::optional<T> parse_session(const QString& path, QString* error, Read read) {
 }  // namespace
 
 std::optional<Session> read_session_file(const QString& path, QString* error) {
-  return parse_session<Session>(path, error,
-                                [](std::string_view text) { return session_from_json(text); });
+  const QFileInfo info(path);
+  if (path.startsWith(":/") || !info.isFile() || info.size() == 0)
+    return parse_session<Session>(path, error,
+                                  [](std::string_view text) { return session_from_json(text); });
+  // A file on disk is parsed as it is read, so a large session takes about its own size in
+  // memory, never its text beside it.
+  try {
+    return session_from_json_file(QFile::encodeName(path).toStdString());
+  } catch (const std::exception& e) {
+    *error = QString("%1 is not a session this build can read: %2")
+                 .arg(info.fileName(), QString::fromUtf8(e.what()));
+    return std::nullopt;
+  }
 }
 
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error) {
