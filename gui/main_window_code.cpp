@@ -22,7 +22,7 @@ namespace rl::gui {
 void MainWindow::add_code_view() {
   code_ = new CodePanel;
   code_->setObjectName("code_panel");
-  tabs_->addTab(code_, "Code");
+  tabs_->addTab(scrolled(code_), "Code");
   auto show_row = [this](const QModelIndex& proxy_index) {
     if (!proxy_index.isValid()) return;
     const QModelIndex source = table_->proxy()->mapToSource(proxy_index);
@@ -56,7 +56,7 @@ void MainWindow::add_code_view() {
   connect(store_, &SessionStore::metadata_changed, code_, sampled);
   sampled();
   // The animation's first variant and its shape (gui/animation names its pickers). Looked up
-  // in the tabs: the window does not hold them yet (the splitter is set after this).
+  // in the tabs: the window does not hold them yet (its central widget is set after this).
   auto* variant = tabs_->findChild<QComboBox*>("variant_a");
   auto* block = tabs_->findChild<QComboBox*>("block_size");
   if (variant != nullptr) {
