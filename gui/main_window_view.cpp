@@ -144,8 +144,11 @@ void MainWindow::remember_layout() {
 void MainWindow::restore_layout() {
   if (layout_before_mode_.first.isEmpty()) return;
   layout()->activate();  // the minimum size of the app's own font again, not the room's
-  restoreGeometry(layout_before_mode_.first);
   restoreState(layout_before_mode_.second);
+  if (isMaximized())  // the screen's area again (a maximized window keeps its state)
+    setGeometry(screen()->availableGeometry());
+  else
+    restoreGeometry(layout_before_mode_.first);
   layout_before_mode_ = {};
 }
 

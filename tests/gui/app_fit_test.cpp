@@ -56,7 +56,11 @@ QStringList cut_controls(const QWidget& window) {
     const bool control =
         qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QComboBox*>(w) ||
         (label && !label->wordWrap() && !label->text().isEmpty() && label->pixmap().isNull());
-    if (!control) continue;
+    // The docks' float and close buttons: an icon, drawn at the title bar's size by Qt itself.
+    // The tab bar's scroll arrows likewise.
+    if (!control || w->inherits("QDockWidgetTitleButton") ||
+        (w->parentWidget() && w->parentWidget()->inherits("QTabBar")))
+      continue;
     if (w->width() < w->minimumSizeHint().width() || w->height() < w->minimumSizeHint().height())
       cut << QString("%1 squeezed to %2x%3, needs %4x%5")
                  .arg(name_of(w))
@@ -96,7 +100,9 @@ QStringList problems(MainWindow& w, const QString& state) {
   if (min.width() > room.width()) {  // what asks for the width: each page, the form's parts
     QStringList widths;
     for (int i = 0; i < w.tabs()->count(); ++i)
-      widths << QString("%1 %2").arg(w.tabs()->tabText(i)).arg(w.tabs()->widget(i)->minimumSizeHint().width());
+      widths << QString("%1 %2")
+                    .arg(w.tabs()->tabText(i))
+                    .arg(w.tabs()->widget(i)->minimumSizeHint().width());
     for (const QWidget* c : w.experiment()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
       if (c->minimumSizeHint().width() > 250)
         widths << QString("form %1 %2").arg(name_of(c)).arg(c->minimumSizeHint().width());
