@@ -193,6 +193,13 @@ void MainWindow::fit_to_screen() {
   setWindowState(windowState() | Qt::WindowMaximized);
 }
 
+// The tab that holds page (itself, or the scroll area around it).
+void MainWindow::show_tab_of(QWidget* page) {
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (tabs_->widget(i) == page || tabs_->widget(i)->isAncestorOf(page))
+      return tabs_->setCurrentIndex(i);
+}
+
 void MainWindow::connect_store() {
   connect(store_, &SessionStore::reset, this, [this] {
     model_->set_results(store_->primary().results, store_->primary().device, store_->baseline());

@@ -147,6 +147,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void fit_to_screen();
+  void show_tab_of(QWidget* page);
   void build_actions();
   void build_file_menu();
   void export_all_charts_interactive();  // File > Export all charts as PNG

@@ -36,14 +36,14 @@ void MainWindow::add_code_view() {
           [show_row](const QModelIndex& current) { show_row(current); });
   connect(table_, &QTableView::doubleClicked, code_, [this, show_row](const QModelIndex& i) {
     show_row(i);
-    tabs_->setCurrentWidget(code_);
+    show_tab_of(code_);
   });
   // A bar or point of any chart: its variant in the Code tab; a double click opens the tab.
   connect(charts_, &ChartsPanel::point_clicked, code_, [this](const PointSpec& p, bool twice) {
     code_->show_variant(QString::fromStdString(p.variant), p.block_size, p.unroll, p.type,
                         p.workspace);
     if (twice)
-      tabs_->setCurrentWidget(code_);
+      show_tab_of(code_);
     else
       statusBar()->showMessage(
           QString("%1 is in the Code tab (double-click the bar to open it)")

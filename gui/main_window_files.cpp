@@ -156,7 +156,7 @@ bool MainWindow::open_session(const QString& path, bool overlay) {
     }
     last_dir_ = QFileInfo(path).absolutePath();
     multi_view_->set_session(std::move(*m), path);
-    tabs_->setCurrentWidget(multi_view_);
+    show_tab_of(multi_view_);
     statusBar()->showMessage(QString("Opened %1 (several GPUs)").arg(path), 6000);
     return true;
   }
