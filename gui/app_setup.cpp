@@ -6,6 +6,7 @@
 #include <QIcon>
 
 #include "metatypes.h"
+#include "wheel_guard.h"
 
 namespace rl::gui {
 
@@ -14,6 +15,7 @@ QString setup_application(const QString& organization) {
   QCoreApplication::setApplicationName("reductionlab");
   QApplication::setApplicationDisplayName("ReductionLab");
   register_metatypes();
+  WheelGuard::install();  // the wheel scrolls forms instead of changing unfocused settings
   QString family;
   for (const char* file : {":/fonts/DejaVuSans.ttf", ":/fonts/DejaVuSans-Bold.ttf"}) {
     const int id = QFontDatabase::addApplicationFont(file);

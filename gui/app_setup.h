@@ -1,6 +1,7 @@
 // What every QApplication of ReductionLab sets up: its name (QSettings), the bundled DejaVu
 // Sans font for UI and charts (so the app and its exported charts look the same on every
-// machine, including ones with no fonts installed), the icon, the metatypes.
+// machine, including ones with no fonts installed), the icon, the metatypes, the wheel guard
+// (wheel_guard.h).
 #pragma once
 
 #include <QString>

@@ -1,11 +1,12 @@
 // The experiment form's profiling boxes: "Hardware counters (CUPTI)", "Line samples (per-line
-// stalls)" and "Executed instructions per line (SASS counts)", what a run reads besides its times
+// stalls)" and "Executed instructions per line" (SASS counts), what a run reads besides its times
 // (RunProfiling). They exclude each other, as the runner does (rl::kCountersOrLineSamples:
 // CUPTI's profiler, its PC sampling and its SASS metrics cannot share a GPU context), and need a
 // GPU: the host backend runs the kernels' algorithms on the CPU, with nothing to count or
 // sample. Each box's tooltip says why where it is off.
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QVBoxLayout>
 
 #include "experiment_panel.h"
@@ -42,11 +43,14 @@ void ExperimentPanel::build_profiling(QFormLayout* axes) {
   auto* column = new QVBoxLayout;
   counters_ = new QCheckBox("Hardware counters (CUPTI)");
   line_samples_ = new QCheckBox("Line samples (per-line stalls)");
-  line_counts_ = new QCheckBox("Executed instructions per line (SASS counts)");
+  line_counts_ = new QCheckBox("Executed instructions per line");  // SASS counts: the tooltip
   column->addWidget(counters_);
   column->addWidget(line_samples_);
   column->addWidget(line_counts_);
-  axes->addRow("Profiling", column);
+  // Under its label, the whole width of the form: beside it, the longest box alone made the
+  // form (and the window) too wide for a 1024-pixel screen.
+  axes->addRow(new QLabel("Profiling"));
+  axes->addRow(column);
   // Ticking one unticks the others (set_profiling may have several ticked for a moment).
   const QList<QCheckBox*> boxes{counters_, line_samples_, line_counts_};
   for (QCheckBox* box : boxes)

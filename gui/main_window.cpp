@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,7 +16,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -46,6 +46,16 @@ namespace rl::gui {
 
 namespace {
 const char* kBundledSession = ":/sessions/h200-ladder.json";
+}  // namespace
+
+// page in a scroll area: a page whose controls need more width than a small screen leaves
+// scrolls, rather than making the window wider than the screen.
+QWidget* scrolled(QWidget* page) {
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(page);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
 }
 
 MainWindow::MainWindow() : MainWindow(Options{}) {}
@@ -65,12 +75,18 @@ MainWindow::MainWindow(Options options)
       baseline_(new QComboBox),
       time_basis_(new QComboBox) {
   setWindowTitle("ReductionLab");
+  // The form scrolls inside its dock: its height never sets the window's, and the dock closes
+  // (View > Experiment panel, F9) to give the charts the whole width.
   auto* scroll = new QScrollArea;
   scroll->setWidget(experiment_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setMinimumWidth(experiment_->minimumSizeHint().width() + 24);  // room for the scroll bar
+  experiment_dock_ = new QDockWidget("Experiment", this);
+  experiment_dock_->setObjectName("experiment_dock");
+  experiment_dock_->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, experiment_dock_);
 
   auto* right = new QWidget;
   auto* right_layout = new QVBoxLayout(right);
@@ -84,10 +100,12 @@ MainWindow::MainWindow(Options options)
   top->addStretch(1);
   top->addWidget(new QLabel("Speed-up against"));
   baseline_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  baseline_->setMinimumContentsLength(22);
+  baseline_->setMinimumContentsLength(16);
   baseline_->setToolTip("The baseline variant of every speed-up (charts and table)");
   top->addWidget(baseline_);
   top->addWidget(new QLabel("Time"));
+  time_basis_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  time_basis_->setMinimumContentsLength(14);
   for (TimeBasis b : time_bases())
     time_basis_->addItem(qtext::time_basis_choice(b), qtext::time_basis_key(b));
   time_basis_->setToolTip(
@@ -100,7 +118,7 @@ MainWindow::MainWindow(Options options)
   for (const auto& [title, page] : charts_->pages()) tabs_->addTab(page, title);
   tabs_->addTab(table_, "Results");
   tabs_->addTab(device_panel_, "Device");
-  tabs_->addTab(multi_view_, "Several GPUs");
+  tabs_->addTab(scrolled(multi_view_), "Several GPUs");
   {
     // Scrolls rather than forcing its width on the whole window (its controls are one wide row).
     auto* animation = new QScrollArea;
@@ -117,12 +135,8 @@ MainWindow::MainWindow(Options options)
   add_code_view();
   right_layout->addWidget(tabs_, 1);
 
-  auto* split = new QSplitter;
-  split->addWidget(scroll);
-  split->addWidget(right);
-  split->setStretchFactor(1, 1);
-  split->setSizes({scroll->minimumWidth(), 1100});
-  setCentralWidget(split);
+  setCentralWidget(right);
+  resizeDocks({experiment_dock_}, {scroll->minimumWidth()}, Qt::Horizontal);
   fit_to_screen();
 
   build_actions();
@@ -169,22 +183,21 @@ MainWindow::MainWindow(Options options)
 
 MainWindow::~MainWindow() = default;
 
-// 1500 x 950 where the screen has room; on a smaller screen (1366 x 768 laptops, projectors at
-// 1024 x 768) the whole available area, maximized, so the Run button and the charts are on it.
+// The whole available area of the screen, maximized: the charts get every pixel at 1024 x 768 and
+// at 4K alike. A size the person left it at comes back from the settings (restore_settings).
 void MainWindow::fit_to_screen() {
   const QScreen* screen = QGuiApplication::primaryScreen();
-  const QSize wanted(1500, 950);
-  if (!screen) {
-    resize(wanted);
-    return;
-  }
+  if (!screen) return resize(1280, 800);
   const QRect room = screen->availableGeometry();
-  if (room.width() >= wanted.width() + 40 && room.height() >= wanted.height() + 60) {
-    resize(wanted);
-  } else {
-    resize(room.size());
-    setWindowState(windowState() | Qt::WindowMaximized);
-  }
+  setGeometry(room);
+  setWindowState(windowState() | Qt::WindowMaximized);
+}
+
+// The tab that holds page (itself, or the scroll area around it).
+void MainWindow::show_tab_of(QWidget* page) {
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (tabs_->widget(i) == page || tabs_->widget(i)->isAncestorOf(page))
+      return tabs_->setCurrentIndex(i);
 }
 
 void MainWindow::connect_store() {

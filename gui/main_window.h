@@ -4,6 +4,7 @@
 // controller (worker thread).
 #pragma once
 
+#include <QByteArray>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QMainWindow>
@@ -11,6 +12,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 #include "engine/run/device.h"
 #include "engine/run/results.h"
@@ -19,11 +21,13 @@
 
 class QAction;
 class QComboBox;
+class QDialog;
 class QDockWidget;
 class QMenu;
 class QLabel;
 class QSettings;
 class QTabWidget;
+class QToolBar;
 
 namespace rl::gui {
 
@@ -40,6 +44,8 @@ class RunController;
 class SessionStore;
 class SessionsPanel;
 class StoryView;
+
+QWidget* scrolled(QWidget* page);  // main_window.cpp
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -121,8 +127,15 @@ class MainWindow : public QMainWindow {
   CodePanel* code_panel() const { return code_; }
   SessionsPanel* sessions_panel() const { return sessions_; }
   QDockWidget* sessions_dock() const { return sessions_dock_; }
+  QDockWidget* experiment_dock() const { return experiment_dock_; }
+  QToolBar* run_toolbar() const { return run_toolbar_; }
   QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
+
+  // The Help menu's pages (main_window_help.cpp), each a window of its own.
+  enum class HelpPage { GettingStarted, Keys, About };
+  QDialog* show_help(HelpPage page);
+  QString help_html(HelpPage page) const;
   QString last_error() const { return last_error_; }
 
  signals:
@@ -135,15 +148,20 @@ class MainWindow : public QMainWindow {
 
  private:
   void fit_to_screen();
+  void show_tab_of(QWidget* page);
   void build_actions();
   void build_file_menu();
   void export_all_charts_interactive();  // File > Export all charts as PNG
   void build_view_menu();
   void build_story_menu();  // main_window_story.cpp
+  void build_help_menu();   // main_window_help.cpp
+  void build_run_toolbar();
   void open_story_interactive();
   void add_sessions_dock(QMenu* view);  // main_window_view.cpp
   void add_code_view();                 // main_window_code.cpp
   void restore_view_settings();
+  void remember_layout();  // before a full-screen mode (main_window_view.cpp)
+  void restore_layout();   // after it
   void connect_run();
   void connect_multi_run();  // main_window_multi.cpp: the Several GPUs tab's runs
   void connect_store();
@@ -204,12 +222,15 @@ class MainWindow : public QMainWindow {
   CodePanel* code_ = nullptr;
   SessionsPanel* sessions_ = nullptr;
   QDockWidget* sessions_dock_ = nullptr;
+  QDockWidget* experiment_dock_ = nullptr;
+  QToolBar* run_toolbar_ = nullptr;
   bool sessions_offered_ = false;  // the list was shown once when a second session opened
   PresentationView* presentation_ = nullptr;  // deletes itself when closed
   StoryView* story_ = nullptr;                // deletes itself when closed
   QAction* predict_action_ = nullptr;         // Story > Predict, then reveal (remembered)
   QAction* present_action_ = nullptr;
   double presentation_zoom_ = 1.0;
+  std::pair<QByteArray, QByteArray> layout_before_mode_;  // geometry, state
   bool presentation_contrast_ = true;  // presentation mode's high-contrast look (H toggles)
   double text_pt_ = 9.5;
   QWidget* resume_bar_ = nullptr;

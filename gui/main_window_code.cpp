@@ -22,7 +22,7 @@ namespace rl::gui {
 void MainWindow::add_code_view() {
   code_ = new CodePanel;
   code_->setObjectName("code_panel");
-  tabs_->addTab(code_, "Code");
+  tabs_->addTab(scrolled(code_), "Code");
   auto show_row = [this](const QModelIndex& proxy_index) {
     if (!proxy_index.isValid()) return;
     const QModelIndex source = table_->proxy()->mapToSource(proxy_index);
@@ -36,14 +36,14 @@ void MainWindow::add_code_view() {
           [show_row](const QModelIndex& current) { show_row(current); });
   connect(table_, &QTableView::doubleClicked, code_, [this, show_row](const QModelIndex& i) {
     show_row(i);
-    tabs_->setCurrentWidget(code_);
+    show_tab_of(code_);
   });
   // A bar or point of any chart: its variant in the Code tab; a double click opens the tab.
   connect(charts_, &ChartsPanel::point_clicked, code_, [this](const PointSpec& p, bool twice) {
     code_->show_variant(QString::fromStdString(p.variant), p.block_size, p.unroll, p.type,
                         p.workspace);
     if (twice)
-      tabs_->setCurrentWidget(code_);
+      show_tab_of(code_);
     else
       statusBar()->showMessage(
           QString("%1 is in the Code tab (double-click the bar to open it)")
@@ -56,7 +56,7 @@ void MainWindow::add_code_view() {
   connect(store_, &SessionStore::metadata_changed, code_, sampled);
   sampled();
   // The animation's first variant and its shape (gui/animation names its pickers). Looked up
-  // in the tabs: the window does not hold them yet (the splitter is set after this).
+  // in the tabs: the window does not hold them yet (its central widget is set after this).
   auto* variant = tabs_->findChild<QComboBox*>("variant_a");
   auto* block = tabs_->findChild<QComboBox*>("block_size");
   if (variant != nullptr) {

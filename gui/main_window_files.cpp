@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
@@ -11,6 +12,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <algorithm>
 
 #include "chart_export.h"
@@ -58,14 +60,28 @@ void MainWindow::build_actions() {
 
   build_view_menu();
   build_story_menu();
-  QMenu* help = menuBar()->addMenu("&Help");
-  add_action(this, help, "About ReductionLab", QKeySequence(), [this] {
-    QMessageBox::about(
-        this, "ReductionLab",
-        "ReductionLab runs the classic ladder of CUDA parallel-reduction kernels and "
-        "modern ones, measures what each optimisation buys, and shows what happens "
-        "inside a block.\n\nFont: DejaVu Sans (bundled; see resources/fonts/LICENSE).");
-  });
+  build_help_menu();  // main_window_help.cpp
+  build_run_toolbar();
+}
+
+// Run and Cancel always in view, whatever the form's height or the panels shown; beside them
+// the panels' toggles and presentation mode, so that a newcomer finds them without the menus.
+void MainWindow::build_run_toolbar() {
+  run_toolbar_ = addToolBar("Run");
+  run_toolbar_->setObjectName("run_toolbar");
+  run_toolbar_->setMovable(false);
+  run_toolbar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  run_action_->setIconText("Run  (Ctrl+R)");
+  cancel_action_->setIconText("Cancel  (Esc)");
+  run_toolbar_->addAction(run_action_);
+  run_toolbar_->addAction(cancel_action_);
+  run_toolbar_->addSeparator();
+  QAction* form = experiment_dock_->toggleViewAction();
+  QAction* sessions = sessions_dock_->toggleViewAction();
+  form->setIconText("Experiment  (F9)");
+  sessions->setIconText("Sessions  (Ctrl+Shift+S)");
+  present_action_->setIconText("Present  (F5)");
+  for (QAction* a : {form, sessions, present_action_}) run_toolbar_->addAction(a);
 }
 
 void MainWindow::build_file_menu() {
@@ -140,7 +156,7 @@ bool MainWindow::open_session(const QString& path, bool overlay) {
     }
     last_dir_ = QFileInfo(path).absolutePath();
     multi_view_->set_session(std::move(*m), path);
-    tabs_->setCurrentWidget(multi_view_);
+    show_tab_of(multi_view_);
     statusBar()->showMessage(QString("Opened %1 (several GPUs)").arg(path), 6000);
     return true;
   }

@@ -56,6 +56,7 @@ bool MainWindow::present_story(const QString& path) {
   if (presentation_) presentation_->close();
   if (story_) story_->close();
   if (!path.startsWith(':')) last_dir_ = QFileInfo(path).absolutePath();
+  remember_layout();
   story_ = new StoryView(std::move(*story), store_->primary(), controller_, presentation_zoom_);
   connect(story_, &StoryView::zoom_changed, this, [this](double z) {
     presentation_zoom_ = z;
@@ -67,6 +68,7 @@ bool MainWindow::present_story(const QString& path) {
   });
   connect(story_, &StoryView::closed, this, [this] {
     story_ = nullptr;
+    restore_layout();
     activateWindow();
   });
   story_->showFullScreen();

@@ -4,8 +4,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QGuiApplication>
+#include <QLayout>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -38,6 +41,10 @@ void MainWindow::build_view_menu() {
   present_action_ = add(
       "&Presentation mode", {QKeySequence(Qt::Key_F5)}, [this] { present(); },
       Qt::ApplicationShortcut);
+  QAction* form = experiment_dock_->toggleViewAction();
+  form->setText("&Experiment panel");
+  form->setShortcut(QKeySequence(Qt::Key_F9));
+  view->addAction(form);
   add_sessions_dock(view);
   view->addSeparator();
   add("Larger text", {QKeySequence("Ctrl+="), QKeySequence("Ctrl++")},
@@ -64,13 +71,19 @@ void MainWindow::build_view_menu() {
 }
 
 // The Sessions list beside the charts: hidden while one session is open, shown the first time
-// a second one opens (a run adds one), then as the person leaves it (Ctrl+Shift+S).
+// a second one opens (a run adds one), then as the person leaves it (Ctrl+Shift+S). On a screen
+// narrower than kNarrowScreen it is a tab beside the experiment panel: both panels and the
+// charts' two columns side by side would not fit.
 void MainWindow::add_sessions_dock(QMenu* view) {
+  constexpr int kNarrowScreen = 1300;
   sessions_ = new SessionsPanel(store_);
   sessions_dock_ = new QDockWidget("Sessions", this);
   sessions_dock_->setObjectName("sessions_dock");
   sessions_dock_->setWidget(sessions_);
-  addDockWidget(Qt::RightDockWidgetArea, sessions_dock_);
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  const bool narrow = !screen || screen->availableGeometry().width() < kNarrowScreen;
+  addDockWidget(narrow ? Qt::LeftDockWidgetArea : Qt::RightDockWidgetArea, sessions_dock_);
+  if (narrow) tabifyDockWidget(experiment_dock_, sessions_dock_);
   sessions_dock_->hide();
   QAction* toggle = sessions_dock_->toggleViewAction();
   toggle->setText("&Sessions (rename, hide, close, compare)");
@@ -80,6 +93,7 @@ void MainWindow::add_sessions_dock(QMenu* view) {
     if (sessions_offered_ || store_->open().size() < 2) return;
     sessions_offered_ = true;
     sessions_dock_->show();
+    sessions_dock_->raise();  // the front tab where it shares the left side with the form
   });
 }
 
@@ -100,6 +114,7 @@ void MainWindow::present() {
     if (story_) story_->close();
     return;
   }
+  remember_layout();
   presentation_ = new PresentationView(store_, presentation_zoom_);
   connect(presentation_, &PresentationView::zoom_changed, this, [this](double z) {
     presentation_zoom_ = z;
@@ -112,10 +127,29 @@ void MainWindow::present() {
   });
   connect(presentation_, &PresentationView::closed, this, [this] {
     presentation_ = nullptr;
+    restore_layout();
     activateWindow();
   });
   presentation_->showFullScreen();
   presentation_->start();
+}
+
+// A full-screen mode sets the application font for the room, which grows every widget of the
+// window, and a window grows to its minimum size but never shrinks back by itself: the panels'
+// sizes and the window's geometry come back as they were when the mode began.
+void MainWindow::remember_layout() {
+  layout_before_mode_ = {saveGeometry(), saveState()};
+}
+
+void MainWindow::restore_layout() {
+  if (layout_before_mode_.first.isEmpty()) return;
+  layout()->activate();  // the minimum size of the app's own font again, not the room's
+  restoreState(layout_before_mode_.second);
+  if (isMaximized())  // the screen's area again (a maximized window keeps its state)
+    setGeometry(screen()->availableGeometry());
+  else
+    restoreGeometry(layout_before_mode_.first);
+  layout_before_mode_ = {};
 }
 
 void MainWindow::restore_view_settings() {

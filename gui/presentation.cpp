@@ -94,7 +94,7 @@ void PresentationView::keyPressEvent(QKeyEvent* event) {
   const SlideControls controls{page_, int(pages_.size()), zoom_, [this](int i) { show_page(i); },
                                [this](double z) { set_zoom(z); }};
   if (handle_slide_key(*event, this, controls)) return;
-  if (event->key() == Qt::Key_H) return set_high_contrast(!high_contrast());  // any modifier
+  if (event->key() == kContrastKey) return set_high_contrast(!high_contrast());  // any modifier
   QWidget::keyPressEvent(event);
 }
 

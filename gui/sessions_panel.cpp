@@ -142,6 +142,12 @@ SessionsPanel::SessionsPanel(SessionStore* store, QWidget* parent)
   unmatched_->setReadOnly(true);
   unmatched_->setMaximumBlockCount(2000);
   unmatched_->setPlaceholderText("Every point of A was measured in B and the other way round.");
+  // Session names are long ("CPU (host emulation), 2026-..."): the boxes elide them rather than
+  // widen the dock, and with it the window, past the screen.
+  for (QComboBox* box : {a_, b_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
+  }
   auto* pick = new QGridLayout;
   pick->addWidget(new QLabel("A (before)"), 0, 0);
   pick->addWidget(a_, 0, 1);

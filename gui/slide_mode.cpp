@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QPalette>
 #include <QScreen>
 #include <QWidget>
@@ -19,45 +20,81 @@ SlideMove show(int index) {
   return {.kind = SlideMove::Show, .index = index};
 }
 
-SlideMove zoom_to(double zoom) {
-  return {.kind = SlideMove::Zoom, .zoom = zoom};
+// The factor n steps from zoom: computed from the whole number of steps zoom is away from 1,
+// never by multiplying the factor shown, so n steps up then n down give the factor back exactly.
+SlideMove zoom_steps(double zoom, int n) {
+  const int now = int(std::lround(std::log(clamp_slide_zoom(zoom)) / std::log(kZoomStep)));
+  return {.kind = SlideMove::Zoom, .zoom = std::pow(kZoomStep, now + n)};
 }
+
+// What each shared key asks; a row per key, in the order the Keyboard shortcuts page lists them.
+struct SlideKeyRow {
+  Qt::Key key;
+  bool ctrl;  // the text keys only with Ctrl: plain = and - are left to the view
+  enum Action { Next, Back, First, Last, Leave, Larger, Smaller, Normal } action;
+  const char* what;
+};
+
+constexpr SlideKeyRow kSlideKeys[] = {
+    {Qt::Key_PageDown, false, SlideKeyRow::Next, "next"},
+    {Qt::Key_Space, false, SlideKeyRow::Next, "next"},
+    {Qt::Key_Right, false, SlideKeyRow::Next, "next"},
+    {Qt::Key_Down, false, SlideKeyRow::Next, "next"},
+    {Qt::Key_PageUp, false, SlideKeyRow::Back, "back"},
+    {Qt::Key_Backspace, false, SlideKeyRow::Back, "back"},
+    {Qt::Key_Left, false, SlideKeyRow::Back, "back"},
+    {Qt::Key_Up, false, SlideKeyRow::Back, "back"},
+    {Qt::Key_Home, false, SlideKeyRow::First, "the first"},
+    {Qt::Key_End, false, SlideKeyRow::Last, "the last"},
+    {Qt::Key_Escape, false, SlideKeyRow::Leave, "leave"},
+    {Qt::Key_F5, false, SlideKeyRow::Leave, "leave"},
+    {Qt::Key_Equal, true, SlideKeyRow::Larger, "larger text"},
+    {Qt::Key_Plus, true, SlideKeyRow::Larger, "larger text"},
+    {Qt::Key_Minus, true, SlideKeyRow::Smaller, "smaller text"},
+    {Qt::Key_0, true, SlideKeyRow::Normal, "normal text size"},
+};
 
 }  // namespace
 
 SlideMove slide_move(const QKeyEvent& event, int index, int count, double zoom) {
   const bool ctrl = event.modifiers() & Qt::ControlModifier;
-  switch (event.key()) {
-    case Qt::Key_PageDown:
-    case Qt::Key_Space:
-    case Qt::Key_Right:
-    case Qt::Key_Down:
-      return show(index + 1);
-    case Qt::Key_PageUp:
-    case Qt::Key_Backspace:
-    case Qt::Key_Left:
-    case Qt::Key_Up:
-      return show(index - 1);
-    case Qt::Key_Home:
-      return show(0);
-    case Qt::Key_End:
-      return show(count - 1);
-    case Qt::Key_Escape:
-    case Qt::Key_F5:
-      return {.kind = SlideMove::Leave};
-    // Text size with Ctrl only: plain = and - are left to the view (and QWidget).
-    case Qt::Key_Equal:
-    case Qt::Key_Plus:
-      if (ctrl) return zoom_to(zoom * kZoomStep);
-      break;
-    case Qt::Key_Minus:
-      if (ctrl) return zoom_to(zoom / kZoomStep);
-      break;
-    case Qt::Key_0:
-      if (ctrl) return zoom_to(1.0);
-      break;
+  for (const SlideKeyRow& row : kSlideKeys) {
+    if (row.key != event.key() || (row.ctrl && !ctrl)) continue;
+    switch (row.action) {
+      case SlideKeyRow::Next:
+        return show(index + 1);
+      case SlideKeyRow::Back:
+        return show(index - 1);
+      case SlideKeyRow::First:
+        return show(0);
+      case SlideKeyRow::Last:
+        return show(count - 1);
+      case SlideKeyRow::Leave:
+        return {.kind = SlideMove::Leave};
+      case SlideKeyRow::Larger:
+        return zoom_steps(zoom, +1);
+      case SlideKeyRow::Smaller:
+        return zoom_steps(zoom, -1);
+      case SlideKeyRow::Normal:
+        return {.kind = SlideMove::Zoom, .zoom = 1.0};
+    }
   }
   return {};
+}
+
+QList<KeyHelp> slide_key_help() {
+  QList<KeyHelp> rows;
+  for (const SlideKeyRow& row : kSlideKeys) {
+    const QString key =
+        QKeySequence(QKeyCombination(row.ctrl ? Qt::ControlModifier : Qt::NoModifier, row.key))
+            .toString(QKeySequence::NativeText);
+    // Keys that do the same thing share a row: "PgDown, Space, Right, Down: next".
+    if (!rows.isEmpty() && rows.back().what == row.what)
+      rows.back().keys += ", " + key;
+    else
+      rows.append({key, row.what});
+  }
+  return rows;
 }
 
 bool handle_slide_key(const QKeyEvent& event, QWidget* view, const SlideControls& controls) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QFont>
+#include <QList>
+#include <QString>
 
 #include <functional>
 
@@ -21,10 +23,23 @@ struct SlideMove {
   double zoom = 1;   // Zoom: the text factor wanted, not clamped (set_zoom clamps)
 };
 
+// A key (or keys that do the same) and what it does, as Help > Keyboard shortcuts lists it.
+struct KeyHelp {
+  QString keys;
+  QString what;
+};
+
+// Each view's own key beside the shared ones: named once, for its handler and for the help page.
+inline constexpr Qt::Key kContrastKey = Qt::Key_H;  // presentation mode: high contrast
+inline constexpr Qt::Key kRunStepKey = Qt::Key_R;   // story mode: run this step now
+
 // PageDown / Space / Right / Down: next; PageUp / Backspace / Left / Up: back; Home / End: the
 // first / last; Esc / F5: leave; Ctrl+= (or Ctrl++) / Ctrl+- / Ctrl+0: text larger (×1.15),
 // smaller, back to 1. index / count: the slide shown and how many; zoom: the text factor now.
+// The factor moves on a grid of whole steps (1.15^n), so Ctrl+= then Ctrl+- gives it back.
 SlideMove slide_move(const QKeyEvent& event, int index, int count, double zoom);
+// The shared keys as slide_move reads them, for the help page.
+QList<KeyHelp> slide_key_help();
 
 // A slide view's side of slide_move: the slide shown, how many, the text factor, and how to
 // change them.

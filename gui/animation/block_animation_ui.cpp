@@ -22,6 +22,7 @@
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
@@ -168,6 +169,35 @@ void BlockAnimationPanel::build_compare_row(QVBoxLayout* root) {
   root->addLayout(picks2);
 }
 
+namespace {
+
+// The two views side by side where both fit at their cell size, one above the other where they do
+// not (a 1366-pixel screen with the experiment panel open): the second never runs off the right.
+class ViewsFlow : public QObject {
+ public:
+  ViewsFlow(QBoxLayout* row, QWidget* a, QWidget* b, QWidget* viewport)
+      : QObject(viewport), row_(row), a_(a), b_(b), viewport_(viewport) {}
+
+ protected:
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest) {
+      const int both = a_->minimumSizeHint().width() + b_->minimumSizeHint().width() +
+                       std::max(0, row_->spacing());
+      const auto direction = !b_->isVisibleTo(a_->parentWidget()) || viewport_->width() >= both
+                                 ? QBoxLayout::LeftToRight
+                                 : QBoxLayout::TopToBottom;
+      if (row_->direction() != direction) row_->setDirection(direction);
+    }
+    return false;
+  }
+
+ private:
+  QBoxLayout* row_;
+  QWidget *a_, *b_, *viewport_;
+};
+
+}  // namespace
+
 // Views, side by side, in one scroll area; the levels above the block on the stack's second page.
 void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   stack_ = new QStackedWidget(this);
@@ -181,6 +211,9 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   row->addWidget(view_a_, 1, Qt::AlignTop);
   row->addWidget(view_b_, 1, Qt::AlignTop);
   scroll->setWidget(views_);
+  auto* flow = new ViewsFlow(row, view_a_, view_b_, scroll->viewport());
+  scroll->viewport()->installEventFilter(flow);
+  views_->installEventFilter(flow);
   stack_->addWidget(scroll);
   auto* levels = new QScrollArea(this);
   levels->setWidgetResizable(true);
@@ -299,25 +332,27 @@ void BlockAnimationPanel::connect_pickers() {
   connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
 }
 
+// Each key says what it does ("help"): Help > Keyboard shortcuts lists the panel's keys from these.
 void BlockAnimationPanel::add_shortcuts() {
-  auto shortcut = [this](const QKeySequence& key, auto fn) {
+  auto shortcut = [this](const QKeySequence& key, const char* what, auto fn) {
     auto* s = new QShortcut(key, this);
     s->setContext(Qt::WidgetWithChildrenShortcut);
+    s->setProperty("help", QString("Inside a block: ") + what);
     connect(s, &QShortcut::activated, this, fn);
   };
-  shortcut(Qt::Key_Space, [this] { set_playing(!playing()); });
-  shortcut(Qt::Key_Right, [this] { step(+1); });
-  shortcut(Qt::Key_Left, [this] { step(-1); });
+  shortcut(Qt::Key_Space, "play / pause", [this] { set_playing(!playing()); });
+  shortcut(Qt::Key_Right, "step forward", [this] { step(+1); });
+  shortcut(Qt::Key_Left, "step back", [this] { step(-1); });
   // What a presenter's clicker sends.
-  shortcut(Qt::Key_PageDown, [this] { step(+1); });
-  shortcut(Qt::Key_PageUp, [this] { step(-1); });
-  shortcut(Qt::Key_Home, [this] { set_frame(0); });
-  shortcut(Qt::Key_End, [this] { set_frame(frame_count() - 1); });
-  shortcut(Qt::Key_L, [this] { loop_->toggle(); });
-  shortcut(Qt::Key_Plus, [this] { zoom_->setValue(zoom_->value() + 4); });
-  shortcut(Qt::Key_Equal, [this] { zoom_->setValue(zoom_->value() + 4); });
-  shortcut(Qt::Key_Minus, [this] { zoom_->setValue(zoom_->value() - 4); });
-  shortcut(Qt::Key_P, [this] { ask_export_frame(); });
+  shortcut(Qt::Key_PageDown, "step forward", [this] { step(+1); });
+  shortcut(Qt::Key_PageUp, "step back", [this] { step(-1); });
+  shortcut(Qt::Key_Home, "first frame", [this] { set_frame(0); });
+  shortcut(Qt::Key_End, "last frame", [this] { set_frame(frame_count() - 1); });
+  shortcut(Qt::Key_L, "loop on / off", [this] { loop_->toggle(); });
+  shortcut(Qt::Key_Plus, "larger cells", [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Equal, "larger cells", [this] { zoom_->setValue(zoom_->value() + 4); });
+  shortcut(Qt::Key_Minus, "smaller cells", [this] { zoom_->setValue(zoom_->value() - 4); });
+  shortcut(Qt::Key_P, "export the frame", [this] { ask_export_frame(); });
 }
 
 void BlockAnimationPanel::fill_unrolls(QComboBox* variant, QComboBox* unroll) {

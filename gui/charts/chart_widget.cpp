@@ -1,5 +1,6 @@
 #include "charts/chart_widget.h"
 
+#include <QAbstractAxis>
 #include <QAction>
 #include <QBuffer>
 #include <QChart>
@@ -115,9 +116,26 @@ void ChartWidget::set_chart(const Chart& chart) {
   build(shown);
 }
 
-void ChartWidget::changeEvent(QEvent* event) {
-  QWidget::changeEvent(event);
-  if (event->type() == QEvent::ApplicationFontChange && scene_) build(Chart(scene_->data()));
+// The chart's texts take their sizes from the application font when built: a new one (the text
+// zoom, a full-screen mode coming or going) rebuilds it. Qt delivers the change as FontChange
+// (propagated), as ApplicationFontChange or both: one rebuild, after the events of the change.
+bool ChartWidget::event(QEvent* event) {
+  const bool handled = QWidget::event(event);
+  if (event->type() == QEvent::ApplicationFontChange || event->type() == QEvent::FontChange)
+    rebuild_later();
+  return handled;
+}
+
+void ChartWidget::rebuild_later() {
+  if (rebuild_pending_ || !scene_) return;
+  rebuild_pending_ = true;
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        rebuild_pending_ = false;
+        if (scene_) build(Chart(scene_->data()));
+      },
+      Qt::QueuedConnection);
 }
 
 void ChartWidget::build(const Chart& chart) {
@@ -184,6 +202,28 @@ QStringList ChartWidget::cut_text() const {
       if (!room.contains(legend->mapRectToScene(legend->entry_rects()[i])))
         cut << "legend entry outside the chart: " + legend->entries()[i].text;
   return cut;
+}
+
+QStringList ChartWidget::text_fonts() const {
+  QStringList fonts;
+  const QChart* chart = view_->chart();
+  auto add = [&fonts](const QString& what, const QFont& font) {
+    fonts << what + kFontMark + font.toString();
+  };
+  add("title", chart->titleFont());
+  fonts << "title text: " + chart->title();  // the subtitle's size is in the title's HTML
+  for (const QAbstractAxis* a : chart->axes()) {
+    add("axis labels", a->labelsFont());
+    add("axis title", a->titleFont());
+  }
+  for (const QGraphicsItem* item : view_->scene()->items()) {
+    if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item))
+      add(t->toPlainText(), t->font());
+    else if (const auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+      add(t->text(), t->font());
+  }
+  fonts.sort();
+  return fonts;
 }
 
 const Chart& ChartWidget::chart() const {

@@ -54,6 +54,10 @@ class ChartWidget : public QWidget {
   // left out; empty when every label, title and legend entry is whole (the readability test at
   // 1024x768 and 4K).
   QStringList cut_text() const;
+  // Every text the chart draws with its font ("axis labels | font DejaVu Sans,9.5,..."), and the
+  // title's HTML, sorted: the full-screen modes must leave these as they found them.
+  QStringList text_fonts() const;
+  static constexpr const char* kFontMark = " | font ";
 
  signals:
   void export_requested();
@@ -65,12 +69,14 @@ class ChartWidget : public QWidget {
  protected:
   void resizeEvent(QResizeEvent* event) override;
   // A new application font (the text zoom, presentation mode): rebuilt in it.
-  void changeEvent(QEvent* event) override;
+  bool event(QEvent* event) override;
 
  private:
   void build(const Chart& chart);
   Chart with_choices(const Chart& chart) const;  // the person's value axis applied
   void after_show();                             // hidden series, the menu's check mark
+  void rebuild_later();                          // once, however many font events come
+  bool rebuild_pending_ = false;
   QChartView* view_;
   ChartScene* scene_ = nullptr;
   Chart source_;  // as given to set_chart

@@ -235,7 +235,7 @@ void StoryView::keyPressEvent(QKeyEvent* event) {
                                [this](double z) { set_zoom(z); }};
   if (handle_slide_key(*event, this, controls)) return;
   // R alone runs the step (the button says so); Ctrl+R is passed on.
-  if (event->key() == Qt::Key_R && !(event->modifiers() & Qt::ControlModifier)) {
+  if (event->key() == kRunStepKey && !(event->modifiers() & Qt::ControlModifier)) {
     run_step();
     return;
   }

@@ -4,6 +4,8 @@
 
 #include <QKeyEvent>
 
+#include <cmath>
+
 #include "slide_mode.h"
 
 using namespace rl::gui;
@@ -37,9 +39,10 @@ TEST(SlideKeys, ClickerKeysStepJumpAndLeave) {
 
 TEST(SlideKeys, TextSizeWithCtrlOnly) {
   EXPECT_EQ(move_for(Qt::Key_Equal, Qt::ControlModifier).kind, SlideMove::Zoom);
-  EXPECT_DOUBLE_EQ(move_for(Qt::Key_Equal, Qt::ControlModifier).zoom, 2.0 * 1.15);
-  EXPECT_DOUBLE_EQ(move_for(Qt::Key_Plus, Qt::ControlModifier).zoom, 2.0 * 1.15);
-  EXPECT_DOUBLE_EQ(move_for(Qt::Key_Minus, Qt::ControlModifier).zoom, 2.0 / 1.15);
+  // On the grid of 1.15^n: 2.0 is nearest 1.15^5, so one step up is 1.15^6, one down 1.15^4.
+  EXPECT_EQ(move_for(Qt::Key_Equal, Qt::ControlModifier).zoom, std::pow(1.15, 6));
+  EXPECT_EQ(move_for(Qt::Key_Plus, Qt::ControlModifier).zoom, std::pow(1.15, 6));
+  EXPECT_EQ(move_for(Qt::Key_Minus, Qt::ControlModifier).zoom, std::pow(1.15, 4));
   EXPECT_DOUBLE_EQ(move_for(Qt::Key_0, Qt::ControlModifier).zoom, 1.0);
   for (int key : {Qt::Key_Equal, Qt::Key_Plus, Qt::Key_Minus, Qt::Key_0})
     EXPECT_EQ(move_for(key).kind, SlideMove::None) << key;
