@@ -188,7 +188,8 @@ TEST(AnimationPanel, SavesAScreenshot) {
   panel.set_frame(6);
   QApplication::processEvents();
   EXPECT_TRUE(panel.grab().save("/tmp/animation_1024.png"));
-  // The warp-shuffle kernel beside the seed's best: registers instead of a shared-memory tree.
+  // The warp-shuffle kernel beside the classic ladder's best: registers instead of a shared-memory
+  // tree.
   ASSERT_TRUE(panel.show_variants("warp_shuffle", "complete_unroll_volatile", 128, 1));
   panel.set_frame(7);
   QApplication::processEvents();

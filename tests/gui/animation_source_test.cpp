@@ -1,4 +1,4 @@
-// The animation's source strip (issue 11): stepping moves the highlight onto the current step's
+// The animation's source strip: stepping moves the highlight onto the current step's
 // lines and keeps them in view, "Show source" folds the code away and the app remembers it, a
 // step without lines says why in the caption, and at 1366x768 the tab needs no sideways scroll.
 #include <gtest/gtest.h>

@@ -16,7 +16,7 @@ TEST(AppCharts, LadderShowsCumulativeAndStepSpeedups) {
   const rl::Session s = test::sample_session();
   const charts::Chart c = build_chart("ladder_speedup", {{&s, "Test GPU"}}, "neighbored");
   ASSERT_EQ(c.x.categories.size(), 5);
-  EXPECT_EQ(c.x.categories[0], "Neighbored");  // the seed's names without "reduce"
+  EXPECT_EQ(c.x.categories[0], "Neighbored");  // the classic names without "reduce"
   EXPECT_EQ(c.x.categories[3], "Unroll4");
   ASSERT_EQ(c.series.size(), 1);
   const auto& pts = c.series[0].points;

@@ -1,4 +1,4 @@
-// A chart with many lines stays readable (issue 12, item 6): a click on a legend entry hides its
+// A chart with many lines stays readable: a click on a legend entry hides its
 // series and a second one brings it back, kept while the chart updates; the value axis can be
 // made linear or logarithmic by the person, for line charts only.
 #include <gtest/gtest.h>

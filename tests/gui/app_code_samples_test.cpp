@@ -1,4 +1,4 @@
-// The Code tab's per-line metrics and side-by-side diff (issue 11): a session's line samples put
+// The Code tab's per-line metrics and side-by-side diff: a session's line samples put
 // a share-and-stall column before each source and SASS line, its line counts an executed-and-
 // threads column, with a summary saying where they came from; a session without them leaves the
 // code as it is. The samples and counts here are made up by the test at the offsets of the

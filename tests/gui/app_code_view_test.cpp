@@ -1,4 +1,4 @@
-// The Code tab (issue 11): source with phases, the diff from the previous rung, SASS with its
+// The Code tab: source with phases, the diff from the previous rung, SASS with its
 // counts and the resources, for every catalog variant; a results row selects what it shows.
 #include <gtest/gtest.h>
 
@@ -105,7 +105,7 @@ TEST(AppCodeView, ScreenshotsAt1366x768) {
   }
 }
 
-// Issue 11: a chart's bar (or point) shows its code: every ladder bar carries the point it
+// A chart's bar (or point) shows its code: every ladder bar carries the point it
 // draws; a click puts its variant in the Code tab and says so; a double click opens the tab.
 TEST(AppCodeView, AChartBarShowsItsCodeAndADoubleClickOpensTheTab) {
   MainWindow w(test::quiet_options());

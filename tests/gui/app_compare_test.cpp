@@ -1,4 +1,4 @@
-// Two sessions compared in the app (issue 12, item 5): with an overlay, the Ladder page gains
+// Two sessions compared in the app: with an overlay, the Ladder page gains
 // B's speed-up over A per point at the ladder's setting, coloured by the engine's verdict, with
 // the summary in the subtitle; without one the chart takes no room and says how to get it.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// Issue 10: the measured hardware counters in the app. A GPU session run with --counters gets a
-// "barrier stall per rung" chart on the Ladder page (the seed's table, as bars), a barrier-stall
-// column in the results table, and every counter in the point tooltips; a session without
-// counters says how to get them.
+// The measured hardware counters in the app. A GPU session run with --counters gets a
+// "barrier stall per rung" chart on the Ladder page (the classic ladder's table, as bars), a
+// barrier-stall column in the results table, and every counter in the point tooltips; a session
+// without counters says how to get them.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -22,7 +22,7 @@ constexpr const char* kStall = "smsp__warp_issue_stalled_barrier_per_warp_active
 struct Rung {
   const char* variant;
   int unroll;
-  double stall;  // measured on the H200 on 2026-11-30 (docs/benchmarks.md, section 4)
+  double stall;  // an H200 run of 2026-11-30
 };
 const Rung kLadder[] = {{"neighbored", 1, 19.73},
                         {"interleaved", 1, 44.36},
@@ -119,8 +119,9 @@ TEST(AppCounters, UnsteadyCountersAreMarkedWhereTheyAreShown) {
       build_chart("ladder_barrier_stall", {{&s, ""}}, "neighbored").subtitle.contains("~"));
 }
 
-// Issue 10: the stall reasons stacked per rung, from the bundled H200 session's counters: the
-// barrier layer is the seed's metric and shrinks from reduceNeighboredLess to the unrolled rungs.
+// The stall reasons stacked per rung, from the bundled H200 session's counters: the
+// barrier layer is the classic ladder's metric and shrinks from reduceNeighboredLess to the
+// unrolled rungs.
 TEST(AppCounters, StallReasonsStackPerRungFromTheBundledSession) {
   QFile f(":/sessions/h200-ladder.json");
   if (!f.open(QIODevice::ReadOnly)) GTEST_SKIP() << "no bundled session in this build";

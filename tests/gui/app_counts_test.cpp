@@ -1,4 +1,4 @@
-// Issue 19: without a GPU the ladder still teaches the right lesson. On a host session (CPU times
+// Without a GPU the ladder still teaches the right lesson. On a host session (CPU times
 // of an emulation) the Ladder page leads with the block model's counts, one bar per rung falling
 // from reduceNeighbored to the unrolled rungs, and the CPU times are labelled as CPU times,
 // never as GPU speed-ups. A GPU session (the bundled H200 one) gets the count chart beside its
@@ -28,10 +28,10 @@ namespace {
 struct Rung {
   const char* variant;
   int unroll;
-  double cpu_ms;  // CPU times that say the opposite of the seed (as issue 19 saw them)
+  double cpu_ms;  // CPU times that say the opposite of the GPU
 };
 
-// The seed's ladder at its set-up, measured on the host backend: reduceNeighboredLess slower
+// The classic ladder at its set-up, measured on the host backend: reduceNeighboredLess slower
 // than reduceNeighbored (x0.47), as CPU times can be.
 const Rung kLadder[] = {{"neighbored", 1, 10.0},
                         {"neighbored_less", 1, 21.3},
@@ -92,7 +92,7 @@ TEST(AppCounts, CountChartHasOneBarPerRungFallingAlongTheLadder) {
     const auto& bars = c.series[0].points;
     ASSERT_EQ(bars.size(), rungs);
     for (int k = 0; k < rungs; ++k) EXPECT_EQ(bars[k].x, k);
-    // The seed's numbers, in thousands on the axis and whole on the bar.
+    // The classic ladder's numbers, in thousands on the axis and whole on the bar.
     EXPECT_EQ(c.y.title, "barriers (k)");
     EXPECT_DOUBLE_EQ(bars[0].y, 163.84);
     EXPECT_TRUE(bars[0].label.startsWith("163,840\n")) << bars[0].label.toStdString();
@@ -201,7 +201,7 @@ TEST(AppCounts, BundledGpuSessionGetsCountsFromTheModel) {
   if (!f.open(QIODevice::ReadOnly)) GTEST_SKIP() << "no bundled session in this build";
   const rl::Session s = rl::session_from_json(f.readAll().toStdString());
   ASSERT_EQ(s.device.backend, "cuda");
-  // At 2^28 (the default is the seed's 2^24).
+  // At 2^28 (the default is the classic 2^24).
   const charts::Chart c =
       build_chart("ladder_counts", {{&s, ""}}, "neighbored", TimeBasis::Whole,
                   rl::LadderSetting{std::uint64_t(1) << 28, rl::DType::Int32, 1024, 0});
@@ -225,7 +225,8 @@ TEST(AppCounts, BundledGpuSessionGetsCountsFromTheModel) {
   EXPECT_TRUE(global[0].tooltip.contains("2,621,440")) << global[0].tooltip.toStdString();
   EXPECT_EQ(c.y.title, "barriers (M)");  // 2,621,440 at 2^28
   EXPECT_DOUBLE_EQ(global[0].y, 2.62144);
-  // The kernels past the seed without a block model are named, not drawn, and are no error.
+  // The kernels past the classic ladder without a block model are named, not drawn, and are no
+  // error.
   EXPECT_TRUE(c.subtitle.contains("not drawn (no block model): cub_device_reduce"))
       << c.subtitle.toStdString();
   EXPECT_TRUE(c.warnings.isEmpty()) << c.warnings.join(" ").toStdString();

@@ -97,7 +97,7 @@ void screenshots_of_a_live_run(int preset, const QString& name, int live_tab) {
 
 }  // namespace
 
-// The seed's ladder at 2^24, block 1024, on the Ladder page.
+// The classic ladder at 2^24, block 1024, on the Ladder page.
 TEST(AppGpu, ScreenshotsOfALiveLadder) {
   screenshots_of_a_live_run(0, "ladder", 0);
 }

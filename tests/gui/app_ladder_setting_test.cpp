@@ -1,6 +1,6 @@
-// The ladder's setting is chosen, not guessed (issue 12, item 4): the Ladder page's Setting
-// selector lists what the session holds and starts on the seed's experiment; choosing another
-// redraws the ladder charts there; `--setting` does the same for `--export-charts`, and a
+// The ladder's setting is chosen, not guessed: the Ladder page's Setting
+// selector lists what the session holds and starts on the classic ladder's experiment; choosing
+// another redraws the ladder charts there; `--setting` does the same for `--export-charts`, and a
 // setting the session does not hold is refused naming what it holds.
 #include <gtest/gtest.h>
 
@@ -50,7 +50,7 @@ TEST(AppLadderSetting, TheSelectorListsTheSessionsSettingsAndRedrawsTheLadder) {
   ASSERT_EQ(combo->count(), 2);
   EXPECT_TRUE(combo->isEnabled());
   EXPECT_TRUE(combo->itemText(0).startsWith("N=2^16 · B=")) << combo->itemText(0).toStdString();
-  // Both hold the same rungs: the default is the larger N (the seed's 2^24 is not there).
+  // Both hold the same rungs: the default is the larger N (the classic 2^24 is not there).
   const QString big = "N=" + QString::fromStdString(rl::format_size(sample_n));
   EXPECT_TRUE(combo->currentText().startsWith(big)) << combo->currentText().toStdString();
   EXPECT_TRUE(ladder_subtitle(w).contains(big)) << ladder_subtitle(w).toStdString();

@@ -1,4 +1,4 @@
-// The app and multi-GPU sessions (issue 15): the charts built from a session, the "Several GPUs"
+// The app and multi-GPU sessions: the charts built from a session, the "Several GPUs"
 // tab opening a file written by run --devices, and the device page's links and NCCL line. The
 // session is the tests' own made-up one (tests/engine/multi_fixtures.h), never shipped as data.
 #include <gtest/gtest.h>

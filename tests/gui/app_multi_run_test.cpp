@@ -1,4 +1,4 @@
-// The Several GPUs tab runs a reduction across GPUs itself (issue 15): the form's fields in the
+// The Several GPUs tab runs a reduction across GPUs itself: the form's fields in the
 // CLI's grammar, each problem said naming its field, Run through the app's one GPU worker into a
 // worker process (the fake worker here: multi_fixtures.h's made-up points over two GPUs), the
 // points shown as they come, and Save session writing what File > Open reads back. Offscreen.

@@ -1,4 +1,4 @@
-// The app starts a counter run itself (issue 10): the experiment form's "Hardware counters
+// The app starts a counter run itself: the experiment form's "Hardware counters
 // (CUPTI)", "Line samples" and "Executed instructions per line" boxes exclude each other and need
 // a GPU, each saying why where it is off; they reach the GPU worker's arguments (the fake worker,
 // rl_fake_worker, stands in for reductionlab-worker and a GPU: RL_FAKE_ARGV_FILE records what the

@@ -1,4 +1,4 @@
-// Charts with many series stay readable (issue 12, items 6 and 1): 24 colours and 8 marker
+// Charts with many series stay readable: 24 colours and 8 marker
 // shapes tell series 1..24 apart; the legend wraps and never cuts an entry; bandwidth charts
 // offer "% of the read floor" only where a floor was measured; presentation mode's high
 // contrast is on by default; every presentation page at 1024x768 and 3840x2160 draws every

@@ -47,7 +47,7 @@ void save_shot(MainWindow& w, const QString& name) {
 
 }  // namespace
 
-// The seed's ladder, live on the GPU behind the launcher: bars arrive point by point.
+// The classic ladder, live on the GPU behind the launcher: bars arrive point by point.
 TEST(AppRemoteGpu, TheSeedsLadderLiveThroughALauncher) {
   MainWindow w(test::quiet_options());
   w.resize(1600, 1000);

@@ -1,4 +1,4 @@
-// The app's files through the engine's writer and reader (issue 16): a write that fails says
+// The app's files through the engine's writer and reader: a write that fails says
 // the OS's reason and what became of the file, as the CLI does; /dev/zero and a session nested
 // 100,000 deep are refused, not read forever or crashed on; an empty --export-charts or --open
 // is a bad argument, not a window.

@@ -1,6 +1,6 @@
-// A small hand-made session for chart tests: a test GPU (not a real measurement), the seed's
-// first three rungs at two unroll factors, one wrong result. Times are round numbers chosen
-// to make the expected speed-ups obvious.
+// A small hand-made session for chart tests: a test GPU (not a real measurement), the classic
+// ladder's first three rungs at two unroll factors, one wrong result. Times are round numbers
+// chosen to make the expected speed-ups obvious.
 #pragma once
 
 #include "engine/run/results.h"

@@ -1,6 +1,6 @@
 // Screenshots of the real app for people and docs, taken only when asked:
 //   RL_GUI_SCREENSHOTS=/tmp/shots ./build/tests/gui_tests --gtest_filter='AppScreenshots.*'
-// runs the seed's ladder preset and an unroll sweep on the host backend, then saves the window and
+// runs the classic ladder preset and an unroll sweep on the host backend, then saves the window and
 // every chart page as PNG.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Sessions side by side (issue 12, item 5): a run adds a session and keeps the one shown before
+// Sessions side by side: a run adds a session and keeps the one shown before
 // (hidden, listed); the Sessions list renames, hides and closes; any two are compared as A and
 // B, with a ratio and a difference chart whose titles name both sessions and the setting, and
 // the points of one session only listed, never dropped.

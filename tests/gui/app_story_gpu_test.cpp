@@ -1,4 +1,4 @@
-// Issue 12: a live story run of the seed's ladder on a GPU. The shipped story over the bundled
+// A live story run of the classic ladder on a GPU. The shipped story over the bundled
 // H200 session; three steps measured now with "Run this step now" (the app's job queue, a worker
 // process on the GPU), each bar then drawn from the live run. Skips, saying why, without a GPU.
 // RL_STORY_SHOTS=DIR also writes each step as the room sees it (docs/images/story-live-*.png).
@@ -31,7 +31,8 @@ TEST(AppStoryGpu, LiveRunOfTheSeedsLadder) {
   ASSERT_TRUE(test::wait_until([&] { return v->run_button()->isEnabled(); }, 10000))
       << v->run_button()->toolTip().toStdString();
   const QString shots = qEnvironmentVariable("RL_STORY_SHOTS");
-  // reduceNeighboredLess, reduceInterleaved and reduceUnroll8: the seed's three big steps.
+  // reduceNeighboredLess, reduceInterleaved and reduceUnroll8: the classic ladder's three big
+  // steps.
   for (int step : {1, 2, 5}) {
     v->show_step(step);
     ASSERT_TRUE(v->run_step()) << v->run_status().toStdString();

@@ -251,7 +251,7 @@ TEST(AppTimeBasis, BundledSessionHasEveryGpuTime) {
   const double unit = c.y.title.contains("µs") ? 1000 : 1;
   EXPECT_EQ(c.y.title, QString("GPU time (%1)").arg(unit == 1 ? "ms" : "µs"));
   for (const auto& r : store.primary().results)
-    if (r.point.size == 1u << 24) expected += r.gpu_time.median_ms * unit;  // the seed's N
+    if (r.point.size == 1u << 24) expected += r.gpu_time.median_ms * unit;  // the classic N
   EXPECT_NEAR(sum, expected, 1e-6 * expected);
 }
 

@@ -99,7 +99,7 @@ TEST(AppWindow, PresetsAreValidForTheHost) {
         << presets()[size_t(i)].name << ": " << w.experiment()->problems().join("; ").toStdString();
     const auto spec = w.experiment()->spec();
     ASSERT_TRUE(spec.has_value());
-    // The form may name a variant by its id where the preset used the seed's name.
+    // The form may name a variant by its id where the preset used the classic name.
     auto resolved = [](const std::vector<std::string>& names) {
       std::set<std::pair<std::string, int>> out;
       for (const auto& n : names) {
