@@ -1,9 +1,8 @@
-# What every installed tree carries besides the programs, and the .deb that CPack makes of it
-# (`cpack -G DEB` in the build folder). The binaries link cudart statically and open CUPTI,
+# What every installed tree carries besides the programs (the README and the fonts' licence),
+# and the .deb that CPack makes of it (`cpack -G DEB` in the build folder). The binaries link cudart statically and open CUPTI,
 # NVRTC, NCCL and NVML at run time, so the package needs no CUDA package to start; the Qt and
 # giflib libraries it links are found by dpkg-shlibdeps.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.md")
 install(FILES resources/fonts/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME fonts-LICENSE)
 
 set(CPACK_PACKAGE_NAME reductionlab)

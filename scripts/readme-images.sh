@@ -88,9 +88,10 @@ window app-start.png ""
 chart ladder.png ladder_barriers_stall --open "$bundled" --setting N=2^24,B=1024,type=int32
 # Inside a block: its tab (which takes the keyboard), then three steps (PageDown).
 window inside-a-block.png "ctrl+$page_block Next Next Next"
-# The Code tab, reached from the animation's tab so that the keyboard lands in it: block size
-# 1024 (the last in the list, where the bundled line samples are), then its SASS page.
-window code-view.png "ctrl+$page_block ctrl+$page_code Tab End Tab Tab Tab Right Right"
+# The Code tab, reached from the animation's tab so that the keyboard lands in it; it opens at
+# the setting the bundled line samples were taken at. F9 hides the experiment panel, so the
+# source is whole beside its sample and count columns.
+window code-view.png "ctrl+$page_block ctrl+$page_code F9"
 # Story mode: the first story, at its second step.
 window story.png "shift+F5 Next"
 # Two sessions compared: the earlier session opened beside the bundled one; the Ladder page

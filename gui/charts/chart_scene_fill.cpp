@@ -196,6 +196,9 @@ void ChartScene::add_bar_labels() {
       item->setZValue(15);
       item->setData(0, i);
       item->setData(1, k);
+      // Shown once place_overlays() has put it over its bar: until then (or on a chart whose
+      // bars it cannot place, such as stacked ones) it would stand at the card's corner.
+      item->setVisible(false);
       bar_labels_.append(item);
       if (s.points[k].noisy && !s.points[k].wrong) {
         auto* hatch = new QGraphicsRectItem(chart_);

@@ -1,4 +1,4 @@
-// The app on a GPU it reaches only through a launcher (docs/remote.md), for the GPU machine: the
+// The app on a GPU it reaches only through a launcher, for the GPU machine: the
 // launcher is `env CUDA_VISIBLE_DEVICES=N` and this build's reductionlab-cli, so the app's own
 // process may see no GPU at all (run the tests with CUDA_VISIBLE_DEVICES= to be sure: the app
 // side then is "a machine without a GPU"). Skipped, saying why, when the launcher's side lists

@@ -1,4 +1,4 @@
-// Runs through a launcher (docs/remote.md) on the host backend, so no GPU and no ssh is needed:
+// Runs through a launcher on the host backend, so no GPU and no ssh is needed:
 // `env` as the launcher reaches this build's reductionlab-cli as ssh would reach a server's, and
 // small wrapper scripts stand in for a slow link, a dropped connection, a line of garbage, a
 // newer stream, an older or missing CLI. Points arrive one by one, cancel and a dropped

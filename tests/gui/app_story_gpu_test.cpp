@@ -1,7 +1,7 @@
 // A live story run of the classic ladder on a GPU. The shipped story over the bundled
 // H200 session; three steps measured now with "Run this step now" (the app's job queue, a worker
 // process on the GPU), each bar then drawn from the live run. Skips, saying why, without a GPU.
-// RL_STORY_SHOTS=DIR also writes each step as the room sees it (docs/images/story-live-*.png).
+// RL_STORY_SHOTS=DIR also writes each step as the room sees it.
 #include <gtest/gtest.h>
 
 #include <QPushButton>
