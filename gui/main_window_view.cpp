@@ -152,6 +152,19 @@ void MainWindow::restore_layout() {
   layout_before_mode_ = {};
 }
 
+// Leaving a full-screen mode gives the app font back, but widgets' size hints (the charts', the
+// form's) follow it a few events later: a maximized window fitted to the screen meanwhile was held
+// wider by the room's minimum and would stay so. Once the layout asks again, it takes the screen's
+// available area again.
+bool MainWindow::event(QEvent* event) {
+  const bool done = QMainWindow::event(event);
+  if (event->type() == QEvent::LayoutRequest && isMaximized() && screen()) {
+    const QRect room = screen()->availableGeometry();
+    if (!room.contains(frameGeometry())) setGeometry(room);
+  }
+  return done;
+}
+
 void MainWindow::restore_view_settings() {
   if (!options_.settings) return;
   QSettings settings;
