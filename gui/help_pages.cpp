@@ -65,6 +65,9 @@ QList<KeySection> keyboard_shortcuts(const QWidget& window) {
   KeySection story{"Story mode (Story menu, Shift+F5)", shared};
   story.keys.append({QKeySequence(kRunStepKey).toString(QKeySequence::NativeText),
                      "run this step now (on the GPU, or the host backend)"});
+  story.keys.append({QKeySequence(kPredictKey).toString(QKeySequence::NativeText),
+                     "predict, then reveal on / off: the room guesses the speed-up before each "
+                     "bar; type the guess, Enter reveals"});
   sections << presentation << story;
   return sections;
 }

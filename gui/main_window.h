@@ -145,6 +145,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  bool event(QEvent* event) override;  // a maximized window kept within the screen (view.cpp)
 
  private:
   void fit_to_screen();

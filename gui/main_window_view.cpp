@@ -152,6 +152,26 @@ void MainWindow::restore_layout() {
   layout_before_mode_ = {};
 }
 
+// Leaving a full-screen mode gives the app font back, but widgets' size hints (the charts', the
+// form's) follow it a few events later: a window fitted to the screen meanwhile was held wider by
+// the room's minimum and would stay so. Once the layout asks again, it comes back within the
+// screen's available area (all of it when maximized).
+bool MainWindow::event(QEvent* event) {
+  const bool done = QMainWindow::event(event);
+  if (event->type() == QEvent::LayoutRequest && !isFullScreen() && screen()) {
+    const QRect room = screen()->availableGeometry();
+    if (!room.contains(frameGeometry())) {
+      layout()->invalidate();  // the minimum of the fonts now, not of those the mode had
+      layout()->activate();
+      QRect inside(geometry().topLeft(), geometry().size().boundedTo(room.size()));
+      inside.moveLeft(std::clamp(inside.left(), room.left(), room.right() - inside.width() + 1));
+      inside.moveTop(std::clamp(inside.top(), room.top(), room.bottom() - inside.height() + 1));
+      setGeometry(isMaximized() ? room : inside);
+    }
+  }
+  return done;
+}
+
 void MainWindow::restore_view_settings() {
   if (!options_.settings) return;
   QSettings settings;

@@ -1,7 +1,8 @@
 // What presentation mode (presentation.h) and story mode (story/story_view.h) share: the keys a
 // clicker sends and the presenter's text keys, the text size for a room and its zoom's bounds,
 // the room's look. One copy for both, so the two full-screen modes cannot drift apart; each view
-// keeps its own extra key (H: contrast in presentation mode, R: run the step in story mode).
+// keeps its own extra keys (H: contrast in presentation mode; R: run the step, P: predict, then
+// reveal in story mode).
 #pragma once
 
 #include <QFont>
@@ -32,6 +33,7 @@ struct KeyHelp {
 // Each view's own key beside the shared ones: named once, for its handler and for the help page.
 inline constexpr Qt::Key kContrastKey = Qt::Key_H;  // presentation mode: high contrast
 inline constexpr Qt::Key kRunStepKey = Qt::Key_R;   // story mode: run this step now
+inline constexpr Qt::Key kPredictKey = Qt::Key_P;   // story mode: the room guesses before a bar
 
 // PageDown / Space / Right / Down: next; PageUp / Backspace / Left / Up: back; Home / End: the
 // first / last; Esc / F5: leave; Ctrl+= (or Ctrl++) / Ctrl+- / Ctrl+0: text larger (×1.15),

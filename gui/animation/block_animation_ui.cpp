@@ -58,12 +58,21 @@ QComboBox* ladder_variant_combo(QWidget* parent) {
   return c;
 }
 
+// The frame buttons are a glyph or two: as wide as their text, not a style's minimum (80 px for
+// "<"); the hints say so, so a layout that needs the room may take it and the text stays whole.
+class GlyphButton : public QPushButton {
+ public:
+  using QPushButton::QPushButton;
+  QSize sizeHint() const override {
+    return {fontMetrics().horizontalAdvance(text()) + 28, QPushButton::sizeHint().height()};
+  }
+  QSize minimumSizeHint() const override { return sizeHint(); }
+};
+
 QPushButton* tool_button(const QString& text, const QString& tip, QWidget* parent) {
-  auto* b = new QPushButton(text, parent);
+  auto* b = text.size() <= 2 ? new GlyphButton(text, parent) : new QPushButton(text, parent);
   b->setToolTip(tip);
   b->setAutoDefault(false);
-  // The frame buttons are a glyph or two: as wide as their text, not a style's minimum.
-  if (text.size() <= 2) b->setMaximumWidth(b->fontMetrics().horizontalAdvance(text) + 28);
   return b;
 }
 

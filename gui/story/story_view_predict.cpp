@@ -5,6 +5,7 @@
 #include <QLabel>
 
 #include "engine/report/format.h"
+#include "slide_mode.h"
 #include "story/story_bars.h"
 #include "story/story_view.h"
 
@@ -51,7 +52,7 @@ QString StoryView::prompt_text() const {
 
 bool StoryView::predict_key(QKeyEvent* event) {
   const bool plain = !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier));
-  if (event->key() == Qt::Key_P && plain) {
+  if (event->key() == kPredictKey && plain) {
     set_predict(!predict_);
     return true;
   }

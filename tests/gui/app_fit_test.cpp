@@ -11,6 +11,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QMainWindow>
 #include <QScreen>
 #include <QTabWidget>
 #include <QTest>
@@ -46,12 +47,24 @@ QString name_of(const QWidget* w) {
   return QString("%1 '%2'").arg(w->metaObject()->className(), text.left(60));
 }
 
+// A dock tabified with another whose tab is in front: Qt keeps it "visible" but moves it out of
+// sight (nothing of it is drawn), so its contents are not on the screen at all.
+bool behind_another_tab(const QWidget* w) {
+  for (; w; w = w->parentWidget())
+    if (const auto* dock = qobject_cast<const QDockWidget*>(w)) {
+      const auto* window = qobject_cast<const QMainWindow*>(dock->parentWidget());
+      return window && !window->tabifiedDockWidgets(const_cast<QDockWidget*>(dock)).isEmpty() &&
+             dock->visibleRegion().isEmpty();
+    }
+  return false;
+}
+
 // A control squeezed below the size its text needs, or running past the right edge of what holds
 // it (a scroll area's viewport included: a form scrolls down, never sideways).
 QStringList cut_controls(const QWidget& window) {
   QStringList cut;
   for (const QWidget* w : window.findChildren<QWidget*>()) {
-    if (!w->isVisible() || w->isWindow()) continue;
+    if (!w->isVisible() || w->isWindow() || behind_another_tab(w)) continue;
     const auto* label = qobject_cast<const QLabel*>(w);
     const bool control =
         qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QComboBox*>(w) ||
@@ -109,7 +122,8 @@ QStringList problems(MainWindow& w, const QString& state) {
     add("widths: " + widths.join(", "));
   }
   for (const QDockWidget* d : w.findChildren<QDockWidget*>())
-    if (d->isVisible() && !w.rect().contains(QRect(d->mapTo(&w, QPoint(0, 0)), d->size())))
+    if (d->isVisible() && !behind_another_tab(d) &&
+        !w.rect().contains(QRect(d->mapTo(&w, QPoint(0, 0)), d->size())))
       add(d->windowTitle() + " panel runs past the window");
   for (const QString& c : cut_controls(w)) add(c);
   for (const auto* chart : w.findChildren<charts::ChartWidget*>())

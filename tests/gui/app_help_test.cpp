@@ -85,7 +85,8 @@ TEST(AppHelp, KeyboardShortcutsListEveryKeyTheAppTakes) {
   }
   EXPECT_GE(shortcuts, 10);
   // The full-screen modes' keys, from slide_move's own table: each row's keys give its move.
-  for (const char* part : {"Presentation mode", "Story mode", "high contrast", "run this step"})
+  for (const char* part : {"Presentation mode", "Story mode", "high contrast", "run this step",
+                           "predict, then reveal"})
     EXPECT_TRUE(text.contains(part)) << part;
   for (const KeyHelp& row : slide_key_help()) {
     EXPECT_TRUE(text.contains(row.keys + "\t" + row.what) || text.contains(row.keys))
