@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "charts/chart_axes.h"
 #include "charts/chart_data.h"
@@ -124,6 +125,9 @@ class ChartScene : public QObject {
   bool refit_categories(const QRectF& plot);  // true: the labels were fitted anew
   void make_room_for_bar_labels(double plot_height);
   int bar_set_of(int series) const;  // the bar set series `series` is drawn as
+  // Where point k of series i stands on the value axis: its bottom and top (a stacked chart's
+  // layers stand on the ones below them, the others on the axis).
+  std::pair<double, double> bar_span(int series, int k) const;
   void place_bar_labels(const BarGeometry& g, double bar_px);
   void keep_inside_plot(QGraphicsSimpleTextItem* item) const;
   void place_hatches(const BarGeometry& g);

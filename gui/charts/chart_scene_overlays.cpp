@@ -1,5 +1,6 @@
 // ChartScene's overlays: the text, bar labels and hatches kept in place when the plot area moves
 // (chart_scene_fill.cpp puts the numbers in).
+#include <QAbstractBarSeries>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -50,10 +51,13 @@ void ChartScene::place_overlays() {
   int bar_sets = 0;
   QAbstractSeries* bars = nullptr;
   for (auto* s : chart_->series())
-    if (s->type() == QAbstractSeries::SeriesTypeBar) bars = s;
+    if (s->type() == QAbstractSeries::SeriesTypeBar ||
+        s->type() == QAbstractSeries::SeriesTypeStackedBar)
+      bars = s;
   for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
+  if (data_.stacked) bar_sets = std::min(bar_sets, 1);  // a stack is one bar
   if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
-  const BarGeometry g{bars, static_cast<QBarSeries*>(bars)->barWidth(), bar_sets};
+  const BarGeometry g{bars, static_cast<QAbstractBarSeries*>(bars)->barWidth(), bar_sets};
   const double bar_px = (plot.width() - 20) / data_.x.categories.size() * g.width / bar_sets;
   if (refit) {
     // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
@@ -117,9 +121,23 @@ void ChartScene::make_room_for_bar_labels(double plot_height) {
 }
 
 int ChartScene::bar_set_of(int series) const {
+  if (data_.stacked) return 0;
   int set = 0;
   for (int j = 0; j < series; ++j) set += drawn_[j]->kind == SeriesKind::Bars;
   return set;
+}
+
+std::pair<double, double> ChartScene::bar_span(int series, int k) const {
+  const Point& p = data_.series[series].points[k];
+  const double top = p.wrong ? 0 : p.y;
+  if (!data_.stacked) return {0, top};
+  double below = 0;
+  for (int j = 0; j < series; ++j) {
+    if (drawn_[j]->kind != SeriesKind::Bars) continue;
+    for (const Point& q : data_.series[j].points)
+      if (q.x == p.x && !q.wrong && q.y > 0) below += q.y;
+  }
+  return {below, below + top};
 }
 
 void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
@@ -129,7 +147,7 @@ void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
     const int set = bar_set_of(i);
     const Point& p = data_.series[i].points[k];
     const double x = p.x - g.width / 2 + (set + 0.5) * g.width / g.sets;
-    const QPointF at = chart_->mapToPosition(QPointF(x, p.wrong ? 0 : p.y), g.bars);
+    const QPointF at = chart_->mapToPosition(QPointF(x, bar_span(i, k).second), g.bars);
     const QRectF r = item->boundingRect();
     // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
     // than its bar even turned (big text for a room, many bars): made narrower to fit its bar
@@ -168,8 +186,10 @@ void ChartScene::place_hatches(const BarGeometry& g) {
     const int set = bar_set_of(i);
     const Point& p = data_.series[i].points[k];
     const double left = p.x - g.width / 2 + set * g.width / g.sets;
-    const QPointF top_left = chart_->mapToPosition(QPointF(left, p.y), g.bars);
-    const QPointF bottom_right = chart_->mapToPosition(QPointF(left + g.width / g.sets, 0), g.bars);
+    const auto [bottom, top] = bar_span(i, k);
+    const QPointF top_left = chart_->mapToPosition(QPointF(left, top), g.bars);
+    const QPointF bottom_right =
+        chart_->mapToPosition(QPointF(left + g.width / g.sets, bottom), g.bars);
     hatch->setRect(QRectF(top_left, bottom_right).normalized());
   }
 }
