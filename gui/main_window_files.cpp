@@ -147,8 +147,12 @@ void MainWindow::export_all_charts_interactive() {
 
 bool MainWindow::open_session(const QString& path, bool overlay) {
   QString error;
+  // A one-GPU session, possibly very large, is read as it streams in; only a file that is not
+  // one is looked at whole (a multi-GPU session is small), so opening never holds a large
+  // session's whole document in memory.
+  std::optional<Session> s = read_session_file(path, &error);
   // A multi-GPU session has a tab of its own ("Several GPUs"); it cannot overlay a one-GPU one.
-  if (!overlay && is_multi_session_file(path)) {
+  if (!s && !overlay && is_multi_session_file(path)) {
     std::optional<MultiSession> m = read_multi_session_file(path, &error);
     if (!m) {
       report_error("Open session", error);
@@ -160,7 +164,6 @@ bool MainWindow::open_session(const QString& path, bool overlay) {
     statusBar()->showMessage(QString("Opened %1 (several GPUs)").arg(path), 6000);
     return true;
   }
-  std::optional<Session> s = read_session_file(path, &error);
   if (!s) {
     report_error(overlay ? "Overlay session" : "Open session", error);
     return false;
