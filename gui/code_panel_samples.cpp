@@ -8,6 +8,7 @@
 #include <QTextBlock>
 
 #include <algorithm>
+#include <utility>
 
 #include "code_panel.h"
 #include "engine/report/format.h"
@@ -25,9 +26,17 @@ QString reason_words(const std::string& reason) {
 void CodePanel::set_sampled_session(const Session& session) {
   sampled_ = Session{};
   sampled_.device = session.device;
-  for (const PointResult& r : session.results)  // samples, counts, occupancy
-    if ((r.line_samples && !r.line_samples->functions.empty()) || !r.occupancy.empty())
-      sampled_.results.push_back(r);
+  // Only what the tab reads (the point, its samples and counts, its occupancy): the times and
+  // counters of a large session stay with the session, not copied here.
+  for (const PointResult& r : session.results) {
+    if ((!r.line_samples || r.line_samples->functions.empty()) && r.occupancy.empty()) continue;
+    PointResult kept;
+    kept.point = r.point;
+    kept.status = r.status;
+    kept.line_samples = r.line_samples;
+    kept.occupancy = r.occupancy;
+    sampled_.results.push_back(std::move(kept));
+  }
   if (!show_sampled_shape()) refresh();
 }
 

@@ -16,6 +16,14 @@ QString text(std::string_view s) {
   return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
+// A row keeps what the table shows: a point's line samples (per-instruction warp samples and
+// counts, the bulk of a large session) stay with the session, which the Code tab reads.
+PointResult table_row(const PointResult& r) {
+  PointResult row = r;
+  row.line_samples.reset();
+  return row;
+}
+
 }  // namespace
 
 ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -23,7 +31,9 @@ ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 void ResultsModel::set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
                                const std::string& baseline, const std::string& created_utc) {
   beginResetModel();
-  rows_ = results;
+  rows_.clear();
+  rows_.reserve(results.size());
+  for (const PointResult& r : results) rows_.push_back(table_row(r));
   device_ = device;
   created_utc_ = created_utc;
   baseline_ = baseline;
@@ -33,7 +43,7 @@ void ResultsModel::set_results(const std::vector<PointResult>& results, const De
 void ResultsModel::append(const PointResult& result) {
   const int row = int(rows_.size());
   beginInsertRows({}, row, row);
-  rows_.push_back(result);
+  rows_.push_back(table_row(result));
   endInsertRows();
 }
 
