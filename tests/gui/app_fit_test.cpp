@@ -172,6 +172,7 @@ TEST(AppFitScreen, EveryStateFitsTheScreen) {
   w.run();
   ASSERT_TRUE(w.running());
   ASSERT_TRUE(test::wait_until([&] { return w.store()->primary().results.size() >= 1; }, 60000));
+  settle();  // what the person sees: the charts laid out after the point's arrival
   found << problems(w, "during a run");
   ASSERT_TRUE(test::wait_until([&] { return !w.running(); }, 60000));
   w.sessions_dock()->show();
