@@ -18,15 +18,6 @@
 namespace rl::testing {
 namespace {
 
-std::set<std::string> flags_in(const std::string& text) {
-  static const std::regex flag(R"(--[a-z][a-z0-9-]*)");
-  std::set<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), flag); it != std::sregex_iterator();
-       ++it)
-    out.insert(it->str());
-  return out;
-}
-
 // Running an example: on the host backend, small sizes, a short budget, files in a
 // temporary directory, and always a session JSON to check the points in.
 struct Ran {

@@ -11,15 +11,6 @@
 namespace rl::testing {
 namespace {
 
-std::set<std::string> flags_in(const std::string& text) {
-  static const std::regex flag(R"(--[a-z][a-z0-9-]*)");
-  std::set<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), flag); it != std::sregex_iterator();
-       ++it)
-    out.insert(it->str());
-  return out;
-}
-
 // The section of a --help that starts with `title` and ends at a blank line.
 std::string help_section(const std::string& help, const std::string& title) {
   const std::size_t at = help.find("\n" + title + "\n");

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -131,6 +133,16 @@ inline CliResult run_cli(const std::vector<std::string>& args,
   r.out = p.out();
   r.err = p.err();
   return r;
+}
+
+// Every --flag named in a text (a help page, a synopsis).
+inline std::set<std::string> flags_in(const std::string& text) {
+  static const std::regex flag(R"(--[a-z][a-z0-9-]*)");
+  std::set<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), flag); it != std::sregex_iterator();
+       ++it)
+    out.insert(it->str());
+  return out;
 }
 
 }  // namespace rl::testing

@@ -21,47 +21,16 @@
 #include "engine/core/error.h"
 #include "engine/io/input_file.h"
 #include "engine/io/output_file.h"
+#include "temp_dir.h"
 
 namespace rl {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "rl-out-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const fs::path& path() const { return path_; }
-  // Every name in the directory: no temporary file may be left behind.
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spit(const std::string& p, const std::string& text) {
-  std::ofstream(p, std::ios::binary) << text;
-}
+using testing::slurp;
+using testing::spit;
+using TempDir = testing::TempDir;
 
 std::string plan_error(const std::string& path) {
   try {

@@ -20,45 +20,18 @@
 #include "engine/io/output_lock.h"
 #include "engine/io/resume.h"
 #include "engine/run/input_data.h"
+#include "temp_dir.h"
 
 namespace rl {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Dir {
- public:
-  Dir() {
-    std::string tmpl = (fs::temp_directory_path() / "rl-lock-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  fs::path path_;
+using testing::slurp;
+using testing::spit;
+struct Dir : testing::TempDir {
+  Dir() : testing::TempDir("rl-lock") {}
 };
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spit(const std::string& p, const std::string& text) {
-  std::ofstream(p, std::ios::binary) << text;
-}
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
