@@ -36,8 +36,12 @@ qt_runtime() {
 }
 
 if has tests; then
-  timeout 200 $B/gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1; echo "gpu_tests exit $?" >> "$out/gpu_tests.log"
-  timeout 60 $B/engine_tests --gtest_brief=1 >> "$out/gpu_tests.log" 2>&1; echo "engine_tests exit $?" >> "$out/gpu_tests.log"
+  # From a folder one below the root, as ctest runs them from build/: a build made with a
+  # compiler cache's base_dir finds the fixtures beside the tests' sources through ../.
+  mkdir -p .device-run
+  (cd .device-run &&
+   timeout 200 $B/gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1; echo "gpu_tests exit $?" >> "$out/gpu_tests.log"
+   timeout 60 $B/engine_tests --gtest_brief=1 >> "$out/gpu_tests.log" 2>&1; echo "engine_tests exit $?" >> "$out/gpu_tests.log")
 fi
 if has memcheck; then
   RL_GPU_TEST_MAX_SIZE=1000003 timeout 240 compute-sanitizer --tool memcheck --print-limit 20 \

@@ -8,16 +8,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" >/dev/null
-cmake --build build-gpu -j"$(nproc)"
+# BUILD_DIR: a build folder to pack from (default build-gpu, made here for CUDA_ARCHS). It is
+# configured again every time: the commit that sessions record is read at configure time.
+build="${BUILD_DIR:-build-gpu}"
+if [ -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" >/dev/null
+else
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)"
 rm -rf .device/bin && mkdir -p .device/bin
-for f in build-gpu/tests/engine_tests build-gpu/tests/gpu_tests build-gpu/tests/gui_tests \
-         build-gpu/tests/rl_fake_worker build-gpu/tests/rl_fault_worker \
-         build-gpu/tests/librl_fake_nvml.so \
-         build-gpu/worker/reductionlab-worker \
-         build-gpu/cli/reductionlab-cli build-gpu/gui/reductionlab; do
-  [ -x "$f" ] && cp "$f" .device/bin/
+for f in tests/engine_tests tests/gpu_tests tests/gui_tests tests/rl_fake_worker \
+         tests/rl_fault_worker tests/librl_fake_nvml.so worker/reductionlab-worker \
+         cli/reductionlab-cli gui/reductionlab; do
+  [ -x "$build/$f" ] && cp "$build/$f" .device/bin/
 done
 # giflib (the app's GIF export) may be missing on the GPU machine: its library travels with them
 # (gpu-check.sh puts their folder on LD_LIBRARY_PATH).

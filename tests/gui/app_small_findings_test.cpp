@@ -284,18 +284,19 @@ TEST(AppSmallFindings, SvgTextIsTheSizeOfPngText) {
   EXPECT_NEAR(double(svg_width) / png_width, 1.0, 0.08) << svg_width << " vs " << png_width;
 }
 
-TEST(AppSmallFindings, BundledSessionSaysWhichPointsAreOfAnEarlierKernel) {
+// The bundled session was measured after the last change to any kernel's device code: no banner
+// and no point says it is of an earlier kernel (engine/report/format.h keeps the changes; a
+// session measured before one is marked, compare_test.cpp).
+TEST(AppSmallFindings, BundledSessionIsOfTheProductsKernels) {
   if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
   MainWindow w(with_bundled());
-  EXPECT_TRUE(w.banner_text().contains("epoch_pass points are of an earlier version"))
-      << w.banner_text().toStdString();
-  int marked = 0;
+  EXPECT_FALSE(w.banner_text().contains("earlier version")) << w.banner_text().toStdString();
   const charts::Chart c = w.store()->chart("ladder_time");
+  int points = 0;
   for (const charts::Series& s : c.series)
     for (const charts::Point& p : s.points) {
-      const bool earlier = p.tooltip.contains("an earlier version of epoch_pass");
-      EXPECT_EQ(earlier, p.source && p.source->variant == "epoch_pass") << p.tooltip.toStdString();
-      marked += earlier;
+      EXPECT_FALSE(p.tooltip.contains("an earlier version")) << p.tooltip.toStdString();
+      ++points;
     }
-  EXPECT_GT(marked, 0);
+  EXPECT_GT(points, 0);
 }
