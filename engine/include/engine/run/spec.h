@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/user/user_kernel_source.h"
 
 namespace rl {
 
@@ -44,6 +45,9 @@ struct ExperimentSpec {
   TimingOptions timing;
   std::string baseline = "neighbored";           // speed-ups are against this variant
   std::uint64_t max_points = kDefaultMaxPoints;  // raised on purpose for a larger run
+  // Kernels the user wrote (engine/user/user_kernel.h), named in `variants` by their names; their
+  // sources travel with the spec, so a session reproduces the run on another machine.
+  std::vector<UserKernelSource> user_kernels;
 };
 
 // One point of an experiment: everything that decides what runs.

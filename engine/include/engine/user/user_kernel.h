@@ -1,0 +1,94 @@
+// A reduction kernel the user wrote (docs/user-kernels.md has the contract): its source, read and
+// checked against the contract, compiled on this machine by NVRTC (opened at run time: without it
+// everything else works and compile() says why), and registered so the catalog, the spec, the
+// runner and the Code view treat it as one more rung, under the name the user gave it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/types.h"
+#include "engine/run/spec.h"
+#include "engine/user/user_kernel_source.h"
+
+namespace rl {
+
+// What the source declares about itself (docs/user-kernels.md, "Declarations"): read from
+// `#define RL_GRID_BLOCKS_PER_SM k` where present.
+struct UserKernelContract {
+  int grid_blocks_per_sm = 0;  // 0: the engine's plan, one block per tile of B x U elements
+};
+
+// Every reason the source breaks the contract, one message each, naming the problem:
+//  "name \"3x\": a kernel name is a C identifier (letters, digits, _), not starting with a digit"
+//  "no kernel named reduceMine: the file defines reduceNeighbored, myReduce"
+//  "reduceMine: the signature must be extern \"C\" __global__ void reduceMine(const RL_T* in,
+//   RL_P* partials, unsigned long long n) (docs/user-kernels.md)"
+//  "the source is not UTF-8 (byte 0xff at offset 1234)"
+std::vector<std::string> check_user_kernel(const UserKernelSource& k);
+
+// The contract's declarations of a source that passed check_user_kernel().
+UserKernelContract user_kernel_contract(const UserKernelSource& k);
+
+// Reads path as a user kernel named `name` ("" : the file's only extern "C" __global__ function).
+// Throws rl::Error naming the file and the problem (missing, too large, not UTF-8, no such
+// kernel, a signature that does not match the contract).
+UserKernelSource read_user_kernel_file(const std::string& path, const std::string& name = {});
+
+// The extern "C" __global__ functions a source defines, in order.
+std::vector<std::string> user_kernel_names(std::string_view source);
+
+// One compiler message at its line in the user's source (1-based; 0 when it has none).
+struct CompileDiagnostic {
+  int line = 0;
+  int column = 0;          // 0 when the compiler gave none
+  std::string severity;    // "error", "warning", "remark"
+  std::string message;     // the compiler's words
+};
+
+// What a point of a user kernel is compiled for: the macros it sees.
+struct UserCompileShape {
+  int block_size = 256;  // RL_BLOCK
+  int unroll = 1;        // RL_UNROLL
+  DType type = DType::Int32;  // RL_T (int or float), RL_P (long long or float)
+  std::string arch = "sm_90";  // the device's, or a chosen one where there is no GPU
+};
+
+struct CompileResult {
+  bool ok = false;
+  std::vector<CompileDiagnostic> diagnostics;  // errors and warnings, in the compiler's order
+  std::string log;         // the compiler's whole log
+  std::string cubin;       // the compiled code (bytes), when ok
+  std::string ptx;         // the PTX NVRTC made on the way, when ok
+  double compile_ms = 0;   // wall time of nvrtcCompileProgram
+  std::string unavailable; // why no compiler could be used here (NVRTC missing), or ""
+};
+
+// Compiles k for shape with NVRTC (-lineinfo, the macros above). Thread-safe. Never throws for the
+// user's mistakes: they are in diagnostics; unavailable says when NVRTC itself is missing.
+CompileResult compile_user_kernel(const UserKernelSource& k, const UserCompileShape& shape);
+
+// Why NVRTC cannot be used on this machine, or "" (the version it found is nvrtc_version()).
+std::string nvrtc_unavailable_reason();
+std::string nvrtc_version();
+
+// The registry the catalog reads (catalog/catalog.h's find_variant_by_id finds user kernels):
+// registers k under its name (refused with a message when the name is a built-in variant's id
+// or classic name, or k breaks the contract). Registering a name again replaces its source.
+// Returns "" or the reason it was refused.
+std::string register_user_kernel(const UserKernelSource& k);
+// Registers every user kernel of a spec; the first refusal is thrown as rl::Error.
+void register_user_kernels(const ExperimentSpec& spec);
+// The registered source of a user variant id, or null.
+std::optional<UserKernelSource> find_user_kernel(std::string_view name);
+bool is_user_variant(std::string_view id);
+
+// The sizes and inputs a user kernel is checked on before it is timed (docs/user-kernels.md,
+// "Checked before timed"): 1, 31, 1023, 1025, 2^20 + 17 and the run's sizes, each with the
+// run's deterministic input, all negative, all equal and (int32) the int32 extremes.
+std::vector<std::uint64_t> user_check_sizes();
+
+}  // namespace rl
