@@ -5,7 +5,11 @@
 
 #include "cli.h"
 #include "code_samples.h"
+#include <regex>
+
 #include "engine/code/code_view.h"
+#include "engine/code/user_code.h"
+#include "engine/user/user_kernel.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/report/format.h"
@@ -16,7 +20,8 @@ namespace rlcli {
 namespace {
 
 struct CodeArgs {
-  std::string variant, type = "int32", workspace, arch, diff_from, samples, size;
+  std::string variant, type = "int32", workspace, arch, diff_from, samples, size, kernel,
+      kernel_name;
   int block_size = 0, unroll = 0;
   bool source = false, sass = false, ptx = false, diff_previous = false;
 };
@@ -122,8 +127,44 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
   return texts.begin()->second;
 }
 
+// A kernel the user wrote, compiled now: the compiler's messages on stderr as FILE:LINE:COL, and
+// the entry the built-in rungs have.
+rl::code::CodeEntry user_entry(const CodeArgs& a) {
+  if (!a.variant.empty()) throw UsageError("--kernel " + a.kernel + ": give --kernel or --variant");
+  if (!a.samples.empty()) throw UsageError("--samples: shows a built-in rung's samples; not --kernel");
+  rl::UserKernelSource k;
+  try {
+    k = rl::read_user_kernel_file(a.kernel, a.kernel_name);
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string("--kernel ") + e.what());
+  }
+  if (const std::string why = rl::register_user_kernel(k); !why.empty())
+    throw UsageError("--kernel " + a.kernel + ": " + why);
+  rl::UserCompileShape shape;
+  shape.block_size = a.block_size ? a.block_size : 256;
+  shape.unroll = a.unroll ? a.unroll : 1;
+  shape.type = parse_types("--type", a.type).front();
+  shape.arch = a.arch.empty() ? "sm_90" : a.arch;
+  if (!std::regex_match(shape.arch, std::regex(R"(sm_\d{2,3}a?)")))
+    throw UsageError("--arch " + rl::echo(a.arch) + ": an architecture such as sm_90");
+  const rl::VariantInfo* v = rl::find_variant_by_id(k.name);
+  if (!v->takes_block_size(shape.block_size) || !v->takes_unroll(shape.unroll))
+    throw UsageError("--block-size/--unroll: a kernel you wrote takes block sizes 32 to 1024 and "
+                     "unroll factors 1 to 16, powers of two");
+  rl::code::UserCode u = rl::code::user_code(k, shape);
+  if (!u.compiled.unavailable.empty()) throw rl::Error(u.compiled.unavailable);
+  for (const rl::CompileDiagnostic& d : u.compiled.diagnostics)
+    std::fprintf(stderr, "%s:%d:%d: %s: %s\n", a.kernel.c_str(), d.line, d.column,
+                 d.severity.c_str(), d.message.c_str());
+  if (!u.compiled.ok) throw rl::Error(k.name + " does not compile for " + shape.arch);
+  std::fprintf(stderr, "compiled %s for %s in %.0f ms (NVRTC %s)\n", k.name.c_str(),
+               shape.arch.c_str(), u.compiled.compile_ms, rl::nvrtc_version().c_str());
+  return u.entry;
+}
+
 int run_code(const CodeArgs& a) {
-  const rl::code::CodeEntry e = entry_of(query_of(a, a.variant));
+  if (a.variant.empty() && a.kernel.empty()) throw UsageError("give --variant ID or --kernel FILE.cu");
+  const rl::code::CodeEntry e = a.kernel.empty() ? entry_of(query_of(a, a.variant)) : user_entry(a);
   if (!a.samples.empty()) {
     if (a.ptx || a.diff_previous || !a.diff_from.empty() || !a.arch.empty())
       throw UsageError(
@@ -145,6 +186,8 @@ int run_code(const CodeArgs& a) {
   } else if (a.diff_previous || !a.diff_from.empty()) {
     std::string from_id = a.diff_from;
     if (a.diff_previous) {
+      if (!a.kernel.empty())
+        throw UsageError("--diff: give --diff-from VARIANT for a kernel you wrote");
       const rl::VariantInfo* prev = rl::code::previous_rung(*e.variant);
       if (prev == nullptr)
         throw UsageError(e.variant->id + " is the first rung: nothing before it");
@@ -178,9 +221,14 @@ Command add_code_command(CLI::App& app) {
       "theoretical occupancy, SASS counts per architecture), or its CUDA source, SASS, PTX, or "
       "the source diff from another variant.");
   auto a = std::make_shared<CodeArgs>();
-  sub->add_option("--variant", a->variant, "Variant id or classic kernel name")
-      ->required()
-      ->type_name("ID");
+  sub->add_option("--variant", a->variant, "Variant id or classic kernel name")->type_name("ID");
+  sub->add_option("--kernel", a->kernel,
+                  "A .cu file with a kernel you wrote (docs/user-kernels.md), compiled now with "
+                  "NVRTC for --arch (default sm_90)")
+      ->type_name("FILE.cu");
+  sub->add_option("--kernel-name", a->kernel_name,
+                  "Which kernel of the --kernel file (default: its only one)")
+      ->type_name("NAME");
   sub->add_option("--block-size", a->block_size, "Block size (default 256, or the variant's own)")
       ->type_name("B");
   sub->add_option("--unroll", a->unroll, "Unroll factor (default: the variant's)")->type_name("U");

@@ -13,6 +13,7 @@
 #include "engine/io/input_file.h"
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
+#include "engine/user/user_kernel.h"
 #include "format.h"
 #include "output_files.h"
 #include "parse_args.h"
@@ -130,6 +131,13 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
       "--variants", a.variants,
       "Comma list of variant ids or classic kernel names, or all: every variant that applies to "
       "the request and device, the rest listed on stderr (default: the classic ladder)");
+  a.o_kernel = sub.add_option("--kernel", a.kernels,
+                              "A .cu file with a kernel you wrote (docs/user-kernels.md), run as "
+                              "one more rung under its own name; repeatable")
+                   ->type_name("FILE.cu");
+  a.o_kernel_name = sub.add_option("--kernel-name", a.kernel_name,
+                                   "Which kernel of the --kernel file (default: its only one)")
+                        ->type_name("NAME");
   a.o_workspace =
       sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
   a.o_block_sizes =
@@ -287,6 +295,29 @@ std::string read_spec_text(const RunArgs& a) {
   }
 }
 
+// The --kernel files, read, checked against the contract and registered (so --variants and
+// --baseline may name them); their names, in order.
+std::vector<std::string> add_user_kernels(const RunArgs& a, rl::ExperimentSpec& spec) {
+  if (given(a.o_kernel_name) && a.kernels.size() != 1)
+    throw UsageError("--kernel-name " + a.kernel_name + ": give it with exactly one --kernel");
+  std::vector<std::string> names;
+  for (const std::string& path : a.kernels) {
+    rl::UserKernelSource k;
+    try {
+      k = rl::read_user_kernel_file(path, a.kernel_name);
+    } catch (const rl::Error& e) {
+      throw UsageError(std::string("--kernel ") + e.what());
+    }
+    if (const std::string why = rl::register_user_kernel(k); !why.empty())
+      throw UsageError("--kernel " + path + ": " + why);
+    std::erase_if(spec.user_kernels,
+                  [&](const rl::UserKernelSource& old) { return old.name == k.name; });
+    names.push_back(k.name);
+    spec.user_kernels.push_back(std::move(k));
+  }
+  return names;
+}
+
 }  // namespace
 
 rl::ExperimentSpec build_spec(const RunArgs& a) {
@@ -308,8 +339,12 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
       throw UsageError("--spec " + a.spec_file + ": " + e.what());
     }
   }
+  const std::vector<std::string> user = add_user_kernels(a, spec);
   if (given(a.o_variants)) spec.variants = parse_variant_names("--variants", a.variants);
   if (spec.variants.empty()) spec.variants = default_variants();
+  for (const std::string& name : user)
+    if (std::find(spec.variants.begin(), spec.variants.end(), name) == spec.variants.end())
+      spec.variants.push_back(name);
   if (given(a.o_workspace)) spec.workspaces = parse_workspaces("--workspace", a.workspace);
   if (given(a.o_block_sizes)) spec.block_sizes = parse_int_list("--block-sizes", a.block_sizes);
   if (given(a.o_unroll)) spec.unroll_factors = parse_int_list("--unroll", a.unroll);

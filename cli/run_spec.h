@@ -22,6 +22,9 @@ struct RunArgs {
   std::string table = "auto";  // --table: the live table's layout
   // A multi-GPU run (run_multi.h): the GPUs, the exchanges, the GPU counts.
   std::string devices, gpus, exchange, gpu_counts;
+  // --kernel FILE.cu (repeatable) and --kernel-name: kernels the user wrote (docs/user-kernels.md).
+  std::vector<std::string> kernels;
+  std::string kernel_name;
   bool warm_l2 = false;
   bool in_process = false;  // --in-process: no worker process
   // Which flags were given (CLI11 counts them).
@@ -31,7 +34,8 @@ struct RunArgs {
               *o_max_samples = nullptr, *o_baseline = nullptr, *o_csv = nullptr, *o_json = nullptr,
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
               *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
-              *o_gpu_counts = nullptr, *o_stream = nullptr, *o_max_points = nullptr;
+              *o_gpu_counts = nullptr, *o_stream = nullptr, *o_max_points = nullptr,
+              *o_kernel = nullptr, *o_kernel_name = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

@@ -7,6 +7,7 @@ set(RL_READER_SOURCES
     catalog/catalog.cpp
     catalog/catalog_labs.cpp
     catalog/catalog_modern.cpp
+    catalog/catalog_user.cpp
     core/echo.cpp
     core/error.cpp
     core/metrics.cpp
@@ -23,7 +24,10 @@ set(RL_READER_SOURCES
     run/grammar.cpp
     run/presets.cpp
     run/results.cpp
-    run/spec.cpp)
+    run/spec.cpp
+    user/user_contract.cpp
+    user/user_registry.cpp
+)
 # What the CLI's argument grammar (cli/grammar_sources.cmake) adds to them.
 set(RL_CLI_GRAMMAR_ENGINE_SOURCES io/output_file.cpp io/output_lock.cpp io/output_plan.cpp
                                   report/format.cpp report/time_basis.cpp run/device.cpp)

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog_labs.h"
 #include "catalog/catalog_modern.h"
+#include "catalog/catalog_user.h"
 
 namespace rl {
 
@@ -20,20 +21,6 @@ std::vector<int> expand(kernels::Pow2Range r) {
   if (r.empty()) return out;
   for (int v = r.min; v <= r.max; v *= 2) out.push_back(v);
   return out;
-}
-
-// What the kernel is built for, from the kernels' table: the catalog restates none of it.
-void take_accepts(VariantInfo& v) {
-  const kernels::KernelAccepts a = kernels::accepts(v.kernel);
-  v.block_sizes = expand(a.block_sizes);
-  v.unroll_factors = expand(a.unroll_factors);
-  v.vector_width = a.vector_width;
-  v.types.clear();
-  for (DType t : {DType::Int32, DType::Float32})
-    if (a.takes_type(t)) v.types.push_back(t);
-  v.workspaces.clear();
-  for (Workspace w : {Workspace::Global, Workspace::Shared, Workspace::Registers})
-    if (a.takes_workspace(w)) v.workspaces.push_back(w);
 }
 
 const std::vector<std::string> kTreePhases(const std::string& tree) {
@@ -148,11 +135,25 @@ std::vector<VariantInfo> build_catalog() {
                 chain_phases, false);
   append_modern_variants(out);
   append_lab_variants(out);
-  for (VariantInfo& v : out) take_accepts(v);
+  for (VariantInfo& v : out) take_kernel_accepts(v);
   return out;
 }
 
 }  // namespace
+
+// What the kernel is built for, from the kernels' table: the catalog restates none of it.
+void take_kernel_accepts(VariantInfo& v) {
+  const kernels::KernelAccepts a = kernels::accepts(v.kernel);
+  v.block_sizes = expand(a.block_sizes);
+  v.unroll_factors = expand(a.unroll_factors);
+  v.vector_width = a.vector_width;
+  v.types.clear();
+  for (DType t : {DType::Int32, DType::Float32})
+    if (a.takes_type(t)) v.types.push_back(t);
+  v.workspaces.clear();
+  for (Workspace w : {Workspace::Global, Workspace::Shared, Workspace::Registers})
+    if (a.takes_workspace(w)) v.workspaces.push_back(w);
+}
 
 bool VariantInfo::takes_workspace(Workspace w) const {
   return std::find(workspaces.begin(), workspaces.end(), w) != workspaces.end();
@@ -178,7 +179,7 @@ const std::vector<VariantInfo>& catalog() {
 const VariantInfo* find_variant_by_id(std::string_view id) {
   for (const auto& v : catalog())
     if (v.id == id) return &v;
-  return nullptr;
+  return find_user_variant(id);
 }
 
 const VariantInfo* find_variant_by_kernel(KernelId k) {
@@ -220,6 +221,8 @@ std::string_view to_string(VariantFamily f) {
       return "block-wide predicates lab";
     case VariantFamily::UnrollLab:
       return "#pragma unroll lab";
+    case VariantFamily::User:
+      return "your kernel";
   }
   return "?";
 }

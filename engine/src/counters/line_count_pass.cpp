@@ -12,6 +12,7 @@
 #include "run/cuda_occupancy.h"
 #include "run/cuda_raii.h"
 #include "run/launch_args.h"
+#include "user/user_module.h"
 
 namespace rl {
 
@@ -79,6 +80,7 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   const std::string ctx = p.label() + ", launch step " + std::to_string(step);
   kernels::LaunchArgs args = launch_args_for(p);
   RL_CUDA_CHECK(cudaSetDevice(device), ctx);
+  attach_user_kernel(args, p, device);
   kernels::LaunchPlan plan;
   RL_CUDA_CHECK(kernels::plan_launch(args, &plan), "planning " + ctx);
   out.steps = plan.needs_finish ? 2 : 1;

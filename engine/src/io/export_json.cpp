@@ -66,6 +66,16 @@ Json spec_json(const ExperimentSpec& s) {
          {"baseline", s.baseline}};
   // Said only where raised (or lowered) on purpose: files of the usual bound read as before.
   if (s.max_points != kDefaultMaxPoints) j["max_points"] = s.max_points;
+  if (!s.user_kernels.empty()) {
+    Json user = Json::array();
+    for (const UserKernelSource& k : s.user_kernels) {
+      Json o{{"name", k.name}, {"source", k.source}};
+      if (!k.file.empty()) o["file"] = k.file;
+      if (!k.started_from.empty()) o["started_from"] = k.started_from;
+      user.push_back(o);
+    }
+    j["user_kernels"] = user;
+  }
   return j;
 }
 

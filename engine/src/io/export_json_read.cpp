@@ -10,6 +10,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/user/user_kernel.h"
 #include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
 #include "engine/io/session_file.h"
@@ -196,11 +197,39 @@ void read_timing(const Json& obj, const std::string& path, TimingOptions* t) {
 
 // Missing fields keep the ExperimentSpec defaults; unknown fields are refused, so a typo in a
 // hand-written spec file ("block_size") is reported instead of silently ignored.
+// A spec's user kernels, checked against the contract and registered with the catalog before
+// anything that names them is read (engine/user/user_kernel.h).
+std::vector<UserKernelSource> read_user_kernels(const Json& arr, const std::string& path) {
+  expect_array(arr, path);
+  std::vector<UserKernelSource> out;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string at = index(path, i);
+    const Json& o = expect_object(arr[i], at);
+    UserKernelSource k;
+    for (const auto& [key, v] : o.items()) {
+      const std::string p = join(at, key);
+      if (key == "name") k.name = as_string(v, p);
+      else if (key == "source") k.source = as_string(v, p);
+      else if (key == "file") k.file = as_string(v, p);
+      else if (key == "started_from") k.started_from = as_string(v, p);
+      else fail(p, "unknown field (known: name, source, file, started_from)");
+    }
+    if (k.name.empty()) fail(join(at, "name"), "missing");
+    if (k.source.empty()) fail(join(at, "source"), "missing");
+    if (const std::string why = register_user_kernel(k); !why.empty()) fail(at, why);
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
 ExperimentSpec read_spec(const Json& obj, const std::string& path) {
   expect_object(obj, path);
   ExperimentSpec s;
+  if (const Json* user = json::find(obj, "user_kernels"))
+    s.user_kernels = read_user_kernels(*user, join(path, "user_kernels"));
   for (const auto& [key, v] : obj.items()) {
     const std::string p = join(path, key);
+    if (key == "user_kernels") continue;
     if (key == "variants")
       s.variants = as_vector<std::string>(v, p, variant_or_all);
     else if (key == "workspaces")
@@ -226,7 +255,7 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
     } else {
       fail(p,
            "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
-           "types, timing, baseline, max_points)");
+           "types, timing, baseline, max_points, user_kernels)");
     }
   }
   return s;
@@ -370,6 +399,11 @@ Session read_session(Parse parse) {
   bool old_noisy = false;  // a session from before the noisy flag
   const Json doc = parse([&](const Json& r, std::size_t i, const Json& root) {
     if (first && root.contains("schema_version")) read_header(root);
+    // The points of a user kernel name it: its source (in the spec, written before the
+    // results) is registered first.
+    if (first && root.contains("spec") && root["spec"].is_object())
+      if (const Json* user = json::find(root["spec"], "user_kernels"))
+        read_user_kernels(*user, "spec.user_kernels");
     if (first) old_noisy = !(r.is_object() && r.contains("noisy"));
     first = false;
     s.results.push_back(read_result(r, index("results", i)));

@@ -13,6 +13,8 @@
 #include "engine/model/block_model.h"
 #include "engine/model/model_counts.h"
 #include "engine/run/verify.h"
+#include "engine/user/user_kernel.h"
+#include "user/user_check.h"
 
 namespace rl {
 
@@ -232,6 +234,12 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     return r;
   }
   try {
+    if (const std::string wrong = check_user_kernel_first(p, cancel); !wrong.empty()) {
+      r.status = PointStatus::Wrong;  // never timed: it has no bar and no speed-up
+      r.message = wrong;
+      return r;
+    }
+    if (is_cancelled(cancel)) return *cancelled = true, r;
     const InputData* made = inputs_->get(p.size, p.type, cancel);
     if (made == nullptr) return *cancelled = true, r;
     const InputData& input = *made;
@@ -284,6 +292,18 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     recover_device(&r);
   }
   return r;
+}
+
+std::string Runner::check_user_kernel_first(const PointSpec& p, const std::atomic<bool>* cancel) {
+  if (!backend_->is_gpu() || !is_user_variant(p.variant)) return {};
+  const std::optional<UserKernelSource> k = find_user_kernel(p.variant);
+  const std::string key = p.variant + '\0' + (k ? k->source : std::string()) + '\0' +
+                          std::to_string(p.block_size) + ' ' + std::to_string(p.unroll) + ' ' +
+                          std::string(to_string(p.type));
+  if (auto it = user_checked_.find(key); it != user_checked_.end()) return it->second;
+  std::string wrong = check_user_point(*backend_, p, cancel);
+  if (!is_cancelled(cancel)) user_checked_[key] = wrong;
+  return wrong;
 }
 
 void Runner::recover_device(PointResult* r) {

@@ -1,4 +1,5 @@
 #include "engine/run/spec.h"
+#include "engine/user/user_kernel.h"
 
 #include <unistd.h>
 
@@ -402,6 +403,11 @@ std::uint64_t count_resolved(const ExperimentSpec& s) {
 }  // namespace
 
 std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* device) {
+  std::vector<std::string> user_errors;
+  for (const UserKernelSource& k : spec.user_kernels)
+    if (const std::string why = register_user_kernel(k); !why.empty())
+      user_errors.push_back("user kernel " + echo(k.name) + ": " + why);
+  if (!user_errors.empty()) return user_errors;  // the names below would only repeat them
   std::vector<Exclusion> excluded;
   const ExperimentSpec s = resolve_all(spec, device, &excluded);
   std::vector<std::string> errors;
@@ -436,6 +442,7 @@ std::uint64_t count_points(const ExperimentSpec& spec) {
 }
 
 std::vector<PointSpec> expand(const ExperimentSpec& spec) {
+  register_user_kernels(spec);
   const ExperimentSpec s = all_resolved(spec);
   if (const std::uint64_t n = count_resolved(s); n > s.max_points)
     throw Error(too_many_points(n, s.max_points));

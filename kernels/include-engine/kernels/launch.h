@@ -63,6 +63,12 @@ struct LaunchArgs {
   // scratch must see consecutive counts: launch the same scratch through one counter. nullptr:
   // launch_first refuses the epoch pass (cudaErrorInvalidValue).
   std::uint32_t* epoch = nullptr;
+  // KernelId::User: the compiled kernel (a cudaKernel_t from cudaLibraryGetKernel), and the grid
+  // it declares: 0 for one block per tile of block_size x unroll elements, else this many blocks
+  // per SM (a grid-stride kernel), sm_count giving the SMs.
+  const void* user_kernel = nullptr;
+  int user_blocks_per_sm = 0;
+  int sm_count = 0;
 };
 
 // Fills a plan. Returns cudaErrorInvalidValue for a combination the kernel does not take

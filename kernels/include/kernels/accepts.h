@@ -135,6 +135,10 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
                             bit(Workspace::Shared)),
     accepts_detail::lab_row(KernelId::TreeLoopUnrolled, accepts_detail::kNoUnroll,
                             bit(Workspace::Shared)),
+    // A user kernel (user_launch.cpp): any block size, the unroll factor it is compiled with,
+    // its input restored before every sample (it may reduce in place).
+    {KernelId::User, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,
+     accepts_detail::kBothTypes, bit(Workspace::Global)},
 };
 
 // The row of kernel k; a kernel without a row accepts nothing.

@@ -64,6 +64,9 @@ enum class KernelId : int {
   UnrollPragma = 60,      // a 32-trip strided load loop with #pragma unroll U
   TreeLoopRolled = 61,    // the shared-memory tree loop with #pragma unroll 1
   TreeLoopUnrolled = 62,  // the same loop, block size known, #pragma unroll
+  // A kernel the user wrote, compiled at run time (engine/user/user_kernel.h): launched through
+  // the handle in LaunchArgs::user_kernel, one partial per block, the finishing pass after it.
+  User = 90,
 };
 
 // Whether kernel k is one of the labs: its total is a function of the input, not its sum.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/user/user_kernel_source.h"
 
 namespace rl {
 
@@ -21,7 +22,8 @@ enum class VariantFamily {
   CubReference,
   DivergenceLab,
   PredicateLab,
-  UnrollLab
+  UnrollLab,
+  User  // a kernel the user wrote (engine/user/user_kernel.h)
 };
 
 struct VariantInfo {
@@ -68,6 +70,14 @@ struct VariantRef {
   std::optional<int> unroll;
 };
 std::optional<VariantRef> resolve_variant(std::string_view name);
+
+// Kernels the user wrote, kept beside the built-in table: find_variant_by_id and resolve_variant
+// find them (after the built-in ones), catalog() never lists them. Only
+// engine/user/user_kernel.h's register_user_kernel adds one, after its checks; adding a name
+// again replaces its source (entries stay valid for the life of the process). Thread-safe.
+const VariantInfo* add_user_variant(const UserKernelSource& k);
+std::optional<UserKernelSource> user_variant_source(std::string_view id);
+std::vector<std::string> user_variant_ids();
 
 std::string_view to_string(VariantFamily f);
 bool is_lab(VariantFamily f);

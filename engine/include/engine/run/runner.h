@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -101,8 +102,14 @@ class Runner {
   // After a failed point: Backend::recover(), what it did added to the point's message; when the
   // device cannot be brought back, every later point fails saying so (finished ones are kept).
   void recover_device(PointResult* r);
+  // For a user kernel's point on a GPU: "" when it passed the awkward-size check (run once per
+  // source and shape), else what was wrong.
+  std::string check_user_kernel_first(const PointSpec& p, const std::atomic<bool>* cancel);
   std::unique_ptr<Backend> backend_;
   std::string device_lost_;
+  // User kernels already checked on awkward sizes, per variant, source, block size, unroll and
+  // type: "" when right, else what was wrong (user/user_check.h).
+  std::map<std::string, std::string> user_checked_;
   bool continuing_ = false;
   struct InputCache;
   std::unique_ptr<InputCache> inputs_;

@@ -1,0 +1,34 @@
+// The user kernels a spec names, registered with the catalog after the contract's checks.
+#include "engine/catalog/catalog.h"
+#include "engine/core/error.h"
+#include "engine/user/user_kernel.h"
+
+namespace rl {
+
+std::string register_user_kernel(const UserKernelSource& k) {
+  const std::vector<std::string> errors = check_user_kernel(k);
+  if (!errors.empty()) return errors.front();
+  add_user_variant(k);
+  return {};
+}
+
+void register_user_kernels(const ExperimentSpec& spec) {
+  for (const UserKernelSource& k : spec.user_kernels)
+    if (const std::string why = register_user_kernel(k); !why.empty())
+      throw Error("user kernel " + k.name + ": " + why);
+}
+
+std::optional<UserKernelSource> find_user_kernel(std::string_view name) {
+  return user_variant_source(name);
+}
+
+bool is_user_variant(std::string_view id) {
+  const VariantInfo* v = find_variant_by_id(id);
+  return v && v->family == VariantFamily::User;
+}
+
+std::vector<std::uint64_t> user_check_sizes() {
+  return {1, 31, 1023, 1025, (std::uint64_t(1) << 20) + 17};
+}
+
+}  // namespace rl

@@ -1,0 +1,15 @@
+// reduceInterleaved, the classic ladder's third rung, in the user-kernel contract
+// (docs/user-kernels.md): the stride halves each step, so the active threads are the first ones
+// and whole warps retire together.
+extern "C" __global__ void myInterleaved(const RL_T* in, RL_P* partials, unsigned long long n) {
+  __shared__ RL_P ws[RL_BLOCK];
+  const unsigned tid = threadIdx.x;
+  const unsigned long long i = (unsigned long long)blockIdx.x * RL_BLOCK + tid;
+  ws[tid] = i < n ? RL_P(in[i]) : RL_P(0);
+  __syncthreads();
+  for (unsigned stride = RL_BLOCK / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) partials[blockIdx.x] = ws[0];
+}
