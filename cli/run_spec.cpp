@@ -138,6 +138,10 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_kernel_name = sub.add_option("--kernel-name", a.kernel_name,
                                    "Which kernel of the --kernel file (default: its only one)")
                         ->type_name("NAME");
+  sub.add_option("--kernel-time-limit", a.kernel_time_limit,
+                 "Seconds a point of a --kernel may run without finishing before its worker is "
+                 "stopped (an endless loop); default 10")
+      ->type_name("S");
   a.o_workspace =
       sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
   a.o_block_sizes =

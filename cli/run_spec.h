@@ -25,6 +25,7 @@ struct RunArgs {
   // --kernel FILE.cu (repeatable) and --kernel-name: kernels the user wrote (docs/user-kernels.md).
   std::vector<std::string> kernels;
   std::string kernel_name;
+  std::string kernel_time_limit;  // --kernel-time-limit S
   bool warm_l2 = false;
   bool in_process = false;  // --in-process: no worker process
   // Which flags were given (CLI11 counts them).

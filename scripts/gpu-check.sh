@@ -91,6 +91,33 @@ if has remote; then
     --device cuda:0 > "$out/remote_stream.jsonl" 2> "$out/remote_stream.err"
   echo "exit $?" >> "$out/remote_stream.err"
 fi
+if has user; then
+  # Kernels the user writes (docs/user-kernels.md): the GPU tests of them; the starters on the
+  # ladder beside the built-in rungs; a kernel that faults and one that never finishes, each
+  # survived by the worker process; and the time from a run's start to a verified bar.
+  k=resources/kernels d=tests/data/user_kernels cli=$B/reductionlab-cli
+  RL_TEST_SOURCE_DIR="$PWD" timeout 300 $B/gpu_tests --gtest_brief=1 \
+    --gtest_filter='Starters/StarterOnGpu.*:Wrong/WrongKernelOnGpu.*' > "$out/user_tests.log" 2>&1
+  echo "user gpu_tests exit $?" >> "$out/user_tests.log"
+  timeout 300 $cli run --device cuda:0 --kernel $k/neighbored.cu --kernel $k/interleaved.cu \
+    --kernel $k/unroll.cu --kernel $k/unroll_warp.cu --kernel $k/warp_shuffle.cu \
+    --variants reduceNeighbored,reduceInterleaved,reduceUnroll8,unroll_warp_sync,warp_shuffle \
+    --block-sizes 1024 --unroll 1,8 --sizes 2^24 --json "$out/user-ladder.json" > "$out/user_ladder.txt" 2>&1
+  echo "exit $?" >> "$out/user_ladder.txt"
+  for bad in out_of_bounds endless_loop; do
+    timeout 120 $cli run --device cuda:0 --kernel $d/$bad.cu --kernel-time-limit 5 \
+      --variants reduceInterleaved --block-sizes 1024 --sizes 2^20 > "$out/user_$bad.txt" 2>&1
+    echo "exit $?" >> "$out/user_$bad.txt"
+  done
+  { for i in 1 2 3; do
+      sed "s/myInterleaved/edited$i/" $k/interleaved.cu > /tmp/edited$i.cu
+      t0=$EPOCHREALTIME
+      $cli run --device cuda:0 --kernel /tmp/edited$i.cu --block-sizes 1024 --sizes 2^24 \
+        --variants edited$i
+      echo "edited$i: $(awk "BEGIN{print $EPOCHREALTIME - $t0}") s from start to the verified bar (wall)"
+      $cli code --kernel /tmp/edited$i.cu --block-size 1024 2>&1 | grep compiled
+    done; } > "$out/user_edit_to_bar.txt" 2>&1
+fi
 if has session; then
   # The session bundled with the app (resources/sessions/README.md has the command), with
   # hardware counters beside the times.

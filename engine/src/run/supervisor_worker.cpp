@@ -2,6 +2,9 @@
 // (run/worker_protocol.h) by pump_child (run/child_process.h), so that a cancel is seen at once
 // and its stderr's tail is kept for the message when it dies.
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <algorithm>
 #include <exception>
 #include <optional>
@@ -12,6 +15,7 @@
 #include "engine/io/export.h"
 #include "engine/io/resume.h"
 #include "run/child_process.h"
+#include "engine/user/user_kernel.h"
 #include "run/supervisor_run.h"
 #include "run/worker_protocol.h"
 
@@ -69,10 +73,37 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
     end.error = std::string("cannot start the GPU worker process: ") + e.what();
     return end;
   }
-  const ChildEnd ce = pump_child(*child, cancel_, [&](std::string_view line) {
-    on_line(line, &end);
-    return !end.garbled;  // it sent what cannot be read: it is of no further use
-  });
+  // A kernel the user wrote may never finish (an endless loop): while one of its points is in
+  // flight and the worker says nothing for the limit, the worker is killed and the point fails.
+  auto last_line = std::chrono::steady_clock::now();
+  std::atomic<bool> kill{false};
+  std::string stopped;
+  const auto watch = [&] {
+    if (is_set(cancel_)) kill = true;
+    if (kill || !in_flight_ || options_.user_kernel_limit_s <= 0 ||
+        !is_user_variant(points_[*in_flight_].variant))
+      return;
+    const double quiet =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - last_line).count();
+    if (quiet < options_.user_kernel_limit_s) return;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", options_.user_kernel_limit_s);
+    stopped = "stopped after " + std::string(limit) + " s without finishing (the limit for a " +
+              "kernel you wrote; an endless loop?)";
+    kill = true;
+  };
+  const ChildEnd ce = pump_child(
+      *child, &kill,
+      [&](std::string_view line) {
+        last_line = std::chrono::steady_clock::now();
+        on_line(line, &end);
+        return !end.garbled;  // it sent what cannot be read: it is of no further use
+      },
+      watch);
+  if (ce.cancelled && !stopped.empty()) {
+    end.error = stopped;
+    return end;
+  }
   if (ce.cancelled) {
     end.cancelled = true;
     return end;

@@ -1,0 +1,14 @@
+// Never finishes on purpose (tests): a loop whose exit the data never meet.
+extern "C" __global__ void endlessLoop(const RL_T* in, RL_P* partials, unsigned long long n) {
+  __shared__ RL_P ws[RL_BLOCK];
+  const unsigned tid = threadIdx.x;
+  const unsigned long long i = (unsigned long long)blockIdx.x * RL_BLOCK + tid;
+  ws[tid] = i < n ? RL_P(in[i]) : RL_P(0);
+  __syncthreads();
+  for (unsigned stride = RL_BLOCK / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncthreads();
+  }
+  while (ws[0] != RL_P(-12345)) ws[tid] = ws[0];  // never true: the data are not this
+  if (tid == 0) partials[blockIdx.x] = ws[0];
+}

@@ -1,0 +1,13 @@
+// Faults on purpose (tests): writes its partial far past the buffer (an illegal address).
+extern "C" __global__ void outOfBounds(const RL_T* in, RL_P* partials, unsigned long long n) {
+  __shared__ RL_P ws[RL_BLOCK];
+  const unsigned tid = threadIdx.x;
+  const unsigned long long i = (unsigned long long)blockIdx.x * RL_BLOCK + tid;
+  ws[tid] = i < n ? RL_P(in[i]) : RL_P(0);
+  __syncthreads();
+  for (unsigned stride = RL_BLOCK / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) partials[blockIdx.x + (1ull << 40)] = ws[0];  // far past the buffer
+}
