@@ -3,16 +3,16 @@
 // the source diff from another variant. All of it was embedded at build time (engine/code/).
 #include <cstdio>
 
+#include <regex>
 #include "cli.h"
 #include "code_samples.h"
-#include <regex>
 
 #include "engine/code/code_view.h"
 #include "engine/code/user_code.h"
-#include "engine/user/user_kernel.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/report/format.h"
+#include "engine/user/user_kernel.h"
 #include "parse_args.h"
 
 namespace rlcli {
@@ -21,7 +21,7 @@ namespace {
 
 struct CodeArgs {
   std::string variant, type = "int32", workspace, arch, diff_from, samples, size, kernel,
-      kernel_name;
+                       kernel_name;
   int block_size = 0, unroll = 0;
   bool source = false, sass = false, ptx = false, diff_previous = false;
 };
@@ -131,7 +131,8 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
 // the entry the built-in rungs have.
 rl::code::CodeEntry user_entry(const CodeArgs& a) {
   if (!a.variant.empty()) throw UsageError("--kernel " + a.kernel + ": give --kernel or --variant");
-  if (!a.samples.empty()) throw UsageError("--samples: shows a built-in rung's samples; not --kernel");
+  if (!a.samples.empty())
+    throw UsageError("--samples: shows a built-in rung's samples; not --kernel");
   rl::UserKernelSource k;
   try {
     k = rl::read_user_kernel_file(a.kernel, a.kernel_name);
@@ -149,8 +150,9 @@ rl::code::CodeEntry user_entry(const CodeArgs& a) {
     throw UsageError("--arch " + rl::echo(a.arch) + ": an architecture such as sm_90");
   const rl::VariantInfo* v = rl::find_variant_by_id(k.name);
   if (!v->takes_block_size(shape.block_size) || !v->takes_unroll(shape.unroll))
-    throw UsageError("--block-size/--unroll: a kernel you wrote takes block sizes 32 to 1024 and "
-                     "unroll factors 1 to 16, powers of two");
+    throw UsageError(
+        "--block-size/--unroll: a kernel you wrote takes block sizes 32 to 1024 and "
+        "unroll factors 1 to 16, powers of two");
   rl::code::UserCode u = rl::code::user_code(k, shape);
   if (!u.compiled.unavailable.empty()) throw rl::Error(u.compiled.unavailable);
   for (const rl::CompileDiagnostic& d : u.compiled.diagnostics)
@@ -163,7 +165,8 @@ rl::code::CodeEntry user_entry(const CodeArgs& a) {
 }
 
 int run_code(const CodeArgs& a) {
-  if (a.variant.empty() && a.kernel.empty()) throw UsageError("give --variant ID or --kernel FILE.cu");
+  if (a.variant.empty() && a.kernel.empty())
+    throw UsageError("give --variant ID or --kernel FILE.cu");
   const rl::code::CodeEntry e = a.kernel.empty() ? entry_of(query_of(a, a.variant)) : user_entry(a);
   if (!a.samples.empty()) {
     if (a.ptx || a.diff_previous || !a.diff_from.empty() || !a.arch.empty())

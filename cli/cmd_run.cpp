@@ -193,11 +193,10 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
     if (streaming) put_line(rl::stream_notice_line(what));
   };
-  RunTarget target = pick_target(
-      a, spec,
-      Profiling{counter_list, line_samples_asked(counters), line_counts_asked(counters),
-                kernel_time_limit(a)},
-      notice);
+  RunTarget target = pick_target(a, spec,
+                                 Profiling{counter_list, line_samples_asked(counters),
+                                           line_counts_asked(counters), kernel_time_limit(a)},
+                                 notice);
   if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   std::optional<LiveTable> table;

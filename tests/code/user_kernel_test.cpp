@@ -54,9 +54,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "the signature must be"},
         Refusal{kernel("mine", "const RL_T* in, RL_P* partials, int n"), "the signature must be"},
         Refusal{{"other", kernel("mine", kGood).source, "", ""}, "no kernel named other"},
-        Refusal{{"mine", "// extern \"C\" __global__ void mine(" + std::string(kGood) + ")\n", "",
-                 ""},
-                "defines no extern \"C\" __global__ function"},
+        Refusal{
+            {"mine", "// extern \"C\" __global__ void mine(" + std::string(kGood) + ")\n", "", ""},
+            "defines no extern \"C\" __global__ function"},
         Refusal{{"mine", std::string("extern \"C\" \xff"), "", ""}, "not UTF-8"},
         Refusal{{"mine", std::string(kMaxUserKernelBytes + 1, ' '), "", ""}, "bytes; at most"}));
 
@@ -144,13 +144,13 @@ TEST(UserKernelCompile, ErrorsLandOnTheUsersLines) {
   const CompileResult r = compile_user_kernel(k, UserCompileShape{});
   EXPECT_FALSE(r.ok);
   ASSERT_GE(r.diagnostics.size(), 2u) << r.log;
-  EXPECT_EQ(r.diagnostics[0].line, 5) << r.log;
+  EXPECT_EQ(r.diagnostics[0].line, 6) << r.log;
   EXPECT_EQ(r.diagnostics[0].severity, "error");
   EXPECT_NE(r.diagnostics[0].message.find("undeclared_value"), std::string::npos);
   EXPECT_GT(r.diagnostics[0].column, 0);
   bool semicolon = false;
   for (const CompileDiagnostic& d : r.diagnostics)
-    semicolon |= (d.line == 6 || d.line == 7) && d.message.find(";") != std::string::npos;
+    semicolon |= (d.line == 7 || d.line == 8) && d.message.find(";") != std::string::npos;
   EXPECT_TRUE(semicolon) << r.log;
 }
 

@@ -95,13 +95,13 @@ TEST_P(WrongKernelOnGpu, IsCaughtBeforeItIsTimed) {
 
 INSTANTIATE_TEST_SUITE_P(
     Wrong, WrongKernelOnGpu,
-    ::testing::Values(
-        WrongKernel{"last_block_dropped.cu", DType::Int32,
-                    "at N=1025 int32, the run's input: expected"},
-        WrongKernel{"last_block_dropped.cu", DType::Int32, "block 1 is the first whose partial"},
-        WrongKernel{"last_block_dropped.cu", DType::Float32, "at N=1025 float32"},
-        WrongKernel{"int_accumulator.cu", DType::Int32, "the int32 extremes"},
-        WrongKernel{"last_element_skipped.cu", DType::Int32, "at N=1 int32"}));
+    ::testing::Values(WrongKernel{"last_block_dropped.cu", DType::Int32,
+                                  "at N=1025 int32, the run's input: expected"},
+                      WrongKernel{"last_block_dropped.cu", DType::Int32,
+                                  "block 1 is the first whose partial"},
+                      WrongKernel{"last_block_dropped.cu", DType::Float32, "at N=1025 float32"},
+                      WrongKernel{"int_accumulator.cu", DType::Int32, "the int32 extremes"},
+                      WrongKernel{"last_element_skipped.cu", DType::Int32, "at N=1 int32"}));
 
 }  // namespace
 }  // namespace rl

@@ -18,7 +18,7 @@ struct UserEntry {
 
 struct UserTable {
   std::mutex mutex;
-  std::deque<UserEntry> entries;                        // never erased
+  std::deque<UserEntry> entries;                                 // never erased
   std::map<std::string, const UserEntry*, std::less<>> by_name;  // the latest of each name
 };
 

@@ -142,12 +142,14 @@ UserCode user_code(const UserKernelSource& k, const UserCompileShape& shape) {
     return u;
   }
   const fs::path dir = dir_template, cubin = dir / "kernel.cubin";
-  std::ofstream(cubin, std::ios::binary).write(u.compiled.cubin.data(),
-                                               std::streamsize(u.compiled.cubin.size()));
+  std::ofstream(cubin, std::ios::binary)
+      .write(u.compiled.cubin.data(), std::streamsize(u.compiled.cubin.size()));
   bool ok = false;
   const std::string sass = output_of(cuobjdump, "-sass '" + cubin.string() + "'", &ok);
-  if (ok) e.sass[shape.arch] = sass;
-  else e.missing = "no SASS: cuobjdump could not read the compiled kernel";
+  if (ok)
+    e.sass[shape.arch] = sass;
+  else
+    e.missing = "no SASS: cuobjdump could not read the compiled kernel";
   const std::string res = output_of(cuobjdump, "-res-usage '" + cubin.string() + "'", &ok);
   if (ok) e.resources[shape.arch] = parse_resources(res);
   const std::string nvdisasm = tool("nvdisasm", RL_NVDISASM_PATH);

@@ -10,11 +10,11 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "engine/user/user_kernel.h"
 #include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
 #include "engine/io/session_file.h"
 #include "engine/model/model_counts.h"
+#include "engine/user/user_kernel.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
@@ -208,11 +208,16 @@ std::vector<UserKernelSource> read_user_kernels(const Json& arr, const std::stri
     UserKernelSource k;
     for (const auto& [key, v] : o.items()) {
       const std::string p = join(at, key);
-      if (key == "name") k.name = as_string(v, p);
-      else if (key == "source") k.source = as_string(v, p);
-      else if (key == "file") k.file = as_string(v, p);
-      else if (key == "started_from") k.started_from = as_string(v, p);
-      else fail(p, "unknown field (known: name, source, file, started_from)");
+      if (key == "name")
+        k.name = as_string(v, p);
+      else if (key == "source")
+        k.source = as_string(v, p);
+      else if (key == "file")
+        k.file = as_string(v, p);
+      else if (key == "started_from")
+        k.started_from = as_string(v, p);
+      else
+        fail(p, "unknown field (known: name, source, file, started_from)");
     }
     if (k.name.empty()) fail(join(at, "name"), "missing");
     if (k.source.empty()) fail(join(at, "source"), "missing");

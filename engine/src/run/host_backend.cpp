@@ -60,8 +60,9 @@ class HostBackend final : public Backend {
     const VariantInfo* v = find_variant_by_id(p.variant);
     if (v == nullptr) return "unknown variant " + echo(p.variant);
     if (v->family == VariantFamily::User)
-      return v->id + " is a kernel you wrote: it runs on a GPU only (here it compiles and shows "
-                     "its SASS; a remote GPU can time it)";
+      return v->id +
+             " is a kernel you wrote: it runs on a GPU only (here it compiles and shows "
+             "its SASS; a remote GPU can time it)";
     if (!v->has_block_model) return "no host model for " + v->seed_label(p.unroll);
     return {};
   }

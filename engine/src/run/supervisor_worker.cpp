@@ -2,10 +2,10 @@
 // (run/worker_protocol.h) by pump_child (run/child_process.h), so that a cancel is seen at once
 // and its stderr's tail is kept for the message when it dies.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <exception>
 #include <optional>
 #include <thread>
@@ -14,8 +14,8 @@
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
 #include "engine/io/resume.h"
-#include "run/child_process.h"
 #include "engine/user/user_kernel.h"
+#include "run/child_process.h"
 #include "run/supervisor_run.h"
 #include "run/worker_protocol.h"
 

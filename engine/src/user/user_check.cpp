@@ -26,8 +26,8 @@ InputData patterned(std::uint64_t n, DType t, int pattern) {
     for (std::uint64_t i = 0; i < n; ++i)
       d.i32[i] = pattern == 0   ? -1 - std::int32_t((i * 7) % 255)
                  : pattern == 1 ? 7
-                 : (i % 2 ? std::numeric_limits<std::int32_t>::min()
-                          : std::numeric_limits<std::int32_t>::max());
+                                : (i % 2 ? std::numeric_limits<std::int32_t>::min()
+                                         : std::numeric_limits<std::int32_t>::max());
   } else {
     d.f32.resize(n);
     for (std::uint64_t i = 0; i < n; ++i)

@@ -16,7 +16,6 @@ namespace rl {
 // float32 within the tolerance against a double sum), else what was wrong: the size and input,
 // the expected total and what came back, and for int32 on the engine's plan the first block
 // whose partial differs. Leaves the backend released. Throws what the backend throws.
-std::string check_user_point(Backend& backend, const PointSpec& p,
-                             const std::atomic<bool>* cancel);
+std::string check_user_point(Backend& backend, const PointSpec& p, const std::atomic<bool>* cancel);
 
 }  // namespace rl

@@ -30,7 +30,8 @@ std::string contract_header(const UserCompileShape& s) {
 std::vector<std::string> options_for(const UserCompileShape& s) {
   std::vector<std::string> o = {"--gpu-architecture=" + s.arch, "-lineinfo", "-std=c++17",
                                 std::string("--pre-include=") + kContractHeader};
-  if (const std::string inc = cuda_include_dir(); !inc.empty()) o.push_back("--include-path=" + inc);
+  if (const std::string inc = cuda_include_dir(); !inc.empty())
+    o.push_back("--include-path=" + inc);
   return o;
 }
 
@@ -54,8 +55,7 @@ std::vector<CompileDiagnostic> parse_log(const std::string& log) {
       // The caret two lines down marks the column.
       if (i + 2 < lines.size()) {
         const std::size_t caret = lines[i + 2].find('^');
-        if (caret != std::string::npos &&
-            lines[i + 2].find_first_not_of(" ^") == std::string::npos)
+        if (caret != std::string::npos && lines[i + 2].find_first_not_of(" ^") == std::string::npos)
           d.column = int(caret) + 1;
       }
     } else if (std::regex_match(lines[i], m, without_line)) {
@@ -127,13 +127,17 @@ CompileResult compile_user_kernel(const UserKernelSource& k, const UserCompileSh
     }
     if (api->ptx_size && api->ptx && api->ptx_size(prog, &size) == NVRTC_SUCCESS && size > 1) {
       r.ptx.resize(size);
-      if (api->ptx(prog, r.ptx.data()) == NVRTC_SUCCESS) r.ptx.resize(size - 1);
-      else r.ptx.clear();
+      if (api->ptx(prog, r.ptx.data()) == NVRTC_SUCCESS)
+        r.ptx.resize(size - 1);
+      else
+        r.ptx.clear();
     }
-    if (!r.ok) r.diagnostics.push_back({0, 0, "error", "NVRTC compiled but gave no cubin for " + shape.arch});
+    if (!r.ok)
+      r.diagnostics.push_back(
+          {0, 0, "error", "NVRTC compiled but gave no cubin for " + shape.arch});
   } else if (r.diagnostics.empty()) {
-    r.diagnostics.push_back({0, 0, "error", std::string("compilation failed: ") +
-                                                api->error_string(compiled)});
+    r.diagnostics.push_back(
+        {0, 0, "error", std::string("compilation failed: ") + api->error_string(compiled)});
   }
   api->destroy(&prog);
   return r;

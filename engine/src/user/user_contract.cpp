@@ -74,7 +74,11 @@ std::string signature_error(const std::string& name, const std::string& params) 
 std::string utf8_error(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = s[i];
-    const int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    const int extra = c < 0x80         ? 0
+                      : (c >> 5) == 6  ? 1
+                      : (c >> 4) == 14 ? 2
+                      : (c >> 3) == 30 ? 3
+                                       : -1;
     bool bad = extra < 0 || i + extra >= s.size() + (extra == 0 ? 1 : 0);
     for (int k = 1; !bad && k <= extra; ++k) bad = (static_cast<unsigned char>(s[i + k]) >> 6) != 2;
     if (bad || c == 0) {

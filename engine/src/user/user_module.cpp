@@ -25,7 +25,8 @@ struct Loaded {
   UserKernelContract contract;
 };
 
-using Key = std::tuple<std::string, std::string, int, int, int, std::string>;  // name, source, B, U, type, arch
+using Key = std::tuple<std::string, std::string, int, int, int,
+                       std::string>;  // name, source, B, U, type, arch
 
 std::string first_errors(const CompileResult& r) {
   std::string out;
@@ -67,9 +68,8 @@ LoadedUserKernel load_user_kernel(const PointSpec& p, int cc_major, int cc_minor
       throw Error(k->name + " does not compile for " + shape.arch + ": " + first_errors(r));
     const std::string ctx = "loading " + k->name + " for " + shape.arch;
     cudaLibrary_t lib = nullptr;
-    RL_CUDA_CHECK(cudaLibraryLoadData(&lib, r.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr,
-                                      0),
-                  ctx);
+    RL_CUDA_CHECK(
+        cudaLibraryLoadData(&lib, r.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), ctx);
     Loaded loaded;
     loaded.library.reset(lib);
     RL_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, lib, k->name.c_str()), ctx);

@@ -10,5 +10,6 @@ extern "C" __global__ void lastBlockDropped(const RL_T* in, RL_P* partials, unsi
     if (tid < stride) ws[tid] += ws[tid + stride];
     __syncthreads();
   }
-  if (tid == 0) partials[blockIdx.x] = (blockIdx.x > 0 && blockIdx.x == gridDim.x - 1) ? RL_P(0) : ws[0];
+  if (tid == 0)
+    partials[blockIdx.x] = (blockIdx.x > 0 && blockIdx.x == gridDim.x - 1) ? RL_P(0) : ws[0];
 }

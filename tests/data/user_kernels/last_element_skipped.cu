@@ -1,5 +1,6 @@
 // Wrong on purpose (tests): the last element of the input is never read.
-extern "C" __global__ void lastElementSkipped(const RL_T* in, RL_P* partials, unsigned long long n) {
+extern "C" __global__ void lastElementSkipped(const RL_T* in, RL_P* partials,
+                                              unsigned long long n) {
   __shared__ RL_P ws[RL_BLOCK];
   const unsigned tid = threadIdx.x;
   const unsigned long long i = (unsigned long long)blockIdx.x * RL_BLOCK + tid;

@@ -1,4 +1,5 @@
-// Does not compile on purpose (tests): line 5 names an undeclared variable, line 6 lacks a ';'.
+// clang-format off
+// Does not compile on purpose (tests): line 6 names an undeclared variable, line 7 lacks a ';'.
 extern "C" __global__ void syntaxError(const RL_T* in, RL_P* partials, unsigned long long n) {
   __shared__ RL_P ws[RL_BLOCK];
   const unsigned tid = threadIdx.x;

@@ -44,27 +44,27 @@ std::vector<std::string> user_kernel_names(std::string_view source);
 // One compiler message at its line in the user's source (1-based; 0 when it has none).
 struct CompileDiagnostic {
   int line = 0;
-  int column = 0;          // 0 when the compiler gave none
-  std::string severity;    // "error", "warning", "remark"
-  std::string message;     // the compiler's words
+  int column = 0;        // 0 when the compiler gave none
+  std::string severity;  // "error", "warning", "remark"
+  std::string message;   // the compiler's words
 };
 
 // What a point of a user kernel is compiled for: the macros it sees.
 struct UserCompileShape {
-  int block_size = 256;  // RL_BLOCK
-  int unroll = 1;        // RL_UNROLL
-  DType type = DType::Int32;  // RL_T (int or float), RL_P (long long or float)
+  int block_size = 256;        // RL_BLOCK
+  int unroll = 1;              // RL_UNROLL
+  DType type = DType::Int32;   // RL_T (int or float), RL_P (long long or float)
   std::string arch = "sm_90";  // the device's, or a chosen one where there is no GPU
 };
 
 struct CompileResult {
   bool ok = false;
   std::vector<CompileDiagnostic> diagnostics;  // errors and warnings, in the compiler's order
-  std::string log;         // the compiler's whole log
-  std::string cubin;       // the compiled code (bytes), when ok
-  std::string ptx;         // the PTX NVRTC made on the way, when ok
-  double compile_ms = 0;   // wall time of nvrtcCompileProgram
-  std::string unavailable; // why no compiler could be used here (NVRTC missing), or ""
+  std::string log;                             // the compiler's whole log
+  std::string cubin;                           // the compiled code (bytes), when ok
+  std::string ptx;                             // the PTX NVRTC made on the way, when ok
+  double compile_ms = 0;                       // wall time of nvrtcCompileProgram
+  std::string unavailable;  // why no compiler could be used here (NVRTC missing), or ""
 };
 
 // Compiles k for shape with NVRTC (-lineinfo, the macros above). Thread-safe. Never throws for the
