@@ -106,9 +106,13 @@ QStringList KernelEditor::messages_at_line(int line) const {
   return out;
 }
 
-void KernelEditor::go_to_line(int line) {
+void KernelEditor::go_to_line(int line, int column) {
   const int clamped = std::clamp(line, 1, std::max(1, blockCount()));
-  setTextCursor(QTextCursor(document()->findBlockByNumber(clamped - 1)));
+  const QTextBlock block = document()->findBlockByNumber(clamped - 1);
+  QTextCursor c(block);
+  c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor,
+                 std::clamp(column - 1, 0, block.length() - 1));
+  setTextCursor(c);
   centerCursor();
   setFocus(Qt::OtherFocusReason);
 }

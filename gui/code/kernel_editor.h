@@ -37,8 +37,9 @@ class KernelEditor : public QPlainTextEdit {
   LineMark mark_at_line(int line) const;
   QStringList messages_at_line(int line) const;
 
-  // Moves the cursor to the start of a line (1-based, clamped to the document) and shows it.
-  void go_to_line(int line);
+  // Moves the cursor to a line (1-based, clamped to the document), at a column (1-based; 0 or
+  // past the end: the line's start or end), and shows it.
+  void go_to_line(int line, int column = 0);
   int current_line() const { return textCursor().blockNumber() + 1; }
 
   // The code font at a point size (the panel passes the app's text size on).

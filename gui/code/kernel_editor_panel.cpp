@@ -294,8 +294,9 @@ bool KernelEditorPanel::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void KernelEditorPanel::go_to_diagnostic(QListWidgetItem* item) {
-  const int line = editor_->diagnostic_line(item->data(Qt::UserRole).toInt());
-  if (line > 0) editor_->go_to_line(line);
+  const int index = item->data(Qt::UserRole).toInt();
+  const int line = editor_->diagnostic_line(index);
+  if (line > 0) editor_->go_to_line(line, editor_->diagnostics()[index].column);
 }
 
 void KernelEditorPanel::changeEvent(QEvent* event) {

@@ -58,7 +58,8 @@ extern "C" __global__ void reduceMine(const RL_T* in, RL_P* partials, unsigned l
 )";
 
 // nvcc 13.0's words for those two lines (-DRL_T=int -DRL_P="long long" -DRL_BLOCK=256, sm_90),
-// each from a compile of its own: the front end reports the warning once the error is fixed.
+// each from a compile of its own (the front end reports the warning once the error is fixed);
+// the columns are where its caret points.
 rl::CompileResult failed_compile() {
   rl::CompileResult r;
   r.diagnostics = {{14, 15, "error", "identifier \"total\" is undefined"},
@@ -151,6 +152,16 @@ TEST(KernelEditor, HoveringAMarkedLineShowsTheCompilersMessage) {
   EXPECT_TRUE(QToolTip::text().contains("variable &quot;unused&quot; was declared"))
       << QToolTip::text().toStdString();
   QToolTip::hideText();
+  // The gutter's marker says the same.
+  QWidget* gutter = e.childAt(QPoint(3, e.viewport()->y() + line_y(e, 14)));
+  ASSERT_NE(gutter, nullptr);
+  ASSERT_NE(gutter, e.viewport());
+  const QPoint in_gutter = gutter->mapFrom(&e, QPoint(3, e.viewport()->y() + line_y(e, 14)));
+  QHelpEvent gutter_help(QEvent::ToolTip, in_gutter, gutter->mapToGlobal(in_gutter));
+  QApplication::sendEvent(gutter, &gutter_help);
+  EXPECT_TRUE(QToolTip::text().contains("identifier &quot;total&quot; is undefined"))
+      << QToolTip::text().toStdString();
+  QToolTip::hideText();
 }
 
 TEST(KernelEditor, TabInsertsSpacesAndEnterKeepsTheIndent) {
@@ -201,6 +212,8 @@ TEST(KernelEditorPanel, ClickingADiagnosticGoesToItsLine) {
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
                       list->visualItemRect(list->item(row)).center());
     EXPECT_EQ(panel.editor()->current_line(), row == 0 ? 14 : 11);
+    // At the compiler's column: "total" on line 14, "unused" on line 11.
+    EXPECT_EQ(panel.editor()->textCursor().positionInBlock(), row == 0 ? 14 : 6);
   }
 }
 
