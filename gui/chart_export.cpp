@@ -94,6 +94,10 @@ namespace {
 // The window's options, in the order --help lists them.
 struct Options {
   QCommandLineOption open{"open", "Open a saved session (JSON).", "SESSION"};
+  QCommandLineOption kernel{"kernel",
+                            "Open a kernel you wrote (a .cu file, docs/user-kernels.md) in the "
+                            "Your kernel editor.",
+                            "FILE.cu"};
   QCommandLineOption export_charts{
       "export-charts",
       "With --open: write every chart as DIR/<chart>.png and exit, without a window.", "DIR"};
@@ -125,6 +129,10 @@ QString check_paths(const QCommandLineParser& parser, const Options& o, const Co
     return "--open: empty file name; give the session to open";
   if (parser.isSet(o.export_charts) && out.open.isEmpty())
     return "--export-charts needs --open SESSION: which session to draw";
+  if (parser.isSet(o.kernel) && out.kernel.isEmpty())
+    return "--kernel: empty file name; give the .cu file to open";
+  if (parser.isSet(o.kernel) && parser.isSet(o.export_charts))
+    return "--kernel opens the editor in the window; not with --export-charts";
   if (parser.isSet(o.setting) && !parser.isSet(o.export_charts))
     return "--setting is for --export-charts; in the window, choose it on the Ladder page";
   return {};
@@ -165,7 +173,7 @@ CommandLine parse_command_line(const QStringList& arguments) {
       "ReductionLab: run the CUDA reduction ladder, watch what each optimisation buys.");
   parser.addHelpOption();
   const Options o;
-  parser.addOptions({o.open, o.export_charts, o.size, o.time, o.setting});
+  parser.addOptions({o.open, o.kernel, o.export_charts, o.size, o.time, o.setting});
   out.help_text = parser.helpText();
   if (!parser.parse(arguments)) {
     out.error = parser.errorText();
@@ -173,6 +181,7 @@ CommandLine parse_command_line(const QStringList& arguments) {
   }
   out.help = parser.isSet("help");
   out.open = parser.value(o.open);
+  out.kernel = parser.value(o.kernel);
   out.export_dir = parser.value(o.export_charts);
   out.error = check_paths(parser, o, out);
   if (out.error.isEmpty()) out.error = parse_values(parser, o, out);

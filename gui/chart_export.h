@@ -33,6 +33,7 @@ bool export_session_charts(const QString& session_path, const QString& dir, QSiz
 
 struct CommandLine {
   QString open;            // --open SESSION
+  QString kernel;          // --kernel FILE.cu: opened in the Your kernel editor
   QString export_dir;      // --export-charts DIR (needs --open)
   QSize size{1600, 1000};  // --size WxH for exported charts
   // --time whole|gpu|first: the time the charts draw (exported, or in the window over the one

@@ -2,6 +2,8 @@
 // (code_panel_pages.cpp fills them).
 #include "code_panel.h"
 
+#include <QPushButton>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -165,6 +167,24 @@ void CodePanel::build_pages() {
   pages_->addTab(page({diff_top, diff_views_}, diff_views_), "Changes");
   pages_->addTab(page({sass_top, sass_}, sass_), "SASS");
   pages_->addTab(page({resources_}, resources_), "Resources");
+  // Beside the pages' tabs, not in the pickers' row: the row already fills a narrow window.
+  new_rung_ = new QPushButton("New rung from this kernel");
+  new_rung_->setObjectName("new_rung");
+  new_rung_->setToolTip(
+      "Copy this kernel, in the form a kernel you write takes, into the editor (Your kernel): "
+      "change a line, compile, and run it beside the built-in rungs");
+  connect(new_rung_, &QPushButton::clicked, this,
+          [this] { emit new_rung_requested(variant_->currentData().toString()); });
+  pages_->setCornerWidget(new_rung_, Qt::TopRightCorner);
+}
+
+void CodePanel::show_user_entry(const code::CodeEntry& entry, const QString& starter_name,
+                                const QString& starter) {
+  const QString id = QString::fromStdString(entry.query.variant);
+  user_entries_[entry.query.variant] = entry;
+  user_starters_[entry.query.variant] = {starter_name, starter};
+  if (variant_->findData(id) < 0) variant_->addItem(id + " (your kernel)", id);
+  show_variant(id, entry.query.block_size, entry.query.unroll, entry.query.type, Workspace::Global);
 }
 
 void CodePanel::fill_shapes() {
@@ -227,12 +247,27 @@ void CodePanel::refresh() {
     const QSignalBlocker quiet(variant_);
     variant_->setItemText(variant_->currentIndex(), variant_item_text(*v, q.unroll));
   }
-  try {
-    entry_ = code::find_code(q);
-  } catch (const Error& e) {
-    entry_ = code::CodeEntry{};
-    entry_.missing = e.what();
+  if (const auto user = user_entries_.find(q.variant); user != user_entries_.end()) {
+    const code::CodeQuery& built = user->second.query;
+    entry_ = user->second;
+    if (built.block_size != q.block_size || built.unroll != q.unroll || built.type != q.type) {
+      entry_.sass.clear();
+      entry_.resources.clear();
+      entry_.lines.clear();
+      entry_.missing = "compiled for B=" + std::to_string(built.block_size) +
+                       " U=" + std::to_string(built.unroll) + " " +
+                       std::string(to_string(built.type)) +
+                       "; Compile in Your kernel with this shape's experiment to see its SASS";
+    }
+  } else {
+    try {
+      entry_ = code::find_code(q);
+    } catch (const Error& e) {
+      entry_ = code::CodeEntry{};
+      entry_.missing = e.what();
+    }
   }
+  new_rung_->setEnabled(find_variant_by_id(q.variant) != nullptr);
   compute_line_metrics();
   show_source();
   show_diff();

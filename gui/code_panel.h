@@ -8,6 +8,7 @@
 #include <QTextEdit>
 #include <QWidget>
 
+#include <map>
 #include <optional>
 
 #include "engine/code/code_view.h"
@@ -19,6 +20,7 @@ class QComboBox;
 class QStackedWidget;
 class QHBoxLayout;
 class QLabel;
+class QPushButton;
 class QPlainTextEdit;
 class QTabWidget;
 
@@ -51,6 +53,17 @@ class CodePanel : public QWidget {
   void set_sampled_session(const Session& session);
   QString samples_text() const;  // the summary over the pages, "" without samples or counts
   const std::optional<code::LineMetrics>& line_metrics() const { return metrics_; }
+  // A kernel the user wrote, compiled (engine/code/user_code.h): listed among the variants under
+  // its name and shown; its diff is against the kernel it started from. A later entry of the
+  // same name replaces it. Its other shapes are compiled from the editor.
+  // starter: the text it was copied from (the Changes page diffs against it), or "".
+  void show_user_entry(const code::CodeEntry& entry, const QString& starter_name,
+                       const QString& starter);
+  QPushButton* new_rung_button() const { return new_rung_; }
+
+ signals:
+  // "New rung from this kernel": the shown variant's id.
+  void new_rung_requested(const QString& variant_id);
 
  protected:
   void changeEvent(QEvent* event) override;  // the app's text size: the code font follows
@@ -63,6 +76,7 @@ class CodePanel : public QWidget {
   void refresh();      // everything from the current choices
   void show_source();
   void show_diff();
+  void show_user_diff(const QString& label, const QString& text);
   void show_sass();
   void show_resources();
   // What the CUDA runtime said of this instantiation's kernels in a run of the session, or "".
@@ -87,6 +101,9 @@ class CodePanel : public QWidget {
   QStackedWidget* diff_views_;  // inline, or side by side
   QLabel *phases_, *counts_, *resources_, *diff_note_, *samples_;
   code::CodeEntry entry_;
+  std::map<std::string, code::CodeEntry> user_entries_;               // the user's kernels, by name
+  std::map<std::string, std::pair<QString, QString>> user_starters_;  // name -> (label, text)
+  QPushButton* new_rung_ = nullptr;
   Session
       sampled_;  // the points with line samples or the runtime's occupancy, of the session given
   std::optional<code::LineMetrics> metrics_;

@@ -71,8 +71,13 @@ void CodePanel::show_diff() {
     diff_->clear();
     return;
   }
-  const VariantInfo* from = nullptr;
   const QString chosen = compare_->currentData().toString();
+  const auto starter = user_starters_.find(entry_.variant->id);
+  if (chosen.isEmpty() && starter != user_starters_.end() && !starter->second.second.isEmpty()) {
+    show_user_diff(starter->second.first, starter->second.second);
+    return;
+  }
+  const VariantInfo* from = nullptr;
   from = chosen.isEmpty() ? code::previous_rung(*entry_.variant)
                           : find_variant_by_id(chosen.toStdString());
   if (from == nullptr) {
@@ -105,6 +110,25 @@ void CodePanel::show_diff() {
       QString::fromStdString(code::format_diff(diff, from->id, entry_.variant->id)));
   side_by_side_->show_rows(code::side_by_side(diff), QString::fromStdString(from->id),
                            QString::fromStdString(entry_.variant->id));
+}
+
+// A kernel the user wrote against the text it was copied from: what the user changed.
+void CodePanel::show_user_diff(const QString& label, const QString& text) {
+  code::CodeEntry from;
+  int n = 0;
+  for (const QString& line : text.split('\n'))
+    from.source.push_back({line.toStdString(), label.toStdString(), ++n, true, ""});
+  if (!from.source.empty() && from.source.back().text.empty()) from.source.pop_back();
+  const auto diff = code::source_diff(from, entry_);
+  const code::DiffStats s = code::diff_stats(diff);
+  const QString to = QString::fromStdString(entry_.variant->id);
+  diff_note_->setText(QString("<b>%1</b> → <b>%2</b>: %3 lines removed, %4 added")
+                          .arg(label, to)
+                          .arg(s.removed)
+                          .arg(s.added));
+  diff_->setPlainText(
+      QString::fromStdString(code::format_diff(diff, label.toStdString(), to.toStdString())));
+  side_by_side_->show_rows(code::side_by_side(diff), label, to);
 }
 
 void CodePanel::show_sass() {

@@ -68,5 +68,6 @@ int main(int argc, char** argv) {
   if (cl.time_basis) window.store()->set_time_basis(*cl.time_basis);
   window.show();
   if (!cl.open.isEmpty()) window.open_session(cl.open);
+  if (!cl.kernel.isEmpty()) window.open_kernel(cl.kernel);
   return app.exec();
 }

@@ -405,6 +405,10 @@ void MainWindow::update_baselines() {
       baseline_->addItem(
           variant_label(v.id, 1, false) + "  (" + QString::fromStdString(v.display_name) + ")",
           QString::fromStdString(v.id));
+  for (const std::string& id : ids)  // kernels the user wrote, after the built-in rungs
+    if (const VariantInfo* v = find_variant_by_id(id); v && v->family == VariantFamily::User)
+      baseline_->addItem(QString::fromStdString(id) + "  (your kernel)",
+                         QString::fromStdString(id));
   baseline_->setCurrentIndex(baseline_->findData(QString::fromStdString(store_->baseline())));
 }
 

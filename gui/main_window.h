@@ -36,6 +36,9 @@ class CodePanel;
 class DevicePanel;
 class MultiGpuView;
 class ExperimentPanel;
+class KernelEditorPanel;
+class LabSheetBox;
+struct UserKernelBuild;
 class PresentationView;
 class RemoteRun;
 class ResultsModel;
@@ -128,6 +131,11 @@ class MainWindow : public QMainWindow {
   SessionsPanel* sessions_panel() const { return sessions_; }
   QDockWidget* sessions_dock() const { return sessions_dock_; }
   QDockWidget* experiment_dock() const { return experiment_dock_; }
+  QDockWidget* kernel_dock() const { return kernel_dock_; }
+  KernelEditorPanel* kernel_panel() const { return kernel_panel_; }
+  // Opens a .cu file in the Your kernel editor (shown), as File > Open kernel... does.
+  void open_kernel(const QString& path);
+  LabSheetBox* lab_sheet_box() const { return lab_box_; }
   QToolBar* run_toolbar() const { return run_toolbar_; }
   QComboBox* time_basis_box() const { return time_basis_; }
   QString banner_text() const;
@@ -160,6 +168,14 @@ class MainWindow : public QMainWindow {
   void open_story_interactive();
   void add_sessions_dock(QMenu* view);  // main_window_view.cpp
   void add_code_view();                 // main_window_code.cpp
+  // main_window_user_kernel.cpp: the "Your kernel" dock and what it starts.
+  void add_user_kernel_dock(QMenu* view);
+  void open_kernel_interactive();
+  void open_lab_sheet_interactive();
+  void start_user_kernel(const QString& starter, const QString& name, const QString& started_from);
+  void compile_user_kernel(const UserKernelSource& k, bool then_run);
+  void user_kernel_compiled(const UserKernelBuild& b);
+  void run_with_user_kernel(const UserKernelSource& k);
   void restore_view_settings();
   void remember_layout();  // before a full-screen mode (main_window_view.cpp)
   void restore_layout();   // after it
@@ -223,6 +239,11 @@ class MainWindow : public QMainWindow {
   CodePanel* code_ = nullptr;
   SessionsPanel* sessions_ = nullptr;
   QDockWidget* sessions_dock_ = nullptr;
+  QDockWidget* kernel_dock_ = nullptr;
+  KernelEditorPanel* kernel_panel_ = nullptr;
+  LabSheetBox* lab_box_ = nullptr;
+  std::pair<QString, QString> user_starter_;  // the editor's starting text: label, text
+  bool run_after_compile_ = false;
   QDockWidget* experiment_dock_ = nullptr;
   QToolBar* run_toolbar_ = nullptr;
   bool sessions_offered_ = false;  // the list was shown once when a second session opened

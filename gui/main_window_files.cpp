@@ -101,6 +101,8 @@ void MainWindow::build_file_menu() {
   });
   add("Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
   add("Open s&tory...", QKeySequence(), [this] { open_story_interactive(); });
+  add("Open &kernel...", QKeySequence(), [this] { open_kernel_interactive(); });
+  add("Open &lab sheet...", QKeySequence(), [this] { open_lab_sheet_interactive(); });
   file->addSeparator();
   add("&Save session...", QKeySequence::Save, [this] {
     const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");

@@ -46,6 +46,7 @@ void MainWindow::build_view_menu() {
   form->setShortcut(QKeySequence(Qt::Key_F9));
   view->addAction(form);
   add_sessions_dock(view);
+  add_user_kernel_dock(view);
   view->addSeparator();
   add("Larger text", {QKeySequence("Ctrl+="), QKeySequence("Ctrl++")},
       [this] { set_text_size(text_pt_ + 1); });

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "engine/code/user_code.h"
 #include "engine/multi/multi_results.h"
 #include "engine/run/device.h"
 #include "engine/run/results.h"
@@ -21,6 +22,15 @@ struct TraceRecording {
   std::shared_ptr<const Trace> first, second;
   QString error;
 };
+// A compile job's outcome (RunController::compile_user_kernel): the compiler's result and the
+// kernel's Code view (engine/code/user_code.h), for the shape it was compiled for.
+struct UserKernelBuild {
+  quint64 job = 0;
+  std::shared_ptr<const code::UserCode> code;
+  UserKernelSource source;
+  UserCompileShape shape;
+  double wall_ms = 0;  // compile, SASS and line table together
+};
 }  // namespace rl::gui
 
 Q_DECLARE_METATYPE(rl::PointResult)
@@ -30,6 +40,7 @@ Q_DECLARE_METATYPE(rl::Discovery)
 Q_DECLARE_METATYPE(rl::DeviceInfo)
 Q_DECLARE_METATYPE(rl::gui::TraceRecording)
 Q_DECLARE_METATYPE(rl::MultiSession)
+Q_DECLARE_METATYPE(rl::gui::UserKernelBuild)
 
 namespace rl::gui {
 // Idempotent; call before the first queued connection carries one of these.

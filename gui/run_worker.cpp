@@ -2,6 +2,7 @@
 
 #include "engine/multi/multi_run.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 
 #include <exception>
@@ -20,6 +21,7 @@ void register_metatypes() {
   qRegisterMetaType<rl::PointResult>();
   qRegisterMetaType<rl::Progress>();
   qRegisterMetaType<rl::Session>();
+  qRegisterMetaType<rl::gui::UserKernelBuild>();
   qRegisterMetaType<rl::Discovery>();
   qRegisterMetaType<rl::DeviceInfo>();
   qRegisterMetaType<rl::gui::TraceRecording>();
@@ -160,6 +162,30 @@ void RunWorker::record(quint64 job, const rl::TraceRequest& first,
   emit recorded(out);
 }
 
+void RunWorker::compile(quint64 job, const rl::UserKernelSource& source,
+                        const rl::UserCompileShape& shape) {
+  UserKernelBuild out;
+  out.job = job;
+  out.source = source;
+  out.shape = shape;
+  QElapsedTimer clock;
+  clock.start();
+  register_user_kernel(source);  // the entry names its variant; the contract's refusals are
+                                 // in the compiler's diagnostics
+  out.code = std::make_shared<const code::UserCode>(code::user_code(source, shape));
+  out.wall_ms = double(clock.nsecsElapsed()) / 1e6;
+  emit compiled(out);
+}
+
+quint64 RunController::compile_user_kernel(const rl::UserKernelSource& source,
+                                           const rl::UserCompileShape& shape) {
+  compiling_ = ++next_;
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, id = compiling_, source, shape] { w->compile(id, source, shape); },
+      Qt::QueuedConnection);
+  return compiling_;
+}
+
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
   register_metatypes();
   thread_.setObjectName("reductionlab-runner");
@@ -171,6 +197,9 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
   });
   connect(worker_, &RunWorker::recorded, this, [this](const TraceRecording& r) {
     if (r.job == recording_) emit traces_recorded(r);
+  });
+  connect(worker_, &RunWorker::compiled, this, [this](const UserKernelBuild& b) {
+    if (b.job == compiling_) emit user_kernel_compiled(b);
   });
   connect(worker_, &RunWorker::run_started, this, [this](quint64 id, const rl::DeviceInfo& d) {
     if (id == current_ && running_) emit started(d);

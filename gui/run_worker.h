@@ -66,6 +66,8 @@ class RunWorker : public QObject {
   // this one where the worker executable is missing (said once). The session so far after
   // each point, then the whole; or why it could not start.
   void run_multi(quint64 job, const rl::MultiSpec& spec, std::shared_ptr<std::atomic<bool>> cancel);
+  // A kernel the user wrote, compiled with NVRTC and its SASS and line table read (no GPU).
+  void compile(quint64 job, const rl::UserKernelSource& source, const rl::UserCompileShape& shape);
   // Tests only: what makes the backend for a device (default: the host or the CUDA backend).
   using BackendFactory = std::function<std::unique_ptr<rl::Backend>(int device)>;
   void set_backend_factory(BackendFactory factory) { factory_ = std::move(factory); }
@@ -94,6 +96,7 @@ class RunWorker : public QObject {
 
  signals:
   void recorded(const rl::gui::TraceRecording& recording);
+  void compiled(const rl::gui::UserKernelBuild& build);
 
  private:
   // A run on a GPU in worker processes; false (runs in this process) when the worker
@@ -153,6 +156,10 @@ class RunController : public QObject {
   // progress is cancelled and its remaining signals dropped. cancel_multi() asks it to stop
   // after the current sample; multi_finished() follows with the points so far.
   quint64 start_multi(const rl::MultiSpec& spec);
+  // Queues the compilation of a user kernel (after any job before it); user_kernel_compiled()
+  // follows with the job id. A newer compilation makes an older one's result stale.
+  quint64 compile_user_kernel(const rl::UserKernelSource& source,
+                              const rl::UserCompileShape& shape);
   void cancel_multi();
   bool multi_running() const { return multi_running_; }
 
@@ -175,6 +182,7 @@ class RunController : public QObject {
   void multi_finished(const rl::MultiSession& session);
   void multi_failed(const QString& message);
   void multi_notice(const QString& message);
+  void user_kernel_compiled(const rl::gui::UserKernelBuild& build);  // the latest only
 
  private:
   void connect_multi();
@@ -187,6 +195,7 @@ class RunController : public QObject {
   std::optional<rl::Discovery> discovery_;
   quint64 recording_ = 0;
   quint64 measuring_ = 0;  // the measurement whose outcome is still wanted (0: none)
+  quint64 compiling_ = 0;  // the compilation whose result is still wanted
   std::shared_ptr<std::atomic<bool>> measure_cancel_;
   quint64 multi_current_ = 0;
   bool multi_running_ = false;

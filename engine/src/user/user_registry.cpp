@@ -27,6 +27,29 @@ bool is_user_variant(std::string_view id) {
   return v && v->family == VariantFamily::User;
 }
 
+std::string starter_kernel_file(std::string_view variant_id) {
+  const VariantInfo* v = find_variant_by_id(variant_id);
+  if (!v) return "interleaved.cu";
+  switch (v->kernel) {
+    case KernelId::Neighbored:
+      return "neighbored.cu";
+    case KernelId::NeighboredLess:
+    case KernelId::Interleaved:
+      return "interleaved.cu";
+    case KernelId::Unroll:
+      return "unroll.cu";
+    case KernelId::UnrollWarpVolatile:
+    case KernelId::UnrollWarpSync:
+    case KernelId::CompleteUnrollWarpVolatile:
+    case KernelId::CompleteUnrollWarpSync:
+    case KernelId::CompleteUnrollVolatile:
+    case KernelId::CompleteUnrollSync:
+      return "unroll_warp.cu";
+    default:
+      return "warp_shuffle.cu";  // past the classic ladder: registers and shuffles
+  }
+}
+
 std::vector<std::uint64_t> user_check_sizes() {
   return {1, 31, 1023, 1025, (std::uint64_t(1) << 20) + 17};
 }

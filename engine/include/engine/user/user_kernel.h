@@ -86,6 +86,11 @@ void register_user_kernels(const ExperimentSpec& spec);
 std::optional<UserKernelSource> find_user_kernel(std::string_view name);
 bool is_user_variant(std::string_view id);
 
+// The starter kernel closest to a built-in variant (a file of resources/kernels/, written in the
+// contract's form): what "New rung from this kernel" copies into the editor. The built-in
+// kernels themselves are templates over the engine's launch interface, not in that form.
+std::string starter_kernel_file(std::string_view variant_id);
+
 // The sizes and inputs a user kernel is checked on before it is timed (docs/user-kernels.md,
 // "Checked before timed"): 1, 31, 1023, 1025, 2^20 + 17 and the run's sizes, each with the
 // run's deterministic input, all negative, all equal and (int32) the int32 extremes.
