@@ -36,6 +36,9 @@ TEST(CatalogAccepts, EveryVariantTakesExactlyItsKernelsRow) {
 TEST(CatalogAccepts, EveryTableRowHasAVariant) {
   for (const kernels::KernelAccepts& a : kernels::kKernelAccepts) {
     SCOPED_TRACE(static_cast<int>(a.kernel));
+    // A user kernel's row stands for every kernel a user writes: its variants are registered
+    // at run time (engine/user/user_kernel.h), none is in the built-in table.
+    if (a.kernel == KernelId::User) continue;
     EXPECT_NE(find_variant_by_kernel(a.kernel), nullptr);
   }
 }

@@ -51,6 +51,10 @@ class CudaBackend final : public Backend {
 
   void prepare(const PointSpec& p, const InputData& input) override {
     ctx_ = p.label();
+    // A query the runtime answered with a refusal (an occupancy or a name, asked of a kernel
+    // loaded at run time) leaves a non-sticky error behind; the launches below read the last
+    // error to check themselves and must not take it for theirs.
+    cudaGetLastError();
     RL_CUDA_CHECK(cudaSetDevice(device_), ctx_);
     args_ = launch_args_for(p);
     attach_user_kernel(args_, p, device_);  // compiled and loaded once, outside any timing
@@ -160,6 +164,7 @@ class CudaBackend final : public Backend {
 
   double read_floor_sample(std::uint64_t bytes, int shape, bool cold_l2) override {
     const std::string ctx = "read floor over " + std::to_string(bytes) + " bytes";
+    cudaGetLastError();  // as in prepare(): an answered query's refusal is not this launch's
     cudaStream_t s = stream_->get();
     const void* data = pristine_.bytes() >= bytes && uploaded_data_ ? pristine_.get() : nullptr;
     if (!data) {
@@ -198,6 +203,11 @@ class CudaBackend final : public Backend {
   }
 
   std::vector<KernelOccupancy> occupancy() override {
+    // A refused query leaves its error as the runtime's last one: cleared, so that the next
+    // launch's check does not report it as its own.
+    struct ClearLastError {
+      ~ClearLastError() { cudaGetLastError(); }
+    } clear;
     const int steps = counter_steps();
     std::vector<KernelOccupancy> out;
     for (int k = 0; k < steps; ++k) {
@@ -208,7 +218,7 @@ class CudaBackend final : public Backend {
             a.stream = s;
             return k == 0 ? kernels::launch_first(a, plan_) : kernels::launch_finish(a, plan_);
           },
-          stream_->get(), device_, role, ctx_);
+          stream_->get(), device_, role, ctx_, k == 0 ? args_.user_kernel : nullptr);
       out.insert(out.end(), step.begin(), step.end());
     }
     return out;
