@@ -42,5 +42,6 @@ Command add_run_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 Command add_code_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_lab_command(CLI::App& app);
 
 }  // namespace rlcli

@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
       rlcli::add_devices_command(app), rlcli::add_variants_command(app),
       rlcli::add_presets_command(app), rlcli::add_run_command(app),
       rlcli::add_trace_command(app),   rlcli::add_code_command(app),
-      rlcli::add_compare_command(app)};
+      rlcli::add_compare_command(app), rlcli::add_lab_command(app)};
   add_synopsis_footers(app, commands);
   // CLI11 reports an unknown subcommand as "A subcommand is required"; say what was typed.
   auto known = [&](const std::string& name) {

@@ -99,12 +99,14 @@ if has user; then
   RL_TEST_SOURCE_DIR="$PWD" timeout 300 $B/gpu_tests --gtest_brief=1 \
     --gtest_filter='Starters/StarterOnGpu.*:Wrong/WrongKernelOnGpu.*' > "$out/user_tests.log" 2>&1
   echo "user gpu_tests exit $?" >> "$out/user_tests.log"
-  # With counters, so the lab sheets' goals (docs/lab-sheets.md) can be judged on it.
-  timeout 300 $cli run --device cuda:0 --counters --kernel $k/neighbored.cu \
-    --kernel $k/interleaved.cu --kernel $k/unroll.cu --kernel $k/unroll_warp.cu \
-    --kernel $k/warp_shuffle.cu --variants reduceNeighbored,reduceInterleaved,reduceUnroll2,\
-reduceUnroll8,unroll_warp_sync,complete_unroll_sync,warp_shuffle --block-sizes 1024 \
-    --unroll 1,2,8 --sizes 2^24 --json "$out/user-ladder.json" > "$out/user_ladder.txt" 2>&1
+  # The lab sheets' solutions (resources/labs/solutions/) beside the built-in rungs they are
+  # judged against, with counters: `reductionlab-cli lab SHEET --session user-ladder.json`.
+  l=resources/labs/solutions
+  timeout 300 $cli run --device cuda:0 --counters --kernel $l/remove-divergence.cu \
+    --kernel $l/unroll-by-two.cu --kernel $l/last-warp.cu --kernel $l/warp-shuffle.cu \
+    --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,unroll,\
+unroll_warp_sync,complete_unroll_sync,warp_shuffle --block-sizes 1024 --unroll 1,2,8 \
+    --sizes 2^24 --json "$out/user-ladder.json" > "$out/user_ladder.txt" 2>&1
   echo "exit $?" >> "$out/user_ladder.txt"
   for bad in out_of_bounds endless_loop; do
     timeout 120 $cli run --device cuda:0 --kernel $d/$bad.cu --kernel-time-limit 5 \
