@@ -44,13 +44,18 @@ Session run_user(const UserKernelSource& k, std::vector<std::string> variants,
   return runner.run(s, {});
 }
 
-class StarterOnGpu : public ::testing::TestWithParam<const char*> {};
+struct Starter {
+  const char* file;
+  std::vector<int> unrolls;  // the factors it is written for (RL_UNROLL, or its own grid)
+};
+
+class StarterOnGpu : public ::testing::TestWithParam<Starter> {};
 
 TEST_P(StarterOnGpu, IsTimedAndVerifiedBesideTheBuiltInRungs) {
   RL_REQUIRE_GPU();
   if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
-  const UserKernelSource k = read_user_kernel_file(starter(GetParam()));
-  const Session s = run_user(k, {"interleaved"}, {256, 1024}, {1, 4},
+  const UserKernelSource k = read_user_kernel_file(starter(GetParam().file));
+  const Session s = run_user(k, {"interleaved"}, {256, 1024}, GetParam().unrolls,
                              {DType::Int32, DType::Float32}, (1u << 20) + 3);
   int mine = 0;
   for (const PointResult& r : s.results) {
@@ -62,12 +67,29 @@ TEST_P(StarterOnGpu, IsTimedAndVerifiedBesideTheBuiltInRungs) {
     EXPECT_TRUE(r.speedup.has_value());
     EXPECT_FALSE(r.occupancy.empty());
   }
-  EXPECT_EQ(mine, 8);  // two block sizes, two unroll factors, two types
+  EXPECT_EQ(mine, 4 * int(GetParam().unrolls.size()));  // two block sizes, two types
 }
 
+// neighbored.cu and interleaved.cu reduce one tile per block: at a larger unroll factor the
+// engine's grid leaves elements unread, and the check before timing says so (WrongAtUnroll4).
 INSTANTIATE_TEST_SUITE_P(Starters, StarterOnGpu,
-                         ::testing::Values("neighbored.cu", "interleaved.cu", "unroll.cu",
-                                           "unroll_warp.cu", "warp_shuffle.cu"));
+                         ::testing::Values(Starter{"neighbored.cu", {1}},
+                                           Starter{"interleaved.cu", {1}},
+                                           Starter{"unroll.cu", {1, 4}},
+                                           Starter{"unroll_warp.cu", {1, 4}},
+                                           Starter{"warp_shuffle.cu", {1, 4}}));
+
+TEST(StarterOnGpuAtUnroll4, OneTilePerBlockIsWrongAndSaysWhere) {
+  RL_REQUIRE_GPU();
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const UserKernelSource k = read_user_kernel_file(starter("interleaved.cu"));
+  const Session s = run_user(k, {"interleaved"}, {256}, {4}, {DType::Int32}, 1u << 20);
+  const PointResult& r = s.results.back();
+  ASSERT_EQ(r.point.variant, k.name);
+  EXPECT_EQ(r.status, PointStatus::Wrong);
+  EXPECT_NE(r.message.find("block 0 is the first whose partial differs"), std::string::npos)
+      << r.message;
+}
 
 struct WrongKernel {
   const char* file;

@@ -119,9 +119,10 @@ CountedStep count_launch_step(int device, const PointSpec& p, const InputData& i
   // After the count (a capture launches nothing, but nothing may come before the counted
   // launch): how many kernels the step starts, for a step the SASS metrics cannot count whole.
   try {
-    out.kernels_in_step = int(captured_occupancy(launch_step, stream.get(), device, role, ctx,
-                                                 step == 0 ? args.user_kernel : nullptr)
-                                  .size());
+    out.kernels_in_step =
+        step == 0 && args.user_kernel
+            ? 1  // a user kernel's step is its one launch
+            : int(captured_occupancy(launch_step, stream.get(), device, role, ctx).size());
   } catch (const std::exception& e) {  // the counts stand; only the kernel count is unknown
     out.note = std::string("how many kernels the step starts is unknown: ") + e.what();
   }

@@ -212,13 +212,18 @@ class CudaBackend final : public Backend {
     std::vector<KernelOccupancy> out;
     for (int k = 0; k < steps; ++k) {
       const std::string role = steps == 1 ? "whole" : k == 0 ? "first_kernel" : "finish";
+      if (k == 0 && args_.user_kernel) {
+        out.push_back(function_occupancy(args_.user_kernel, plan_.grid, args_.block_size, device_,
+                                         role, ctx_));
+        continue;
+      }
       auto step = captured_occupancy(
           [&](cudaStream_t s) {
             kernels::LaunchArgs a = args_;
             a.stream = s;
             return k == 0 ? kernels::launch_first(a, plan_) : kernels::launch_finish(a, plan_);
           },
-          stream_->get(), device_, role, ctx_, k == 0 ? args_.user_kernel : nullptr);
+          stream_->get(), device_, role, ctx_);
       out.insert(out.end(), step.begin(), step.end());
     }
     return out;

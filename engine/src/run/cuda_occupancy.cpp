@@ -55,7 +55,7 @@ std::vector<cudaGraphNode_t> kernel_nodes(cudaGraph_t graph, const std::string& 
 
 std::vector<KernelOccupancy> captured_occupancy(
     const std::function<cudaError_t(cudaStream_t)>& launch, cudaStream_t stream, int device,
-    const std::string& role, const std::string& context, const void* loaded) {
+    const std::string& role, const std::string& context) {
   const std::string ctx = "occupancy of " + role + ", " + context;
   int max_threads = 0;
   RL_CUDA_CHECK(
@@ -67,17 +67,13 @@ std::vector<KernelOccupancy> captured_occupancy(
     RL_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p), ctx);
     KernelOccupancy k;
     k.role = out.empty() ? role : role + "_" + std::to_string(out.size() + 1);
-    cudaFuncAttributes attr{};
-    if (loaded && cudaFuncGetAttributes(&attr, p.func) != cudaSuccess) {
-      cudaGetLastError();  // not an error of the launch: the node's function is the loaded one
-      p.func = const_cast<void*>(loaded);
-    }
     const char* name = nullptr;
     if (cudaFuncGetName(&name, p.func) == cudaSuccess && name) k.function = name;
     cudaGetLastError();  // a kernel without a name is still measured
     k.grid = p.gridDim.x * p.gridDim.y * p.gridDim.z;
     k.block = int(p.blockDim.x * p.blockDim.y * p.blockDim.z);
     k.dynamic_shared = p.sharedMemBytes;
+    cudaFuncAttributes attr{};
     RL_CUDA_CHECK(cudaFuncGetAttributes(&attr, p.func), ctx);
     k.registers = attr.numRegs;
     k.static_shared = attr.sharedSizeBytes;
@@ -89,6 +85,30 @@ std::vector<KernelOccupancy> captured_occupancy(
     out.push_back(std::move(k));
   }
   return out;
+}
+
+KernelOccupancy function_occupancy(const void* function, unsigned grid, int block, int device,
+                                   const std::string& role, const std::string& context) {
+  const std::string ctx = "occupancy of " + role + ", " + context;
+  int max_threads = 0;
+  RL_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device), ctx);
+  KernelOccupancy k;
+  k.role = role;
+  const char* name = nullptr;
+  if (cudaFuncGetName(&name, function) == cudaSuccess && name) k.function = name;
+  cudaGetLastError();  // a kernel without a name is still measured
+  k.grid = grid;
+  k.block = block;
+  cudaFuncAttributes attr{};
+  RL_CUDA_CHECK(cudaFuncGetAttributes(&attr, function), ctx);
+  k.registers = attr.numRegs;
+  k.static_shared = attr.sharedSizeBytes;
+  k.local_bytes = attr.localSizeBytes;
+  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, function, block, 0),
+                ctx);
+  k.max_warps_per_sm = max_threads / 32;
+  return k;
 }
 
 }  // namespace rl

@@ -15,11 +15,13 @@ namespace rl {
 // Records what launch(stream) enqueues on `stream` into a graph (stream capture: nothing runs),
 // then asks the runtime about each kernel node: one KernelOccupancy per kernel, in launch order,
 // named `role`, role_2, ... Throws rl::CudaError naming the call and `context`.
-// loaded: the handle of a kernel loaded at run time (a user kernel's cudaKernel_t), asked about
-// in place of a node whose function the runtime does not describe (a graph node of such a
-// kernel holds the context's own function, which cudaFuncGetAttributes refuses).
 std::vector<KernelOccupancy> captured_occupancy(
     const std::function<cudaError_t(cudaStream_t)>& launch, cudaStream_t stream, int device,
-    const std::string& role, const std::string& context, const void* loaded = nullptr);
+    const std::string& role, const std::string& context);
+
+// One kernel asked about directly, with the grid and block of its launch: a kernel loaded at run
+// time (a user kernel's cudaKernel_t), whose stream capture the runtime does not describe.
+KernelOccupancy function_occupancy(const void* function, unsigned grid, int block, int device,
+                                   const std::string& role, const std::string& context);
 
 }  // namespace rl

@@ -93,7 +93,8 @@ std::string starter_kernel_file(std::string_view variant_id);
 
 // The sizes and inputs a user kernel is checked on before it is timed (docs/user-kernels.md,
 // "Checked before timed"): 1, 31, 1023, 1025, 2^20 + 17 and the run's sizes, each with the
-// run's deterministic input, all negative, all equal and (int32) the int32 extremes.
+// run's deterministic input, all negative, all equal and (int32) every value INT32_MAX, then
+// INT32_MIN.
 std::vector<std::uint64_t> user_check_sizes();
 
 }  // namespace rl
