@@ -279,11 +279,11 @@ TEST(LabSheetBundled, ShippedSheetsOnTheBuiltInRungs) {
                        "B=1024"))
       << start[2].sentence;
   // The classic reduceUnrollWarp8 (volatile) is slower than reduceUnroll8 in global memory in
-  // this session, so it misses the last-warp sheet's speed-up there.
+  // this session, so it misses the last-warp sheet's goal (no slower) there.
   const double global_ratio =
       find_point(*s, "unroll", rl::Workspace::Global, 8).total.median_ms /
       find_point(*s, "unroll_warp_volatile", rl::Workspace::Global, 8).total.median_ms;
-  ASSERT_LT(global_ratio, 1.05);
+  ASSERT_LT(global_ratio, 1.0);
   const std::vector<rl::GoalJudgement> warp =
       rl::judge_lab_sheet(shipped("last-warp.json"), *s, "unroll_warp_volatile");
   EXPECT_EQ(warp[0].verdict, GoalVerdict::Met);
