@@ -73,10 +73,10 @@ chart() {
 }
 
 bundled=$repo/resources/sessions/h200-ladder.json
-# The bundled session before the current one: the same kernels (no kernel changed between
-# dcde7a6 and c25c86b), measured a day earlier on another H200, for the comparison picture.
-git -C "$repo" show 1144a3b:resources/sessions/h200-ladder.json >"$tmp/h200-2026-12-02.json" ||
-  die "cannot read the earlier H200 session from the git history (commit 1144a3b)"
+# The bundled session before the current one (measured 2026-12-03 at c25c86b, on another H200),
+# for the comparison picture: the same kernels but epoch_pass, whose points the app marks.
+git -C "$repo" show dc34926:resources/sessions/h200-ladder.json >"$tmp/h200-2026-12-03.json" ||
+  die "cannot read the earlier H200 session from the git history (commit dc34926)"
 # The divergence lab's session, from the commit that added the lab kernels it measured.
 git -C "$repo" show 1bde331:docs/data/h200-labs-2026-12-01/lab_divergence.json \
   >"$tmp/lab_divergence.json" ||
@@ -96,10 +96,15 @@ window code-view.png "ctrl+$page_block ctrl+$page_code F9"
 window story.png "shift+F5 Next"
 # Two sessions compared: the earlier session opened beside the bundled one; the Ladder page
 # (reached from the animation's tab, so the keyboard lands in it) scrolled to its comparison.
-window two-sessions.png "ctrl+$page_block ctrl+$page_ladder Tab End" --open "$tmp/h200-2026-12-02.json"
+window two-sessions.png "ctrl+$page_block ctrl+$page_ladder Tab End" --open "$tmp/h200-2026-12-03.json"
+# Your own rung: the lab sheets' solutions measured on an H200 beside the built-in rungs
+# (docs/user-kernels.md; resources/labs/solutions/), in the Code tab's editor dock.
+window your-rung.png "ctrl+$page_ladder" --open "$repo/resources/sessions/h200-lab-solutions.json" \
+  --kernel "$repo/resources/labs/solutions/remove-divergence.cu"
 # The divergence lab.
 chart lab-divergence.png ladder_speedup --open "$tmp/lab_divergence.json"
 
 # Lossless: optipng keeps every pixel and only finds a smaller encoding.
 optipng -quiet -o2 -strip all "$out"/app-start.png "$out"/ladder.png "$out"/inside-a-block.png \
-  "$out"/code-view.png "$out"/story.png "$out"/two-sessions.png "$out"/lab-divergence.png
+  "$out"/code-view.png "$out"/story.png "$out"/two-sessions.png "$out"/lab-divergence.png \
+  "$out"/your-rung.png

@@ -61,7 +61,7 @@ TEST(LabSheet, ShippedSheetsSayWhatTheyCompare) {
   EXPECT_EQ(divergence.goals[1].against, "neighbored");
   EXPECT_EQ(divergence.goals[1].where.size, std::uint64_t(1) << 24);
   EXPECT_EQ(divergence.goals[1].where.type, rl::DType::Int32);
-  EXPECT_EQ(divergence.goals[2].counter, "branch_uniformity");
+  EXPECT_EQ(divergence.goals[2].counter, "threads_per_inst");
   const rl::LabSheet warp = rl::read_lab_sheet_file(labs_dir() + "/last-warp.json");
   EXPECT_EQ(warp.start, "unroll");  // reduceUnroll8: the classic name gives the factor
   EXPECT_EQ(warp.start_unroll, 8);
