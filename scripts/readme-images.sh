@@ -97,10 +97,9 @@ window story.png "shift+F5 Next"
 # Two sessions compared: the earlier session opened beside the bundled one; the Ladder page
 # (reached from the animation's tab, so the keyboard lands in it) scrolled to its comparison.
 window two-sessions.png "ctrl+$page_block ctrl+$page_ladder Tab End" --open "$tmp/h200-2026-12-03.json"
-# Your own rung: the lab sheets' solutions measured on an H200 beside the built-in rungs
-# (docs/user-kernels.md; resources/labs/solutions/), in the Code tab's editor dock.
-window your-rung.png "ctrl+$page_ladder" --open "$repo/resources/sessions/h200-lab-solutions.json" \
-  --kernel "$repo/resources/labs/solutions/remove-divergence.cu"
+# Your own rung: the lab sheets' solutions (kernels written in the user-kernel contract)
+# measured on an H200 beside the built-in rungs they are judged against.
+chart your-rung.png speedup_vs_unroll --open "$repo/resources/sessions/h200-lab-solutions.json"
 # The divergence lab.
 chart lab-divergence.png ladder_speedup --open "$tmp/lab_divergence.json"
 
