@@ -54,23 +54,12 @@ using Notice = std::function<void(const std::string&)>;
 struct Profiling {
   std::vector<std::string> counters;
   bool line_samples = false, line_counts = false;
-  double user_kernel_limit_s = rl::kDefaultUserKernelLimitS;  // --kernel-time-limit
   void apply(rl::Runner& r) const {
     if (line_counts) throw UsageError(std::string("--line-counts: ") + rl::kLineCountsNeedWorkers);
     r.set_counters(counters);
     r.set_line_samples(line_samples);
   }
 };
-
-// --kernel-time-limit S: seconds a point of a kernel the user wrote may go without finishing.
-double kernel_time_limit(const RunArgs& a) {
-  if (a.kernel_time_limit.empty()) return rl::kDefaultUserKernelLimitS;
-  const double s = parse_number("--kernel-time-limit", a.kernel_time_limit);
-  if (!(s >= 0.5 && s <= 3600))
-    throw UsageError("--kernel-time-limit " + a.kernel_time_limit +
-                     ": seconds from 0.5 to 3600 (default 10)");
-  return s;
-}
 
 RunTarget on_gpu(int index, const rl::DeviceInfo& device, const Profiling& profiling,
                  const Notice& notice, bool in_process) {
@@ -85,7 +74,6 @@ RunTarget on_gpu(int index, const rl::DeviceInfo& device, const Profiling& profi
     o.counters = profiling.counters;
     o.line_samples = profiling.line_samples;
     o.line_counts = profiling.line_counts;
-    o.user_kernel_limit_s = profiling.user_kernel_limit_s;
     o.on_notice = notice;
     t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
     return t;
@@ -193,10 +181,9 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
     if (streaming) put_line(rl::stream_notice_line(what));
   };
-  RunTarget target = pick_target(a, spec,
-                                 Profiling{counter_list, line_samples_asked(counters),
-                                           line_counts_asked(counters), kernel_time_limit(a)},
-                                 notice);
+  RunTarget target = pick_target(
+      a, spec, Profiling{counter_list, line_samples_asked(counters), line_counts_asked(counters)},
+      notice);
   if (resumed) check_resume_device(a, *resumed, target.device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   std::optional<LiveTable> table;

@@ -83,6 +83,7 @@ std::string flag_of(const RunArgs& a, const std::string& message) {
                           {"noise", true, {a.o_noise}},
                           {"budget", true, {a.o_budget}},
                           {"samples", true, {a.o_min_samples, a.o_max_samples}},
+                          {"time limit", true, {a.o_kernel_time_limit}},
                           {"max samples", true, {a.o_max_samples, a.o_min_samples}},
                           {"baseline", true, {a.o_baseline}},
                           {"points", true, {a.o_max_points}}};
@@ -138,10 +139,11 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_kernel_name = sub.add_option("--kernel-name", a.kernel_name,
                                    "Which kernel of the --kernel file (default: its only one)")
                         ->type_name("NAME");
-  sub.add_option("--kernel-time-limit", a.kernel_time_limit,
-                 "Seconds a point of a --kernel may run without finishing before its worker is "
-                 "stopped (an endless loop); default 10")
-      ->type_name("S");
+  a.o_kernel_time_limit =
+      sub.add_option("--kernel-time-limit", a.kernel_time_limit,
+                     "Seconds a point of a --kernel may run without finishing before its worker is "
+                     "stopped (an endless loop); default 10")
+          ->type_name("S");
   a.o_workspace =
       sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
   a.o_block_sizes =
@@ -364,6 +366,8 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
   if (given(a.o_max_samples) && !given(a.o_min_samples))
     spec.timing.min_samples = std::min(spec.timing.min_samples, spec.timing.max_samples);
   if (a.warm_l2) spec.timing.cold_l2 = false;
+  if (!a.kernel_time_limit.empty())
+    spec.timing.user_kernel_limit_s = parse_number("--kernel-time-limit", a.kernel_time_limit);
   if (given(a.o_baseline)) spec.baseline = parse_variant_id("--baseline", a.baseline);
   if (given(a.o_max_points)) {
     const int n = parse_int("--max-points", a.max_points);

@@ -36,7 +36,7 @@ struct RunArgs {
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
               *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
               *o_gpu_counts = nullptr, *o_stream = nullptr, *o_max_points = nullptr,
-              *o_kernel = nullptr, *o_kernel_name = nullptr;
+              *o_kernel = nullptr, *o_kernel_name = nullptr, *o_kernel_time_limit = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);

@@ -23,6 +23,7 @@ class QAction;
 class QComboBox;
 class QDialog;
 class QDockWidget;
+class QDoubleSpinBox;
 class QMenu;
 class QLabel;
 class QSettings;
@@ -244,6 +245,7 @@ class MainWindow : public QMainWindow {
   LabSheetBox* lab_box_ = nullptr;
   std::pair<QString, QString> user_starter_;  // the editor's starting text: label, text
   bool run_after_compile_ = false;
+  QDoubleSpinBox* kernel_limit_ = nullptr;  // the spec's user_kernel_limit_s for the rung's runs
   QDockWidget* experiment_dock_ = nullptr;
   QToolBar* run_toolbar_ = nullptr;
   bool sessions_offered_ = false;  // the list was shown once when a second session opened

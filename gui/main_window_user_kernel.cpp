@@ -6,10 +6,13 @@
 // the spec carries the source).
 #include <QAction>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMenu>
 #include <QScreen>
 #include <QScrollArea>
@@ -58,10 +61,26 @@ void MainWindow::add_user_kernel_dock(QMenu* view) {
   kernel_panel_ = new KernelEditorPanel;
   kernel_panel_->setObjectName("kernel_panel");
   lab_box_ = new LabSheetBox;
+  // How long a point of the kernel may go without finishing before its worker is stopped (an
+  // endless loop costs that point, not the run): the spec's, so it travels to a remote GPU too.
+  kernel_limit_ = new QDoubleSpinBox;
+  kernel_limit_->setObjectName("kernel_time_limit");
+  kernel_limit_->setRange(0.5, 3600);
+  kernel_limit_->setDecimals(1);
+  kernel_limit_->setSuffix(" s");
+  kernel_limit_->setValue(kDefaultUserKernelLimitS);
+  kernel_limit_->setToolTip(
+      "A point of your kernel that runs this long without finishing is "
+      "stopped and fails saying so; the rest of the run goes on");
+  auto* limit_row = new QHBoxLayout;
+  limit_row->addWidget(new QLabel("Stop a point after"));
+  limit_row->addWidget(kernel_limit_);
+  limit_row->addStretch(1);
   auto* body = new QWidget;
   auto* layout = new QVBoxLayout(body);
   layout->addWidget(lab_box_);
   layout->addWidget(kernel_panel_, 1);
+  layout->addLayout(limit_row);
   kernel_dock_ = new QDockWidget("Your kernel", this);
   kernel_dock_->setObjectName("kernel_dock");
   kernel_dock_->setWidget(body);
@@ -201,6 +220,7 @@ void MainWindow::run_with_user_kernel(const UserKernelSource& k) {
   if (std::find(spec->variants.begin(), spec->variants.end(), k.name) == spec->variants.end())
     spec->variants.push_back(k.name);
   spec->baseline = store_->baseline();
+  spec->timing.user_kernel_limit_s = kernel_limit_->value();
   const QList<DeviceTarget> targets =
       QList<DeviceTarget>{experiment_->target()} + experiment_->also_targets();
   if (targets.size() > 1 || targets.front().remote()) return start_lanes(*spec, targets);

@@ -154,6 +154,19 @@ TEST(UserKernelCompile, ErrorsLandOnTheUsersLines) {
   EXPECT_TRUE(semicolon) << r.log;
 }
 
+TEST(UserKernelSession, TheTimeLimitTravelsWithTheSpecAndIsChecked) {
+  ExperimentSpec s;
+  s.variants = {"interleaved"};
+  EXPECT_EQ(spec_to_json(s).find("user_kernel_limit_s"), std::string::npos);  // the default
+  s.timing.user_kernel_limit_s = 3;
+  EXPECT_EQ(spec_from_json(spec_to_json(s)).timing.user_kernel_limit_s, 3);
+  s.timing.user_kernel_limit_s = 0.1;
+  const std::vector<std::string> errors = validate(s, nullptr);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.front().find("time limit 0.1 s for a kernel you wrote"), std::string::npos)
+      << errors.front();
+}
+
 TEST(UserKernelSession, TheSourceTravelsWithTheSpec) {
   ExperimentSpec s;
   const UserKernelSource k = read_user_kernel_file(kStarters + "unroll.cu");

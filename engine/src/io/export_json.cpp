@@ -151,9 +151,13 @@ OrderedJson summary_to_json_value(const Summary& s) {
   return summary_json(s);
 }
 OrderedJson timing_to_json_value(const TimingOptions& t) {
-  return Json{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
-              {"warmup", t.warmup},           {"min_samples", t.min_samples},
-              {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
+  Json j{{"noise", number(t.noise)},     {"budget_ms", number(t.budget_ms)},
+         {"warmup", t.warmup},           {"min_samples", t.min_samples},
+         {"max_samples", t.max_samples}, {"cold_l2", t.cold_l2}};
+  // Said only where set: files at the usual limit read as before.
+  if (t.user_kernel_limit_s != kDefaultUserKernelLimitS)
+    j["user_kernel_limit_s"] = number(t.user_kernel_limit_s);
+  return j;
 }
 OrderedJson spec_to_json_value(const ExperimentSpec& s) {
   return spec_json(s);

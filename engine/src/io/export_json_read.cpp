@@ -188,15 +188,15 @@ void read_timing(const Json& obj, const std::string& path, TimingOptions* t) {
       t->max_samples = as_int(v, p);
     else if (key == "cold_l2")
       t->cold_l2 = as_bool(v, p);
+    else if (key == "user_kernel_limit_s")
+      t->user_kernel_limit_s = as_double(v, p);
     else
       fail(p,
            "unknown field (known: noise, budget_ms, warmup, min_samples, max_samples, "
-           "cold_l2)");
+           "cold_l2, user_kernel_limit_s)");
   }
 }
 
-// Missing fields keep the ExperimentSpec defaults; unknown fields are refused, so a typo in a
-// hand-written spec file ("block_size") is reported instead of silently ignored.
 // A spec's user kernels, checked against the contract and registered with the catalog before
 // anything that names them is read (engine/user/user_kernel.h).
 std::vector<UserKernelSource> read_user_kernels(const Json& arr, const std::string& path) {
@@ -227,6 +227,8 @@ std::vector<UserKernelSource> read_user_kernels(const Json& arr, const std::stri
   return out;
 }
 
+// Missing fields keep the ExperimentSpec defaults; unknown fields are refused, so a typo in a
+// hand-written spec file ("block_size") is reported instead of silently ignored.
 ExperimentSpec read_spec(const Json& obj, const std::string& path) {
   expect_object(obj, path);
   ExperimentSpec s;

@@ -288,6 +288,9 @@ void check_timing(const TimingOptions& t, std::vector<std::string>& errors) {
                      ") <= max samples (" + std::to_string(t.max_samples) + ")");
   else if (t.max_samples > 1000000)
     errors.push_back("max samples " + std::to_string(t.max_samples) + ": at most 1000000");
+  if (!(t.user_kernel_limit_s >= 0.5 && t.user_kernel_limit_s <= 3600))
+    errors.push_back("time limit " + number(t.user_kernel_limit_s) +
+                     " s for a kernel you wrote: seconds from 0.5 to 3600");
 }
 
 }  // namespace

@@ -80,15 +80,14 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
   std::string stopped;
   const auto watch = [&] {
     if (is_set(cancel_)) kill = true;
-    if (kill || !in_flight_ || options_.user_kernel_limit_s <= 0 ||
-        !is_user_variant(points_[*in_flight_].variant))
-      return;
+    const double limit = spec_.timing.user_kernel_limit_s;  // the spec's: it travels with it
+    if (kill || !in_flight_ || limit <= 0 || !is_user_variant(points_[*in_flight_].variant)) return;
     const double quiet =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_line).count();
-    if (quiet < options_.user_kernel_limit_s) return;
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", options_.user_kernel_limit_s);
-    stopped = "stopped after " + std::string(limit) + " s without finishing (the limit for a " +
+    if (quiet < limit) return;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", limit);
+    stopped = "stopped after " + std::string(text) + " s without finishing (the limit for a " +
               "kernel you wrote; an endless loop?)";
     kill = true;
   };

@@ -17,6 +17,8 @@ namespace rl {
 struct DeviceInfo;
 struct VariantInfo;
 
+inline constexpr double kDefaultUserKernelLimitS = 10;
+
 struct TimingOptions {
   double noise = 0.01;     // stop when the relative standard error of the mean is below this
   double budget_ms = 200;  // ... or when this much wall time was spent sampling a point
@@ -24,6 +26,9 @@ struct TimingOptions {
   int min_samples = 5;
   int max_samples = 1000;
   bool cold_l2 = true;  // flush L2 before every sample (as nvbench's cold measurement)
+  // A point of a kernel the user wrote that goes this long without finishing (an endless loop)
+  // is stopped: its worker process is killed and the point fails saying so.
+  double user_kernel_limit_s = kDefaultUserKernelLimitS;
 };
 
 // In ExperimentSpec::variants, stands for every variant that applies to the request and the

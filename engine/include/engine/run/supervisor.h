@@ -20,8 +20,6 @@
 
 namespace rl {
 
-inline constexpr double kDefaultUserKernelLimitS = 10;
-
 struct SupervisorOptions {
   std::string worker;  // the worker executable (find_worker)
   int device_index = 0;
@@ -35,9 +33,6 @@ struct SupervisorOptions {
   // point is timed; the counts join the point's line_samples before its callbacks run.
   bool line_counts = false;
   int max_consecutive_failures = 3;
-  // A point of a kernel the user wrote whose worker says nothing for this long is stopped (the
-  // worker killed, the point failed saying so); 0: no limit. Built-in kernels have none.
-  double user_kernel_limit_s = kDefaultUserKernelLimitS;
   // Says what happened when a worker was lost and what comes next ("the GPU worker process was
   // lost at <point> (the device was lost: ...); a fresh one runs the remaining 5 points"), on
   // the calling thread; for a front end's status line. Optional.
