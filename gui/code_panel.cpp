@@ -63,7 +63,7 @@ CodePanel::CodePanel(QWidget* parent) : QWidget(parent) {
 }
 
 void CodePanel::build_ui() {
-  QHBoxLayout* top = build_pickers();
+  QLayout* top = build_pickers();
   build_pages();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
@@ -81,7 +81,7 @@ void CodePanel::build_ui() {
     });
 }
 
-QHBoxLayout* CodePanel::build_pickers() {
+QLayout* CodePanel::build_pickers() {
   variant_ = new QComboBox;
   variant_->setObjectName("code_variant");
   variant_->setMinimumContentsLength(24);  // the panel shares the window with the form
@@ -97,18 +97,23 @@ QHBoxLayout* CodePanel::build_pickers() {
   for (const VariantInfo& v : catalog())
     compare_->addItem(QString::fromStdString(v.id), QString::fromStdString(v.id));
 
+  auto* rows = new QVBoxLayout;
   auto* top = new QHBoxLayout;
-  auto add = [&](const char* label, QComboBox* c) {
-    top->addWidget(new QLabel(label));
-    top->addWidget(c);
+  auto* shape = new QHBoxLayout;
+  rows->addLayout(top);
+  rows->addLayout(shape);
+  auto add = [&](QHBoxLayout* row, const char* label, QComboBox* c) {
+    row->addWidget(new QLabel(label));
+    row->addWidget(c);
   };
-  add("Variant", variant_);
-  add("B", block_);
-  add("U", unroll_);
-  add("Type", type_);
-  add("Workspace", workspace_);
+  add(top, "Variant", variant_);
   top->addStretch(1);
-  return top;
+  add(shape, "B", block_);
+  add(shape, "U", unroll_);
+  add(shape, "Type", type_);
+  add(shape, "Workspace", workspace_);
+  shape->addStretch(1);
+  return rows;
 }
 
 namespace {

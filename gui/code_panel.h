@@ -70,7 +70,9 @@ class CodePanel : public QWidget {
 
  private:
   void build_ui();
-  QHBoxLayout* build_pickers();  // the pickers, and the row of them over the pages
+  // The pickers, over the pages: the variant on a row of its own, its shape on the next, so the
+  // tab fits beside the experiment form on a 1024-pixel screen.
+  QLayout* build_pickers();
   void build_pages();
   void fill_shapes();  // block, unroll, type, workspace choices of the chosen variant
   void refresh();      // everything from the current choices
