@@ -133,14 +133,7 @@ rl::code::CodeEntry user_entry(const CodeArgs& a) {
   if (!a.variant.empty()) throw UsageError("--kernel " + a.kernel + ": give --kernel or --variant");
   if (!a.samples.empty())
     throw UsageError("--samples: shows a built-in rung's samples; not --kernel");
-  rl::UserKernelSource k;
-  try {
-    k = rl::read_user_kernel_file(a.kernel, a.kernel_name);
-  } catch (const rl::Error& e) {
-    throw UsageError(std::string("--kernel ") + e.what());
-  }
-  if (const std::string why = rl::register_user_kernel(k); !why.empty())
-    throw UsageError("--kernel " + a.kernel + ": " + why);
+  const rl::UserKernelSource k = read_kernel_arg(a.kernel, a.kernel_name);
   rl::UserCompileShape shape;
   shape.block_size = a.block_size ? a.block_size : 256;
   shape.unroll = a.unroll ? a.unroll : 1;

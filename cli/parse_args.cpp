@@ -6,8 +6,10 @@
 #include "cli.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
+#include "engine/core/error.h"
 #include "engine/run/grammar.h"
 #include "engine/run/spec.h"
+#include "engine/user/user_kernel.h"
 
 namespace rlcli {
 
@@ -155,6 +157,16 @@ DeviceChoice parse_device(std::string_view flag, std::string_view text) {
       return DeviceChoice{false, index};
   }
   bad(flag, text, "expected cpu or cuda:N (see `reductionlab-cli devices`)");
+}
+
+rl::UserKernelSource read_kernel_arg(const std::string& path, const std::string& name) {
+  try {
+    rl::UserKernelSource k = rl::read_user_kernel_file(path, name);  // the contract checked
+    rl::register_user_kernel(k);  // cannot be refused once read: the same checks
+    return k;
+  } catch (const rl::Error& e) {
+    throw UsageError(std::string("--kernel ") + e.what());
+  }
 }
 
 }  // namespace rlcli

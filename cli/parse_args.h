@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/user/user_kernel_source.h"
 
 namespace rlcli {
 
@@ -31,6 +32,11 @@ std::vector<rl::DType> parse_types(std::string_view flag, std::string_view text)
 std::vector<std::string> parse_variant_names(std::string_view flag, std::string_view text);
 // One id or classic name -> canonical id.
 std::string parse_variant_id(std::string_view flag, std::string_view text);
+
+// --kernel FILE.cu [--kernel-name NAME]: the file read as a user kernel (engine/user/
+// user_kernel.h), checked against the contract and registered, so that --variants, --baseline
+// and the code view may name it. The engine's message after "--kernel ".
+rl::UserKernelSource read_kernel_arg(const std::string& path, const std::string& name);
 
 // "cpu" -> nullopt; "cuda" or "cuda:N" -> N.
 struct DeviceChoice {

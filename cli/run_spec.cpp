@@ -308,14 +308,7 @@ std::vector<std::string> add_user_kernels(const RunArgs& a, rl::ExperimentSpec& 
     throw UsageError("--kernel-name " + a.kernel_name + ": give it with exactly one --kernel");
   std::vector<std::string> names;
   for (const std::string& path : a.kernels) {
-    rl::UserKernelSource k;
-    try {
-      k = rl::read_user_kernel_file(path, a.kernel_name);
-    } catch (const rl::Error& e) {
-      throw UsageError(std::string("--kernel ") + e.what());
-    }
-    if (const std::string why = rl::register_user_kernel(k); !why.empty())
-      throw UsageError("--kernel " + path + ": " + why);
+    rl::UserKernelSource k = read_kernel_arg(path, a.kernel_name);
     std::erase_if(spec.user_kernels,
                   [&](const rl::UserKernelSource& old) { return old.name == k.name; });
     names.push_back(k.name);

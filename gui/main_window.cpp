@@ -296,6 +296,10 @@ void MainWindow::connect_run() {
 
 void MainWindow::run() {
   if (running()) return;
+  run_experiment([](ExperimentSpec&) {});
+}
+
+void MainWindow::run_experiment(const std::function<void(ExperimentSpec&)>& add) {
   experiment_->validate_now();  // the form may have changed within the last few milliseconds
   const QStringList problems = experiment_->problems();
   auto spec = experiment_->spec();
@@ -303,6 +307,7 @@ void MainWindow::run() {
     statusBar()->showMessage("Cannot run: " + problems.join("; "), 10000);
     return;
   }
+  add(*spec);
   spec->baseline = store_->baseline();
   const QList<DeviceTarget> targets =
       QList<DeviceTarget>{experiment_->target()} + experiment_->also_targets();

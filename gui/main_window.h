@@ -11,6 +11,7 @@
 #include <QSize>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -177,6 +178,9 @@ class MainWindow : public QMainWindow {
   void compile_user_kernel(const UserKernelSource& k, bool then_run);
   void user_kernel_compiled(const UserKernelBuild& b);
   void run_with_user_kernel(const UserKernelSource& k);
+  // The experiment in the form, with what `add` puts in it (a user's rung), on the form's
+  // targets: the one start of run() and the kernel dock's Run.
+  void run_experiment(const std::function<void(ExperimentSpec&)>& add);
   void restore_view_settings();
   void remember_layout();  // before a full-screen mode (main_window_view.cpp)
   void restore_layout();   // after it

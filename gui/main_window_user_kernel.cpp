@@ -33,23 +33,6 @@ namespace rl::gui {
 
 namespace {
 
-// "myInterleaved" for reduceInterleaved: the user's copy under a name of its own.
-QString rung_name_for(const VariantInfo& v) {
-  std::string base = v.seed_name.empty() ? v.id : v.seed_name;
-  if (base.rfind("reduce", 0) == 0) base = base.substr(6);
-  std::string name = "my";
-  bool upper = true;
-  for (char c : base) {
-    if (c == '_') {
-      upper = true;
-      continue;
-    }
-    name += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
-    upper = false;
-  }
-  return QString::fromStdString(name);
-}
-
 QString read_resource(const QString& path) {
   QFile f(path);
   return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
@@ -100,15 +83,15 @@ void MainWindow::add_user_kernel_dock(QMenu* view) {
   connect(code_, &CodePanel::new_rung_requested, this, [this](const QString& id) {
     const VariantInfo* v = find_variant_by_id(id.toStdString());
     if (v == nullptr || v->family == VariantFamily::User) return;
-    start_user_kernel(QString::fromStdString(starter_kernel_file(v->id)), rung_name_for(*v), id);
+    start_user_kernel(QString::fromStdString(starter_kernel_file(v->id)),
+                      QString::fromStdString(starter_rung_name(v->id)), id);
   });
   connect(lab_box_, &LabSheetBox::start_requested, this,
           [this](const QString& starter, const QString& rung, const QString& start) {
-            const VariantInfo* v = find_variant_by_id(start.toStdString());
             start_user_kernel(starter,
-                              !rung.isEmpty() ? rung
-                              : v             ? rung_name_for(*v)
-                                              : "myRung",
+                              !rung.isEmpty()
+                                  ? rung
+                                  : QString::fromStdString(starter_rung_name(start.toStdString())),
                               start);
           });
   connect(kernel_panel_, &KernelEditorPanel::compile_requested, this,
@@ -211,22 +194,13 @@ void MainWindow::user_kernel_compiled(const UserKernelBuild& b) {
 
 void MainWindow::run_with_user_kernel(const UserKernelSource& k) {
   if (running()) return statusBar()->showMessage("A run is in progress (Esc cancels it).", 6000);
-  experiment_->validate_now();
-  auto spec = experiment_->spec();
-  if (!spec || !experiment_->problems().isEmpty())
-    return statusBar()->showMessage("Cannot run: " + experiment_->problems().join("; "), 10000);
-  std::erase_if(spec->user_kernels, [&](const UserKernelSource& o) { return o.name == k.name; });
-  spec->user_kernels.push_back(k);
-  if (std::find(spec->variants.begin(), spec->variants.end(), k.name) == spec->variants.end())
-    spec->variants.push_back(k.name);
-  spec->baseline = store_->baseline();
-  spec->timing.user_kernel_limit_s = kernel_limit_->value();
-  const QList<DeviceTarget> targets =
-      QList<DeviceTarget>{experiment_->target()} + experiment_->also_targets();
-  if (targets.size() > 1 || targets.front().remote()) return start_lanes(*spec, targets);
-  DeviceInfo info = discovery_ ? discovery_->host : DeviceInfo{};
-  if (const DeviceInfo* gpu = experiment_->device_info()) info = *gpu;
-  start_run(*spec, experiment_->device(), info, std::nullopt);
+  run_experiment([&](ExperimentSpec& spec) {
+    std::erase_if(spec.user_kernels, [&](const UserKernelSource& o) { return o.name == k.name; });
+    spec.user_kernels.push_back(k);
+    if (std::find(spec.variants.begin(), spec.variants.end(), k.name) == spec.variants.end())
+      spec.variants.push_back(k.name);
+    spec.timing.user_kernel_limit_s = kernel_limit_->value();
+  });
 }
 
 }  // namespace rl::gui

@@ -11,8 +11,6 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
-#include <QRegularExpression>
-#include <QSet>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -28,20 +26,6 @@ const char* const kPlainColour = "#1f2328";
 
 bool is_error(const rl::CompileDiagnostic& d) {
   return QString::fromStdString(d.severity).contains("error");
-}
-
-// Words C++ keeps for itself: a kernel cannot be named after one.
-bool is_cpp_keyword(const QString& name) {
-  static const QStringList list =
-      QString(
-          "auto bool break case char class const continue default delete do double else enum "
-          "extern "
-          "false float for goto if inline int long namespace new nullptr operator private public "
-          "register return short signed sizeof static struct switch template this true typedef "
-          "typename union unsigned using virtual void volatile while")
-          .split(' ');
-  static const QSet<QString> words(list.begin(), list.end());
-  return words.contains(name);
 }
 
 // "1 error", "2 warnings".
@@ -152,16 +136,9 @@ rl::UserKernelSource KernelEditorPanel::source() const {
 }
 
 QString KernelEditorPanel::name_problem() const {
-  const QString name = name_->text().trimmed();
-  if (name.isEmpty())
-    return tr("Name: required, the kernel's extern \"C\" __global__ function (e.g. reduceMine)");
-  static const QRegularExpression identifier("^[A-Za-z_][A-Za-z0-9_]*$");
-  if (!identifier.match(name).hasMatch())
-    return tr("Name \"%1\": a kernel name is a C identifier (letters, digits, _), not starting "
-              "with a digit")
-        .arg(name);
-  if (is_cpp_keyword(name)) return tr("Name \"%1\": a C++ keyword cannot name a kernel").arg(name);
-  return {};
+  // The engine's rule, the one the compiler's contract check applies.
+  return QString::fromStdString(
+      rl::user_kernel_name_problem(name_->text().trimmed().toStdString()));
 }
 
 void KernelEditorPanel::update_name_state() {

@@ -5,7 +5,6 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStringDecoder>
 
@@ -17,16 +16,6 @@ namespace rl::gui {
 namespace {
 
 const char* const kFileFilter = "CUDA kernels (*.cu *.cuh);;All files (*)";
-
-// The extern "C" __global__ functions of a source, found by their spelling: enough to fill the
-// name field; the engine checks the contract when the kernel is compiled.
-QStringList kernel_names(const QString& source) {
-  static const QRegularExpression re(
-      R"(extern\s+"C"\s+__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+([A-Za-z_]\w*))");
-  QStringList names;
-  for (auto it = re.globalMatch(source); it.hasNext();) names << it.next().captured(1);
-  return names;
-}
 
 }  // namespace
 
@@ -92,8 +81,9 @@ bool KernelEditorPanel::open_file(const QString& path) {
   kernel.source = text.toStdString();
   kernel.file = QFileInfo(path).absoluteFilePath().toStdString();
   kernel.started_from.clear();
-  const QStringList names = kernel_names(text);
-  if (names.size() == 1) kernel.name = names.front().toStdString();
+  // The file's only extern "C" __global__ function names it; the contract is checked on Compile.
+  const std::vector<std::string> names = rl::user_kernel_names(kernel.source);
+  if (names.size() == 1) kernel.name = names.front();
   set_source(kernel);
   show_message(tr("Opened %1").arg(QString::fromStdString(kernel.file)));
   return true;

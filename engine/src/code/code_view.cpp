@@ -1,4 +1,5 @@
 #include "engine/code/code_view.h"
+#include "engine/catalog/catalog.h"
 #include "engine/user/user_kernel.h"
 
 #include <nlohmann/json.hpp>
@@ -228,7 +229,7 @@ CodeEntry find_code(const CodeQuery& in) {
 
 const VariantInfo* previous_rung(const VariantInfo& v) {
   if (v.family == VariantFamily::User) {  // the rung it started from, if it says
-    const auto k = find_user_kernel(v.id);
+    const auto k = user_variant_source(v.id);
     return k && !k->started_from.empty() ? find_variant_by_id(k->started_from) : nullptr;
   }
   const auto& all = catalog();

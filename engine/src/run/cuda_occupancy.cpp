@@ -53,46 +53,19 @@ std::vector<cudaGraphNode_t> kernel_nodes(cudaGraph_t graph, const std::string& 
 
 }  // namespace
 
-std::vector<KernelOccupancy> captured_occupancy(
-    const std::function<cudaError_t(cudaStream_t)>& launch, cudaStream_t stream, int device,
-    const std::string& role, const std::string& context) {
-  const std::string ctx = "occupancy of " + role + ", " + context;
+namespace {
+
+int max_warps_per_sm(int device, const std::string& ctx) {
   int max_threads = 0;
   RL_CUDA_CHECK(
       cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device), ctx);
-  const GraphOwner graph = capture(launch, stream, ctx);
-  std::vector<KernelOccupancy> out;
-  for (cudaGraphNode_t node : kernel_nodes(graph.get(), ctx)) {
-    cudaKernelNodeParams p{};
-    RL_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p), ctx);
-    KernelOccupancy k;
-    k.role = out.empty() ? role : role + "_" + std::to_string(out.size() + 1);
-    const char* name = nullptr;
-    if (cudaFuncGetName(&name, p.func) == cudaSuccess && name) k.function = name;
-    cudaGetLastError();  // a kernel without a name is still measured
-    k.grid = p.gridDim.x * p.gridDim.y * p.gridDim.z;
-    k.block = int(p.blockDim.x * p.blockDim.y * p.blockDim.z);
-    k.dynamic_shared = p.sharedMemBytes;
-    cudaFuncAttributes attr{};
-    RL_CUDA_CHECK(cudaFuncGetAttributes(&attr, p.func), ctx);
-    k.registers = attr.numRegs;
-    k.static_shared = attr.sharedSizeBytes;
-    k.local_bytes = attr.localSizeBytes;
-    RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, p.func, k.block,
-                                                                k.dynamic_shared),
-                  ctx);
-    k.max_warps_per_sm = max_threads / 32;
-    out.push_back(std::move(k));
-  }
-  return out;
+  return max_threads / 32;
 }
 
-KernelOccupancy function_occupancy(const void* function, unsigned grid, int block, int device,
-                                   const std::string& role, const std::string& context) {
-  const std::string ctx = "occupancy of " + role + ", " + context;
-  int max_threads = 0;
-  RL_CUDA_CHECK(
-      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device), ctx);
+// What the runtime says of one kernel function launched with this grid, block and dynamic
+// shared memory.
+KernelOccupancy describe(const void* function, unsigned grid, int block, std::size_t dynamic_shared,
+                         int max_warps, const std::string& role, const std::string& ctx) {
   KernelOccupancy k;
   k.role = role;
   const char* name = nullptr;
@@ -100,15 +73,43 @@ KernelOccupancy function_occupancy(const void* function, unsigned grid, int bloc
   cudaGetLastError();  // a kernel without a name is still measured
   k.grid = grid;
   k.block = block;
+  k.dynamic_shared = dynamic_shared;
   cudaFuncAttributes attr{};
   RL_CUDA_CHECK(cudaFuncGetAttributes(&attr, function), ctx);
   k.registers = attr.numRegs;
   k.static_shared = attr.sharedSizeBytes;
   k.local_bytes = attr.localSizeBytes;
-  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, function, block, 0),
+  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, function, block,
+                                                              dynamic_shared),
                 ctx);
-  k.max_warps_per_sm = max_threads / 32;
+  k.max_warps_per_sm = max_warps;
   return k;
+}
+
+}  // namespace
+
+std::vector<KernelOccupancy> captured_occupancy(
+    const std::function<cudaError_t(cudaStream_t)>& launch, cudaStream_t stream, int device,
+    const std::string& role, const std::string& context) {
+  const std::string ctx = "occupancy of " + role + ", " + context;
+  const int max_warps = max_warps_per_sm(device, ctx);
+  const GraphOwner graph = capture(launch, stream, ctx);
+  std::vector<KernelOccupancy> out;
+  for (cudaGraphNode_t node : kernel_nodes(graph.get(), ctx)) {
+    cudaKernelNodeParams p{};
+    RL_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p), ctx);
+    out.push_back(describe(p.func, p.gridDim.x * p.gridDim.y * p.gridDim.z,
+                           int(p.blockDim.x * p.blockDim.y * p.blockDim.z), p.sharedMemBytes,
+                           max_warps,
+                           out.empty() ? role : role + "_" + std::to_string(out.size() + 1), ctx));
+  }
+  return out;
+}
+
+KernelOccupancy function_occupancy(const void* function, unsigned grid, int block, int device,
+                                   const std::string& role, const std::string& context) {
+  const std::string ctx = "occupancy of " + role + ", " + context;
+  return describe(function, grid, block, 0, max_warps_per_sm(device, ctx), role, ctx);
 }
 
 }  // namespace rl

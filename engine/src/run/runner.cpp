@@ -296,7 +296,7 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
 
 std::string Runner::check_user_kernel_first(const PointSpec& p, const std::atomic<bool>* cancel) {
   if (!backend_->is_gpu() || !is_user_variant(p.variant)) return {};
-  const std::optional<UserKernelSource> k = find_user_kernel(p.variant);
+  const std::optional<UserKernelSource> k = user_variant_source(p.variant);
   const std::string key = p.variant + '\0' + (k ? k->source : std::string()) + '\0' +
                           std::to_string(p.block_size) + ' ' + std::to_string(p.unroll) + ' ' +
                           std::string(to_string(p.type));

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "engine/catalog/catalog.h"
@@ -92,8 +93,17 @@ std::string utf8_error(std::string_view s) {
   return {};
 }
 
-bool is_identifier(const std::string& s) {
-  return std::regex_match(s, std::regex(R"([A-Za-z_]\w{0,63})"));
+// Words C++ keeps for itself: a kernel cannot be named after one.
+bool is_cpp_keyword(const std::string& name) {
+  static const std::set<std::string, std::less<>> words = {
+      "auto",     "bool",     "break",     "case",    "char",    "class",    "const",
+      "continue", "default",  "delete",    "do",      "double",  "else",     "enum",
+      "extern",   "false",    "float",     "for",     "goto",    "if",       "inline",
+      "int",      "long",     "namespace", "new",     "nullptr", "operator", "private",
+      "public",   "register", "return",    "short",   "signed",  "sizeof",   "static",
+      "struct",   "switch",   "template",  "this",    "true",    "typedef",  "typename",
+      "union",    "unsigned", "using",     "virtual", "void",    "volatile", "while"};
+  return words.count(name) > 0;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -112,15 +122,25 @@ std::vector<std::string> user_kernel_names(std::string_view source) {
   return names;
 }
 
+std::string user_kernel_name_problem(const std::string& name) {
+  if (name.empty())
+    return "Name: required, the kernel's extern \"C\" __global__ function (e.g. reduceMine)";
+  static const std::regex identifier(R"([A-Za-z_]\w{0,63})");
+  if (!std::regex_match(name, identifier))
+    return "Name \"" + name +
+           "\": a kernel name is a C identifier (letters, digits and _, not starting with a "
+           "digit, at most 64 characters)";
+  if (is_cpp_keyword(name)) return "Name \"" + name + "\": a C++ keyword cannot name a kernel";
+  if (const auto builtin = resolve_variant(name);
+      builtin && builtin->variant->family != VariantFamily::User)
+    return "Name \"" + name + "\": a built-in rung is called that; name yours otherwise";
+  return {};
+}
+
 std::vector<std::string> check_user_kernel(const UserKernelSource& k) {
   std::vector<std::string> errors;
-  if (!is_identifier(k.name))
-    errors.push_back("name \"" + k.name +
-                     "\": a kernel name is a C identifier (letters, digits and _, not starting "
-                     "with a digit, at most 64 characters)");
-  else if (const auto builtin = resolve_variant(k.name);
-           builtin && builtin->variant->family != VariantFamily::User)
-    errors.push_back("name " + k.name + ": a built-in rung is called that; name yours otherwise");
+  if (const std::string problem = user_kernel_name_problem(k.name); !problem.empty())
+    errors.push_back(problem);
   if (k.source.size() > kMaxUserKernelBytes)
     errors.push_back("the source is " + std::to_string(k.source.size()) + " bytes; at most " +
                      std::to_string(kMaxUserKernelBytes));

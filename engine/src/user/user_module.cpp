@@ -7,6 +7,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "run/cuda_raii.h"
 
@@ -54,7 +55,7 @@ UserCompileShape user_shape_of(const PointSpec& p, int cc_major, int cc_minor) {
 LoadedUserKernel load_user_kernel(const PointSpec& p, int cc_major, int cc_minor) {
   static std::mutex mutex;
   static std::map<Key, Loaded> cache;
-  const std::optional<UserKernelSource> k = find_user_kernel(p.variant);
+  const std::optional<UserKernelSource> k = user_variant_source(p.variant);
   if (!k) throw Error("no user kernel named " + p.variant + " is registered");
   const UserCompileShape shape = user_shape_of(p, cc_major, cc_minor);
   const Key key{k->name, k->source, shape.block_size, shape.unroll, int(shape.type), shape.arch};

@@ -1,4 +1,6 @@
 // The user kernels a spec names, registered with the catalog after the contract's checks.
+#include <cctype>
+
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/user/user_kernel.h"
@@ -16,10 +18,6 @@ void register_user_kernels(const ExperimentSpec& spec) {
   for (const UserKernelSource& k : spec.user_kernels)
     if (const std::string why = register_user_kernel(k); !why.empty())
       throw Error("user kernel " + k.name + ": " + why);
-}
-
-std::optional<UserKernelSource> find_user_kernel(std::string_view name) {
-  return user_variant_source(name);
 }
 
 bool is_user_variant(std::string_view id) {
@@ -48,6 +46,23 @@ std::string starter_kernel_file(std::string_view variant_id) {
     default:
       return "warp_shuffle.cu";  // past the classic ladder: registers and shuffles
   }
+}
+
+std::string starter_rung_name(std::string_view variant_id) {
+  const VariantInfo* v = find_variant_by_id(variant_id);
+  std::string base = v ? (v->seed_name.empty() ? v->id : v->seed_name) : std::string(variant_id);
+  if (base.rfind("reduce", 0) == 0) base = base.substr(6);
+  std::string name = "my";
+  bool upper = true;
+  for (char c : base) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    name += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return name;
 }
 
 std::vector<std::uint64_t> user_check_sizes() {

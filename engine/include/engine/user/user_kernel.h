@@ -30,6 +30,11 @@ struct UserKernelContract {
 //  "the source is not UTF-8 (byte 0xff at offset 1234)"
 std::vector<std::string> check_user_kernel(const UserKernelSource& k);
 
+// What is wrong with a name for a user kernel, "" when nothing: empty, not a C identifier of at
+// most 64 characters, a C++ keyword, or a built-in rung's id or classic name. The editor checks
+// it as it is typed; check_user_kernel() starts with it.
+std::string user_kernel_name_problem(const std::string& name);
+
 // The contract's declarations of a source that passed check_user_kernel().
 UserKernelContract user_kernel_contract(const UserKernelSource& k);
 
@@ -82,14 +87,16 @@ std::string nvrtc_version();
 std::string register_user_kernel(const UserKernelSource& k);
 // Registers every user kernel of a spec; the first refusal is thrown as rl::Error.
 void register_user_kernels(const ExperimentSpec& spec);
-// The registered source of a user variant id, or null.
-std::optional<UserKernelSource> find_user_kernel(std::string_view name);
+// Whether id names a registered user kernel (its source: catalog.h's user_variant_source).
 bool is_user_variant(std::string_view id);
 
 // The starter kernel closest to a built-in variant (a file of resources/kernels/, written in the
 // contract's form): what "New rung from this kernel" copies into the editor. The built-in
 // kernels themselves are templates over the engine's launch interface, not in that form.
 std::string starter_kernel_file(std::string_view variant_id);
+// The name the copy takes: "myInterleaved" for reduceInterleaved, "myWarpShuffle" for
+// warp_shuffle (a built-in rung's own name is refused).
+std::string starter_rung_name(std::string_view variant_id);
 
 // The sizes and inputs a user kernel is checked on before it is timed (docs/user-kernels.md,
 // "Checked before timed"): 1, 31, 1023, 1025, 2^20 + 17 and the run's sizes, each with the
