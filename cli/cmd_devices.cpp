@@ -8,7 +8,7 @@
 #include "engine/multi/multi_run.h"
 #include "engine/report/link_text.h"
 #include "engine/run/device.h"
-#include "engine/run/runner.h"
+#include "engine/run/run_target.h"
 #include "engine/run/supervisor.h"
 #include "format.h"
 
@@ -17,28 +17,20 @@ namespace rlcli {
 namespace {
 
 // The copy (information: it reads and writes) and the read floor, the roof of a reduction: at
-// the device's floor size and at a few sizes from latency-bound to DRAM-bound.
+// the device's floor size and at a few sizes from latency-bound to DRAM-bound (the engine's).
 void print_measured(const rl::DeviceInfo& d) {
-  rl::Runner runner(rl::make_cuda_backend(d.index));
-  const double copy = runner.device().measured_copy_gbps;
+  const rl::DeviceMeasurement m = rl::measure_device(d.index);
   std::printf("\n  copy %s GB/s (reads + writes; information, not a roof)",
-              format_fixed(copy, 0).c_str());
-  const rl::TimingOptions timing;
-  bool cancelled = false;
-  std::vector<std::uint64_t> sizes{std::uint64_t(1) << 18, std::uint64_t(1) << 22,
-                                   std::uint64_t(1) << 26};
-  sizes.push_back(rl::device_floor_bytes(runner.device()));
-  for (std::uint64_t bytes : sizes) {
-    const rl::ReadFloor f = runner.measure_read_floor(bytes, timing, nullptr, &cancelled);
+              format_fixed(m.device.measured_copy_gbps, 0).c_str());
+  for (const rl::ReadFloor& f : m.floors) {
     std::printf(
         "\n  read floor %9s: %10s (gpu %s)  %6s GB/s = %s%% of theoretical  [%s%s]",
-        format_bytes(bytes).c_str(), format_ms(f.time.median_ms).c_str(),
+        format_bytes(f.bytes).c_str(), format_ms(f.time.median_ms).c_str(),
         f.gpu_time.empty() ? "-" : format_ms(f.gpu_time.median_ms).c_str(),
         format_fixed(f.gbps(), 0).c_str(),
         d.theoretical_gbps > 0 ? format_fixed(rl::pct_of_theoretical(f.gbps(), d), 1).c_str() : "?",
         f.shape.c_str(), f.noisy ? ", noisy" : "");
   }
-  runner.backend().release();
 }
 
 int list_devices(bool measure, bool json) {

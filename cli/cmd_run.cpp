@@ -14,8 +14,7 @@
 #include "engine/io/export.h"
 #include "engine/io/stream.h"
 #include "engine/run/backend.h"
-#include "engine/run/runner.h"
-#include "engine/run/supervisor.h"
+#include "engine/run/run_target.h"
 #include "live_table.h"
 #include "output_files.h"
 #include "parse_args.h"
@@ -31,96 +30,38 @@ namespace rlcli {
 
 namespace {
 
-// Where the run happens: on a GPU in worker processes (a GPU fault then costs one point:
-// engine/run/supervisor.h), else in this process (the host backend, or a GPU when the worker
-// executable is missing).
-struct RunTarget {
-  std::unique_ptr<rl::Supervisor> supervisor;
-  std::unique_ptr<rl::Runner> runner;
-  const rl::DeviceInfo& device() const {
-    return supervisor ? supervisor->device() : runner->device();
-  }
-  rl::Session run(const rl::ExperimentSpec& spec, const rl::RunCallbacks& cb,
-                  const std::atomic<bool>* cancel, const rl::Session* resume) {
-    return supervisor ? supervisor->run(spec, cb, cancel, resume)
-                      : runner->run(spec, cb, cancel, resume);
-  }
-};
-
-// What a notice of the supervisor becomes: a line on stderr, and with --stream an event too.
+// What a notice of the engine becomes: a line on stderr, and with --stream an event too.
 using Notice = std::function<void(const std::string&)>;
 
-// What a run reads besides its times: counters, line samples or line counts (one of them).
-struct Profiling {
-  std::vector<std::string> counters;
-  bool line_samples = false, line_counts = false;
-  void apply(rl::Runner& r) const {
-    if (line_counts) throw UsageError(std::string("--line-counts: ") + rl::kLineCountsNeedWorkers);
-    r.set_counters(counters);
-    r.set_line_samples(line_samples);
-  }
-};
-
-RunTarget on_gpu(int index, const rl::DeviceInfo& device, const Profiling& profiling,
-                 const Notice& notice, bool in_process) {
-  RunTarget t;
-  std::string looked_at;
-  const std::string worker = in_process ? "" : rl::find_worker(&looked_at);
-  if (!worker.empty()) {
-    rl::SupervisorOptions o;
-    o.worker = worker;
-    o.device_index = index;
-    o.device = device;
-    o.counters = profiling.counters;
-    o.line_samples = profiling.line_samples;
-    o.line_counts = profiling.line_counts;
-    o.on_notice = notice;
-    t.supervisor = std::make_unique<rl::Supervisor>(std::move(o));
-    return t;
-  }
-  if (!in_process)
-    std::fprintf(stderr,
-                 "reductionlab-cli: no GPU worker process (%s is missing); running in this "
-                 "process: after a GPU fault the rest of the run cannot use the GPU\n",
-                 looked_at.c_str());
-  t.runner = std::make_unique<rl::Runner>(rl::make_cuda_backend(index));
-  profiling.apply(*t.runner);
-  return t;
-}
-
-// The target the flags ask for, settling the spec for that device first (before the CUDA
-// backend measures copy bandwidth, so a bad spec fails fast): run_spec.h settle_for_device.
-RunTarget pick_target(const RunArgs& a, rl::ExperimentSpec& spec, const Profiling& profiling,
-                      const Notice& notice) {
-  bool cpu = false;
-  int index = 0;
+// Where the flags ask the run to happen (the engine decides the rest: run/run_target.h), with
+// the spec settled for that device first, before a GPU is opened, so a bad spec fails fast
+// (run_spec.h settle_for_device).
+std::unique_ptr<rl::RunTarget> pick_target(const RunArgs& a, rl::ExperimentSpec& spec,
+                                           const Notice& notice) {
+  rl::RunTargetOptions o;
   if (a.o_device->count() > 0) {
     const DeviceChoice c = parse_device("--device", a.device);
-    cpu = c.cpu;
-    index = c.cuda_index;
+    o.device = c.cpu ? rl::kHostDevice : c.cuda_index;
   }
-  if (!cpu) {
-    const rl::Discovery found = rl::discover_devices();
-    if (found.gpus.empty()) {
-      if (a.o_device->count() > 0)
-        throw UsageError("--device " + a.device + ": no GPU: " + found.no_gpu_reason);
-      std::fprintf(stderr, "reductionlab-cli: no GPU (%s); running on the host backend\n",
-                   found.no_gpu_reason.c_str());
-      cpu = true;
-    } else {
-      if (index >= int(found.gpus.size()))
-        throw UsageError("--device " + a.device + ": no such GPU; found " +
-                         std::to_string(found.gpus.size()) +
-                         " (cuda:0..cuda:" + std::to_string(found.gpus.size() - 1) + ")");
-      spec = settle_for_device(spec, a, found.gpus[index]);
-      return on_gpu(index, found.gpus[index], profiling, notice, a.in_process);
-    }
+  o.in_process = a.in_process;
+  o.on_notice = notice;
+  std::unique_ptr<rl::RunTarget> target;
+  try {
+    target = std::make_unique<rl::RunTarget>(std::move(o));
+  } catch (const rl::DeviceChoiceError& e) {
+    throw UsageError("--device " + a.device + ": " + e.what());
   }
-  RunTarget t;
-  t.runner = std::make_unique<rl::Runner>(rl::make_host_backend());
-  profiling.apply(*t.runner);
-  spec = settle_for_device(spec, a, t.runner->device());
-  return t;
+  spec = settle_for_device(spec, a, target->device());
+  return target;
+}
+
+// What a run reads besides its times, from the flags.
+rl::RunProfiling profiling_of(const CountersFlag& counters) {
+  rl::RunProfiling p;
+  p.counters = counter_ids(counters);
+  p.line_samples = line_samples_asked(counters);
+  p.line_counts = line_counts_asked(counters);
+  return p;
 }
 
 // A cancelled run exits 128 + the signal that cancelled it (130 for Ctrl-C).
@@ -168,7 +109,8 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     return run_multi_gpu(a, counts, counters);
   }
   check_one_profiling_kind(counters);
-  const std::vector<std::string> counter_list = counter_ids(counters);
+  const rl::RunProfiling profiling = profiling_of(counters);
+  const std::vector<std::string>& counter_list = profiling.counters;
   const rl::TimeBasis basis = time_basis_of(a);  // a bad --time fails before anything runs
   const bool narrow = !streaming && narrow_table_wanted(a);
   // --resume FILE: FILE's experiment, its finished points kept (run_resume.h).
@@ -181,18 +123,18 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
     std::fprintf(stderr, "reductionlab-cli: %s\n", what.c_str());
     if (streaming) put_line(rl::stream_notice_line(what));
   };
-  RunTarget target = pick_target(
-      a, spec, Profiling{counter_list, line_samples_asked(counters), line_counts_asked(counters)},
-      notice);
-  if (resumed) check_resume_device(a, *resumed, target.device());
+  const std::unique_ptr<rl::RunTarget> target = pick_target(a, spec, notice);
+  if (const std::string why = target->profiling_problem(profiling); !why.empty())
+    throw UsageError((profiling.line_counts ? "--line-counts: " : "--counters: ") + why);
+  if (resumed) check_resume_device(a, *resumed, target->device());
   const std::vector<rl::PointSpec> points = rl::expand(spec);
   std::optional<LiveTable> table;
   if (streaming) {
-    put_line(rl::stream_start_line(target.device(), spec, points.size()));
+    put_line(rl::stream_start_line(target->device(), spec, points.size()));
   } else {
-    table.emplace(target.device(), points, spec.baseline, spec.timing.noise, basis);
+    table.emplace(target->device(), points, spec.baseline, spec.timing.noise, basis);
     table->set_narrow(narrow);
-    table->show_counts(show_counts(counts, target.device()));
+    table->show_counts(show_counts(counts, target->device()));
     table->show_counters(counter_list);
     table->print_header();
   }
@@ -218,7 +160,7 @@ int run_experiment(const RunArgs& a, const CountsFlags& counts, const CountersFl
   std::optional<CancelWhenReaderGoes> reader_watch;
   if (streaming) reader_watch.emplace(fileno(stream_out));
   const rl::Session session =
-      target.run(spec, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
+      target->run(spec, profiling, callbacks, signals.flag(), resumed ? &*resumed : nullptr);
   if (table)
     table->print_footer(session, points.size());
   else

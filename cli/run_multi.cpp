@@ -232,17 +232,9 @@ int run_multi_gpu(const RunArgs& a, const CountsFlags& counts, const CountersFla
   const CancelOnSignals signals;
   // In a worker process, as a one-GPU run is (a GPU fault or an NCCL abort ends the worker, and
   // the points it finished are kept); in this one with --in-process or without the worker.
-  std::string looked_at;
-  const std::string worker = a.in_process ? "" : rl::find_worker(&looked_at);
-  if (worker.empty() && !a.in_process)
-    std::fprintf(stderr,
-                 "reductionlab-cli: no GPU worker process (%s is missing); running in this "
-                 "process: a GPU fault ends the run\n",
-                 looked_at.c_str());
   rl::MultiSession session;
   try {
-    session = worker.empty() ? rl::run_multi(spec, cb, signals.flag())
-                             : rl::run_multi_in_worker(spec, cb, signals.flag(), worker);
+    session = rl::run_multi_gpu(spec, cb, signals.flag(), a.in_process);
   } catch (const rl::Error& e) {
     std::fprintf(stderr, "reductionlab-cli: the multi-GPU run could not start: %s\n", e.what());
     return kExitRuntime;

@@ -6,14 +6,13 @@
 #include <QFile>
 
 #include <exception>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
 #include "engine/io/export.h"
 #include "engine/io/output_file.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
-#include "engine/run/supervisor.h"
+#include "engine/run/run_target.h"
 
 namespace rl::gui {
 
@@ -43,42 +42,31 @@ void RunWorker::use_discovery(const rl::Discovery& discovery) {
   emit discovered(*discovery_);
 }
 
-bool RunWorker::supervised(quint64 run_id, int device, std::string* worker) {
-  if (device == kHostDevice || factory_) return false;
-  std::string looked_at;
-  *worker = rl::find_worker(&looked_at);
-  if (!worker->empty()) return true;
-  if (!said_no_worker_) {
-    said_no_worker_ = true;
-    emit notice(run_id, QString::fromStdString(
-                            "No GPU worker process (" + looked_at +
-                            " is missing): runs happen in the app's own process, where a GPU "
-                            "fault leaves the GPU unusable until the app is restarted"));
-  }
-  return false;
+// What the form's boxes ask the engine to read.
+rl::RunProfiling engine_profiling(const RunProfiling& p) {
+  rl::RunProfiling out;
+  if (p.counters) out.counters = rl::default_counters();
+  out.line_samples = p.line_samples;
+  out.line_counts = p.line_counts;
+  return out;
 }
 
-rl::Session RunWorker::run_supervised(quint64 run_id, const std::string& worker,
-                                      const rl::ExperimentSpec& spec, int device,
-                                      const std::atomic<bool>* cancel,
-                                      const rl::RunCallbacks& callbacks, const rl::Session* resume,
-                                      const RunProfiling& profiling) {
-  if (!discovery_) discovery_ = rl::discover_devices();
-  const rl::DeviceInfo* info = nullptr;
-  for (const rl::DeviceInfo& d : discovery_->gpus)
-    if (d.index == device) info = &d;
-  if (!info) throw rl::Error("cuda:" + std::to_string(device) + ": no such GPU");
-  rl::SupervisorOptions o;
-  o.worker = worker;
-  o.device_index = device;
-  o.device = *info;
-  if (profiling.counters) o.counters = rl::default_counters();
-  o.line_samples = profiling.line_samples;
-  o.line_counts = profiling.line_counts;
-  o.on_notice = [&](const std::string& what) { emit notice(run_id, QString::fromStdString(what)); };
-  rl::Supervisor supervisor(std::move(o));
-  emit run_started(run_id, supervisor.device());
-  return supervisor.run(spec, callbacks, cancel, resume);
+rl::RunTarget& RunWorker::target_for(quint64 run_id, int device) {
+  if (target_ && target_->device_index() == device) return *target_;
+  target_.reset();  // an in-process runner's CUDA context is released before another is made
+  if (!discovery_ && device != kHostDevice && !factory_) discovery_ = rl::discover_devices();
+  rl::RunTargetOptions o;
+  o.device = device;
+  o.discovery = discovery_ ? &*discovery_ : nullptr;
+  o.backend = factory_;
+  o.on_notice = [this, run_id](const std::string& what) {
+    // The worker's absence is said once; what happens to a worker, every time.
+    const bool missing = what.rfind("no GPU worker process", 0) == 0;
+    if (missing && std::exchange(said_no_worker_, true)) return;
+    emit notice(run_id, QString::fromStdString(what));
+  };
+  target_ = std::make_unique<rl::RunTarget>(std::move(o));
+  return *target_;
 }
 
 void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
@@ -93,31 +81,8 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
     return;
   }
   try {
-    std::string worker;
-    const bool in_workers = supervised(run_id, device, &worker);
-    if (in_workers) {
-      runner_.reset();  // no CUDA context is held for a run
-      runner_device_ = -2;
-    } else if (!runner_ || runner_device_ != device) {
-      runner_.reset();
-      // Created here, on the worker thread: the CUDA backend calls cudaSetDevice on this thread.
-      // A point that faults the GPU fails alone: the runner resets the device and goes on.
-      runner_ =
-          std::make_unique<rl::Runner>(factory_                ? factory_(device)
-                                       : device == kHostDevice ? rl::make_host_backend()
-                                                               : rl::make_cuda_backend(device));
-      runner_device_ = device;
-    }
-    if (!in_workers) {
-      // The runner is kept between runs: this run's choice replaces the last one's (off first,
-      // as the runner refuses the two together).
-      runner_->set_line_samples(false);
-      runner_->set_counters({});
-      if (profiling.line_counts) throw rl::Error(rl::kLineCountsNeedWorkers);
-      if (profiling.counters) runner_->set_counters(rl::default_counters());
-      if (profiling.line_samples) runner_->set_line_samples(true);
-      emit run_started(run_id, runner_->device());
-    }
+    rl::RunTarget& target = target_for(run_id, device);
+    emit run_started(run_id, target.device());
     RunCallbacks callbacks;
     callbacks.on_progress = [&](const Progress& p) { emit progress(run_id, p); };
     callbacks.on_result = [&](const PointResult& r) { emit point_finished(run_id, r); };
@@ -133,16 +98,13 @@ void RunWorker::run(quint64 run_id, const rl::ExperimentSpec& spec, int device,
       write_failed = true;  // said once; the run goes on
       emit checkpoint_failed(run_id, QString::fromStdString(error));
     };
-    const Session* resumed = resume ? &*resume : nullptr;
-    Session session = in_workers ? run_supervised(run_id, worker, spec, device, cancel.get(),
-                                                  callbacks, resumed, profiling)
-                                 : runner_->run(spec, callbacks, cancel.get(), resumed);
+    Session session = target.run(spec, engine_profiling(profiling), callbacks, cancel.get(),
+                                 resume ? &*resume : nullptr);
     // Finished, or cancelled on purpose: the user has the session. Kept when the app closes.
     if (!path.empty() && (!session.cancelled || (discard && discard->load())))
       QFile::remove(checkpoint);
     emit run_finished(run_id, session);
   } catch (const std::exception& e) {
-    if (!runner_ || runner_device_ != device) runner_device_ = -2;
     emit run_failed(run_id, QString::fromStdString(e.what()));
   }
 }

@@ -1,10 +1,9 @@
 // The app's one GPU job queue. RunWorker lives on one QThread; every job that touches the GPU
 // runs there, one after another: device discovery, runs, and the animation's trace recordings,
-// so nothing else uses the GPU while a run is being timed. A run on a GPU is measured in
-// reductionlab-worker processes (engine/run/supervisor.h): a GPU fault costs its point, a fresh
-// process runs the rest, and the app never holds a CUDA context for a run. Without the worker
-// executable, and on the host, the worker owns an rl::Runner (and through it the backend,
-// created on that thread so cudaSetDevice applies there).
+// so nothing else uses the GPU while a run is being timed. Where a run happens is the engine's
+// choice (engine/run/run_target.h): on a GPU in reductionlab-worker processes, so a GPU fault
+// costs its point and the app holds no CUDA context for a run; on the host, or without the
+// worker executable, on this thread (the backend made here, so cudaSetDevice applies here).
 // RunController lives on the GUI thread: it queues jobs, cancels runs and re-emits only the
 // signals of the current job, so a cancelled or replaced job's late results are dropped by id.
 // Every signal carries whole value structs; the GUI thread never waits on the GPU.
@@ -19,20 +18,21 @@
 #include <memory>
 #include <optional>
 
+#include "engine/run/run_target.h"
 #include "engine/run/spec.h"
 #include "engine/trace/trace.h"
 #include "metatypes.h"
 
 namespace rl {
 class Backend;
-class Runner;
+class RunTarget;
 struct RunCallbacks;
 }  // namespace rl
 
 namespace rl::gui {
 
 // Which backend a run uses: a CUDA device ordinal, or the host emulation.
-constexpr int kHostDevice = -1;
+constexpr int kHostDevice = rl::kHostDevice;
 
 // What a run reads besides its times (the experiment form's "Hardware counters (CUPTI)", "Line
 // samples" and "Executed instructions per line" boxes): passed to the GPU worker as
@@ -99,15 +99,10 @@ class RunWorker : public QObject {
   void compiled(const rl::gui::UserKernelBuild& build);
 
  private:
-  // A run on a GPU in worker processes; false (runs in this process) when the worker
-  // executable is missing, said once.
-  bool supervised(quint64 run_id, int device, std::string* worker);
-  rl::Session run_supervised(quint64 run_id, const std::string& worker,
-                             const rl::ExperimentSpec& spec, int device,
-                             const std::atomic<bool>* cancel, const rl::RunCallbacks& callbacks,
-                             const rl::Session* resume, const RunProfiling& profiling);
-  std::unique_ptr<rl::Runner> runner_;  // kept between runs: backend set-up measures bandwidth
-  int runner_device_ = -2;
+  // Where runs on `device` happen (engine/run/run_target.h), kept between runs on one device:
+  // an in-process runner keeps its CUDA context and measured bandwidth.
+  rl::RunTarget& target_for(quint64 run_id, int device);
+  std::unique_ptr<rl::RunTarget> target_;
   std::optional<rl::Discovery> discovery_;  // the last discover(): the devices' descriptions
   bool said_no_worker_ = false;
   BackendFactory factory_;

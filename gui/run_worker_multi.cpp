@@ -5,7 +5,6 @@
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
 #include "engine/multi/multi_supervisor.h"
-#include "engine/run/supervisor.h"
 #include "run_worker.h"
 
 namespace rl::gui {
@@ -16,17 +15,7 @@ void RunWorker::run_multi(quint64 job, const rl::MultiSpec& spec,
   cb.on_session = [&](const rl::MultiSession& s) { emit multi_progress(job, s); };
   cb.on_notice = [&](const std::string& what) { emit notice(job, QString::fromStdString(what)); };
   try {
-    std::string looked_at;
-    const std::string worker = rl::find_worker(&looked_at);
-    if (worker.empty() && !said_no_worker_) {
-      said_no_worker_ = true;
-      emit notice(job, QString::fromStdString("no GPU worker process (" + looked_at +
-                                              " is missing): the run is measured in the app's "
-                                              "own process, and a GPU fault ends it"));
-    }
-    const rl::MultiSession s = worker.empty()
-                                   ? rl::run_multi(spec, cb, cancel.get())
-                                   : rl::run_multi_in_worker(spec, cb, cancel.get(), worker);
+    const rl::MultiSession s = rl::run_multi_gpu(spec, cb, cancel.get());
     emit multi_finished(job, s);
   } catch (const std::exception& e) {
     emit multi_failed(job, QString::fromStdString(e.what()));

@@ -25,6 +25,8 @@ check "the engine includes neither Qt nor a front end" \
   '#include [<"](Q[A-Za-z]+|gui/|cli/)' engine
 check "the kernels include nothing of the engine or the front ends" \
   '#include "(engine|gui|cli)/' kernels
+check "the front ends run experiments through the engine's one entry point (engine/run/run_target.h, multi_supervisor.h run_multi_gpu), never a runner, supervisor or backend of their own" \
+  'rl::(Runner|Supervisor)\b|make_(cuda|host)_backend|run_multi_in_worker|rl::run_multi\(' gui cli
 if [ "$fail" = 0 ]; then
   echo "layers: OK (kernels -> engine -> cli, gui)"
 fi

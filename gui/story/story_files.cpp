@@ -27,7 +27,7 @@ std::optional<Story> read_story_file(const QString& path, QString* error) {
   const QByteArray bytes = f.read(qint64(kMaxStoryBytes) + 1);
   try {
     return parse_story(std::string_view(bytes.constData(), std::size_t(bytes.size())),
-                       name.toStdString());
+                       name.toStdString(), QFileInfo(path).absolutePath().toStdString());
   } catch (const std::exception& e) {
     *error = QString::fromStdString(e.what());
     return std::nullopt;

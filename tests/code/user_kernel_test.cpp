@@ -78,6 +78,27 @@ TEST(UserKernelContract, ReadsTheGridItDeclares) {
   EXPECT_EQ(user_kernel_contract(k).grid_blocks_per_sm, 8);
 }
 
+TEST(UserKernelContract, ReadsThatItWritesTheTotal) {
+  UserKernelSource k = kernel("mine", kGood);
+  EXPECT_FALSE(user_kernel_contract(k).writes_total);
+  k.source = "// #define RL_WRITES_TOTAL is only a comment here\n" + k.source;
+  EXPECT_FALSE(user_kernel_contract(k).writes_total);
+  k.source = "#define RL_WRITES_TOTAL\n" + k.source;
+  EXPECT_TRUE(user_kernel_contract(k).writes_total);
+}
+
+TEST(UserKernelCompile, AKernelThatWritesItsTotalHasTheAddingFunction) {
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const UserKernelSource k = read_user_kernel_file(kBad + "writes_total.cu");
+  for (DType t : {DType::Int32, DType::Float32}) {
+    UserCompileShape shape;
+    shape.type = t;
+    const CompileResult r = compile_user_kernel(k, shape);
+    EXPECT_TRUE(r.ok) << r.log;
+    EXPECT_NE(r.ptx.find("atom"), std::string::npos);
+  }
+}
+
 TEST(UserKernelFile, NamesTheFileAndTheProblem) {
   EXPECT_THROW(
       {

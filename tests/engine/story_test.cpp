@@ -304,3 +304,46 @@ TEST(Story, StepSpecMeasuresThatPointAlone) {
     EXPECT_EQ(points[0], step.point);
   }
 }
+
+// A step may name a kernel the user wrote (a .cu file beside the story): it is read, registered
+// and resolved against a session that measured it, and "Run this step now" carries its source.
+TEST(Story, AStepNamesAUserKernelFile) {
+  if (!have_resources()) GTEST_SKIP() << "no resources/ here";
+  const rl::Story story = rl::parse_story(story_with_steps(
+                                              R"({"variant": "reduceNeighbored", "caption": "a"},
+             {"kernel": "labs/solutions/remove-divergence.cu", "caption": "b"})"),
+                                          "mine.json", RL_RESOURCES_DIR);
+  ASSERT_EQ(story.steps.size(), 2u);
+  const rl::StoryStep& mine = story.steps[1];
+  ASSERT_TRUE(mine.user_kernel.has_value());
+  EXPECT_EQ(mine.point.variant, "myNeighboredLess");
+  EXPECT_EQ(mine.title, "myNeighboredLess");
+  const rl::ExperimentSpec spec = rl::story_step_spec(mine, {});
+  ASSERT_EQ(spec.user_kernels.size(), 1u);
+  EXPECT_TRUE(rl::validate(spec, nullptr).empty());
+
+  const rl::Session solutions = rl::session_from_json(resource("sessions/h200-lab-solutions.json"));
+  const rl::ResolvedStory r = rl::resolve_story(story, solutions);
+  ASSERT_TRUE(r.steps[1].time_ms.has_value()) << r.steps[1].missing;
+  ASSERT_TRUE(r.steps[1].step_speedup.has_value()) << r.steps[1].speedup_note;
+  EXPECT_GT(*r.steps[1].step_speedup, 1.0);  // the divergence removed is faster
+}
+
+TEST(Story, AStepsKernelFileIsCheckedNamingTheField) {
+  const std::string missing = [] {
+    try {
+      rl::parse_story(story_with_steps(R"({"kernel": "no-such.cu", "caption": "a"})"), "s.json",
+                      "/nonexistent");
+    } catch (const rl::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  EXPECT_NE(missing.find("s.json: steps[0].kernel: /nonexistent/no-such.cu: cannot be opened"),
+            std::string::npos)
+      << missing;
+  EXPECT_NE(error_of(story_with_steps(R"({"caption": "a"})")).find("steps[0].variant"),
+            std::string::npos);
+  EXPECT_NE(error_of(story_with_steps(R"({"kernel": "", "caption": "a"})")).find("steps[0].kernel"),
+            std::string::npos);
+}

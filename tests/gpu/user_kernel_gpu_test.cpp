@@ -23,7 +23,7 @@ std::string source_path(const std::string& compiled, const std::string& relative
 std::string starter(const std::string& f) {
   return source_path(RL_RESOURCES_DIR "/kernels/" + f, "resources/kernels/" + f);
 }
-std::string wrong(const std::string& f) {
+std::string test_kernel(const std::string& f) {
   return source_path(RL_USER_KERNELS_DIR "/" + f, "tests/data/user_kernels/" + f);
 }
 
@@ -91,6 +91,25 @@ TEST(StarterOnGpuAtUnroll4, OneTilePerBlockIsWrongAndSaysWhere) {
       << r.message;
 }
 
+// A kernel that adds the whole total itself (#define RL_WRITES_TOTAL): no finishing pass, and the
+// total it leaves is checked and timed like any other.
+TEST(WritesTotalOnGpu, IsVerifiedWithoutAFinishingPass) {
+  RL_REQUIRE_GPU();
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const UserKernelSource k = read_user_kernel_file(test_kernel("writes_total.cu"));
+  const Session s = run_user(k, {"interleaved"}, {256, 1024}, {1}, {DType::Int32, DType::Float32},
+                             (1u << 20) + 3);
+  int mine = 0;
+  for (const PointResult& r : s.results) {
+    EXPECT_EQ(r.status, PointStatus::Ok) << r.point.label() << ": " << r.message;
+    if (r.point.variant != k.name) continue;
+    ++mine;
+    EXPECT_GT(r.total.median_ms, 0);
+    EXPECT_TRUE(r.speedup.has_value());
+  }
+  EXPECT_EQ(mine, 4);
+}
+
 struct WrongKernel {
   const char* file;
   DType type;
@@ -103,7 +122,7 @@ TEST_P(WrongKernelOnGpu, IsCaughtBeforeItIsTimed) {
   RL_REQUIRE_GPU();
   if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const WrongKernel w = GetParam();
-  const UserKernelSource k = read_user_kernel_file(wrong(w.file));
+  const UserKernelSource k = read_user_kernel_file(test_kernel(w.file));
   const Session s = run_user(k, {"interleaved"}, {1024}, {1}, {w.type}, 1u << 22);
   ASSERT_EQ(s.results.size(), 2u);
   const PointResult& r = s.results.back();

@@ -198,8 +198,7 @@ std::vector<std::string> validate(const MultiSpec& s, const std::vector<DeviceIn
   std::set<int> seen;
   for (int d : s.devices) {
     if (!find_gpu(gpus, d))
-      errors.push_back("device cuda:" + std::to_string(d) + ": no such GPU (" +
-                       std::to_string(gpus.size()) + " found)");
+      errors.push_back("device cuda:" + std::to_string(d) + ": " + no_such_gpu(int(gpus.size())));
     if (!seen.insert(d).second)
       errors.push_back("device cuda:" + std::to_string(d) + ": named twice");
   }
@@ -246,9 +245,7 @@ std::vector<int> parse_device_list(std::string_view text, int gpu_count) {
                         std::all_of(item.begin() + 5, item.end(), ::isdigit);
     if (digits) index = std::stoi(item.substr(5));
     if (index < 0) throw Error(echo(item) + ": expected cuda:N (N a GPU's ordinal)");
-    if (index >= gpu_count)
-      throw Error(item + ": no such GPU; " + std::to_string(gpu_count) + " found" +
-                  (gpu_count > 0 ? " (cuda:0..cuda:" + std::to_string(gpu_count - 1) + ")" : ""));
+    if (index >= gpu_count) throw Error(item + ": " + no_such_gpu(gpu_count));
     if (std::find(out.begin(), out.end(), index) != out.end())
       throw Error(item + ": named twice; name each GPU once");
     out.push_back(index);

@@ -8,6 +8,7 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/run/supervisor.h"
 #include "run/child_process.h"
 #include "run/worker_protocol.h"
 
@@ -122,6 +123,18 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   if (callbacks.on_notice)
     callbacks.on_notice("the multi-GPU run's worker process was lost (" + why + ")");
   return session;
+}
+
+MultiSession run_multi_gpu(const MultiSpec& spec, const MultiCallbacks& callbacks,
+                           const std::atomic<bool>* cancel, bool in_process) {
+  std::string looked_at;
+  const std::string worker = in_process ? "" : find_worker(&looked_at);
+  if (worker.empty() && !in_process && callbacks.on_notice)
+    callbacks.on_notice("no GPU worker process (" + looked_at +
+                        " is missing): the run is measured in this process, and a GPU fault "
+                        "ends it");
+  return worker.empty() ? run_multi(spec, callbacks, cancel)
+                        : run_multi_in_worker(spec, callbacks, cancel, worker);
 }
 
 }  // namespace rl

@@ -10,6 +10,7 @@
 #include "engine/report/format.h"
 #include "engine/report/time_basis.h"
 #include "engine/run/presets.h"
+#include "engine/user/user_kernel.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
 
@@ -104,12 +105,35 @@ LadderChoice seed_setting() {
   return {s.sizes.front(), s.types.front(), s.block_sizes.front()};
 }
 
+// A step's own kernel file, relative to the story's folder: read and checked against the user
+// kernels' contract and registered, so the catalog knows its name from here on.
+UserKernelSource step_kernel(const Fields& f, const std::string& file, const std::string& name,
+                             const std::string& base_dir) {
+  if (file.empty()) Fields::fail(f.at("kernel"), "empty (a .cu file beside the story)");
+  const std::string path = file.front() == '/' || base_dir.empty() ? file : base_dir + "/" + file;
+  UserKernelSource k;
+  try {
+    k = read_user_kernel_file(path, name);
+  } catch (const Error& e) {
+    Fields::fail(f.at("kernel"), e.what());
+  }
+  if (const std::string why = register_user_kernel(k); !why.empty())
+    Fields::fail(f.at("kernel"), why);
+  return k;
+}
+
 StoryStep read_step(const Json& j, const std::string& where, const LadderChoice& story_setting,
-                    std::optional<Workspace> story_workspace) {
-  const Fields f(j, where,
-                 {"title", "caption", "variant", "unroll", "workspace", "setting", "counter"});
+                    std::optional<Workspace> story_workspace, const std::string& base_dir) {
+  const Fields f(
+      j, where,
+      {"title", "caption", "variant", "kernel", "unroll", "workspace", "setting", "counter"});
   StoryStep step;
-  const std::string name = *f.text("variant", true);
+  const std::optional<std::string> kernel_file = f.text("kernel", false);
+  std::string name = f.text("variant", !kernel_file).value_or("");
+  if (kernel_file) {
+    step.user_kernel = step_kernel(f, *kernel_file, name, base_dir);
+    name = step.user_kernel->name;
+  }
   const std::optional<VariantRef> ref = resolve_variant(name);
   if (!ref)
     Fields::fail(f.at("variant"), "unknown variant " + echo(name) +
@@ -175,7 +199,7 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   return step;
 }
 
-Story read_story(const Json& root) {
+Story read_story(const Json& root, const std::string& base_dir) {
   const Fields f(
       root, "",
       {"version", "title", "subtitle", "setting", "workspace", "time", "animation_block", "steps"});
@@ -215,7 +239,7 @@ Story read_story(const Json& root) {
                               std::to_string(kMaxStorySteps));
   for (std::size_t i = 0; i < steps->size(); ++i) {
     const std::string where = "steps[" + std::to_string(i) + "]";
-    StoryStep step = read_step((*steps)[i], where, setting, workspace);
+    StoryStep step = read_step((*steps)[i], where, setting, workspace, base_dir);
     for (std::size_t k = 0; k < story.steps.size(); ++k)
       if (story.steps[k].point == step.point)
         Fields::fail(where, "the same point as steps[" + std::to_string(k) + "] (" +
@@ -329,13 +353,14 @@ StoryCode resolve_code(const Story& story, std::size_t i, const SourceDiffer& di
 
 }  // namespace
 
-Story parse_story(std::string_view json_text, const std::string& source) {
+Story parse_story(std::string_view json_text, const std::string& source,
+                  const std::string& base_dir) {
   const std::string prefix = source.empty() ? "" : source + ": ";
   if (json_text.size() > kMaxStoryBytes)
     throw Error(prefix + "the file is " + std::to_string(json_text.size()) +
                 " bytes; a story is at most " + std::to_string(kMaxStoryBytes));
   try {
-    return read_story(parse_json_bounded(json_text));
+    return read_story(parse_json_bounded(json_text), base_dir);
   } catch (const Error& e) {
     throw Error(prefix + e.what());
   }
@@ -438,6 +463,7 @@ ExperimentSpec story_step_spec(const StoryStep& step, const TimingOptions& timin
   s.types = {step.point.type};
   s.timing = timing;
   s.baseline = step.point.variant;
+  if (step.user_kernel) s.user_kernels = {*step.user_kernel};
   return s;
 }
 

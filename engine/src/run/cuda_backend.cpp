@@ -25,8 +25,7 @@ class CudaBackend final : public Backend {
     int count = 0;
     RL_CUDA_CHECK(cudaGetDeviceCount(&count), ctx);
     if (device < 0 || device >= count)
-      throw Error("cuda:" + std::to_string(device) + ": no such GPU (" + std::to_string(count) +
-                  " found)");
+      throw Error("cuda:" + std::to_string(device) + ": " + no_such_gpu(count));
     // The worker thread that creates the backend is the one that uses it; bind it here.
     RL_CUDA_CHECK(cudaSetDevice(device), ctx);
     const Discovery all = discover_devices();

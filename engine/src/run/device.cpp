@@ -62,6 +62,11 @@ std::string DeviceInfo::label() const {
          std::to_string(cc_minor) + ")";
 }
 
+std::string no_such_gpu(int found) {
+  return "no such GPU; " + std::to_string(found) + " found" +
+         (found > 0 ? " (cuda:0..cuda:" + std::to_string(found - 1) + ")" : "");
+}
+
 Discovery discover_devices() {
   Discovery out;
   out.host.backend = "host";

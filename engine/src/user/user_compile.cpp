@@ -19,12 +19,21 @@ namespace {
 // sizes and loops. The user's lines stay the compiler's lines.
 constexpr const char* kContractHeader = "reductionlab_contract.h";
 
+// For a kernel that declares RL_WRITES_TOTAL: adds a block's sum into the total. The int32
+// partial is a long long, which atomicAdd takes as unsigned (two's complement adds alike).
+std::string add_total_function(bool i32) {
+  return std::string("__device__ __forceinline__ void rl_add_total(RL_P* total, RL_P v) {\n") +
+         (i32 ? "  atomicAdd((unsigned long long*)total, (unsigned long long)v);\n"
+              : "  atomicAdd(total, v);\n") +
+         "}\n";
+}
+
 std::string contract_header(const UserCompileShape& s) {
   const bool i32 = s.type == DType::Int32;
   return std::string("#pragma once\n") + "#define RL_BLOCK " + std::to_string(s.block_size) +
          "\n#define RL_UNROLL " + std::to_string(s.unroll) + "\n#define RL_INT32 " +
          (i32 ? "1" : "0") + "\ntypedef " + (i32 ? "int" : "float") + " RL_T;\ntypedef " +
-         (i32 ? "long long" : "float") + " RL_P;\n";
+         (i32 ? "long long" : "float") + " RL_P;\n" + add_total_function(i32);
 }
 
 std::vector<std::string> options_for(const UserCompileShape& s) {

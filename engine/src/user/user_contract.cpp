@@ -168,6 +168,8 @@ UserKernelContract user_kernel_contract(const UserKernelSource& k) {
   const std::string code = code_only(k.source);
   std::smatch m;
   if (std::regex_search(code, m, grid)) c.grid_blocks_per_sm = std::stoi(m[1]);
+  static const std::regex total(R"(#\s*define\s+RL_WRITES_TOTAL\b)");
+  c.writes_total = std::regex_search(code, total);
   return c;
 }
 

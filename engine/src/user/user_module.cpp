@@ -93,6 +93,7 @@ void attach_user_kernel(kernels::LaunchArgs& a, const PointSpec& p, int device) 
   const LoadedUserKernel k = load_user_kernel(p, major, minor);
   a.user_kernel = k.kernel;
   a.user_blocks_per_sm = k.contract.grid_blocks_per_sm;
+  a.user_writes_total = k.contract.writes_total;
   a.sm_count = sms;
 }
 

@@ -65,9 +65,11 @@ struct LaunchArgs {
   std::uint32_t* epoch = nullptr;
   // KernelId::User: the compiled kernel (a cudaKernel_t from cudaLibraryGetKernel), and the grid
   // it declares: 0 for one block per tile of block_size x unroll elements, else this many blocks
-  // per SM (a grid-stride kernel), sm_count giving the SMs.
+  // per SM (a grid-stride kernel), sm_count giving the SMs; and whether it adds the whole total
+  // into its partials argument itself (then that argument is the zeroed result, no finishing).
   const void* user_kernel = nullptr;
   int user_blocks_per_sm = 0;
+  bool user_writes_total = false;
   int sm_count = 0;
 };
 

@@ -19,4 +19,10 @@ namespace rl {
 MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& callbacks,
                                  const std::atomic<bool>* cancel, const std::string& worker);
 
+// The one way front ends run across GPUs, as RunTarget decides for one GPU (run/run_target.h): in
+// a worker process where the executable is (find_worker), else, or with in_process, in this
+// process, and callbacks.on_notice says what that costs.
+MultiSession run_multi_gpu(const MultiSpec& spec, const MultiCallbacks& callbacks,
+                           const std::atomic<bool>* cancel, bool in_process = false);
+
 }  // namespace rl

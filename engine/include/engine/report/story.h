@@ -20,6 +20,7 @@
 #include "engine/core/metrics.h"
 #include "engine/report/ladder_setting.h"
 #include "engine/run/results.h"
+#include "engine/user/user_kernel_source.h"
 
 namespace rl {
 
@@ -34,6 +35,9 @@ struct StoryStep {
   std::string caption;  // what this change buys, in a sentence or two
   PointSpec point;      // what was measured: variant, workspace, block, unroll, N, type
   std::string counter;  // counter id (counter_catalog.h) that explains the step
+  // A kernel the user wrote, named by the step's "kernel" (a .cu file beside the story): its
+  // source, so "Run this step now" measures it; registered when the story is read.
+  std::optional<UserKernelSource> user_kernel;
 };
 
 struct Story {
@@ -47,8 +51,10 @@ struct Story {
 // Reads a story. Throws rl::Error naming the field: "steps[2].variant: unknown variant
 // \"reduceFoo\"", "steps[0].setting: B: ...", "steps[3]: the same point as steps[1] (...)",
 // "steps: empty: a story needs at least one step", "the file is 70000 bytes; a story is at
-// most 65536". `source` (a file name) starts every message when given.
-Story parse_story(std::string_view json_text, const std::string& source = {});
+// most 65536". `source` (a file name) starts every message when given; a step's "kernel" file is
+// read relative to base_dir (the story's folder).
+Story parse_story(std::string_view json_text, const std::string& source = {},
+                  const std::string& base_dir = {});
 
 // What changed in the code from the previous step.
 struct StoryCode {

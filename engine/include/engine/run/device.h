@@ -48,6 +48,9 @@ struct Discovery {
 // Never throws: no driver or no GPU becomes Discovery::no_gpu_reason.
 Discovery discover_devices();
 
+// "no such GPU; 2 found (cuda:0..cuda:1)": what every check of a GPU's ordinal says.
+std::string no_such_gpu(int found);
+
 // Measures D2D copy bandwidth on the device (a few hundred ms). Throws rl::CudaError.
 double measure_copy_bandwidth_gbps(int device, std::size_t bytes = std::size_t(1) << 30);
 

@@ -16,10 +16,13 @@
 
 namespace rl {
 
-// What the source declares about itself (docs/user-kernels.md, "Declarations"): read from
-// `#define RL_GRID_BLOCKS_PER_SM k` where present.
+// What the source declares about itself (docs/user-kernels.md, "The grid" and "The partials"):
+// read from `#define RL_GRID_BLOCKS_PER_SM k` and `#define RL_WRITES_TOTAL` where present.
 struct UserKernelContract {
   int grid_blocks_per_sm = 0;  // 0: the engine's plan, one block per tile of B x U elements
+  // true: the kernel adds the whole total into partials[0] (zeroed before every launch) and the
+  // engine runs no finishing pass.
+  bool writes_total = false;
 };
 
 // Every reason the source breaks the contract, one message each, naming the problem:
