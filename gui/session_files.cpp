@@ -59,17 +59,17 @@ std::optional<T> parse_session(const QString& path, QString* error, Read read) {
   }
 }
 
-}  // namespace
-
-std::optional<Session> read_session_file(const QString& path, QString* error) {
+// A file on disk is parsed as it is read (from_file), so a large session takes about its own
+// size in memory, never its text beside it; a resource, or what is not a plain file, is read
+// whole with the same bounds (from_text).
+template <typename T, typename FromText, typename FromFile>
+std::optional<T> read_file(const QString& path, QString* error, FromText from_text,
+                           FromFile from_file) {
   const QFileInfo info(path);
   if (path.startsWith(":/") || !info.isFile() || info.size() == 0)
-    return parse_session<Session>(path, error,
-                                  [](std::string_view text) { return session_from_json(text); });
-  // A file on disk is parsed as it is read, so a large session takes about its own size in
-  // memory, never its text beside it.
+    return parse_session<T>(path, error, from_text);
   try {
-    return session_from_json_file(QFile::encodeName(path).toStdString());
+    return from_file(QFile::encodeName(path).toStdString());
   } catch (const std::exception& e) {
     *error = QString("%1 is not a session this build can read: %2")
                  .arg(info.fileName(), QString::fromUtf8(e.what()));
@@ -77,12 +77,23 @@ std::optional<Session> read_session_file(const QString& path, QString* error) {
   }
 }
 
+}  // namespace
+
+std::optional<Session> read_session_file(const QString& path, QString* error) {
+  return read_file<Session>(
+      path, error, [](std::string_view text) { return session_from_json(text); },
+      [](const std::string& file) { return session_from_json_file(file); });
+}
+
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error) {
-  return parse_session<MultiSession>(
-      path, error, [](std::string_view text) { return multi_session_from_json(text); });
+  return read_file<MultiSession>(
+      path, error, [](std::string_view text) { return multi_session_from_json(text); },
+      [](const std::string& file) { return multi_session_from_json_file(file); });
 }
 
 bool is_multi_session_file(const QString& path) {
+  if (!path.startsWith(":/"))
+    return rl::is_multi_session_file(QFile::encodeName(path).toStdString());
   QString ignored;
   const QByteArray bytes = read_bytes(path, &ignored);
   return !bytes.isEmpty() &&

@@ -16,9 +16,10 @@
 namespace rl::gui {
 
 std::optional<Session> read_session_file(const QString& path, QString* error);
-// A multi-GPU session (run --devices ... --json FILE), read with the same bounds.
+// A multi-GPU session (run --devices ... --json FILE), read with the same bounds, as it streams.
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error);
-bool is_multi_session_file(const QString& path);  // its "kind" says so
+// Its "kind" says so, read from the file's first bytes (never the whole file).
+bool is_multi_session_file(const QString& path);
 bool write_session_file(const Session& session, const QString& path, QString* error);
 // Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file.
 bool write_text_file(const QString& path, std::string_view text, QString* error);
