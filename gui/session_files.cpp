@@ -9,11 +9,15 @@
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
 #include "engine/io/output_file.h"
+#include "engine/io/output_lock.h"
 #include "engine/io/session_file.h"
 
 namespace rl::gui {
 
 namespace {
+
+// What a CLI run or trace is told holds a file the app is writing.
+constexpr std::string_view kAppWriter = "the ReductionLab app";
 
 // The file's bytes, bounded; empty with *error set when it cannot be read or is empty.
 QByteArray read_bytes(const QString& path, QString* error) {
@@ -102,8 +106,11 @@ bool is_multi_session_file(const QString& path) {
 
 bool write_text_file(const QString& path, std::string_view text, QString* error) {
   // The engine's writer, as the CLI's: temporary file beside the target, fsync, rename;
-  // symlinks followed, devices and FIFOs written directly; the OS's reason on failure.
-  const std::string why = write_output_file(QFile::encodeName(path).toStdString(), text);
+  // symlinks followed, devices and FIFOs written directly; the OS's reason on failure. The
+  // file is locked while it is written, as a CLI run's are: a run or a trace writing it now
+  // refuses the save (naming its pid), and a run started meanwhile is refused.
+  const std::string why =
+      write_output_file_locked(QFile::encodeName(path).toStdString(), text, kAppWriter);
   if (why.empty()) return true;
   *error = QString::fromUtf8(why);
   return false;
