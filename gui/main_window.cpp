@@ -214,7 +214,7 @@ void MainWindow::connect_store() {
     update_banner();
   });
   connect(store_, &SessionStore::speedups_changed, this,
-          [this] { model_->update_values(store_->baseline()); });
+          [this] { model_->update_speedups(store_->baseline()); });
   connect(store_, &SessionStore::metadata_changed, this, [this] {
     model_->update_values(store_->baseline());
     device_panel_->set_session_device(&store_->primary().device,

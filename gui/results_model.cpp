@@ -39,6 +39,13 @@ void ResultsModel::append_new_points() {
   endInsertRows();
 }
 
+void ResultsModel::update_speedups(const std::string& baseline) {
+  baseline_ = baseline;
+  if (int(session_->results.size()) != rows_) return set_session(session_, baseline);
+  if (rows_ > 0) emit dataChanged(index(0, Speedup), index(rows_ - 1, Speedup));
+  emit headerDataChanged(Qt::Horizontal, Speedup, Speedup);
+}
+
 void ResultsModel::update_values(const std::string& baseline) {
   baseline_ = baseline;
   if (int(session_->results.size()) != rows_) return set_session(session_, baseline);

@@ -54,8 +54,11 @@ class ResultsModel : public QAbstractTableModel {
   void set_session(std::shared_ptr<const Session> session, const std::string& baseline);
   // The session has new points at its end: they become rows.
   void append_new_points();
-  // The points' values changed in place (speed-ups for a new baseline, a run's final values):
-  // same rows, new values. A different number of points is a reset.
+  // The points' speed-ups changed in place (a new baseline, a point added to a live run): same
+  // rows, new speed-ups; only that column is announced, so a sorted view is not re-sorted on
+  // every other. A different number of points is a reset.
+  void update_speedups(const std::string& baseline);
+  // Any of the points' values changed in place (a run's final values): the same for every column.
   void update_values(const std::string& baseline);
   // The session's points; the first rowCount() of them are rows.
   const std::vector<PointResult>& results() const { return session_->results; }

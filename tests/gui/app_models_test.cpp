@@ -43,13 +43,14 @@ TEST(ResultsModelTester, EveryChangeKeepsTheModelConsistent) {
   model.append_new_points();
   EXPECT_EQ(model.rowCount(), int(s.results.size()) + 1);
   rl::compute_speedups(shared->results, "interleaved");
-  model.update_values("interleaved");
+  model.update_speedups("interleaved");
   EXPECT_TRUE(model.headerData(ResultsModel::Speedup, Qt::Horizontal, Qt::DisplayRole)
                   .toString()
                   .endsWith("vs interleaved"));
+  model.update_values("interleaved");
   // Fewer points after a change in place: a reset, never a row past the session's end.
   shared->results.resize(2);
-  model.update_values("interleaved");
+  model.update_speedups("interleaved");
   EXPECT_EQ(model.rowCount(), 2);
   read_every_cell(model);
   model.set_session(nullptr, "");
@@ -74,7 +75,7 @@ TEST(ResultsModelTester, TheTableSharesTheStoresSessionThroughARunAndAFile) {
                    [&] { model.set_session(store.shared_primary(), store.baseline()); });
   QObject::connect(&store, &SessionStore::appended, &model, [&] { model.append_new_points(); });
   QObject::connect(&store, &SessionStore::speedups_changed, &model,
-                   [&] { model.update_values(store.baseline()); });
+                   [&] { model.update_speedups(store.baseline()); });
   QObject::connect(&store, &SessionStore::metadata_changed, &model,
                    [&] { model.update_values(store.baseline()); });
   const rl::Session s = test::sample_session();
