@@ -58,6 +58,9 @@ int write_trace(const TraceArgs& a) {
   const rl::TraceRequest request = build_request(a);
   // "-" (and /dev/stdout) is stdout, written as it is; a file goes through the engine's writer.
   const Output out = plan_output("--json", a.json);
+  // One writer per file, as for a run: a run or another trace writing it refuses this one.
+  const OutputLocks locks = lock_outputs({&out}, "reductionlab-cli trace");
+  remove_stale_temporaries(locks);
   nlohmann::json trace;
   try {
     trace = rl::trace_to_json(request);

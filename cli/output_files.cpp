@@ -34,6 +34,28 @@ void check_distinct(const std::vector<const Output*>& outputs,
   }
 }
 
+OutputLocks lock_outputs(const std::vector<const Output*>& outputs, std::string_view writer) {
+  OutputLocks locks;
+  for (const Output* o : outputs) {
+    if (o->target.kind != rl::OutputTarget::Kind::File) continue;
+    try {
+      locks.push_back(std::make_unique<rl::OutputLock>(o->target, writer));
+    } catch (const rl::Error& e) {
+      throw UsageError(o->flag + " " + e.what());
+    }
+  }
+  return locks;
+}
+
+void remove_stale_temporaries(const OutputLocks& locks) {
+  for (const auto& lock : locks)
+    for (const std::string& name : lock->remove_stale_temporaries())
+      std::fprintf(stderr,
+                   "reductionlab-cli: removed %s: a temporary file left by a run that ended "
+                   "while writing\n",
+                   name.c_str());
+}
+
 bool write_outputs(const std::vector<std::pair<const Output*, std::string>>& items) {
   for (const bool written : write_each(items))
     if (!written) return false;

@@ -3,6 +3,7 @@
 // the target, fsync, rename; devices, FIFOs and stdout written directly, never replaced).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "engine/io/input_file.h"
 #include "engine/io/output_file.h"
+#include "engine/io/output_lock.h"
 
 namespace rlcli {
 
@@ -30,6 +32,16 @@ Output plan_output(std::string_view flag, const std::string& path);
 // ({flag, path}, e.g. {"--spec", "spec.json"}).
 void check_distinct(const std::vector<const Output*>& outputs,
                     const std::vector<std::pair<std::string, std::string>>& inputs = {});
+
+// Locks every output that is a regular file for `writer` ("reductionlab-cli trace"), until the
+// locks returned go (engine/io/output_lock.h): a second writer of one of them is refused while
+// this one runs. Throws UsageError naming the flag: "--json run.json: reductionlab-cli run (pid
+// 4242) is writing this file; wait for it to end or give another name".
+using OutputLocks = std::vector<std::unique_ptr<rl::OutputLock>>;
+OutputLocks lock_outputs(const std::vector<const Output*>& outputs, std::string_view writer);
+// The temporary files a writer that died while writing one of the locked outputs left: removed
+// (no one else writes them while the lock is held), a line on stderr naming each.
+void remove_stale_temporaries(const OutputLocks& locks);
 
 // Writes every output (each one even after another failed: nothing finished is lost). On a
 // failure, stderr gets one line per failed output with the OS's reason, then one line saying

@@ -101,23 +101,14 @@ RunOutputs::RunOutputs(const RunArgs& a, const rl::Session* resumed) {
     refuse_stale_checkpoint();
   if (given(a.o_resume) && ends_with(a.resume, kCheckpointTail) && !resuming_checkpoint)
     resumed_checkpoint_ = a.resume;
-  for (const auto& lock : locks_)
-    for (const std::string& name : lock->remove_stale_temporaries())
-      std::fprintf(stderr,
-                   "reductionlab-cli: removed %s: a temporary file left by a run that ended "
-                   "while writing\n",
-                   name.c_str());
+  remove_stale_temporaries(locks_);
 }
 
 void RunOutputs::lock_all() {
-  for (const std::optional<Output>* o : {&csv_, &samples_, &json_, &checkpoint_}) {
-    if (!is_file(*o)) continue;
-    try {
-      locks_.push_back(std::make_unique<rl::OutputLock>((*o)->target));
-    } catch (const rl::Error& e) {
-      throw UsageError((*o)->flag + " " + e.what());
-    }
-  }
+  std::vector<const Output*> files;
+  for (const std::optional<Output>* o : {&csv_, &samples_, &json_, &checkpoint_})
+    if (is_file(*o)) files.push_back(&**o);
+  locks_ = lock_outputs(files, "reductionlab-cli run");
 }
 
 void RunOutputs::refuse_stale_checkpoint() const {

@@ -33,7 +33,8 @@ std::string resumed_output_path(const std::string& resume_path);
 class RunOutputs {
  public:
   // Throws UsageError naming the flag: "--json same.csv: is also the file --csv writes; give
-  // each output its own name", "--json run.json: another run (pid 4242) is writing this file",
+  // each output its own name", "--json run.json: reductionlab-cli run (pid 4242) is writing
+  // this file",
   // or "--json run.json: run.checkpoint.json holds the points of a run that did not finish".
   // Temporary files of a run that died while writing one of these files are removed (a line on
   // stderr names each).
@@ -65,7 +66,7 @@ class RunOutputs {
   void refuse_stale_checkpoint() const;
 
   std::optional<Output> csv_, samples_, json_, checkpoint_;
-  std::vector<std::unique_ptr<rl::OutputLock>> locks_;
+  OutputLocks locks_;
   std::string resumed_checkpoint_;  // --resume X.checkpoint.json when it is not ours: goes too
   std::optional<std::chrono::steady_clock::time_point> next_checkpoint_;
   std::size_t checkpoint_points_ = 0;  // points in the checkpoint written by this run

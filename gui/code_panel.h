@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "engine/code/code_view.h"
@@ -49,8 +50,9 @@ class CodePanel : public QWidget {
   // annotate the source and SASS: each line's share of the kernel's warp samples and its largest
   // stall, or its executed instructions and thread efficiency, for the point matching the shown
   // instantiation (the largest N); and the CUDA runtime's occupancy of its kernels, on the
-  // resources page. Only its points with samples, counts or occupancy are kept.
-  void set_sampled_session(const Session& session);
+  // resources page. The session is shared, not copied (the store's: a large session's samples
+  // are held once); null: none.
+  void set_sampled_session(std::shared_ptr<const Session> session);
   QString samples_text() const;  // the summary over the pages, "" without samples or counts
   const std::optional<code::LineMetrics>& line_metrics() const { return metrics_; }
   // A kernel the user wrote, compiled (engine/code/user_code.h): listed among the variants under
@@ -106,8 +108,7 @@ class CodePanel : public QWidget {
   std::map<std::string, code::CodeEntry> user_entries_;               // the user's kernels, by name
   std::map<std::string, std::pair<QString, QString>> user_starters_;  // name -> (label, text)
   QPushButton* new_rung_ = nullptr;
-  Session
-      sampled_;  // the points with line samples or the runtime's occupancy, of the session given
+  std::shared_ptr<const Session> sampled_ = std::make_shared<const Session>();  // never null
   std::optional<code::LineMetrics> metrics_;
   bool filling_ = false;
   int sample_width_ = 2, count_width_ = 2;  // the columns' widths in characters, separators in

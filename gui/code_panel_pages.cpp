@@ -166,11 +166,11 @@ void CodePanel::show_sass() {
 }
 
 QString CodePanel::measured_occupancy_html() const {
-  const PointResult* p = code::occupancy_point(sampled_, entry_.query);
+  const PointResult* p = code::occupancy_point(*sampled_, entry_.query);
   if (p == nullptr) return {};
   QString html =
       QString("<p><b>On %1</b> (the CUDA occupancy API, as this session recorded it at N=%2):")
-          .arg(QString::fromStdString(sampled_.device.name).toHtmlEscaped(),
+          .arg(QString::fromStdString(sampled_->device.name).toHtmlEscaped(),
                QString::fromStdString(format_size(p->point.size)));
   html +=
       "<table cellpadding='4'><tr><th align='left'>kernel</th><th>grid x block</th>"

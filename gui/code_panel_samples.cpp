@@ -23,20 +23,8 @@ QString reason_words(const std::string& reason) {
 
 }  // namespace
 
-void CodePanel::set_sampled_session(const Session& session) {
-  sampled_ = Session{};
-  sampled_.device = session.device;
-  // Only what the tab reads (the point, its samples and counts, its occupancy): the times and
-  // counters of a large session stay with the session, not copied here.
-  for (const PointResult& r : session.results) {
-    if ((!r.line_samples || r.line_samples->functions.empty()) && r.occupancy.empty()) continue;
-    PointResult kept;
-    kept.point = r.point;
-    kept.status = r.status;
-    kept.line_samples = r.line_samples;
-    kept.occupancy = r.occupancy;
-    sampled_.results.push_back(std::move(kept));
-  }
+void CodePanel::set_sampled_session(std::shared_ptr<const Session> session) {
+  sampled_ = session ? std::move(session) : std::make_shared<const Session>();
   if (!show_sampled_shape()) refresh();
 }
 
@@ -45,8 +33,8 @@ void CodePanel::set_sampled_session(const Session& session) {
 // instantiation: line samples are never hidden behind a setting the person did not choose.
 bool CodePanel::show_sampled_shape() {
   if (entry_.variant == nullptr) return false;
-  if (code::sampled_point(sampled_, entry_.query) != nullptr) return false;
-  for (const PointResult& r : sampled_.results) {
+  if (code::sampled_point(*sampled_, entry_.query) != nullptr) return false;
+  for (const PointResult& r : sampled_->results) {
     if (!r.line_samples || r.line_samples->functions.empty() ||
         r.point.variant != entry_.variant->id)
       continue;
@@ -61,13 +49,13 @@ void CodePanel::compute_line_metrics() {
   metrics_.reset();
   samples_->hide();
   samples_->clear();
-  if (entry_.variant == nullptr || sampled_.results.empty()) return;
-  const PointResult* p = code::sampled_point(sampled_, entry_.query);
+  if (entry_.variant == nullptr || sampled_->results.empty()) return;
+  const PointResult* p = code::sampled_point(*sampled_, entry_.query);
   if (p == nullptr) return;
   const PointLineSamples& s = *p->line_samples;
   metrics_ = code::line_metrics(entry_, s);
   const QString size = QString::fromStdString(format_size(p->point.size));
-  const QString gpu = QString::fromStdString(sampled_.device.name).toHtmlEscaped();
+  const QString gpu = QString::fromStdString(sampled_->device.name).toHtmlEscaped();
   QStringList parts;
   if (has_samples()) {
     QStringList top;

@@ -202,22 +202,21 @@ void MainWindow::show_tab_of(QWidget* page) {
 
 void MainWindow::connect_store() {
   connect(store_, &SessionStore::reset, this, [this] {
-    model_->set_results(store_->primary().results, store_->primary().device, store_->baseline(),
-                        store_->primary().created_utc);
+    model_->set_session(store_->shared_primary(), store_->baseline());
     device_panel_->set_session_device(
         store_->has_primary() ? &store_->primary().device : nullptr,
         store_->has_primary() ? qtext::session_origin(store_->primary()) : QString());
     update_banner();
     update_baselines();
   });
-  connect(store_, &SessionStore::appended, this, [this](int row) {
-    model_->append(store_->primary().results[size_t(row)]);
+  connect(store_, &SessionStore::appended, this, [this] {
+    model_->append_new_points();
     update_banner();
   });
   connect(store_, &SessionStore::speedups_changed, this,
-          [this] { model_->update_speedups(store_->primary().results, store_->baseline()); });
+          [this] { model_->update_speedups(store_->baseline()); });
   connect(store_, &SessionStore::metadata_changed, this, [this] {
-    model_->update_speedups(store_->primary().results, store_->baseline());
+    model_->update_values(store_->baseline());
     device_panel_->set_session_device(&store_->primary().device,
                                       qtext::session_origin(store_->primary()));
     update_banner();

@@ -51,7 +51,7 @@ void MainWindow::add_code_view() {
           6000);
   });
   // The shown session's line samples annotate the code (the primary session: a run or a file).
-  auto sampled = [this] { code_->set_sampled_session(store_->primary()); };
+  auto sampled = [this] { code_->set_sampled_session(store_->shared_primary()); };
   connect(store_, &SessionStore::reset, code_, sampled);
   connect(store_, &SessionStore::metadata_changed, code_, sampled);
   sampled();

@@ -16,51 +16,45 @@ QString text(std::string_view s) {
   return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-// A row keeps what the table shows: a point's line samples (per-instruction warp samples and
-// counts, the bulk of a large session) stay with the session, which the Code tab reads.
-PointResult table_row(const PointResult& r) {
-  PointResult row = r;
-  row.line_samples.reset();
-  return row;
-}
-
 }  // namespace
 
-ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
+ResultsModel::ResultsModel(QObject* parent)
+    : QAbstractTableModel(parent), session_(std::make_shared<const Session>()) {}
 
-void ResultsModel::set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
-                               const std::string& baseline, const std::string& created_utc) {
+void ResultsModel::set_session(std::shared_ptr<const Session> session,
+                               const std::string& baseline) {
   beginResetModel();
-  rows_.clear();
-  rows_.reserve(results.size());
-  for (const PointResult& r : results) rows_.push_back(table_row(r));
-  device_ = device;
-  created_utc_ = created_utc;
+  session_ = session ? std::move(session) : std::make_shared<const Session>();
+  rows_ = int(session_->results.size());
   baseline_ = baseline;
   endResetModel();
 }
 
-void ResultsModel::append(const PointResult& result) {
-  const int row = int(rows_.size());
-  beginInsertRows({}, row, row);
-  rows_.push_back(table_row(result));
+void ResultsModel::append_new_points() {
+  const int points = int(session_->results.size());
+  if (points < rows_) return set_session(session_, baseline_);
+  if (points == rows_) return;
+  beginInsertRows({}, rows_, points - 1);
+  rows_ = points;
   endInsertRows();
 }
 
-void ResultsModel::update_speedups(const std::vector<PointResult>& results,
-                                   const std::string& baseline) {
+void ResultsModel::update_speedups(const std::string& baseline) {
   baseline_ = baseline;
-  if (results.size() != rows_.size()) {
-    set_results(results, device_, baseline, created_utc_);
-    return;
-  }
-  for (size_t i = 0; i < rows_.size(); ++i) rows_[i].speedup = results[i].speedup;
-  if (!rows_.empty()) emit dataChanged(index(0, Speedup), index(rowCount() - 1, Speedup));
+  if (int(session_->results.size()) != rows_) return set_session(session_, baseline);
+  if (rows_ > 0) emit dataChanged(index(0, Speedup), index(rows_ - 1, Speedup));
+  emit headerDataChanged(Qt::Horizontal, Speedup, Speedup);
+}
+
+void ResultsModel::update_values(const std::string& baseline) {
+  baseline_ = baseline;
+  if (int(session_->results.size()) != rows_) return set_session(session_, baseline);
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
   emit headerDataChanged(Qt::Horizontal, Speedup, Speedup);
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : int(rows_.size());
+  return parent.isValid() ? 0 : rows_;
 }
 int ResultsModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
@@ -162,8 +156,9 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
 }
 
 QVariant ResultsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= int(rows_.size())) return {};
-  const PointResult& r = rows_[size_t(index.row())];
+  if (!index.isValid() || index.row() >= rows_ || size_t(index.row()) >= session_->results.size())
+    return {};
+  const PointResult& r = session_->results[size_t(index.row())];
   const int c = index.column();
   switch (role) {
     case Qt::DisplayRole:
@@ -176,12 +171,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       if (c == Speedup && r.status == PointStatus::Wrong) return QString("wrong");
       return v.isValid() ? v.toString() : QString();
     }
-    case Qt::ToolTipRole: {
-      Session measured;  // what the tooltip needs of the session: where and when
-      measured.device = device_;
-      measured.created_utc = created_utc_;
-      return qtext::point_details(r, measured, baseline_);
-    }
+    case Qt::ToolTipRole:
+      return qtext::point_details(r, *session_, baseline_);
     case Qt::ForegroundRole:
       if (r.status == PointStatus::Wrong) return QBrush(QColor("#b3001b"));
       if (r.status != PointStatus::Ok) return QBrush(QColor(120, 120, 120));

@@ -1,10 +1,13 @@
-// The results table: one row per point, taking whole rl::PointResult values. Display text has
-// units; Qt::UserRole holds the raw number for sorting; CopyRole the text copied as TSV.
-// Wrong points are red and say so, never with a speed-up.
+// The results table: one row per point of a session it shares with the store (SessionStore),
+// read in place: a large session is held once in the app, never copied for the table. Display
+// text has units; Qt::UserRole holds the raw number for sorting; CopyRole the text copied as
+// TSV. Wrong points are red and say so, never with a speed-up.
 #pragma once
 
 #include <QAbstractTableModel>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/run/results.h"
@@ -46,12 +49,20 @@ class ResultsModel : public QAbstractTableModel {
 
   explicit ResultsModel(QObject* parent = nullptr);
 
-  void set_results(const std::vector<PointResult>& results, const DeviceInfo& device,
-                   const std::string& baseline, const std::string& created_utc = {});
-  void append(const PointResult& result);
-  // Speed-ups change when the baseline arrives or is changed: same rows, new values.
-  void update_speedups(const std::vector<PointResult>& results, const std::string& baseline);
-  const std::vector<PointResult>& results() const { return rows_; }
+  // Shows every point of session (null: none). The session may change in place afterwards, as
+  // long as the model is told (the calls below) before anything reads it again.
+  void set_session(std::shared_ptr<const Session> session, const std::string& baseline);
+  // The session has new points at its end: they become rows.
+  void append_new_points();
+  // The points' speed-ups changed in place (a new baseline, a point added to a live run): same
+  // rows, new speed-ups; only that column is announced, so a sorted view is not re-sorted on
+  // every other. A different number of points is a reset.
+  void update_speedups(const std::string& baseline);
+  // Any of the points' values changed in place (a run's final values): the same for every column.
+  void update_values(const std::string& baseline);
+  // The session's points; the first rowCount() of them are rows.
+  const std::vector<PointResult>& results() const { return session_->results; }
+  const Session& session() const { return *session_; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -61,9 +72,8 @@ class ResultsModel : public QAbstractTableModel {
  private:
   QVariant display(const PointResult& r, int column) const;
   QVariant raw(const PointResult& r, int column) const;
-  std::vector<PointResult> rows_;
-  DeviceInfo device_;
-  std::string created_utc_;  // when the session was measured: its kernels' version (tooltips)
+  std::shared_ptr<const Session> session_;
+  int rows_ = 0;  // points shown as rows, as the views last heard
   std::string baseline_;
 };
 

@@ -9,11 +9,15 @@
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
 #include "engine/io/output_file.h"
+#include "engine/io/output_lock.h"
 #include "engine/io/session_file.h"
 
 namespace rl::gui {
 
 namespace {
+
+// What a CLI run or trace is told holds a file the app is writing.
+constexpr std::string_view kAppWriter = "the ReductionLab app";
 
 // The file's bytes, bounded; empty with *error set when it cannot be read or is empty.
 QByteArray read_bytes(const QString& path, QString* error) {
@@ -59,17 +63,17 @@ std::optional<T> parse_session(const QString& path, QString* error, Read read) {
   }
 }
 
-}  // namespace
-
-std::optional<Session> read_session_file(const QString& path, QString* error) {
+// A file on disk is parsed as it is read (from_file), so a large session takes about its own
+// size in memory, never its text beside it; a resource, or what is not a plain file, is read
+// whole with the same bounds (from_text).
+template <typename T, typename FromText, typename FromFile>
+std::optional<T> read_file(const QString& path, QString* error, FromText from_text,
+                           FromFile from_file) {
   const QFileInfo info(path);
   if (path.startsWith(":/") || !info.isFile() || info.size() == 0)
-    return parse_session<Session>(path, error,
-                                  [](std::string_view text) { return session_from_json(text); });
-  // A file on disk is parsed as it is read, so a large session takes about its own size in
-  // memory, never its text beside it.
+    return parse_session<T>(path, error, from_text);
   try {
-    return session_from_json_file(QFile::encodeName(path).toStdString());
+    return from_file(QFile::encodeName(path).toStdString());
   } catch (const std::exception& e) {
     *error = QString("%1 is not a session this build can read: %2")
                  .arg(info.fileName(), QString::fromUtf8(e.what()));
@@ -77,12 +81,23 @@ std::optional<Session> read_session_file(const QString& path, QString* error) {
   }
 }
 
+}  // namespace
+
+std::optional<Session> read_session_file(const QString& path, QString* error) {
+  return read_file<Session>(
+      path, error, [](std::string_view text) { return session_from_json(text); },
+      [](const std::string& file) { return session_from_json_file(file); });
+}
+
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error) {
-  return parse_session<MultiSession>(
-      path, error, [](std::string_view text) { return multi_session_from_json(text); });
+  return read_file<MultiSession>(
+      path, error, [](std::string_view text) { return multi_session_from_json(text); },
+      [](const std::string& file) { return multi_session_from_json_file(file); });
 }
 
 bool is_multi_session_file(const QString& path) {
+  if (!path.startsWith(":/"))
+    return rl::is_multi_session_file(QFile::encodeName(path).toStdString());
   QString ignored;
   const QByteArray bytes = read_bytes(path, &ignored);
   return !bytes.isEmpty() &&
@@ -91,8 +106,11 @@ bool is_multi_session_file(const QString& path) {
 
 bool write_text_file(const QString& path, std::string_view text, QString* error) {
   // The engine's writer, as the CLI's: temporary file beside the target, fsync, rename;
-  // symlinks followed, devices and FIFOs written directly; the OS's reason on failure.
-  const std::string why = write_output_file(QFile::encodeName(path).toStdString(), text);
+  // symlinks followed, devices and FIFOs written directly; the OS's reason on failure. The
+  // file is locked while it is written, as a CLI run's are: a run or a trace writing it now
+  // refuses the save (naming its pid), and a run started meanwhile is refused.
+  const std::string why =
+      write_output_file_locked(QFile::encodeName(path).toStdString(), text, kAppWriter);
   if (why.empty()) return true;
   *error = QString::fromUtf8(why);
   return false;

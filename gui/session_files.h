@@ -1,6 +1,7 @@
 // Reading and writing the app's files. Writes go through the engine's writer
 // (engine/output_file.h, as the CLI's: a crash or a full disk leaves the old file, and the
-// message says why with the OS's reason); reads are bounded (engine/input_file.h), and reads of a
+// message says why with the OS's reason) under the CLI's lock (engine/output_lock.h: one
+// writer per file); reads are bounded (engine/input_file.h), and reads of a
 // bad, foreign or truncated session give a message naming the file and the problem, and no session.
 #pragma once
 
@@ -16,11 +17,13 @@
 namespace rl::gui {
 
 std::optional<Session> read_session_file(const QString& path, QString* error);
-// A multi-GPU session (run --devices ... --json FILE), read with the same bounds.
+// A multi-GPU session (run --devices ... --json FILE), read with the same bounds, as it streams.
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error);
-bool is_multi_session_file(const QString& path);  // its "kind" says so
+// Its "kind" says so, read from the file's first bytes (never the whole file).
+bool is_multi_session_file(const QString& path);
 bool write_session_file(const Session& session, const QString& path, QString* error);
-// Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file.
+// Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file_locked: refused, with *error
+// naming the other writer and its pid, while a CLI run or trace writes the same file.
 bool write_text_file(const QString& path, std::string_view text, QString* error);
 
 }  // namespace rl::gui

@@ -7,7 +7,11 @@ namespace rl::gui {
 SessionStore::SessionStore(QObject* parent) : QObject(parent) {}
 
 const Session& SessionStore::primary() const {
-  static const Session none;
+  return *shared_primary();
+}
+
+std::shared_ptr<const Session> SessionStore::shared_primary() const {
+  static const auto none = std::make_shared<const Session>();
   return open_.empty() ? none : open_.front().session;
 }
 
@@ -19,13 +23,14 @@ const QString& SessionStore::primary_source() const {
 OpenSession& SessionStore::add(Session session, const QString& source, bool as_primary) {
   OpenSession entry;
   recompute(session);
-  entry.session = std::move(session);
+  entry.session = std::make_shared<Session>(std::move(session));
   entry.source = source;
   entry.serial = next_serial_++;
   // A run made now has no time of its own until the runner's session arrives; its name needs
   // one as soon as another session of the same GPU is open.
-  if (entry.session.created_utc.empty())
-    entry.session.created_utc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+  if (entry.session->created_utc.empty())
+    entry.session->created_utc =
+        QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
   if (!as_primary) {
     open_.push_back(std::move(entry));
     return open_.back();
@@ -38,7 +43,7 @@ void SessionStore::begin_live(const ExperimentSpec& spec, const DeviceInfo& devi
   // The previous primary stays open, out of the charts; an empty one (a run cancelled before
   // its first point) is nothing to keep.
   if (!open_.empty()) {
-    if (open_.front().session.results.empty())
+    if (open_.front().session->results.empty())
       open_.erase(open_.begin());
     else
       open_.front().hidden = true;
@@ -52,7 +57,7 @@ void SessionStore::begin_live(const ExperimentSpec& spec, const DeviceInfo& devi
 }
 
 void SessionStore::append_live(const PointResult& result) {
-  Session& primary = open_.front().session;
+  Session& primary = *open_.front().session;
   primary.results.push_back(result);
   recompute(primary);
   emit appended(int(primary.results.size()) - 1);
@@ -61,7 +66,8 @@ void SessionStore::append_live(const PointResult& result) {
 
 void SessionStore::finish_live(const Session& session) {
   if (open_.empty()) return;
-  Session& primary = open_.front().session;
+  open_.front().live = false;  // done: it may be closed now
+  Session& primary = *open_.front().session;
   const bool same_points = session.results.size() == primary.results.size();
   const std::string created = primary.created_utc;
   primary = session;
@@ -98,7 +104,7 @@ int SessionStore::begin_live_overlay(const ExperimentSpec& spec, const DeviceInf
 
 void SessionStore::append_live_overlay(int overlay, const PointResult& result) {
   if (overlay < 0 || overlay + 1 >= int(open_.size())) return;
-  Session& s = open_[size_t(overlay + 1)].session;
+  Session& s = *open_[size_t(overlay + 1)].session;
   s.results.push_back(result);
   recompute(s);
   emit overlays_changed();
@@ -107,11 +113,11 @@ void SessionStore::append_live_overlay(int overlay, const PointResult& result) {
 void SessionStore::finish_live_overlay(int overlay, const Session& session) {
   if (overlay < 0 || overlay + 1 >= int(open_.size())) return;
   OpenSession& o = open_[size_t(overlay + 1)];
-  const std::string created = o.session.created_utc;
-  o.session = session;
-  if (o.session.created_utc.empty()) o.session.created_utc = created;
+  const std::string created = o.session->created_utc;
+  *o.session = session;
+  if (o.session->created_utc.empty()) o.session->created_utc = created;
   o.live = false;
-  recompute(o.session);
+  recompute(*o.session);
   emit overlays_changed();
 }
 
@@ -146,7 +152,7 @@ void SessionStore::clear() {
 void SessionStore::set_baseline(const std::string& variant_id) {
   if (variant_id == baseline_) return;
   baseline_ = variant_id;
-  for (OpenSession& o : open_) recompute(o.session);
+  for (OpenSession& o : open_) recompute(*o.session);
   emit speedups_changed();
 }
 

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -21,9 +22,11 @@
 
 namespace rl::gui {
 
-// One open session and what the window knows about it beyond the file.
+// One open session and what the window knows about it beyond the file. The session is held once
+// and shared with the views that show it whole (the Results table, the Code tab), which read it
+// in place: a large session is never copied. Never null.
 struct OpenSession {
-  Session session;
+  std::shared_ptr<Session> session;
   QString source;       // "live run", a path, "bundled session"
   QString machine;      // measured through a launcher ("gpu-box"); "" for this machine
   QString given_name;   // the person's name for it; "" for the engine's
@@ -43,7 +46,7 @@ class SessionStore : public QObject {
     explicit Overlays(const std::vector<OpenSession>& open) : open_(open) {}
     size_t size() const { return open_.empty() ? 0 : open_.size() - 1; }
     bool empty() const { return size() == 0; }
-    const Session& operator[](size_t i) const { return open_[i + 1].session; }
+    const Session& operator[](size_t i) const { return *open_[i + 1].session; }
 
    private:
     const std::vector<OpenSession>& open_;
@@ -52,6 +55,10 @@ class SessionStore : public QObject {
   bool has_primary() const { return !open_.empty(); }
   // With none open: an empty session and source (views ask before the first one opens).
   const Session& primary() const;
+  // The primary session itself, for a view that shows it whole without a copy of its own: it
+  // changes in place as the store's signals say (points appended, speed-ups, a run's final
+  // values). With none open: an empty session.
+  std::shared_ptr<const Session> shared_primary() const;
   const QString& primary_source() const;
   Overlays overlays() const { return Overlays(open_); }
   // Every open session, the primary first; names() beside it, all different.

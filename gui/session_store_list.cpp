@@ -15,8 +15,8 @@ QStringList SessionStore::names() const {
     const bool given = !o.given_name.isEmpty();
     const QString base = given ? o.given_name
                                : (o.machine.isEmpty() ? QString() : o.machine + " ") +
-                                     qtext::device_short_name(o.session.device);
-    parts.push_back({base.toStdString(), o.session.created_utc, given});
+                                     qtext::device_short_name(o.session->device);
+    parts.push_back({base.toStdString(), o.session->created_utc, given});
   }
   QStringList out;
   for (const std::string& n : session_names(parts)) out << QString::fromStdString(n);
@@ -27,7 +27,7 @@ std::vector<ShownSession> SessionStore::shown() const {
   std::vector<ShownSession> out;
   const QStringList labels = names();
   for (size_t i = 0; i < open_.size(); ++i)
-    if (!open_[i].hidden) out.push_back({&open_[i].session, labels[int(i)]});
+    if (!open_[i].hidden) out.push_back({open_[i].session.get(), labels[int(i)]});
   return out;
 }
 
@@ -51,8 +51,8 @@ std::pair<int, int> SessionStore::compared_pair() const {
             [this](int x, int y) { return open_[size_t(x)].serial > open_[size_t(y)].serial; });
   for (size_t newer = 0; newer < by_age.size(); ++newer)
     for (size_t older = newer + 1; older < by_age.size(); ++older)
-      if (same_kind_of_time(open_[size_t(by_age[newer])].session.device,
-                            open_[size_t(by_age[older])].session.device))
+      if (same_kind_of_time(open_[size_t(by_age[newer])].session->device,
+                            open_[size_t(by_age[older])].session->device))
         return {by_age[older], by_age[newer]};
   return {-1, -1};
 }
@@ -73,7 +73,7 @@ std::vector<ShownSession> SessionStore::compared() const {
   const int a = compared_a(), b = compared_b();
   if (a < 0 || b < 0) return {};
   const QStringList labels = names();
-  return {{&open_[size_t(a)].session, labels[a]}, {&open_[size_t(b)].session, labels[b]}};
+  return {{open_[size_t(a)].session.get(), labels[a]}, {open_[size_t(b)].session.get(), labels[b]}};
 }
 
 void SessionStore::set_compared(int a, int b) {

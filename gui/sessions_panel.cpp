@@ -68,7 +68,7 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     case Compared:
       return row == store_->compared_a() ? "A" : row == store_->compared_b() ? "B" : "";
     case Points:
-      return qulonglong(o.session.results.size());
+      return qulonglong(o.session->results.size());
     case Origin:
       return origin_text(o);
   }

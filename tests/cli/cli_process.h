@@ -100,6 +100,7 @@ class CliProcess {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
   void signal(int sig) { kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
   std::string out() const { return slurp(out_path_); }
   std::string err() const { return slurp(err_path_); }
 

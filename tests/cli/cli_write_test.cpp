@@ -11,6 +11,8 @@
 #include "cli_process.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/output_file.h"
+#include "engine/io/output_lock.h"
 
 namespace rl::testing {
 namespace {
@@ -206,13 +208,56 @@ TEST(CliWrite, SecondRunOnOneOutputIsRefusedWhileTheFirstHoldsIt) {
   ASSERT_TRUE(first.wait_for_output(" ok", std::chrono::seconds(60))) << first.err();
   const CliResult second = run_cli(quick({"--csv", dir.file("b.csv"), "--json", json}));
   EXPECT_EQ(second.exit_code, 2) << second.err;
-  EXPECT_TRUE(has(second.err, "--json " + json + ": another run (pid ")) << second.err;
-  EXPECT_TRUE(has(second.err, "is writing this file")) << second.err;
+  const std::string holder = "reductionlab-cli run (pid " + std::to_string(first.pid()) + ")";
+  EXPECT_TRUE(has(second.err, "--json " + json + ": " + holder + " is writing this file"))
+      << second.err;
   EXPECT_FALSE(fs::exists(dir.file("b.csv")));  // refused before the run
+  // A trace writing the same file is refused alike.
+  const CliResult trace = run_cli({"trace", "--variant", "interleaved", "--block-size", "64",
+                                   "--size", "4096", "--json", json});
+  EXPECT_EQ(trace.exit_code, 2) << trace.err;
+  EXPECT_TRUE(has(trace.err, "--json " + json + ": " + holder + " is writing this file"))
+      << trace.err;
   first.signal(SIGINT);
   EXPECT_EQ(first.wait(), 130) << first.err();
   EXPECT_TRUE(read_session(json).cancelled);
   EXPECT_EQ(run_cli(quick({"--json", json})).exit_code, 0);  // free again
+}
+
+// A trace's --json is locked as a run's outputs are: refused while another writer (here the
+// app, as this process says it is) holds it, written once free, the temporary files of a writer
+// that died removed and named, and no lock file left.
+TEST(CliWrite, TraceTakesTheSameLockAsARun) {
+  TempDir dir;
+  const std::string json = dir.file("trace.json");
+  const std::vector<std::string> trace{
+      "trace", "--variant", "interleaved", "--block-size", "64", "--size", "4096", "--json", json};
+  const std::string holder = "the ReductionLab app (pid " + std::to_string(getpid()) + ")";
+  {
+    const OutputLock app(plan_output(json), "the ReductionLab app");
+    const CliResult refused = run_cli(trace);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_TRUE(has(refused.err, "--json " + json + ": " + holder + " is writing this file"))
+        << refused.err;
+    EXPECT_FALSE(fs::exists(json));
+    // And a run, whichever of its outputs is held.
+    const CliResult run = run_cli(quick({"--csv", dir.file("r.csv"), "--json", json}));
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_TRUE(has(run.err, holder + " is writing this file")) << run.err;
+  }
+  std::ofstream(dir.file(".trace.json.Ab3dE9")) << "left by a trace that was killed while writing";
+  const CliResult r = run_cli(trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "removed " + dir.file(".trace.json.Ab3dE9"))) << r.err;
+  EXPECT_TRUE(has(slurp(json), "\"variant\"")) << slurp(json).substr(0, 200);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"trace.json"});
+  // stdout has no file and no lock.
+  EXPECT_EQ(run_cli({"trace", "--variant", "interleaved", "--block-size", "64", "--size", "4096",
+                     "--json", "-"})
+                .exit_code,
+            0);
 }
 
 TEST(CliWrite, WroteLinesGoToStderr) {

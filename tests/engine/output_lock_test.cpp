@@ -41,23 +41,65 @@ TEST(OutputLock, SecondLockIsRefusedNamingTheHolder) {
   Dir dir;
   const OutputTarget t = plan_output(dir.file("run.json"));
   {
-    const OutputLock first(t);
+    const OutputLock first(t, "reductionlab-cli run");
     EXPECT_EQ(dir.names(), std::vector<std::string>{".run.json.lock"});
     try {
-      const OutputLock second(plan_output(dir.file("run.json")));
+      const OutputLock second(plan_output(dir.file("run.json")), "the ReductionLab app");
       FAIL() << "two locks on one file";
     } catch (const Error& e) {
-      EXPECT_TRUE(
-          has(e.what(), "another run (pid " + std::to_string(getpid()) + ") is writing this file"))
-          << e.what();
+      EXPECT_EQ(std::string(e.what()),
+                dir.file("run.json") + ": reductionlab-cli run (pid " + std::to_string(getpid()) +
+                    ") is writing this file; wait for it to end or give another name");
     }
   }
-  EXPECT_TRUE(dir.names().empty());  // the lock file goes with its holder
-  const OutputLock again(t);         // and the file can be locked again
+  EXPECT_TRUE(dir.names().empty());                   // the lock file goes with its holder
+  const OutputLock again(t, "reductionlab-cli run");  // and the file can be locked again
+}
+
+// What the lock file says of its holder is believed only as far as it reads as a pid and a name:
+// a file from a writer that did not name itself, or one holding anything else, still refuses.
+TEST(OutputLock, AHolderThatDidNotSayWhatItIsIsAnotherProcess) {
+  Dir dir;
+  const OutputLock first(plan_output(dir.file("run.json")), "a name\nwith\x01 a control");
+  const auto refusal = [&] {
+    try {
+      const OutputLock second(plan_output(dir.file("run.json")), "reductionlab-cli trace");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("not refused");
+  };
+  const std::string pid = std::to_string(getpid());
+  EXPECT_TRUE(has(refusal(), ": a name?with? a control (pid " + pid + ") is writing")) << refusal();
+  spit(dir.file(".run.json.lock"), pid + "\n");  // as a writer that gave no name
+  EXPECT_TRUE(has(refusal(), ": another process (pid " + pid + ") is writing")) << refusal();
+  spit(dir.file(".run.json.lock"), "not a pid\n\x7f\n");
+  EXPECT_TRUE(has(refusal(), ": another process is writing this file")) << refusal();
+}
+
+// The app's one-file writer: locked while it writes, refused while another writes.
+TEST(OutputLock, AWriterOfOneFileIsRefusedWhileAnotherHoldsItAndWritesWhenFree) {
+  Dir dir;
+  const std::string path = dir.file("saved.json");
+  {
+    const OutputLock run(plan_output(path), "reductionlab-cli run");
+    EXPECT_EQ(write_output_file_locked(path, "app\n", "the ReductionLab app"),
+              "cannot write " + path + ": reductionlab-cli run (pid " + std::to_string(getpid()) +
+                  ") is writing this file; wait for it to end or give another name");
+    EXPECT_FALSE(fs::exists(path));
+  }
+  spit(dir.file(".saved.json.Zz9xY1"), "left by a writer that died");
+  EXPECT_EQ(write_output_file_locked(path, "app\n", "the ReductionLab app"), "");
+  EXPECT_EQ(slurp(path), "app\n");
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"saved.json"});  // no lock, no temporary left
+  EXPECT_EQ(write_output_file_locked("/dev/null", "x", "the ReductionLab app"), "");
+  EXPECT_EQ(write_output_file_locked(dir.file("no/such.json"), "x", "the ReductionLab app")
+                .rfind("cannot write ", 0),
+            0u);
 }
 
 TEST(OutputLock, DevicesHaveNoLock) {
-  const OutputLock none(plan_output("/dev/null"));
+  const OutputLock none(plan_output("/dev/null"), "reductionlab-cli run");
   EXPECT_TRUE(none.remove_stale_temporaries().empty());
 }
 
@@ -67,7 +109,7 @@ TEST(OutputLock, TemporaryFilesOfADeadWriterAreRemovedAndNothingElse) {
                            ".other.json.Ab3dE9", "run.json.Ab3dE9", ".run.json.Ab3dE9x"})
     spit(dir.file(name), "x");
   fs::create_directory(dir.file(".run.json.dir123"));
-  const OutputLock lock(plan_output(dir.file("run.json")));
+  const OutputLock lock(plan_output(dir.file("run.json")), "reductionlab-cli run");
   std::vector<std::string> removed = lock.remove_stale_temporaries();
   std::sort(removed.begin(), removed.end());
   EXPECT_EQ(removed,

@@ -77,7 +77,7 @@ TEST(AppCodeSamples, ASessionsCountsAnnotateSourceAndSass) {
   r.line_samples.emplace();
   add_counts(*r.line_samples, e);
   s.results.push_back(r);
-  panel.set_sampled_session(s);
+  panel.set_sampled_session(std::make_shared<const rl::Session>(s));
   const QString summary = panel.samples_text();
   EXPECT_TRUE(summary.contains("CUPTI's SASS metrics on Test GPU")) << summary.toStdString();
   EXPECT_TRUE(summary.contains("50.0% of their threads active")) << summary.toStdString();
@@ -107,7 +107,7 @@ TEST(AppCodeSamples, ASessionsCountsAnnotateSourceAndSass) {
   rl::Session both = session_with_barrier_samples(panel.entry());
   add_counts(*both.results[0].line_samples, panel.entry());
   both.results[0].point.variant = "neighbored";
-  panel.set_sampled_session(both);
+  panel.set_sampled_session(std::make_shared<const rl::Session>(both));
   EXPECT_TRUE(panel.samples_text().contains("CUPTI PC sampling on Test GPU"));
   EXPECT_TRUE(panel.samples_text().contains("The second column"));
   EXPECT_TRUE(panel.sass_text().contains(
@@ -121,7 +121,7 @@ TEST(AppCodeSamples, ASessionsSamplesAnnotateSourceAndSass) {
   const rl::code::CodeEntry e = panel.entry();
   if (!e.sass.count("sm_90")) GTEST_SKIP() << "no sm_90 SASS in this build: " << e.missing;
   EXPECT_TRUE(panel.samples_text().isEmpty());
-  panel.set_sampled_session(session_with_barrier_samples(e));
+  panel.set_sampled_session(std::make_shared<const rl::Session>(session_with_barrier_samples(e)));
   EXPECT_TRUE(panel.samples_text().contains("CUPTI PC sampling on Test GPU"))
       << panel.samples_text().toStdString();
   EXPECT_TRUE(panel.samples_text().contains("80% barrier"));
@@ -140,7 +140,7 @@ TEST(AppCodeSamples, ASessionsSamplesAnnotateSourceAndSass) {
   EXPECT_FALSE(panel.sass_text().contains("| /*"));
   // A session without samples clears them.
   panel.show_variant("interleaved", 1024);
-  panel.set_sampled_session(rl::Session{});
+  panel.set_sampled_session(std::make_shared<const rl::Session>());
   EXPECT_FALSE(panel.line_metrics().has_value());
 }
 

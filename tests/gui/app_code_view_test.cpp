@@ -146,7 +146,7 @@ TEST(AppCodeView, ARunsOccupancyShowsBesideTheFormulas) {
   r.occupancy = {{"first_kernel", "_Z4tree", 16384, 1024, 0, 32, 4096, 0, 2, 64},
                  {"finish", "_Z6finish", 1, 1024, 0, 24, 8192, 0, 2, 64}};
   s.results.push_back(r);
-  panel.set_sampled_session(s);
+  panel.set_sampled_session(std::make_shared<const rl::Session>(s));
   const QString text = panel.resources_text();
   EXPECT_TRUE(text.contains("On Test GPU")) << text.toStdString();
   EXPECT_TRUE(text.contains("CUDA occupancy API"));

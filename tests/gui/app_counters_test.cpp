@@ -74,7 +74,7 @@ TEST(AppCounters, WithoutCountersTheChartSaysHowToGetThem) {
 TEST(AppCounters, TableColumnAndTooltipsCarryTheCounters) {
   const rl::Session s = gpu_session(true);
   ResultsModel model;
-  model.set_results(s.results, s.device, "neighbored");
+  model.set_session(std::make_shared<const rl::Session>(s), "neighbored");
   const QModelIndex cell = model.index(1, ResultsModel::BarrierStall);
   EXPECT_EQ(model.data(cell, Qt::DisplayRole).toString().toStdString(), "44.4%");
   EXPECT_DOUBLE_EQ(model.data(cell, ResultsModel::SortRole).toDouble(), 44.36);
@@ -95,7 +95,7 @@ TEST(AppCounters, UnsteadyCountersAreMarkedWhereTheyAreShown) {
   s.results[1].counters->kernels[0].ranges = {{kStall, {40.1, 47.9}}};  // unsteady
   s.results[2].counters->kernels[0].ranges = {{kStall, {27.1, 28.0}}};  // steady
   ResultsModel model;
-  model.set_results(s.results, s.device, "neighbored");
+  model.set_session(std::make_shared<const rl::Session>(s), "neighbored");
   EXPECT_EQ(model.data(model.index(1, ResultsModel::BarrierStall), Qt::DisplayRole)
                 .toString()
                 .toStdString(),

@@ -291,7 +291,7 @@ TEST(AppFiles, TableShowsTheGpuTimeWhereTheSessionHasIt) {
   r.event_spans = 2;
   r.gpu_time = rl::gpu_time_of(r.total_samples_ms, r.timestamp_floor, r.event_spans);
   ResultsModel model;
-  model.set_results(s.results, s.device, "neighbored");
+  model.set_session(std::make_shared<const rl::Session>(s), "neighbored");
   EXPECT_EQ(model.headerData(ResultsModel::GpuMedian, Qt::Horizontal, Qt::DisplayRole).toString(),
             "GPU time median");
   EXPECT_EQ(model.data(model.index(0, ResultsModel::GpuMedian), ResultsModel::SortRole).toDouble(),

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "app_sample_session.h"
@@ -15,28 +16,88 @@
 #include "engine/report/format.h"
 #include "engine/report/time_basis.h"
 #include "results_model.h"
+#include "session_store.h"
 
 using namespace rl::gui;
 
 namespace {
 
-TEST(ResultsModelTester, EveryChangeKeepsTheModelConsistent) {
-  ResultsModel model;
-  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  const rl::Session s = test::sample_session();
-  model.set_results(s.results, s.device, "reduceNeighbored");
-  EXPECT_EQ(model.rowCount(), int(s.results.size()));
-  model.append(s.results.front());
-  EXPECT_EQ(model.rowCount(), int(s.results.size()) + 1);
-  model.update_speedups(model.results(), "interleaved");
-  model.set_results({}, s.device, "");
-  EXPECT_EQ(model.rowCount(), 0);
-  for (const rl::PointResult& r : s.results) model.append(r);
+void read_every_cell(const ResultsModel& model) {
   for (int row = 0; row < model.rowCount(); ++row)
     for (int col = 0; col < model.columnCount(); ++col)
       for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole), ResultsModel::SortRole,
                        ResultsModel::CopyRole})
         (void)model.data(model.index(row, col), role);  // the tester checks the answers
+}
+
+TEST(ResultsModelTester, EveryChangeKeepsTheModelConsistent) {
+  ResultsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const rl::Session s = test::sample_session();
+  auto shared = std::make_shared<rl::Session>(s);
+  model.set_session(shared, "reduceNeighbored");
+  EXPECT_EQ(model.rowCount(), int(s.results.size()));
+  // The session grows in place: the model takes the new points as rows when told.
+  shared->results.push_back(s.results.front());
+  shared->results.back().point.size += 1;
+  model.append_new_points();
+  EXPECT_EQ(model.rowCount(), int(s.results.size()) + 1);
+  rl::compute_speedups(shared->results, "interleaved");
+  model.update_speedups("interleaved");
+  EXPECT_TRUE(model.headerData(ResultsModel::Speedup, Qt::Horizontal, Qt::DisplayRole)
+                  .toString()
+                  .endsWith("vs interleaved"));
+  model.update_values("interleaved");
+  // Fewer points after a change in place: a reset, never a row past the session's end.
+  shared->results.resize(2);
+  model.update_speedups("interleaved");
+  EXPECT_EQ(model.rowCount(), 2);
+  read_every_cell(model);
+  model.set_session(nullptr, "");
+  EXPECT_EQ(model.rowCount(), 0);
+  auto growing = std::make_shared<rl::Session>();
+  model.set_session(growing, "reduceNeighbored");
+  for (const rl::PointResult& r : s.results) {
+    growing->results.push_back(r);
+    model.append_new_points();
+  }
+  EXPECT_EQ(model.rowCount(), int(s.results.size()));
+  read_every_cell(model);
+}
+
+// The table shows the store's primary session itself: a large session is held once, with no
+// copy of its points for the table or the Code tab, through a live run and a file opened.
+TEST(ResultsModelTester, TheTableSharesTheStoresSessionThroughARunAndAFile) {
+  SessionStore store;
+  ResultsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QObject::connect(&store, &SessionStore::reset, &model,
+                   [&] { model.set_session(store.shared_primary(), store.baseline()); });
+  QObject::connect(&store, &SessionStore::appended, &model, [&] { model.append_new_points(); });
+  QObject::connect(&store, &SessionStore::speedups_changed, &model,
+                   [&] { model.update_speedups(store.baseline()); });
+  QObject::connect(&store, &SessionStore::metadata_changed, &model,
+                   [&] { model.update_values(store.baseline()); });
+  const rl::Session s = test::sample_session();
+  store.begin_live(s.spec, s.device);
+  for (const rl::PointResult& r : s.results) store.append_live(r);
+  EXPECT_EQ(model.rowCount(), int(s.results.size()));
+  EXPECT_EQ(&model.session(), &store.primary());
+  store.finish_live(s);
+  EXPECT_EQ(&model.results(), &store.primary().results);
+  store.set_baseline("interleaved");
+  read_every_cell(model);
+  store.set_primary(s, "a file");
+  EXPECT_EQ(&model.session(), &store.primary());
+  // Only the store and the model hold it (and the pointer asked for here).
+  EXPECT_EQ(store.shared_primary().use_count(), 3);
+  // The primary closed: the model moves to the next, and the closed one is let go.
+  const std::weak_ptr<const rl::Session> closed = store.shared_primary();
+  ASSERT_TRUE(store.close(0));
+  EXPECT_TRUE(closed.expired());
+  EXPECT_EQ(&model.session(), &store.primary());
+  EXPECT_EQ(model.rowCount(), int(store.primary().results.size()));
+  read_every_cell(model);
 }
 
 std::string read_all(const std::string& path) {
@@ -82,7 +143,7 @@ TEST(FrontEndsAgree, TheCliTableAndTheAppTableShowTheSameNumbersOnEveryTimeBasis
     ASSERT_EQ(rows.size(), s.results.size()) << cli.out;
 
     ResultsModel model;
-    model.set_results(s.results, s.device, s.spec.baseline);
+    model.set_session(std::make_shared<const rl::Session>(s), s.spec.baseline);
     const rl::BasisSpeedups speedups = rl::basis_speedups(s.results, s.spec.baseline, basis);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       SCOPED_TRACE(rows[i]);

@@ -16,6 +16,8 @@
 #include "app_test_support.h"
 #include "chart_export.h"
 #include "engine/io/export.h"
+#include "engine/io/output_file.h"
+#include "engine/io/output_lock.h"
 #include "session_files.h"
 #include "session_store.h"
 
@@ -54,6 +56,31 @@ TEST(AppSafeIo, FailedWritesSayTheOsReasonAndWhatBecameOfTheFile) {
   ASSERT_TRUE(w.save_session(dir.filePath("link.json"))) << w.last_error().toStdString();
   EXPECT_TRUE(QFileInfo(dir.filePath("link.json")).isSymLink());
   EXPECT_TRUE(read_session_file(dir.filePath("real.json"), &error).has_value());
+}
+
+// The app's saves take the CLI's lock (engine/io/output_lock.h): while a run writes the file
+// (this process holds the lock, saying it is one), a save or an export there is refused naming
+// its pid, and the file is not touched; once free, the save writes it and leaves no lock file.
+TEST(AppSafeIo, SavesAreRefusedWhileACliRunWritesTheFile) {
+  QTemporaryDir dir;
+  MainWindow w(test::quiet_options());
+  ASSERT_TRUE(w.open_session(write_sample_session(dir))) << w.last_error().toStdString();
+  const QString path = dir.filePath("shared.json");
+  const QString holder = QString("reductionlab-cli run (pid %1) is writing this file")
+                             .arg(QCoreApplication::applicationPid());
+  {
+    const rl::OutputLock run(rl::plan_output(QFile::encodeName(path).toStdString()),
+                             "reductionlab-cli run");
+    EXPECT_FALSE(w.save_session(path));
+    EXPECT_TRUE(w.last_error().contains(holder)) << w.last_error().toStdString();
+    EXPECT_FALSE(w.export_summary_csv(path));
+    EXPECT_TRUE(w.last_error().contains(holder)) << w.last_error().toStdString();
+    EXPECT_FALSE(QFileInfo::exists(path));
+  }
+  ASSERT_TRUE(w.save_session(path)) << w.last_error().toStdString();
+  QString error;
+  EXPECT_TRUE(read_session_file(path, &error).has_value()) << error.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath(".shared.json.lock")));
 }
 
 TEST(AppSafeIo, HostileSessionFilesAreRefusedQuickly) {

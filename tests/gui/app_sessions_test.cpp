@@ -39,8 +39,8 @@ TEST(AppSessions, ARunAddsASessionAndKeepsTheOneShownBefore) {
   ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
   const auto& open = w.store()->open();
   ASSERT_EQ(open.size(), 2u);
-  EXPECT_EQ(open[0].session.device.backend, "host");  // the run is the primary: the table's
-  EXPECT_EQ(open[1].source, "bundled session");       // the H200 stays, out of the charts
+  EXPECT_EQ(open[0].session->device.backend, "host");  // the run is the primary: the table's
+  EXPECT_EQ(open[1].source, "bundled session");        // the H200 stays, out of the charts
   EXPECT_TRUE(open[1].hidden);
   EXPECT_EQ(w.store()->shown().size(), 1u);
   // No comparison by default: the run's CPU times are of another kind than the H200's.
@@ -55,7 +55,7 @@ TEST(AppSessions, ARunAddsASessionAndKeepsTheOneShownBefore) {
   EXPECT_EQ(w.store()->open().size(), 3u);
   // Two host runs: the earlier as A, the newer (the primary) as B.
   EXPECT_EQ(w.store()->compared_b(), 0);
-  EXPECT_EQ(w.store()->open()[size_t(w.store()->compared_a())].session.device.backend, "host");
+  EXPECT_EQ(w.store()->open()[size_t(w.store()->compared_a())].session->device.backend, "host");
   const QStringList names = w.store()->names();
   EXPECT_EQ(QSet<QString>(names.begin(), names.end()).size(), 3) << names.join(" | ").toStdString();
 }

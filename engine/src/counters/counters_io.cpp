@@ -77,6 +77,9 @@ PointCounters counters_from_json(const Json& j, const std::string& path) {
   const Json& kernels = member(j, "kernels", path);
   if (!kernels.is_array()) fail(path + ".kernels", "expected an array");
   if (kernels.size() > 16) fail(path + ".kernels", "more than 16 kernels");
+  // Exact sizes: every point of a large session has these, and a vector grown one element at a
+  // time holds up to twice what it needs.
+  c.kernels.reserve(kernels.size());
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string at = path + ".kernels[" + std::to_string(i) + "]";
     const Json& k = kernels[i];
@@ -88,6 +91,7 @@ PointCounters counters_from_json(const Json& j, const std::string& path) {
     kc.role = role.get<std::string>();
     const Json& metrics = member(k, "metrics", at);
     if (!metrics.is_object()) fail(at + ".metrics", "expected an object");
+    kc.values.reserve(metrics.size());
     for (const auto& [name, v] : metrics.items()) {
       if (v.is_null()) continue;
       if (!v.is_number()) fail(at + ".metrics." + name, "expected a number or null");
@@ -95,6 +99,7 @@ PointCounters counters_from_json(const Json& j, const std::string& path) {
     }
     if (auto ranges = k.find("ranges"); ranges != k.end()) {
       if (!ranges->is_object()) fail(at + ".ranges", "expected an object");
+      kc.ranges.reserve(ranges->size());
       for (const auto& [name, r] : ranges->items()) {
         const std::string where = at + ".ranges." + name;
         if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())

@@ -54,6 +54,9 @@ SampledPc read_pc(const Json& j, const std::string& at) {
   pc.offset = count(j[0], at + "[0]");
   if (!j[1].is_object()) fail(at + "[1]", "expected an object of reason: samples");
   if (j[1].size() > kMaxReasons) fail(at + "[1]", "more than 64 reasons");
+  // Exact sizes, here and below: a large session's samples are most of it in memory, and a
+  // vector grown one element at a time holds up to twice what it needs.
+  pc.reasons.reserve(j[1].size());
   for (const auto& [reason, n] : j[1].items()) {
     if (reason.empty()) fail(at + "[1]", "an empty reason name");
     pc.reasons.emplace_back(reason, count(n, at + "[1]." + reason));
@@ -115,6 +118,7 @@ PointLineSamples line_samples_from_json(const Json& j, const std::string& path) 
   const Json& functions = member(j, "functions", path);
   if (!functions.is_array()) fail(path + ".functions", "expected an array");
   if (functions.size() > kMaxFunctions) fail(path + ".functions", "more than 64 functions");
+  s.functions.reserve(functions.size());
   for (std::size_t i = 0; i < functions.size(); ++i) {
     const std::string at = path + ".functions[" + std::to_string(i) + "]";
     const Json& f = functions[i];
@@ -126,6 +130,7 @@ PointLineSamples line_samples_from_json(const Json& j, const std::string& path) 
     const Json& pcs = member(f, "pcs", at);
     if (!pcs.is_array()) fail(at + ".pcs", "expected an array");
     if (pcs.size() > kMaxPcs) fail(at + ".pcs", "more than 65536 program counters");
+    sf.pcs.reserve(pcs.size());
     for (std::size_t k = 0; k < pcs.size(); ++k)
       sf.pcs.push_back(read_pc(pcs[k], at + ".pcs[" + std::to_string(k) + "]"));
     s.functions.push_back(std::move(sf));

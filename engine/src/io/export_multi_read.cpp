@@ -1,5 +1,8 @@
 // Multi-GPU sessions in: every field checked, the first bad one named
 // ("points[2].gpu_count: expected an integer"), the whole session built before it is returned.
+// Read as the one-GPU reader reads (export_json_read.cpp): what the file says it is first, from
+// its first bytes, then its points one at a time as they stream in, so a session takes about its
+// own size in memory, never a whole document beside it.
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +11,8 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/input_file.h"
+#include "engine/io/session_file.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
@@ -199,28 +204,50 @@ MultiPoint read_point(const Reader& r) {
 
 }  // namespace
 
-bool is_multi_session_json(std::string_view text) {
-  try {
-    const Json doc = parse_json_bounded(text);
-    auto kind = doc.is_object() ? doc.find("kind") : doc.end();
-    return doc.is_object() && kind != doc.end() && *kind == MultiSession::kKind;
-  } catch (const std::exception&) {
-    return false;
-  }
+namespace {
+
+// A newer file is named as such, not by the first field this build does not know.
+int check_version(const Reader& r) {
+  const int version = int(r.integer("schema_version", 1, kMaxInt));
+  if (version > MultiSession::kSchemaVersion)
+    throw Error("schema_version " + std::to_string(version) + " is newer than this build reads (" +
+                std::to_string(MultiSession::kSchemaVersion) + ")");
+  return version;
 }
 
-MultiSession multi_session_from_json(std::string_view text) {
-  const Json doc = parse_json_bounded(text);
-  if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
-  const Reader r(doc, "");
-  MultiSession s;
+bool says_multi_gpu(const Json& head) {
+  if (!head.is_object()) return false;
+  auto kind = head.find("kind");
+  return kind != head.end() && *kind == MultiSession::kKind;
+}
+
+// What the file says of itself before its first list (json_bounded.h's head; the writer puts
+// schema_version and kind first): a one-GPU session or anything else is refused here, before
+// its points are read.
+void check_head(const Json& head) {
+  if (!head.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
+  if (!head.contains("kind"))
+    Reader::fail("kind",
+                 "missing: a multi-GPU session says \"kind\": \"multi_gpu\" before its first "
+                 "list or object (a one-GPU session has no kind)");
+  const Reader r(head, "");
   if (r.text("kind") != MultiSession::kKind)
     Reader::fail("kind", "not a multi-GPU session (expected \"multi_gpu\")");
-  s.schema_version = int(r.integer("schema_version", 1, kMaxInt));
-  if (s.schema_version > MultiSession::kSchemaVersion)
-    throw Error("schema_version " + std::to_string(s.schema_version) +
-                " is newer than this build reads (" + std::to_string(MultiSession::kSchemaVersion) +
-                ")");
+  if (head.contains("schema_version")) check_version(r);
+}
+
+// A multi-GPU session from a parse that streams its points (json_bounded.h): each point becomes
+// a MultiPoint as soon as it is read, so the document never holds the points beside the values.
+template <typename Parse>
+MultiSession read_multi_session(const Json& head, Parse parse) {
+  check_head(head);
+  MultiSession s;
+  const Json doc = parse([&](const Json& point, std::size_t i, const Json&) {
+    s.points.push_back(read_point(Reader(point, "points[" + std::to_string(i) + "]")));
+  });
+  if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
+  const Reader r(doc, "");
+  s.schema_version = check_version(r);
   const Reader tool(r.get("tool"), "tool");
   s.tool_version = tool.text("version");
   s.git_commit = tool.text("git_commit");
@@ -244,10 +271,39 @@ MultiSession multi_session_from_json(std::string_view text) {
                                        std::uint64_t(f.integer("bytes", 0, kMaxSizeN * 8)),
                                        f.number("median_ms")});
   }
-  const Json& points = r.array("points");
-  for (std::size_t i = 0; i < points.size(); ++i)
-    s.points.push_back(read_point(Reader(points[i], "points[" + std::to_string(i) + "]")));
+  r.array("points");  // read above, element by element; it must be there
   return s;
+}
+
+}  // namespace
+
+bool is_multi_session_json(std::string_view text) {
+  try {
+    return says_multi_gpu(parse_json_head(text));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool is_multi_session_file(const std::string& path) {
+  try {
+    return says_multi_gpu(read_json_file_head(path, kMaxSessionFileBytes));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+MultiSession multi_session_from_json(std::string_view text) {
+  return read_multi_session(parse_json_head(text), [&](const JsonElementSink& sink) {
+    return parse_json_bounded(text, "points", sink);
+  });
+}
+
+MultiSession multi_session_from_json_file(const std::string& path) {
+  return read_multi_session(
+      read_json_file_head(path, kMaxSessionFileBytes), [&](const JsonElementSink& sink) {
+        return parse_json_file_bounded(path, kMaxSessionFileBytes, "points", sink);
+      });
 }
 
 }  // namespace rl

@@ -42,11 +42,12 @@ struct Level {
 // time, so the parse is linear in the text.
 class BoundedSax : public nlohmann::json_sax<Json> {
  public:
-  BoundedSax(std::string_view streamed_key, const JsonElementSink* sink)
-      : streamed_key_(streamed_key), sink_(sink) {}
+  BoundedSax(std::string_view streamed_key, const JsonElementSink* sink, bool head_only = false)
+      : streamed_key_(streamed_key), sink_(sink), head_only_(head_only) {}
 
   Json root;
-  std::string error;  // set when the text is refused
+  std::string error;     // set when the text is refused
+  bool stopped = false;  // the head was read (head_only): the parse ended there on purpose
 
   bool null() override { return value(nullptr); }
   bool boolean(bool v) override { return value(v); }
@@ -96,6 +97,7 @@ class BoundedSax : public nlohmann::json_sax<Json> {
  private:
   std::string_view streamed_key_;
   const JsonElementSink* sink_;
+  bool head_only_;
   std::vector<Level> levels_;  // open arrays and objects, outermost first
   Json* element_ = nullptr;    // where the next value of the innermost object goes
 
@@ -172,6 +174,14 @@ class BoundedSax : public nlohmann::json_sax<Json> {
     return true;
   }
   bool open(Json::value_t type) {
+    if (head_only_ && (levels_.size() == 1 || type != Json::value_t::object)) {
+      // The head ends at the first member that is an array or object (its key goes too), or
+      // at once where the text is not an object.
+      if (!levels_.empty() && levels_[0].value->is_object())
+        static_cast<Json::object_t::Container&>(*root.get_ptr<Json::object_t*>()).pop_back();
+      stopped = true;
+      return false;
+    }
     if (int(levels_.size()) >= kMaxJsonDepth)
       return refuse("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     if (!admit()) return false;
@@ -191,24 +201,26 @@ class BoundedSax : public nlohmann::json_sax<Json> {
 
 // Runs the bounded parse over an input nlohmann reads (text or blocks of a file).
 template <typename Parse>
-Json parse_with(std::string_view streamed_key, const JsonElementSink* sink, Parse parse) {
-  BoundedSax sax(streamed_key, sink);
+Json parse_with(std::string_view streamed_key, const JsonElementSink* sink, Parse parse,
+                bool head_only = false) {
+  BoundedSax sax(streamed_key, sink, head_only);
   try {
-    if (!parse(sax)) throw Error(sax.error.empty() ? "not JSON" : sax.error);
+    if (!parse(sax) && !sax.stopped) throw Error(sax.error.empty() ? "not JSON" : sax.error);
   } catch (const Json::exception& e) {
     throw Error("not JSON: " + library_message(e.what()));
   }
   return std::move(sax.root);
 }
 
-Json parse(std::string_view text, std::string_view streamed_key, const JsonElementSink* sink) {
+Json parse(std::string_view text, std::string_view streamed_key, const JsonElementSink* sink,
+           bool head_only = false) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw Error("not JSON: the file is empty");
   if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw Error("a NUL byte at offset " + std::to_string(nul) + ": not a text file");
-  return parse_with(streamed_key, sink, [&](BoundedSax& sax) {
-    return Json::sax_parse(text.begin(), text.end(), &sax);
-  });
+  return parse_with(
+      streamed_key, sink,
+      [&](BoundedSax& sax) { return Json::sax_parse(text.begin(), text.end(), &sax); }, head_only);
 }
 
 // A file's characters as nlohmann's iterator input reads them (*, ++, compared with the end),
@@ -263,19 +275,39 @@ Json parse_json_bounded(std::string_view text, std::string_view streamed_key,
   return parse(text, streamed_key, &sink);
 }
 
-Json parse_json_file_bounded(const std::string& path, std::uint64_t max_bytes,
-                             std::string_view streamed_key, const JsonElementSink& sink) {
+namespace {
+
+Json parse_file(const std::string& path, std::uint64_t max_bytes, std::string_view streamed_key,
+                const JsonElementSink* sink, bool head_only) {
   TextFileBlocks in(path, max_bytes);
   bool saw_text = false, ended = false;
   try {
-    return parse_with(streamed_key, &sink, [&](BoundedSax& sax) {
-      return Json::sax_parse(BlockIterator(&in, &saw_text, &ended), BlockIterator(), &sax);
-    });
+    return parse_with(
+        streamed_key, sink,
+        [&](BoundedSax& sax) {
+          return Json::sax_parse(BlockIterator(&in, &saw_text, &ended), BlockIterator(), &sax);
+        },
+        head_only);
   } catch (const Error&) {
     // Only blanks to the end: the file's own errors (a NUL byte) are said as they are.
     if (ended && !saw_text) throw Error("not JSON: the file is empty");
     throw;
   }
+}
+
+}  // namespace
+
+Json parse_json_file_bounded(const std::string& path, std::uint64_t max_bytes,
+                             std::string_view streamed_key, const JsonElementSink& sink) {
+  return parse_file(path, max_bytes, streamed_key, &sink, false);
+}
+
+Json read_json_file_head(const std::string& path, std::uint64_t max_bytes) {
+  return parse_file(path, max_bytes, {}, nullptr, true);
+}
+
+Json parse_json_head(std::string_view text) {
+  return parse(text, {}, nullptr, true);
 }
 
 }  // namespace rl

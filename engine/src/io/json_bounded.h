@@ -57,4 +57,14 @@ nlohmann::ordered_json parse_json_file_bounded(const std::string& path, std::uin
                                                std::string_view streamed_key,
                                                const JsonElementSink& sink);
 
+// What a file says of itself before its first array or object: the top-level object's leading
+// members whose values are numbers, strings, booleans or null ({"schema_version": 1, "kind":
+// "multi_gpu"}, as the writers put them first), read from the file's first bytes with the same
+// bounds; the rest of the file is never read. Empty when the first member is an array or object.
+// Throws as parse_json_file_bounded for what it reads (and "not JSON: ..." for a text that is
+// not an object).
+nlohmann::ordered_json read_json_file_head(const std::string& path, std::uint64_t max_bytes);
+// The same from text.
+nlohmann::ordered_json parse_json_head(std::string_view text);
+
 }  // namespace rl
