@@ -131,8 +131,6 @@ const std::string& pick(const std::map<std::string, std::string>& texts, const s
 // the entry the built-in rungs have.
 rl::code::CodeEntry user_entry(const CodeArgs& a) {
   if (!a.variant.empty()) throw UsageError("--kernel " + a.kernel + ": give --kernel or --variant");
-  if (!a.samples.empty())
-    throw UsageError("--samples: shows a built-in rung's samples; not --kernel");
   const rl::UserKernelSource k = read_kernel_arg(a.kernel, a.kernel_name);
   rl::UserCompileShape shape;
   shape.block_size = a.block_size ? a.block_size : 256;

@@ -6,6 +6,7 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
 #include "engine/counters/counter_pass.h"
+#include "engine/report/counters_text.h"
 #include "engine/run/runner.h"
 #include "format.h"
 
@@ -17,15 +18,7 @@ constexpr const char* kPreferred[] = {"barrier_stall",      "branch_uniformity",
                                       "achieved_occupancy", "dram_throughput",   "l2_hit_rate"};
 
 std::string cell(const rl::CounterInfo& c, std::optional<double> v) {
-  if (!v) return "-";
-  char buf[32];
-  if (c.percent())
-    std::snprintf(buf, sizeof buf, "%.1f%%", *v);
-  else if (*v >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.2e", *v);
-  else
-    std::snprintf(buf, sizeof buf, "%.4g", *v);
-  return buf;
+  return v ? rl::counter_cell_text(c.metric, *v) : "-";
 }
 }  // namespace
 

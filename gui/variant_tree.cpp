@@ -49,15 +49,11 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   tree_->setUniformRowHeights(true);
   tree_->setMinimumHeight(220);
-  const std::pair<VariantFamily, QString> families[] = {
-      {VariantFamily::SeedLadder, "The classic ladder"},
-      {VariantFamily::Modern, "Past the classic ladder"},
-      {VariantFamily::CubReference, "CUB references"},
-      {VariantFamily::DivergenceLab, "Divergence lab"},
-      {VariantFamily::PredicateLab, "Block-wide predicates lab"},
-      {VariantFamily::UnrollLab, "#pragma unroll lab"}};
-  for (const auto& [family, title] : families) {
-    auto* group = new QTreeWidgetItem(tree_, {title});
+  for (const auto& [family, heading] : family_headings()) {
+    // The user's kernels are listed by the kernel dock, which compiles and registers them.
+    if (family == VariantFamily::User) continue;
+    auto* group =
+        new QTreeWidgetItem(tree_, {QString::fromUtf8(heading.data(), int(heading.size()))});
     group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
     group->setCheckState(0, Qt::Unchecked);
     QFont bold = group->font(0);
@@ -75,7 +71,13 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
   }
   tree_->expandAll();
   // The labs start folded: the ladder is what most runs are about.
-  for (int i = 3; i < tree_->topLevelItemCount(); ++i) tree_->topLevelItem(i)->setExpanded(false);
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* group = tree_->topLevelItem(i);
+    for (const auto& [family, heading] : family_headings())
+      if (is_lab(family) &&
+          group->text(0) == QString::fromUtf8(heading.data(), int(heading.size())))
+        group->setExpanded(false);
+  }
   detail_ = new QLabel("Hover or select a variant to read what it demonstrates.");
   detail_->setWordWrap(true);
   detail_->setMinimumHeight(detail_->fontMetrics().height() * 4);

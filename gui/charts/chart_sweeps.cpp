@@ -11,6 +11,7 @@
 #include "charts/chart_sweep_groups.h"
 #include "charts/palette.h"
 #include "engine/catalog/catalog.h"
+#include "engine/run/presets.h"
 #include "format.h"
 
 namespace rl::gui::detail {
@@ -72,9 +73,11 @@ bool explain_no_sweep(Chart& c, const std::map<std::string, Group>& groups,
   const QString sweep_word = dim == Dim::Unroll  ? "unroll"
                              : dim == Dim::Block ? "block-size"
                                                  : "size";
-  const QString preset = dim == Dim::Unroll  ? "Unroll 1/2/4/8"
-                         : dim == Dim::Block ? "Block-size sweep"
-                                             : "Size sweep";
+  // The preset's name as the picker shows it (the engine's presets).
+  const rl::Preset* p = rl::find_preset(dim == Dim::Unroll  ? "unroll"
+                                        : dim == Dim::Block ? "block-sizes"
+                                                            : "sizes");
+  const QString preset = p ? QString::fromStdString(p->name) : QString();
   const QString values = dim == Dim::Unroll  ? "unroll factors"
                          : dim == Dim::Block ? "block sizes"
                                              : "sizes";

@@ -45,7 +45,7 @@ rl::Discovery two_gpus() {
 class AppMultiRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    setenv("REDUCTIONLAB_WORKER", RL_FAKE_WORKER_PATH, 1);
+    setenv("REDUCTIONLAB_WORKER", test::fake_worker_path().constData(), 1);
     setenv("RL_FAKE_MULTI", "1", 1);
     w_ = std::make_unique<MainWindow>(test::quiet_options());
     form_ = w_->multi_gpu_view()->run_form();

@@ -40,7 +40,7 @@ rl::Discovery fake_gpu() {
 class FakeWorker {
  public:
   FakeWorker() {
-    setenv("REDUCTIONLAB_WORKER", RL_FAKE_WORKER_PATH, 1);
+    setenv("REDUCTIONLAB_WORKER", test::fake_worker_path().constData(), 1);
     setenv("RL_FAKE_ARGV_FILE", argv_path().toLocal8Bit().constData(), 1);
   }
   ~FakeWorker() {

@@ -23,6 +23,15 @@ inline QString cli_path() {
   return QDir(QCoreApplication::applicationDirPath()).filePath("reductionlab-cli");
 }
 
+#ifdef RL_FAKE_WORKER_PATH
+// The fake GPU worker (tests/engine/fake_worker.cpp): where the build put it, else beside the test
+// binary, as cli_path().
+inline QByteArray fake_worker_path() {
+  if (QFileInfo(RL_FAKE_WORKER_PATH).isExecutable()) return RL_FAKE_WORKER_PATH;
+  return QDir(QCoreApplication::applicationDirPath()).filePath("rl_fake_worker").toLocal8Bit();
+}
+#endif
+
 inline MainWindow::Options quiet_options() {
   MainWindow::Options o;
   o.dialogs = false;

@@ -227,6 +227,18 @@ std::string_view to_string(VariantFamily f) {
   return "?";
 }
 
+const std::vector<FamilyHeading>& family_headings() {
+  static const std::vector<FamilyHeading> headings = {
+      {VariantFamily::SeedLadder, "The classic ladder"},
+      {VariantFamily::Modern, "Past the classic ladder"},
+      {VariantFamily::CubReference, "CUB references"},
+      {VariantFamily::DivergenceLab, "Divergence lab"},
+      {VariantFamily::PredicateLab, "Block-wide predicates lab"},
+      {VariantFamily::UnrollLab, "#pragma unroll lab"},
+      {VariantFamily::User, "Your kernels"}};
+  return headings;
+}
+
 bool is_lab(VariantFamily f) {
   return f == VariantFamily::DivergenceLab || f == VariantFamily::PredicateLab ||
          f == VariantFamily::UnrollLab;

@@ -19,10 +19,6 @@ std::string format_bytes(std::uint64_t b) {
   return buf;
 }
 
-double gbps_of(std::uint64_t bytes, double ms) {
-  return ms > 0 ? double(bytes) / (ms * 1e-3) / 1e9 : 0;
-}
-
 const Summary* basis_time(const PointResult& r, TimeBasis b) {
   const Summary& s = b == TimeBasis::Gpu           ? r.gpu_time
                      : b == TimeBasis::FirstKernel ? r.first_kernel

@@ -89,7 +89,7 @@ void check_plausible(const DeviceInfo& d, const std::string& path) {
 void check_plausible(const PointResult& r, const std::string& path) {
   const PointSpec& p = r.point;
   const int b = p.block_size;
-  if (b != 0 && (b < 32 || b > 1024 || (b & (b - 1)) != 0))
+  if (b != 0 && !is_block_size(b))
     fail(path + ".block_size",
          std::to_string(b) + " is not a block size (0, or a power of two from 32 to 1024)");
   if (p.unroll < 1 || p.unroll > 1024)

@@ -2,6 +2,7 @@
 // file's own functions (io/export_json_parts.h); a line is compact JSON, one object, '\n'.
 #include "engine/io/stream.h"
 #include "engine/core/build_info.h"
+#include "engine/core/utc_time.h"
 
 #include <ctime>
 
@@ -20,15 +21,6 @@ OrderedJson line_of(std::string_view event) {
 std::string dump(const OrderedJson& line) {
   // Invalid UTF-8 in a message (a path, a driver's text) is replaced, never a throw mid-run.
   return line.dump(-1, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace

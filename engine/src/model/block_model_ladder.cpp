@@ -11,10 +11,6 @@ namespace rl::ladder {
 
 namespace {
 
-bool is_pow2_block(int b) {
-  return b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
-}
-
 bool has_last_warp(KernelId k) {
   const int v = static_cast<int>(k);
   return v >= static_cast<int>(KernelId::UnrollWarpVolatile) &&
@@ -90,7 +86,7 @@ BlockPlan make_plan(const VariantInfo& v, Workspace w, int block_size, int unrol
   const std::string name = v.seed_label(unroll);
   if (!is_ladder_kernel(v.kernel))
     throw Error("variant " + v.id + " is not part of the classic ladder; it has no ladder plan");
-  if (!is_pow2_block(block_size))
+  if (!is_block_size(block_size))
     throw Error("block size " + std::to_string(block_size) +
                 ": must be a power of two from 32 to 1024");
   if (!v.takes_block_size(block_size))

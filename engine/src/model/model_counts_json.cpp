@@ -11,15 +11,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json counters_json(const StepCounters& c) {
-  return Json{{"barriers", c.barriers},
-              {"active_lanes", c.active_lanes},
-              {"divergent_lanes", c.divergent_lanes},
-              {"idle_warps", c.idle_warps},
-              {"exited_warps", c.exited_warps},
-              {"warp_syncs", c.warp_syncs},
-              {"shuffles", c.shuffles},
-              {"loads", c.loads},
-              {"stores", c.stores}};
+  Json j = Json::object();
+  StepCounters::each(c, [&j](const char* name, std::uint64_t v) { j[name] = v; });
+  return j;
 }
 
 std::uint64_t read_u64(const Json& obj, const std::string& path, const char* key) {
@@ -36,15 +30,7 @@ std::uint64_t read_u64(const Json& obj, const std::string& path, const char* key
 StepCounters read_counters(const Json& obj, const std::string& path) {
   if (!obj.is_object()) throw Error(path + ": expected an object");
   StepCounters c;
-  c.barriers = read_u64(obj, path, "barriers");
-  c.active_lanes = read_u64(obj, path, "active_lanes");
-  c.divergent_lanes = read_u64(obj, path, "divergent_lanes");
-  c.idle_warps = read_u64(obj, path, "idle_warps");
-  c.exited_warps = read_u64(obj, path, "exited_warps");
-  c.warp_syncs = read_u64(obj, path, "warp_syncs");
-  c.shuffles = read_u64(obj, path, "shuffles");
-  c.loads = read_u64(obj, path, "loads");
-  c.stores = read_u64(obj, path, "stores");
+  StepCounters::each(c, [&](const char* name, std::uint64_t& v) { v = read_u64(obj, path, name); });
   return c;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/core/bandwidth.h"
 #include "engine/run/verify.h"
 
 namespace rl {
@@ -102,8 +103,7 @@ void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double 
   p->times = {summarize(p->local_samples_ms), summarize(p->exchange_samples_ms),
               summarize(p->total_samples_ms)};
   p->noisy = !p->times.total.empty() && p->times.total.noise >= noise_target;
-  const double bytes = double(p->point.size) * double(dtype_size(p->point.type));
-  p->total_gbps = p->times.total.median_ms > 0 ? bytes / p->times.total.median_ms / 1e6 : 0;
+  p->total_gbps = gbps_of(p->point.size * dtype_size(p->point.type), p->times.total.median_ms);
 }
 
 bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,

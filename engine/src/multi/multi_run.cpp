@@ -1,5 +1,6 @@
 #include "engine/multi/multi_run.h"
 #include "engine/core/build_info.h"
+#include "engine/core/utc_time.h"
 
 #include <ctime>
 #include <map>
@@ -21,15 +22,6 @@ namespace {
 // Peer copies for the link bandwidth: large enough for NVLink's rate to show, small enough
 // to take a few ms.
 constexpr std::size_t kPeerCopyBytes = std::size_t(256) << 20;
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void notice(const MultiCallbacks& cb, const std::string& what) {
   if (cb.on_notice) cb.on_notice(what);

@@ -1,5 +1,7 @@
 #include "multi/shard_gpu.h"
 
+#include "engine/core/bandwidth.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -218,7 +220,7 @@ double measure_peer_copy_gbps(int from, int to, std::size_t bytes) {
   RL_CUDA_CHECK(cudaSetDevice(to), ctx);
   dst.reset();
   RL_CUDA_CHECK(cudaSetDevice(from), ctx);
-  return ms > 0 ? double(bytes) / (ms * 1e-3) / 1e9 : 0;
+  return gbps_of(bytes, ms);
 }
 
 }  // namespace rl

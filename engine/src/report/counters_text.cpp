@@ -17,6 +17,12 @@ std::string counter_value_text(std::string_view metric, double v) {
   return format_si(v, info->unit);
 }
 
+std::string counter_cell_text(std::string_view metric, double v) {
+  const CounterInfo* info = find_counter(metric);
+  if (info && info->percent()) return format_fixed(v, 1) + "%";
+  return format_si(v, "");
+}
+
 std::vector<std::string> counters_lines(const PointResult& r) {
   std::vector<std::string> lines;
   if (!r.counters) return lines;

@@ -123,9 +123,12 @@ std::optional<LadderChoice> parse_ladder_choice(std::string_view text, std::stri
       c.size = n;
     } else if (key == "B" || key == "b" || key == "block") {
       std::uint64_t b = 0;
-      if (c.block || !parse_size(value, &b, &why) || b > 1024) {
-        *error = c.block ? "B given twice in " + echo(text)
-                         : "B: " + (why.empty() ? echo(value) + " is more than 1024" : why);
+      if (c.block || !parse_size(value, &b, &why) || b > std::uint64_t(kMaxBlockSize)) {
+        *error = c.block
+                     ? "B given twice in " + echo(text)
+                     : "B: " + (why.empty()
+                                    ? echo(value) + " is more than " + std::to_string(kMaxBlockSize)
+                                    : why);
         return std::nullopt;
       }
       c.block = int(b);

@@ -226,7 +226,7 @@ Story read_story(const Json& root, const std::string& base_dir) {
     story.time = *b;
   }
   if (const std::optional<int> b = f.integer("animation_block")) {
-    if (*b < 32 || *b > 1024 || (*b & (*b - 1)) != 0)
+    if (!is_block_size(*b))
       Fields::fail("animation_block", std::to_string(*b) + " (a power of two from 32 to 1024)");
     story.animation_block = *b;
   }

@@ -1,4 +1,5 @@
 #include "engine/run/device.h"
+#include "engine/core/bandwidth.h"
 
 #include <unistd.h>
 
@@ -131,7 +132,7 @@ double measure_copy_bandwidth_gbps(int device, std::size_t bytes) {
   }
   std::sort(times.begin(), times.end());
   best_ms = times[times.size() / 2];
-  return 2.0 * double(bytes) / (double(best_ms) * 1e-3) / 1e9;
+  return gbps_of(2 * std::uint64_t(bytes), best_ms);  // each byte read and written
 }
 
 }  // namespace rl

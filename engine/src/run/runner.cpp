@@ -1,5 +1,6 @@
 #include "engine/run/runner.h"
 #include "engine/core/build_info.h"
+#include "engine/core/utc_time.h"
 
 #include <chrono>
 #include <cmath>
@@ -23,15 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 bool is_cancelled(const std::atomic<bool>* c) {

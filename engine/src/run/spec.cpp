@@ -50,10 +50,6 @@ std::string gigabytes(std::uint64_t bytes) {
   return buf;
 }
 
-bool is_pow2(std::uint64_t x) {
-  return x && !(x & (x - 1));
-}
-
 constexpr std::uint64_t kMaxSize = std::uint64_t(1) << 40;  // as parse_size
 
 // Byte counts that cannot wrap: a result past 2^64 stays at the maximum, which no memory holds.
@@ -187,11 +183,10 @@ void check_names(const ExperimentSpec& s, std::vector<VariantRef>* refs,
 void check_block_sizes(const ExperimentSpec& s, const DeviceInfo* device,
                        std::vector<std::string>& errors) {
   const int max_block =
-      device && device->max_threads_per_block > 0 ? device->max_threads_per_block : 1024;
+      device && device->max_threads_per_block > 0 ? device->max_threads_per_block : kMaxBlockSize;
   for (int b : s.block_sizes) {
-    if (b < 32 || b > 1024 || !is_pow2(std::uint64_t(b)))
-      errors.push_back("block size " + std::to_string(b) +
-                       ": must be a power of two from 32 to 1024");
+    if (!is_block_size(b))
+      errors.push_back("block size " + std::to_string(b) + ": " + kBlockSizeRule);
     else if (b > max_block)
       errors.push_back("block size " + std::to_string(b) + ": above this device's limit of " +
                        std::to_string(max_block) + " threads per block");

@@ -1,5 +1,6 @@
 #include "engine/run/supervisor.h"
 #include "engine/core/build_info.h"
+#include "engine/core/utc_time.h"
 
 #include <unistd.h>
 
@@ -18,15 +19,6 @@ namespace {
 
 bool is_set(const std::atomic<bool>* c) {
   return c && c->load(std::memory_order_relaxed);
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace

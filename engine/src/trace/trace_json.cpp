@@ -10,15 +10,9 @@ namespace rl {
 namespace {
 
 nlohmann::json counters_json(const StepCounters& c) {
-  return {{"active_lanes", c.active_lanes},
-          {"divergent_lanes", c.divergent_lanes},
-          {"idle_warps", c.idle_warps},
-          {"exited_warps", c.exited_warps},
-          {"barriers", c.barriers},
-          {"warp_syncs", c.warp_syncs},
-          {"shuffles", c.shuffles},
-          {"loads", c.loads},
-          {"stores", c.stores}};
+  nlohmann::json j = nlohmann::json::object();
+  StepCounters::each(c, [&j](const char* name, std::uint64_t v) { j[name] = v; });
+  return j;
 }
 
 nlohmann::json values_json(const std::vector<double>& v, DType type) {

@@ -86,9 +86,8 @@ bool has_warp_family_trace(KernelId k) {
 Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
   if (!has_warp_family_trace(v.kernel)) throw Error("no step-by-step trace for " + v.id);
   const std::string name = v.seed_label(unroll);
-  if (r.block_size < 32 || r.block_size > 1024 || (r.block_size & (r.block_size - 1)) != 0)
-    throw Error("block size " + std::to_string(r.block_size) +
-                ": must be a power of two from 32 to 1024");
+  if (!is_block_size(r.block_size))
+    throw Error("block size " + std::to_string(r.block_size) + ": " + kBlockSizeRule);
   if (!v.takes_block_size(r.block_size))
     throw Error("block size " + std::to_string(r.block_size) + ": " + name + " does not take it");
   if (!v.takes_unroll(unroll)) {

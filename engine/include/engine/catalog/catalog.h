@@ -80,6 +80,13 @@ std::optional<UserKernelSource> user_variant_source(std::string_view id);
 std::vector<std::string> user_variant_ids();
 
 std::string_view to_string(VariantFamily f);
+// The families in the order pickers list them, each with its heading there ("The classic
+// ladder", "CUB references", ...): the reductions first, then the labs, the user's kernels last.
+struct FamilyHeading {
+  VariantFamily family;
+  std::string_view heading;
+};
+const std::vector<FamilyHeading>& family_headings();
 bool is_lab(VariantFamily f);
 
 }  // namespace rl

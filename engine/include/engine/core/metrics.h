@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/core/bandwidth.h"
 #include "engine/run/results.h"
 
 namespace rl {
@@ -17,8 +18,6 @@ enum class TimeBasis { Whole, Gpu, FirstKernel };
 
 std::uint64_t input_bytes(const PointSpec& p);
 std::string format_bytes(std::uint64_t b);  // "60.0 MiB", "1.0 GiB", "512 B"
-// bytes / time, GB/s (1e9 bytes/s); 0 for a time <= 0.
-double gbps_of(std::uint64_t bytes, double ms);
 
 // gbps as a percentage of the device's theoretical DRAM bandwidth; 0 where that is unknown.
 double pct_of_theoretical(double gbps, const DeviceInfo& d);

@@ -30,6 +30,20 @@ struct StepCounters {
     const std::uint64_t issued = active_lanes + divergent_lanes;
     return issued ? double(active_lanes) / double(issued) : 0.0;
   }
+  // Each counter with its name in files (sessions, traces), in the order they are written:
+  // f(name, value) for every writer and reader, so the names live here alone.
+  template <class Self, class F>
+  static void each(Self& c, F&& f) {
+    f("barriers", c.barriers);
+    f("active_lanes", c.active_lanes);
+    f("divergent_lanes", c.divergent_lanes);
+    f("idle_warps", c.idle_warps);
+    f("exited_warps", c.exited_warps);
+    f("warp_syncs", c.warp_syncs);
+    f("shuffles", c.shuffles);
+    f("loads", c.loads);
+    f("stores", c.stores);
+  }
 };
 
 // The block model's count of one point's work on a GPU: exact arithmetic over the per-block

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/bandwidth.h"
 #include "engine/core/stats.h"
 #include "engine/multi/multi_spec.h"
 #include "engine/run/device.h"
@@ -61,7 +62,7 @@ struct ShardFloor {
   int device = -1;
   std::uint64_t bytes = 0;
   double median_ms = 0;
-  double gbps() const { return median_ms > 0 ? double(bytes) / median_ms / 1e6 : 0; }
+  double gbps() const { return gbps_of(bytes, median_ms); }
 };
 
 struct MultiSession {

@@ -14,6 +14,8 @@ namespace rl {
 
 // A counter's value as people read it: "52.9%" for percent metrics, else 4 significant digits.
 std::string counter_value_text(std::string_view metric, double v);
+// The same in a table column whose header names the counter: no unit ("52.9%", "5.36M", "812").
+std::string counter_cell_text(std::string_view metric, double v);
 
 // "hardware counters (CUPTI, 7 replay passes, never timed; median of 3 profiled launches):" then
 // per kernel its counters by id, with their range over the repeats and whether it is steady

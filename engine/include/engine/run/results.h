@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/bandwidth.h"
 #include "engine/core/stats.h"
 #include "engine/core/types.h"
 #include "engine/counters/counter_values.h"
@@ -87,7 +88,7 @@ struct ReadFloor {
   Summary time;       // events around the read kernel
   Summary gpu_time;   // the same with the timestamps' own cost taken out (one span)
   bool noisy = false;
-  double gbps() const { return time.median_ms > 0 ? double(bytes) / time.median_ms / 1e6 : 0; }
+  double gbps() const { return gbps_of(bytes, time.median_ms); }
 };
 
 struct Session {
