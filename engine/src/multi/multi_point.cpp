@@ -7,6 +7,7 @@
 
 #include "engine/core/bandwidth.h"
 #include "engine/run/verify.h"
+#include "run/sampling.h"
 
 namespace rl {
 
@@ -116,21 +117,15 @@ bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
   }
   std::vector<std::vector<RankTimes>> samples;
   std::vector<double> totals;
-  const auto start = std::chrono::steady_clock::now();
-  while (true) {
-    if (cancelled()) return false;
+  bool stopped = false;
+  // The one-GPU runner's rule: a point is timed the same wherever it runs.
+  sample_until_quiet(timing, cancel, &stopped, totals, [&] {
     samples.push_back(rig.sample(e, clique, timing.cold_l2));
     double total = 0;
     for (const RankTimes& t : samples.back()) total = std::max(total, t.total);
-    totals.push_back(total);
-    const int n = int(samples.size());
-    if (n >= timing.max_samples) break;
-    if (n < timing.min_samples) continue;
-    if (summarize(totals).noise < timing.noise) break;
-    const double spent_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (spent_ms >= 4 * timing.budget_ms) break;  // as the one-GPU runner: up to four budgets
-  }
+    return total;
+  });
+  if (stopped) return false;
   summarize_multi(samples, timing.noise, p);
   verify_multi(rig.read_values(), expected, p);
   return true;

@@ -97,7 +97,7 @@ void MultiRun::measure_floors(Rig& rig) {
       known = known || (f.device == g.device() && f.bytes == bytes);
     if (known) continue;
     try {
-      s_.read_floors.push_back({g.device(), bytes, g.read_floor_ms(s_.spec.timing.cold_l2)});
+      s_.read_floors.push_back({g.device(), bytes, g.read_floor_ms(s_.spec.timing)});
     } catch (const Error& e) {
       notice(cb_, "read floor on cuda:" + std::to_string(g.device()) + ": " + e.what());
     }

@@ -1,6 +1,7 @@
 #include "multi/shard_gpu.h"
 
 #include "engine/core/bandwidth.h"
+#include "run/sampling.h"
 
 #include <algorithm>
 #include <vector>
@@ -151,28 +152,30 @@ double ShardGpu::mid_to_end_ms() const {
   return elapsed_ms(mid_.get(), end_.get(), context_);
 }
 
-double ShardGpu::read_floor_ms(bool cold_l2) {
+double ShardGpu::read_floor_ms(const TimingOptions& t) {
   make_current();
   const std::size_t bytes = shard_n_ * elem_;
   const std::string ctx = "read floor over " + std::to_string(bytes) + " bytes, " + context_;
   cudaDeviceProp p{};
   RL_CUDA_CHECK(cudaGetDeviceProperties(&p, device_), ctx);
   double best = 0;
-  constexpr int kWarmup = 2, kSamples = 9;
   for (int shape = 0; shape < kernels::read_floor_shape_count(); ++shape) {
-    std::vector<double> times;
-    for (int i = 0; i < kWarmup + kSamples; ++i) {
-      if (cold_l2) flush_l2();
+    const auto one = [&] {
+      if (t.cold_l2) flush_l2();
       record(start_);
       RL_CUDA_CHECK(kernels::launch_read_floor(input_.get(), bytes, shape, p.multiProcessorCount,
                                                static_cast<int*>(sink_.get()), stream()),
                     ctx);
       record(end_);
       RL_CUDA_CHECK(cudaEventSynchronize(end_.get()), ctx);
-      if (i >= kWarmup) times.push_back(elapsed_ms(start_.get(), end_.get(), ctx));
-    }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
+      return elapsed_ms(start_.get(), end_.get(), ctx);
+    };
+    // Warmed up and sampled as a one-GPU point's floor is (run/sampling.h).
+    for (int w = 0; w < std::max(t.warmup, 1); ++w) one();
+    std::vector<double> times;
+    bool cancelled = false;
+    sample_until_quiet(t, nullptr, &cancelled, times, one);
+    const double median = summarize(times).median_ms;
     if (best == 0 || median < best) best = median;
   }
   return best;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/run/input_data.h"
+#include "engine/run/spec.h"
 #include "kernels/launch.h"
 #include "run/cuda_raii.h"
 
@@ -83,7 +84,7 @@ class ShardGpu {
   static constexpr int kMaxRanks = 64;
 
   // The read floor over the shard's bytes: the best median of kernels/read_floor.cu's shapes.
-  double read_floor_ms(bool cold_l2);
+  double read_floor_ms(const TimingOptions& timing);
 
  private:
   void record(const Event& e);

@@ -1,6 +1,4 @@
 #include "engine/run/runner.h"
-#include "engine/core/build_info.h"
-#include "engine/core/utc_time.h"
 
 #include <chrono>
 #include <cmath>
@@ -8,13 +6,16 @@
 #include <ctime>
 
 #include "engine/catalog/catalog.h"
+#include "engine/core/build_info.h"
 #include "engine/core/error.h"
 #include "engine/core/metrics.h"
+#include "engine/core/utc_time.h"
 #include "engine/io/resume.h"
 #include "engine/model/block_model.h"
 #include "engine/model/model_counts.h"
 #include "engine/run/verify.h"
 #include "engine/user/user_kernel.h"
+#include "run/sampling.h"
 #include "user/user_check.h"
 
 namespace rl {
@@ -30,29 +31,6 @@ bool is_cancelled(const std::atomic<bool>* c) {
   return c && c->load(std::memory_order_relaxed);
 }
 
-// A point still above the noise target when its budget is spent samples on, up to this many
-// budgets in all, before it is reported noisy (docs/cli.md, "Noise").
-constexpr double kNoisyBudgets = 4;
-
-// Appends one() (a timed run, ms) to samples until quiet: at least min_samples, then until the
-// relative standard error of the mean is below the target, or the budget (kNoisyBudgets budgets
-// while still noisy) or max_samples runs out. True when the target was met. Sets *cancelled and
-// stops when *cancel is set.
-template <typename OneSample>
-bool sample_until_quiet(const TimingOptions& t, const std::atomic<bool>* cancel, bool* cancelled,
-                        std::vector<double>& samples, OneSample one) {
-  const auto begin = Clock::now();
-  while (true) {
-    if (is_cancelled(cancel)) return *cancelled = true, false;
-    samples.push_back(one());
-    const int n = static_cast<int>(samples.size());
-    if (n < t.min_samples) continue;
-    const bool quiet = summarize(samples).noise < t.noise;
-    if (quiet) return true;
-    if (n >= t.max_samples) return false;
-    if (seconds_since(begin) * 1e3 >= kNoisyBudgets * t.budget_ms) return false;
-  }
-}
 }  // namespace
 
 // Keeps the input of the current (size, type): points are ordered so that it changes rarely.
