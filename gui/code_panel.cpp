@@ -259,10 +259,19 @@ void CodePanel::refresh() {
       entry_.sass.clear();
       entry_.resources.clear();
       entry_.lines.clear();
-      entry_.missing = "compiled for B=" + std::to_string(built.block_size) +
+      const std::string shape = "B=" + std::to_string(q.block_size) +
+                                " U=" + std::to_string(q.unroll) + " " +
+                                std::string(to_string(q.type));
+      const std::string asked = q.variant + " " + shape;
+      entry_.missing = "compiling " + q.variant + " for " + shape +
+                       " (it was compiled for B=" + std::to_string(built.block_size) +
                        " U=" + std::to_string(built.unroll) + " " +
-                       std::string(to_string(built.type)) +
-                       "; Compile in Your kernel with this shape's experiment to see its SASS";
+                       std::string(to_string(built.type)) + ")";
+      if (asked != user_shape_asked_) {
+        user_shape_asked_ = asked;
+        emit user_shape_wanted(QString::fromStdString(q.variant), q.block_size, q.unroll,
+                               int(q.type));
+      }
     }
   } else {
     try {

@@ -66,6 +66,9 @@ class CodePanel : public QWidget {
  signals:
   // "New rung from this kernel": the shown variant's id.
   void new_rung_requested(const QString& variant_id);
+  // A kernel the user wrote, shown at a shape it was not compiled for: compile it for this one
+  // (the answer comes back through show_user_entry). Once per shape.
+  void user_shape_wanted(const QString& variant_id, int block_size, int unroll, int type);
 
  protected:
   void changeEvent(QEvent* event) override;  // the app's text size: the code font follows
@@ -107,6 +110,7 @@ class CodePanel : public QWidget {
   code::CodeEntry entry_;
   std::map<std::string, code::CodeEntry> user_entries_;               // the user's kernels, by name
   std::map<std::string, std::pair<QString, QString>> user_starters_;  // name -> (label, text)
+  std::string user_shape_asked_;  // the last user_shape_wanted, "name B U type"
   QPushButton* new_rung_ = nullptr;
   std::shared_ptr<const Session> sampled_ = std::make_shared<const Session>();  // never null
   std::optional<code::LineMetrics> metrics_;

@@ -38,6 +38,20 @@ QString read_resource(const QString& path) {
   return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+// The shape a kernel the user wrote is compiled for: the experiment's first block size, unroll
+// factor and type, for its GPU's architecture.
+UserCompileShape compile_shape_of(const ExperimentPanel& experiment) {
+  UserCompileShape shape;
+  if (const auto spec = experiment.spec()) {
+    if (!spec->block_sizes.empty()) shape.block_size = spec->block_sizes.front();
+    if (!spec->unroll_factors.empty()) shape.unroll = spec->unroll_factors.front();
+    if (!spec->types.empty()) shape.type = spec->types.front();
+  }
+  if (const DeviceInfo* gpu = experiment.device_info(); gpu && gpu->cc_major > 0)
+    shape.arch = "sm_" + std::to_string(gpu->cc_major) + std::to_string(gpu->cc_minor);
+  return shape;
+}
+
 }  // namespace
 
 void MainWindow::add_user_kernel_dock(QMenu* view) {
@@ -80,6 +94,18 @@ void MainWindow::add_user_kernel_dock(QMenu* view) {
   toggle->setShortcut(QKeySequence("Ctrl+Shift+K"));
   view->addAction(toggle);
 
+  connect(code_, &CodePanel::user_shape_wanted, this,
+          [this](const QString& id, int block_size, int unroll, int type) {
+            const std::optional<UserKernelSource> k = user_variant_source(id.toStdString());
+            if (!k) return;
+            UserCompileShape shape = compile_shape_of(*experiment_);
+            shape.block_size = block_size;
+            shape.unroll = unroll;
+            shape.type = static_cast<DType>(type);
+            run_after_compile_ = false;
+            kernel_panel_->set_busy(true);
+            controller_->compile_user_kernel(*k, shape);
+          });
   connect(code_, &CodePanel::new_rung_requested, this, [this](const QString& id) {
     const VariantInfo* v = find_variant_by_id(id.toStdString());
     if (v == nullptr || v->family == VariantFamily::User) return;
@@ -155,14 +181,7 @@ void MainWindow::start_user_kernel(const QString& starter, const QString& name,
 }
 
 void MainWindow::compile_user_kernel(const UserKernelSource& k, bool then_run) {
-  UserCompileShape shape;
-  if (const auto spec = experiment_->spec()) {
-    if (!spec->block_sizes.empty()) shape.block_size = spec->block_sizes.front();
-    if (!spec->unroll_factors.empty()) shape.unroll = spec->unroll_factors.front();
-    if (!spec->types.empty()) shape.type = spec->types.front();
-  }
-  if (const DeviceInfo* gpu = experiment_->device_info(); gpu && gpu->cc_major > 0)
-    shape.arch = "sm_" + std::to_string(gpu->cc_major) + std::to_string(gpu->cc_minor);
+  const UserCompileShape shape = compile_shape_of(*experiment_);
   run_after_compile_ = then_run;
   kernel_panel_->set_busy(true);
   controller_->compile_user_kernel(k, shape);

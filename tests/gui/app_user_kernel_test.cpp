@@ -72,6 +72,31 @@ TEST(AppUserKernel, NewRungCompileAndRunOnTheHost) {
   EXPECT_EQ(mine, 2);  // the two sizes of the tiny experiment
 }
 
+// The Code tab shows a kernel the user wrote at any shape its pickers offer: it is compiled again
+// for the shape shown (a session's line samples at B=1024 then land on its lines).
+TEST(AppUserKernel, TheCodeTabCompilesTheKernelForTheShapeShown) {
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  MainWindow w(test::quiet_options());
+  w.show();
+  w.code_panel()->show_variant("interleaved", 256);
+  w.code_panel()->new_rung_button()->click();
+  w.kernel_panel()->compile_button()->click();
+  ASSERT_TRUE(test::wait_until(
+      [&] { return w.code_panel()->entry().query.variant == "myInterleaved"; }, 30000));
+  const int first = w.code_panel()->entry().query.block_size;
+  const int other = first == 1024 ? 512 : 1024;
+  w.code_panel()->show_variant("myInterleaved", other);
+  EXPECT_NE(w.code_panel()->entry().missing.find("compiling myInterleaved for B=" +
+                                                 std::to_string(other)),
+            std::string::npos)
+      << w.code_panel()->entry().missing;
+  ASSERT_TRUE(
+      test::wait_until([&] { return w.code_panel()->entry().query.block_size == other; }, 30000));
+  EXPECT_EQ(w.code_panel()->entry().query.variant, "myInterleaved");
+  if (w.code_panel()->entry().missing.empty())
+    EXPECT_TRUE(w.code_panel()->sass_text().contains("myInterleaved"));
+}
+
 TEST(AppUserKernel, CompileErrorsMarkTheirLines) {
   if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   MainWindow w(test::quiet_options());
