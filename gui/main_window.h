@@ -49,6 +49,7 @@ class RunController;
 class SessionStore;
 class SessionsPanel;
 class StoryView;
+struct OpenedSession;
 
 QWidget* scrolled(QWidget* page);  // main_window.cpp
 
@@ -72,6 +73,9 @@ class MainWindow : public QMainWindow {
   // Opens a session; on error nothing changes and the error is reported. overlay: add it to
   // the charts beside the primary session instead of replacing it.
   bool open_session(const QString& path, bool overlay = false);
+  // The same, read on a thread of its own: the window repaints while a large file is read, and
+  // takes the session when it is read (what the File menu does).
+  void open_session_in_background(const QString& path, bool overlay = false);
   bool save_session(const QString& path);
   // The primary session to path and every overlay beside it, named after its device
   // ("run.json", "run-gpu-box-H200.json"): a run on several devices kept whole, for
@@ -158,6 +162,8 @@ class MainWindow : public QMainWindow {
   bool event(QEvent* event) override;  // a maximized window kept within the screen (view.cpp)
 
  private:
+  // What open_session and open_session_in_background show, on the GUI thread.
+  bool show_opened_session(const QString& path, bool overlay, OpenedSession opened);
   void fit_to_screen();
   void show_tab_of(QWidget* page);
   void build_actions();

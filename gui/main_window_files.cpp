@@ -12,8 +12,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThread>
 #include <QToolBar>
 #include <algorithm>
+#include <memory>
 
 #include "chart_export.h"
 #include "charts/chart_widget.h"
@@ -92,12 +94,12 @@ void MainWindow::build_file_menu() {
   add("&Open session...", QKeySequence::Open, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open session", last_dir_,
                                                       "Sessions (*.json);;All files (*)");
-    if (!path.isEmpty()) open_session(path);
+    if (!path.isEmpty()) open_session_in_background(path);
   });
   add("O&verlay a second session...", QKeySequence("Ctrl+Shift+O"), [this] {
     const QString path = QFileDialog::getOpenFileName(
         this, "Overlay session (e.g. another GPU)", last_dir_, "Sessions (*.json);;All files (*)");
-    if (!path.isEmpty()) open_session(path, true);
+    if (!path.isEmpty()) open_session_in_background(path, true);
   });
   add("Clear overlays", QKeySequence(), [this] { store_->clear_overlays(); });
   add("Open s&tory...", QKeySequence(), [this] { open_story_interactive(); });
@@ -148,14 +150,29 @@ void MainWindow::export_all_charts_interactive() {
 }
 
 bool MainWindow::open_session(const QString& path, bool overlay) {
-  QString error;
-  // A one-GPU session, possibly very large, is read as it streams in; only a file that is not
-  // one is looked at whole (a multi-GPU session is small), so opening never holds a large
-  // session's whole document in memory.
-  std::optional<Session> s = read_session_file(path, &error);
-  // A multi-GPU session has a tab of its own ("Several GPUs"); it cannot overlay a one-GPU one.
-  if (!s && !overlay && is_multi_session_file(path)) {
-    std::optional<MultiSession> m = read_multi_session_file(path, &error);
+  return show_opened_session(path, overlay, read_opened_session(path, overlay));
+}
+
+void MainWindow::open_session_in_background(const QString& path, bool overlay) {
+  // Read on a thread of its own, so a large file never stops the window from repainting; the
+  // reader needs nothing of the window, and the window takes the session back on its own thread.
+  statusBar()->showMessage(QString("Opening %1 ...").arg(path));
+  auto opened = std::make_shared<OpenedSession>();
+  QThread* reader =
+      QThread::create([opened, path, overlay] { *opened = read_opened_session(path, overlay); });
+  reader->setObjectName("reductionlab-open");
+  connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+  connect(reader, &QThread::finished, this, [this, opened, path, overlay] {
+    show_opened_session(path, overlay, std::move(*opened));
+  });
+  reader->start();
+}
+
+bool MainWindow::show_opened_session(const QString& path, bool overlay, OpenedSession opened) {
+  const QString& error = opened.error;
+  std::optional<Session>& s = opened.one;
+  if (opened.is_multi) {
+    std::optional<MultiSession>& m = opened.multi;
     if (!m) {
       report_error("Open session", error);
       return false;

@@ -104,6 +104,21 @@ bool is_multi_session_file(const QString& path) {
          is_multi_session_json(std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
+OpenedSession read_opened_session(const QString& path, bool overlay) {
+  OpenedSession out;
+  // A one-GPU session, possibly very large, is read as it streams in; only a file that is not
+  // one is looked at whole (a multi-GPU session is small), so opening never holds a large
+  // session's whole document in memory.
+  out.one = read_session_file(path, &out.error);
+  // A multi-GPU session has a tab of its own ("Several GPUs"); it cannot overlay a one-GPU one.
+  if (!out.one && !overlay && is_multi_session_file(path)) {
+    out.error.clear();
+    out.multi = read_multi_session_file(path, &out.error);
+    out.is_multi = true;
+  }
+  return out;
+}
+
 bool write_text_file(const QString& path, std::string_view text, QString* error) {
   // The engine's writer, as the CLI's: temporary file beside the target, fsync, rename;
   // symlinks followed, devices and FIFOs written directly; the OS's reason on failure. The

@@ -21,6 +21,15 @@ std::optional<Session> read_session_file(const QString& path, QString* error);
 std::optional<MultiSession> read_multi_session_file(const QString& path, QString* error);
 // Its "kind" says so, read from the file's first bytes (never the whole file).
 bool is_multi_session_file(const QString& path);
+// A file read for File > Open: a one-GPU session, else (when it is not to overlay one) a
+// multi-GPU one, else why it is neither. Needs nothing of the window: any thread may read it.
+struct OpenedSession {
+  std::optional<Session> one;
+  bool is_multi = false;  // the file says it is a multi-GPU session
+  std::optional<MultiSession> multi;
+  QString error;
+};
+OpenedSession read_opened_session(const QString& path, bool overlay);
 bool write_session_file(const Session& session, const QString& path, QString* error);
 // Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file_locked: refused, with *error
 // naming the other writer and its pid, while a CLI run or trace writes the same file.

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include "app_sample_session.h"
@@ -113,6 +114,29 @@ TEST(AppFiles, SavedSessionReopensWithTheSamePoints) {
   // Overlay a second session: both in the charts.
   ASSERT_TRUE(w.open_session(write_sample_session(dir), true));
   EXPECT_EQ(w.store()->overlays().size(), 1u);
+}
+
+// File > Open reads on a thread of its own: the window keeps its event loop while the file is
+// read, and takes the session (or the error) when it is.
+TEST(AppFiles, OpeningInTheBackgroundKeepsTheWindowResponsive) {
+  QTemporaryDir dir;
+  MainWindow w(test::quiet_options());
+  const QString good = write_sample_session(dir);
+  w.open_session_in_background(good);
+  EXPECT_TRUE(w.statusBar()->currentMessage().startsWith("Opening")) << "returns before it is read";
+  ASSERT_TRUE(test::wait_until([&] { return w.store()->has_primary(); }, 20000));
+  EXPECT_GT(w.results_model()->rowCount(), 0);
+
+  const QString bad = dir.filePath("bad.json");
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("{\"schema_version\": 1, \"results\": [");
+  f.close();
+  const int rows = w.results_model()->rowCount();
+  w.open_session_in_background(bad);
+  ASSERT_TRUE(test::wait_until([&] { return !w.last_error().isEmpty(); }, 20000));
+  EXPECT_TRUE(w.last_error().contains("bad.json")) << w.last_error().toStdString();
+  EXPECT_EQ(w.results_model()->rowCount(), rows);
 }
 
 TEST(AppFiles, BadSessionsGiveAnErrorAndChangeNothing) {
