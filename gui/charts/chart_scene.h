@@ -51,6 +51,10 @@ class ChartScene : public QObject {
   // makes room for it (chart_scene_legend.cpp).
   void fit_legend(double width);
   const ChartLegend* legend() const { return legend_; }
+  // The height the chart asks for: its title, legend and axes as laid out now, and a plot tall
+  // enough for the value axis's ticks and title, and (turned category names) a bottom axis with
+  // the room Qt Charts would otherwise cut them to (chart_scene_room.cpp). 0 for an empty chart.
+  double wanted_height() const { return wanted_height_; }
   // The warnings as drawn, in their band under the title (at most three lines).
   const QStringList& warning_lines() const { return warning_lines_; }
   // The hover text of point `index` of data().series[series]; empty when none.
@@ -67,6 +71,8 @@ class ChartScene : public QObject {
   void legend_clicked(const QString& series_name);
   // A click (double: twice) on a bar or a line's point: data().series[series].points[index].
   void point_clicked(int series, int index, bool twice);
+  // wanted_height() changed: the page holding the chart may give it more (or less) room.
+  void wanted_height_changed();
 
  private:
   // Qt Charts objects of one data series.
@@ -115,6 +121,9 @@ class ChartScene : public QObject {
   void add_bar_labels();
   void show_warnings(Scale ys, int dropped);
   void place_overlays();
+  void update_wanted_height(const QRectF& plot);  // chart_scene_room.cpp
+  void fit_x_title(double plot_width);            // wrapped to the plot's width
+  double axis_shortfall(const QRectF& plot) const;
   // The bars as the overlays are placed over them: the series, each bar's share of its
   // category, the bar sets side by side.
   struct BarGeometry {
@@ -157,6 +166,8 @@ class ChartScene : public QObject {
   double fitted_width_ = -1;  // plot width the labels were last fitted to
   bool bar_labels_turned_ = false;  // bar labels drawn turned by -90 degrees
   QString signature_;
+  double wanted_height_ = 0;
+  double turned_length_ = 0;  // the longest turned category name's length; 0: none turned
 };
 
 }  // namespace rl::gui::charts

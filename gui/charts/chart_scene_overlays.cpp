@@ -33,6 +33,8 @@ void ChartScene::place_overlays() {
   const QRectF plot = chart_->plotArea();
   const QRectF whole = chart_->rect();
   fit_value_title(plot.height());
+  fit_x_title(plot.width());
+  update_wanted_height(plot);
   if (!empty_hint_->toPlainText().isEmpty()) {
     // Prose wraps at three quarters of the width; a command line ("reductionlab-cli run --preset
     // block-sizes --counters") is widened for where the chart has room, as a wrap at its dashes
@@ -233,12 +235,13 @@ void ChartScene::fit_categories(double axis_width) {
     if (labels.size() == n) fit = f;
   }
   QFont turned_font = fonts[0];
+  turned_length_ = 0;
   if (fit == 2) {
-    // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
-    // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
-    // It also cuts lines that stand wider together than the slot ("complete_" / "unroll_syn..."
-    // with 15 rungs at 1366x768): the lines a slot holds decide the font, the larger first.
-    // (Longer lines instead are cut by length, measured: the fifth of the height holds.)
+    // Turned, each name's lines stand side by side across its slot: the lines a slot holds
+    // decide the font, the larger first. A name longer than a fifth of the chart's height goes
+    // on two or three lines where the slot holds them, else on one. Qt Charts cuts turned names
+    // longer than its bottom axis's height (at most 0.4 of the chart's): the longest one's
+    // length is what the chart asks room for (wanted_height()).
     const double tall = chart_->rect().height() * 0.2;
     for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
       turned_font = f;
@@ -248,11 +251,18 @@ void ChartScene::fit_categories(double axis_width) {
       for (const QString& c : data_.x.categories) {
         const QString lines =
             metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
-        labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
+        const QString wrapped = lines.isEmpty() ? QString() : "<center>" + lines + "</center>";
+        if (!wrapped.isEmpty() && label_size(wrapped, f).height() <= room) {
+          labels << wrapped;
+          continue;
+        }
+        labels << c.toHtmlEscaped();
         fits = fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
       }
       if (fits) break;
     }
+    for (const QString& l : labels)
+      turned_length_ = std::max(turned_length_, label_size(l, turned_font).width());
   }
   const QFont& font = fit == 2 ? turned_font : fonts[fit];
   if (cat->labelsFont() != font) cat->setLabelsFont(font);

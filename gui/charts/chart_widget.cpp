@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "charts/chart_axes.h"
@@ -142,6 +143,7 @@ void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
   auto* next = new ChartScene(chart, qchart, nullptr, high_contrast_);
   connect(next, &ChartScene::legend_clicked, this, &ChartWidget::toggle_series);
+  connect(next, &ChartScene::wanted_height_changed, this, &ChartWidget::wanted_height_changed);
   connect(next, &ChartScene::point_clicked, this, [this](int series, int index, bool twice) {
     const Chart& c = scene_->data();
     if (series < 0 || series >= int(c.series.size())) return;
@@ -162,6 +164,7 @@ void ChartWidget::build(const Chart& chart) {
   scene_ = next;
   scene_->fit_legend(width());
   after_show();
+  emit wanted_height_changed();
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event) {
@@ -224,6 +227,13 @@ QStringList ChartWidget::text_fonts() const {
   }
   fonts.sort();
   return fonts;
+}
+
+int ChartWidget::wanted_height() const {
+  if (!scene_ || scene_->wanted_height() <= 0) return 0;
+  // The view's frame and anything else between the widget's edge and the chart's.
+  const double around = height() - view_->chart()->size().height();
+  return int(std::ceil(scene_->wanted_height() + std::max(0.0, around)));
 }
 
 const Chart& ChartWidget::chart() const {
