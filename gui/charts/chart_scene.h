@@ -123,6 +123,11 @@ class ChartScene : public QObject {
   void place_overlays();
   void update_wanted_height(const QRectF& plot);  // chart_scene_room.cpp
   void fit_x_title(double plot_width);            // wrapped to the plot's width
+  // The axes by role: the value axis stands at the bottom under horizontal bars.
+  QAbstractAxis* value_axis() const;
+  QAbstractAxis* category_axis() const;
+  // Where (category, value) of the bar series stands in the chart, whichever way the bars lie.
+  QPointF bar_position(double category, double value, QAbstractSeries* bars) const;
   double axis_shortfall(const QRectF& plot) const;
   // The bars as the overlays are placed over them: the series, each bar's share of its
   // category, the bar sets side by side.

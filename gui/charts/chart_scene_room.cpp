@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
 
 #include <algorithm>
 #include <cmath>
@@ -36,9 +37,22 @@ double ChartScene::axis_shortfall(const QRectF& plot) const {
   return std::max(0.0, axis / 0.4 - below_title + 4);
 }
 
+QAbstractAxis* ChartScene::value_axis() const {
+  return chart_->axes(data_.horizontal_bars ? Qt::Horizontal : Qt::Vertical).value(0);
+}
+
+QAbstractAxis* ChartScene::category_axis() const {
+  return chart_->axes(data_.horizontal_bars ? Qt::Vertical : Qt::Horizontal).value(0);
+}
+
+QPointF ChartScene::bar_position(double category, double value, QAbstractSeries* bars) const {
+  return chart_->mapToPosition(
+      data_.horizontal_bars ? QPointF(value, category) : QPointF(category, value), bars);
+}
+
 void ChartScene::fit_x_title(double plot_width) {
   QAbstractAxis* x = chart_->axes(Qt::Horizontal).value(0);
-  if (!x || data_.x.title.isEmpty() || plot_width <= 40) return;
+  if (!x || data_.horizontal_bars || data_.x.title.isEmpty() || plot_width <= 40) return;
   // Qt cuts a bottom axis's title wider than the plot ("unroll factor U (tiles each bl...").
   const QString want = wrapped_html(data_.x.title, x->titleFont(), plot_width - 8);
   if (x->titleText() != want) x->setTitleText(want);
@@ -52,7 +66,25 @@ void ChartScene::update_wanted_height(const QRectF& plot) {
     // rest of the chart (title, legend, axes) keeps its height when the chart grows, so the
     // height it needs is what it has less the plot's shortfall.
     const double min_plot = 11 * QFontMetricsF(scaled_font(0)).height();
-    wanted = std::ceil(height - std::max(0.0, plot.height()) + min_plot);
+    double plot_needed = min_plot;
+    if (data_.horizontal_bars) {
+      // A row a name's height and Qt's 2 x 4 px around it, for every category and the two
+      // grid lines Qt counts beside them.
+      const QAbstractAxis* names = category_axis();
+      const double row = QFontMetricsF(names ? names->labelsFont() : scaled_font(-1)).height();
+      const int n = int(data_.x.categories.size());
+      plot_needed = std::max(min_plot, (n + 2) * (row + 1 + 8) + 8);
+      // And bars as thick as their value labels, drawn beside them (place_bar_labels), less the
+      // 2 px a label may stand over its bar's edges.
+      double label = 0;
+      for (const QGraphicsSimpleTextItem* item : bar_labels_)
+        label = std::max(label, item->boundingRect().height());
+      int sets = 0;
+      for (const Drawn* d : drawn_) sets += d->kind == SeriesKind::Bars;
+      if (label > 0 && sets > 0 && !data_.stacked)
+        plot_needed = std::max(plot_needed, n * sets * (label - 2) / 0.8 + 20 + 4);
+    }
+    wanted = std::ceil(height - std::max(0.0, plot.height()) + plot_needed);
     if (turned_length_ > 0) wanted = std::max(wanted, std::ceil(height + axis_shortfall(plot)));
   }
   if (std::abs(wanted - wanted_height_) < 2) return;

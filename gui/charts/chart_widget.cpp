@@ -8,6 +8,7 @@
 #include <QCursor>
 #include <QEvent>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -59,10 +60,24 @@ bool value_scale_is_choosable(const Chart& c) {
   return !c.series.isEmpty();
 }
 
+// Turned names need slots a line of small text thick (Qt Charts gives each the axis's width over
+// the count + 2, less 2 x 4 px, and cuts what is thicker): where a bar chart's category axis
+// cannot give that at this width (27 rungs beside the docks on a laptop), its bars lie along
+// the value axis instead, a row per name.
+bool bars_crowded(const Chart& c, int width) {
+  if (c.x.scale != AxisScale::Category || c.x.categories.isEmpty() || c.series.isEmpty())
+    return false;
+  for (const Series& s : c.series)
+    if (s.kind != SeriesKind::Bars) return false;
+  const double slot = width / double(c.x.categories.size() + 2) - 8;
+  return slot < 1.2 * QFontMetricsF(detail::scaled_font(-1)).height();
+}
+
 }  // namespace
 
 Chart ChartWidget::with_choices(const Chart& chart) const {
   Chart c = chart;
+  c.horizontal_bars = bars_crowded(c, width());
   if (value_log_ && value_scale_is_choosable(c))
     c.y.scale = *value_log_ ? AxisScale::Log10 : AxisScale::Linear;
   return c;
@@ -134,7 +149,7 @@ void ChartWidget::rebuild_later() {
       this,
       [this] {
         rebuild_pending_ = false;
-        if (scene_) build(Chart(scene_->data()));
+        if (scene_) build(with_choices(source_));
       },
       Qt::QueuedConnection);
 }
@@ -169,7 +184,9 @@ void ChartWidget::build(const Chart& chart) {
 
 void ChartWidget::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  if (scene_) scene_->fit_legend(width());
+  if (!scene_) return;
+  scene_->fit_legend(width());
+  if (bars_crowded(scene_->data(), width()) != scene_->data().horizontal_bars) rebuild_later();
 }
 
 void ChartWidget::set_high_contrast(bool on) {
