@@ -36,7 +36,10 @@ ChartScene::ChartScene(const Chart& data, QChart* chart, QObject* parent, bool h
     : QObject(parent), data_(data), chart_(chart), high_contrast_(high_contrast) {
   build();
   fill();
-  connect(chart_, &QChart::plotAreaChanged, this, [this] { place_overlays(); });
+  connect(chart_, &QChart::plotAreaChanged, this, [this] {
+    place_overlays();
+    update_wanted_height(chart_->plotArea());
+  });
   connect(chart_, &QGraphicsWidget::geometryChanged, this, [this] { place_legend(); });
 }
 

@@ -121,6 +121,8 @@ class ChartScene : public QObject {
   void add_bar_labels();
   void show_warnings(Scale ys, int dropped);
   void place_overlays();
+  // On each layout (plotAreaChanged), when the plot and the chart's size belong together: a new
+  // chart not laid out yet, or one resized since, would pair a new height with an old plot.
   void update_wanted_height(const QRectF& plot);  // chart_scene_room.cpp
   void fit_x_title(double plot_width);            // wrapped to the plot's width
   // The axes by role: the value axis stands at the bottom under horizontal bars.
@@ -146,6 +148,10 @@ class ChartScene : public QObject {
   void keep_inside_plot(QGraphicsSimpleTextItem* item) const;
   void place_hatches(const BarGeometry& g);
   void fit_categories(double axis_width);
+  // Category names turned in font f: wrapped where longer than tall (one_line_else: on one line
+  // where the wrapped name is thicker than room); *fits: every one as thick as room at most.
+  QStringList turned_labels(const QFont& f, double tall, double room, bool one_line_else,
+                            bool* fits) const;
   void fit_value_title(double plot_height);  // the short title where the full one would be cut  //
                                              // category labels: wrapped to a slot, or turned
   QString signature(const Chart& c) const;

@@ -34,7 +34,6 @@ void ChartScene::place_overlays() {
   const QRectF whole = chart_->rect();
   fit_value_title(data_.horizontal_bars ? plot.width() : plot.height());
   fit_x_title(plot.width());
-  update_wanted_height(plot);
   if (!empty_hint_->toPlainText().isEmpty()) {
     // Prose wraps at three quarters of the width; a command line ("reductionlab-cli run --preset
     // block-sizes --counters") is widened for where the chart has room, as a wrap at its dashes
@@ -227,6 +226,22 @@ void ChartScene::fit_value_title(double plot_height) {
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 
+QStringList ChartScene::turned_labels(const QFont& f, double tall, double room, bool one_line_else,
+                                      bool* fits) const {
+  const QFontMetricsF metrics(f);
+  QStringList labels;
+  *fits = true;
+  for (const QString& c : data_.x.categories) {
+    const QString lines =
+        metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
+    const QString wrapped = lines.isEmpty() ? QString() : "<center>" + lines + "</center>";
+    const bool too_thick = !wrapped.isEmpty() && label_size(wrapped, f).height() > room;
+    labels << (wrapped.isEmpty() || (too_thick && one_line_else) ? c.toHtmlEscaped() : wrapped);
+    *fits = *fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
+  }
+  return labels;
+}
+
 void ChartScene::fit_categories(double axis_width) {
   auto* cat = qobject_cast<QBarCategoryAxis*>(category_axis());
   const int n = data_.x.categories.size();
@@ -265,28 +280,18 @@ void ChartScene::fit_categories(double axis_width) {
   if (fit == 2) {
     // Turned, each name's lines stand side by side across its slot: the lines a slot holds
     // decide the font, the larger first. A name longer than a fifth of the chart's height goes
-    // on two or three lines where the slot holds them, else on one. Qt Charts cuts turned names
-    // longer than its bottom axis's height (at most 0.4 of the chart's): the longest one's
-    // length is what the chart asks room for (wanted_height()).
+    // on two or three lines; where the slots are too thin for that in every font, on as many
+    // as its slot holds. Qt Charts cuts turned names longer than its bottom axis's height (at
+    // most 0.4 of the chart's): the longest one's length is what the chart asks room for
+    // (wanted_height()).
     const double tall = chart_->rect().height() * 0.2;
-    for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
-      turned_font = f;
-      const QFontMetricsF metrics(f);
-      bool fits = true;
-      labels.clear();
-      for (const QString& c : data_.x.categories) {
-        const QString lines =
-            metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
-        const QString wrapped = lines.isEmpty() ? QString() : "<center>" + lines + "</center>";
-        if (!wrapped.isEmpty() && label_size(wrapped, f).height() <= room) {
-          labels << wrapped;
-          continue;
-        }
-        labels << c.toHtmlEscaped();
-        fits = fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
+    bool fits = false;
+    for (const bool one_line_else : {false, true})
+      for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
+        if (fits) break;
+        turned_font = f;
+        labels = turned_labels(f, tall, room, one_line_else, &fits);
       }
-      if (fits) break;
-    }
     for (const QString& l : labels)
       turned_length_ = std::max(turned_length_, label_size(l, turned_font).width());
   }

@@ -248,9 +248,13 @@ QStringList ChartWidget::text_fonts() const {
 
 int ChartWidget::wanted_height() const {
   if (!scene_ || scene_->wanted_height() <= 0) return 0;
+  // Hidden, this widget's new height reaches the chart only when shown: the difference between
+  // them would ask for more and more. The last answer stands until then.
+  if (!isVisible()) return last_wanted_;
   // The view's frame and anything else between the widget's edge and the chart's.
   const double around = height() - view_->chart()->size().height();
-  return int(std::ceil(scene_->wanted_height() + std::max(0.0, around)));
+  last_wanted_ = int(std::ceil(scene_->wanted_height() + std::max(0.0, around)));
+  return last_wanted_;
 }
 
 const Chart& ChartWidget::chart() const {

@@ -89,6 +89,7 @@ class ChartWidget : public QWidget {
   QAction* log_action_ = nullptr;
   QAction* pct_action_ = nullptr;
   bool high_contrast_ = false;
+  mutable int last_wanted_ = 0;  // wanted_height() while shown
 };
 
 // Renders chart alone (no widget needed) at size pixels on white. Text grows with the image
