@@ -1,7 +1,8 @@
 // The window fits the screen it is on, in every state: at start, during and after a run on the
-// host backend, with Sessions shown, in every tab, after presentation and story mode. Run once per
-// screen size by the gui_fit_WxH ctests (tests/CMakeLists.txt), which give the offscreen platform
-// a screen of that size; in a plain gui_tests run (the offscreen default, 800 x 600) it skips.
+// host backend, with Sessions shown, in every tab, after presentation and story mode, with the
+// Your kernel dock open, on a busy ladder (27 rungs). Run once per screen size by the gui_fit_WxH
+// ctests (tests/CMakeLists.txt), which give the offscreen platform a screen of that size; in a
+// plain gui_tests run (the offscreen default, 800 x 600) it skips.
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
@@ -23,6 +24,7 @@
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "presentation.h"
+#include "session_files.h"
 #include "session_store.h"
 #include "story/story_view.h"
 
@@ -36,7 +38,12 @@ QSize wanted_screen() {
   return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
 }
 
+// What a person sees a moment later: the charts' coalesced refresh (ChartsPanel waits 150 ms
+// before redrawing) done and the layouts it starts settled. A few event passes alone check the
+// charts of the state before.
 void settle() {
+  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  QTest::qWait(250);
   for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
 
@@ -119,6 +126,11 @@ QStringList problems(MainWindow& w, const QString& state) {
     for (const QWidget* c : w.experiment()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
       if (c->minimumSizeHint().width() > 250)
         widths << QString("form %1 %2").arg(name_of(c)).arg(c->minimumSizeHint().width());
+    // The kernel dock's widest parts, where it is open.
+    if (w.kernel_dock()->isVisible())
+      for (const QWidget* c : w.kernel_dock()->widget()->findChildren<QWidget*>())
+        if (c->isVisible() && c->minimumSizeHint().width() > 300)
+          widths << QString("kernel dock %1 %2").arg(name_of(c)).arg(c->minimumSizeHint().width());
     add("widths: " + widths.join(", "));
   }
   for (const QDockWidget* d : w.findChildren<QDockWidget*>())
@@ -198,6 +210,21 @@ TEST(AppFitScreen, EveryStateFitsTheScreen) {
     settle();
     found << every_tab(w, "after story mode");
   }
+  // The Your kernel dock open (Ctrl+Shift+K): beside the Code tab on a wide screen, sharing the
+  // experiment form's side on a small one.
+  w.kernel_dock()->show();
+  w.kernel_dock()->raise();
+  settle();
+  found << every_tab(w, "Your kernel open");
+  w.kernel_dock()->hide();
+  settle();
+  // A busy ladder: the lab solutions' 27 rungs, every name whole.
+  QString error;
+  std::optional<rl::Session> busy = read_session_file(":/sessions/h200-lab-solutions.json", &error);
+  ASSERT_TRUE(busy.has_value()) << error.toStdString();
+  w.store()->set_primary(std::move(*busy), "lab solutions");
+  settle();
+  found << every_tab(w, "27 rungs");
   EXPECT_TRUE(found.isEmpty()) << found.join("\n").toStdString();
 }
 
