@@ -9,9 +9,7 @@
 namespace rl::gui {
 
 WrapRow::WrapRow(QWidget* parent) : QWidget(parent) {
-  QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-  policy.setHeightForWidth(true);
-  setSizePolicy(policy);
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
 QHBoxLayout* WrapRow::add_part(int stretch) {
@@ -57,16 +55,6 @@ QSize WrapRow::minimumSizeHint() const {
   return {w, h};
 }
 
-int WrapRow::heightForWidth(int width) const {
-  int height = 0;
-  for (const QList<int>& line : flow(width)) {
-    int h = 0;
-    for (int i : line) h = std::max(h, parts_[i].widget->sizeHint().height());
-    height += (height > 0 ? kSpacing : 0) + h;
-  }
-  return height;
-}
-
 void WrapRow::place(int width) {
   const QList<QList<int>> lines = flow(width);
   int y = 0;
@@ -94,10 +82,12 @@ void WrapRow::place(int width) {
     }
     y += h + kSpacing;
   }
-  if (int(lines.size()) != lines_) {
-    lines_ = int(lines.size());
-    updateGeometry();  // a new height for this width
-  }
+  lines_ = int(lines.size());
+  // As tall as its lines: a fixed height the parent's layout keeps (a box layout inside a dock or
+  // a scroll area does not ask a child its height for a width).
+  const int height = std::max(0, y - kSpacing);
+  if (height > 0 && (minimumHeight() != height || maximumHeight() != height))
+    setFixedHeight(height);
 }
 
 void WrapRow::resizeEvent(QResizeEvent* event) {

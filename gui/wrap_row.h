@@ -20,9 +20,7 @@ class WrapRow : public QWidget {
   int lines() const { return lines_; }
 
   QSize sizeHint() const override;         // every part on one line
-  QSize minimumSizeHint() const override;  // the widest part; heightForWidth says how tall
-  bool hasHeightForWidth() const override { return true; }
-  int heightForWidth(int width) const override;
+  QSize minimumSizeHint() const override;  // the widest part, as tall as its lines are
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
