@@ -66,8 +66,10 @@ bool behind_another_tab(const QWidget* w) {
   return false;
 }
 
-// A control squeezed below the size its text needs, or running past the right edge of what holds
-// it (a scroll area's viewport included: a form scrolls down, never sideways).
+// A control squeezed below the size its text needs, running past the right edge of what holds
+// it (a scroll area's viewport included: a form scrolls down, never sideways), or past the
+// bottom of what holds it, up to the scroll area it stands in (a row laid out taller than the
+// room it was given is clipped).
 QStringList cut_controls(const QWidget& window) {
   QStringList cut;
   for (const QWidget* w : window.findChildren<QWidget*>()) {
@@ -88,10 +90,20 @@ QStringList cut_controls(const QWidget& window) {
                  .arg(w->height())
                  .arg(w->minimumSizeHint().width())
                  .arg(w->minimumSizeHint().height());
+    // Below the bottom of what holds it, up to the scroll area it is in (which scrolls down).
+    bool scrolled = false;
     for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget()) {
       const QRect r(w->mapTo(p, QPoint(0, 0)), w->size());
       if (r.left() < -1 || r.right() > p->width() + 1) {
         cut << QString("%1 runs past the edge of %2").arg(name_of(w), p->metaObject()->className());
+        break;
+      }
+      const auto* area =
+          p->parentWidget() ? qobject_cast<const QAbstractScrollArea*>(p->parentWidget()) : nullptr;
+      scrolled = scrolled || (area && area->viewport() == p);
+      if (!scrolled && (r.top() < -1 || r.bottom() > p->height() + 1)) {
+        cut << QString("%1 runs past the bottom of %2")
+                   .arg(name_of(w), p->metaObject()->className());
         break;
       }
       if (p->isWindow()) break;
