@@ -143,7 +143,6 @@ void ChartScene::build() {
       }
     }
     x->setTitleText(data_.x.title);
-    x->setReverse(data_.horizontal_bars);  // rows top down, in the categories' order
     y->setTitleText(data_.y.title + (ys == Scale::Log10 ? "  (log scale)" : ""));
     chart_->addAxis(x, data_.horizontal_bars ? Qt::AlignLeft : Qt::AlignBottom);
     chart_->addAxis(y, data_.horizontal_bars ? Qt::AlignBottom : Qt::AlignLeft);

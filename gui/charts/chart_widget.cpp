@@ -78,6 +78,14 @@ bool bars_crowded(const Chart& c, int width) {
 Chart ChartWidget::with_choices(const Chart& chart) const {
   Chart c = chart;
   c.horizontal_bars = bars_crowded(c, width());
+  if (c.horizontal_bars) {
+    // Qt draws the first category at the bottom: the rows go in reverse, so the ladder reads
+    // from its first rung at the top.
+    const int n = int(c.x.categories.size());
+    std::reverse(c.x.categories.begin(), c.x.categories.end());
+    for (Series& s : c.series)
+      for (Point& p : s.points) p.x = n - 1 - p.x;
+  }
   if (value_log_ && value_scale_is_choosable(c))
     c.y.scale = *value_log_ ? AxisScale::Log10 : AxisScale::Linear;
   return c;
