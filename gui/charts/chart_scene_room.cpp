@@ -20,7 +20,8 @@ namespace rl::gui::charts {
 
 using namespace detail;
 
-// How much taller the chart must be for its bottom axis to hold the turned category names whole.
+// How much taller the chart must be for its bottom axis to hold the turned category names whole;
+// below zero, how much shorter it could be (a chart grown for a larger font gives the room back).
 // Qt Charts gives the axis its labels' length, 4 px of padding, its title and 2 x 2 px around
 // that, but never more than 0.4 of the height below the title and inside the chart's margins
 // and its layout's; the plot's top stands a few pixels under that height's top.
@@ -34,7 +35,7 @@ double ChartScene::axis_shortfall(const QRectF& plot) const {
   if (chart_->layout()) chart_->layout()->getContentsMargins(&left, &top, &right, &bottom);
   const double below_title =
       chart_->size().height() - bottom - chart_->margins().bottom() - plot.top() + 8;
-  return std::max(0.0, axis / 0.4 - below_title + 4);
+  return axis / 0.4 - below_title + 4;
 }
 
 QAbstractAxis* ChartScene::value_axis() const {
