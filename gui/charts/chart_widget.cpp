@@ -61,16 +61,26 @@ bool value_scale_is_choosable(const Chart& c) {
 }
 
 // Turned names need slots a line of small text thick (Qt Charts gives each the axis's width over
-// the count + 2, less 2 x 4 px, and cuts what is thicker): where a bar chart's category axis
-// cannot give that at this width (27 rungs beside the docks on a laptop), its bars lie along
-// the value axis instead, a row per name.
+// the count + 2, less 2 x 4 px, and cuts what is thicker), and a bar's turned value label (one
+// line or two: "×9.47", "step ×2.53") is shrunk to the bar's thickness. Where this width gives
+// neither (27 rungs beside the docks on a laptop), the bars lie along the value axis instead, a
+// row per name, their labels on one line beside them.
 bool bars_crowded(const Chart& c, int width) {
   if (c.x.scale != AxisScale::Category || c.x.categories.isEmpty() || c.series.isEmpty())
     return false;
-  for (const Series& s : c.series)
+  int sets = 0, lines = 0;
+  for (const Series& s : c.series) {
     if (s.kind != SeriesKind::Bars) return false;
-  const double slot = width / double(c.x.categories.size() + 2) - 8;
-  return slot < 1.2 * QFontMetricsF(detail::scaled_font(-1)).height();
+    ++sets;
+    for (const Point& p : s.points) lines = std::max(lines, int(p.label.count('\n')) + 1);
+  }
+  const int n = int(c.x.categories.size());
+  const double slot = width / double(n + 2) - 8;
+  if (slot < 1.2 * QFontMetricsF(detail::scaled_font(-1)).height()) return true;
+  if (c.stacked || lines == 0) return false;  // a stack carries no value labels
+  // The plot is the width less the value axis (about 120 px); bars fill 0.8 of a slot.
+  const double bar = (width - 120) / double(n) * 0.8 / sets;
+  return bar + 2 < 0.6 * lines * QFontMetricsF(detail::scaled_font(-1.5)).height();
 }
 
 }  // namespace
