@@ -30,12 +30,26 @@ bool stacked(const QString& group) {
 }
 
 // A page of more than four charts (Unroll: time, bandwidth, speed-up, registers, barrier stall)
-// would stack them past a laptop's screen (each at least 240 px high): its grid scrolls instead,
-// two rows of two to a screen, the rest a scroll away.
+// would stack them past a laptop's screen (each at least 240 px high): two rows of two to a
+// screen, the rest a scroll away. Smaller pages fill the screen.
 bool scrolls(const QString& group) {
   const auto& kinds = chart_kinds();
   return std::count_if(kinds.begin(), kinds.end(),
                        [&](const ChartKind& k) { return k.group == group; }) > 4;
+}
+
+// The rows arrange() lays n charts out in: one above the other up to two, then two a row.
+int grid_rows(int n) {
+  return n <= 2 ? n : (n + 1) / 2;
+}
+
+QScrollArea* scroll_page(QWidget* inner) {
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(inner);
+  return scroll;
 }
 
 QLayout* charts_layout(QWidget* page) {
@@ -51,42 +65,27 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   timer_->setInterval(150);
   connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_visible);
   // Pages: two charts one above the other (full width, so bar labels and legends fit); three
-  // as two side by side with the third full width below; four or more two by two, a page of
-  // more than four in a scroll area (scrolls()); the Ladder page's one above the other, two to a
-  // screen, in a scroll area (arrange()).
+  // as two side by side with the third full width below; four or more two by two (more than
+  // four: two rows a screen, scrolls()); the Ladder page's one above the other, two to a screen
+  // (arrange()).
   QSet<QString> groups;
   for (const ChartKind& kind : chart_kinds()) {
     if (!groups.contains(kind.group)) {
-      QWidget* page = nullptr;
+      // Every page scrolls: a chart whose legend or names need more height than the screen
+      // leaves it (ChartWidget::wanted_height) gets it, and the page scrolls.
+      auto* inner = new QWidget;
       if (stacked(kind.group)) {
-        auto* scroll = new QScrollArea;
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        auto* inner = new QWidget;
         auto* box = new QVBoxLayout(inner);
         box->setContentsMargins(4, 4, 4, 4);
         box->setSpacing(6);
         box->addWidget(setting_row());
-        scroll->setWidget(inner);
-        scroll->viewport()->installEventFilter(this);
-        page = scroll;
       } else {
-        auto* inner = new QWidget;
         auto* grid = new QGridLayout(inner);
         grid->setContentsMargins(4, 4, 4, 4);
         grid->setSpacing(6);
-        page = inner;
-        if (scrolls(kind.group)) {
-          auto* scroll = new QScrollArea;
-          scroll->setWidgetResizable(true);
-          scroll->setFrameShape(QFrame::NoFrame);
-          scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-          scroll->setWidget(inner);
-          scroll->viewport()->installEventFilter(this);
-          page = scroll;
-        }
       }
+      QScrollArea* page = scroll_page(inner);
+      page->viewport()->installEventFilter(this);
       page->setObjectName("charts_page_" + kind.group);
       pages_.append({kind.group, page});
       groups.insert(kind.group);
@@ -101,6 +100,8 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     connect(widget, &charts::ChartWidget::point_clicked, this, &ChartsPanel::point_clicked);
     connect(widget, &charts::ChartWidget::pct_of_limit_toggled, this,
             [this, id = kind.id](bool on) { store_->set_pct_of_limit(id, on); });
+    connect(widget, &charts::ChartWidget::wanted_height_changed, this,
+            [this, group = kind.group] { fit_heights(group); });
     stale_.insert(kind.id);
   }
   arrange();
@@ -171,8 +172,7 @@ void ChartsPanel::arrange() {
       if (k.group == group) widgets << chart(k.id);
     if (arranged_.value(group) == widgets) continue;
     arranged_[group] = widgets;
-    if (auto* scroll = qobject_cast<QScrollArea*>(page))
-      fit_heights(group, scroll->viewport()->height());
+    fit_heights(group);
     QLayout* layout = charts_layout(page);
     for (charts::ChartWidget* w : widgets) layout->removeWidget(w);
     if (auto* box = qobject_cast<QVBoxLayout*>(layout)) {
@@ -208,22 +208,30 @@ void ChartsPanel::fit_heights(const QString& group, int viewport_height) {
   QWidget* page = nullptr;
   for (auto& [g, p] : pages_)
     if (g == group) page = p;
-  if (page == nullptr) return;
-  // Two charts fill the visible height; the others are a scroll away. Never shorter than
-  // 380 px: below that Qt Charts cuts turned category names ("Neighb...") and the value
-  // axis's title, so on a small screen one chart and a half show and the rest scroll.
+  auto* scroll = qobject_cast<QScrollArea*>(page);
+  if (scroll == nullptr) return;
+  if (viewport_height < 0) viewport_height = scroll->viewport()->height();
+  const QList<charts::ChartWidget*>& widgets = arranged_.value(group);
   const QLayout* box = charts_layout(page);
   const QMargins m = box->contentsMargins();
-  if (qobject_cast<const QGridLayout*>(box)) {  // a scrolling grid (scrolls()): two rows a screen
-    const int room = viewport_height - m.top() - m.bottom() - box->spacing();
-    for (charts::ChartWidget* w : arranged_.value(group))
-      w->setFixedHeight(std::max(240, room / 2));
+  if (qobject_cast<const QGridLayout*>(box)) {
+    // The rows share the visible height (a page of more than four: two rows a screen), never
+    // less than 240 px nor than a chart of the page asks (its legend, its names): the charts
+    // of a page stand equally tall.
+    const int rows = std::max(1, scrolls(group) ? 2 : grid_rows(int(widgets.size())));
+    const int room = viewport_height - m.top() - m.bottom() - box->spacing() * (rows - 1);
+    int wanted = 0;
+    for (const charts::ChartWidget* w : widgets) wanted = std::max(wanted, w->wanted_height());
+    for (charts::ChartWidget* w : widgets) w->setFixedHeight(std::max({240, wanted, room / rows}));
     return;
   }
-  // The Setting row stands above the charts.
+  // Two charts fill the visible height; the others are a scroll away. Never shorter than
+  // 380 px, nor than a chart asks (turned category names whole): on a small screen one chart
+  // and a half show and the rest scroll. The Setting row stands above the charts.
   const int row = setting_ ? setting_->parentWidget()->sizeHint().height() + box->spacing() : 0;
   const int room = viewport_height - m.top() - m.bottom() - box->spacing() - row;
-  for (charts::ChartWidget* w : arranged_.value(group)) w->setFixedHeight(std::max(380, room / 2));
+  for (charts::ChartWidget* w : widgets)
+    w->setFixedHeight(std::max({380, w->wanted_height(), room / 2}));
 }
 
 ChartsPanel::~ChartsPanel() {

@@ -65,8 +65,9 @@ class ChartsPanel : public QObject {
   void arrange();
   // The Ladder charts' height (viewport resizes); a chart shown while stale is drawn.
   bool eventFilter(QObject* watched, QEvent* event) override;
-  // Sets a scrolling page's charts to share the visible height (two a screen, >= 380 px each).
-  void fit_heights(const QString& group, int viewport_height);
+  // Sets a page's charts to share the visible height (the Ladder's two a screen, >= 380 px
+  // each), each at least as tall as it asks (ChartWidget::wanted_height); -1: the viewport's.
+  void fit_heights(const QString& group, int viewport_height = -1);
   SessionStore* store_;
   QMap<QString, QList<charts::ChartWidget*>> arranged_;  // per page, as last placed
   QList<QPair<QString, QWidget*>> pages_;

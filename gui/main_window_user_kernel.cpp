@@ -93,6 +93,10 @@ void MainWindow::add_user_kernel_dock(QMenu* view) {
   toggle->setText("&Your kernel (write, compile and run a rung; lab sheets)");
   toggle->setShortcut(QKeySequence("Ctrl+Shift+K"));
   view->addAction(toggle);
+  // Shown from the menu or Ctrl+Shift+K: in front, even where it shares its side as a tab.
+  connect(toggle, &QAction::triggered, kernel_dock_, [this](bool on) {
+    if (on) kernel_dock_->raise();
+  });
 
   connect(code_, &CodePanel::user_shape_wanted, this,
           [this](const QString& id, int block_size, int unroll, int type) {

@@ -1,16 +1,17 @@
 #include "multi_gpu_run_form.h"
 
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QVBoxLayout>
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/run/grammar.h"
 #include "format.h"
+#include "wrap_row.h"
 
 namespace rl::gui {
 
@@ -42,25 +43,29 @@ MultiRunForm::MultiRunForm(QWidget* parent)
       cancel_(new QPushButton("Cancel")),
       save_(new QPushButton("Save session...")),
       status_(new QLabel) {
-  auto* grid = new QGridLayout(this);
-  grid->setContentsMargins(0, 0, 0, 0);
-  const QList<QPair<QString, QLineEdit*>> fields{
-      {"GPUs", gpus_}, {"Sizes N", sizes_}, {"Exchanges", exchanges_}, {"Local kernel", variant_}};
-  int column = 0;
-  for (const auto& [label, edit] : fields) {
+  // The fields flow onto more lines where the tab is narrow (a dock open on a 1024-pixel
+  // screen), each name beside its field; the buttons and the status below them.
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* fields = new WrapRow;
+  for (const auto& [label, edit] : QList<QPair<QString, QLineEdit*>>{{"GPUs", gpus_},
+                                                                     {"Sizes N", sizes_},
+                                                                     {"Exchanges", exchanges_},
+                                                                     {"Local kernel", variant_}}) {
     auto* l = new QLabel(label);
     l->setBuddy(edit);
-    grid->addWidget(l, 0, column++);
-    grid->addWidget(edit, 0, column++);
+    QHBoxLayout* part = fields->add_part(1);
+    part->addWidget(l);
+    part->addWidget(edit, 1);
   }
-  grid->setColumnStretch(column, 1);
+  layout->addWidget(fields);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {run_, cancel_, save_}) buttons->addWidget(b);
   status_->setWordWrap(true);
   status_->setTextFormat(Qt::PlainText);  // it echoes what was typed
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   buttons->addWidget(status_, 1);
-  grid->addLayout(buttons, 1, 0, 1, column + 1);
+  layout->addLayout(buttons);
   cancel_->setEnabled(false);
   save_->setEnabled(false);
   save_->setToolTip("Write the multi-GPU session shown as JSON (File > Open reads it back)");

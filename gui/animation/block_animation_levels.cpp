@@ -17,6 +17,7 @@
 #include "engine/multi/hierarchy_plan.h"
 #include "engine/run/spec.h"
 #include "format.h"
+#include "wrap_row.h"
 
 namespace rl::gui {
 
@@ -26,7 +27,7 @@ constexpr std::uint64_t kDefaultLevelsN = std::uint64_t(1) << 28;  // MultiSpec'
 
 // Third row: what the panel shows, and for the levels the GPU count and the exchange.
 void BlockAnimationPanel::build_levels_row(QVBoxLayout* root) {
-  auto* row = new QHBoxLayout;
+  auto* row = new WrapRow(this);  // on more lines where the tab is narrow
   show_ = new QComboBox(this);
   show_->setObjectName("show");
   show_->addItem("Inside the block");
@@ -45,21 +46,24 @@ void BlockAnimationPanel::build_levels_row(QVBoxLayout* root) {
     exchange_->addItem(QString::fromStdString(std::string(to_string(e))), int(e));
   for (int i = 0; i < exchange_->count(); ++i)
     exchange_->setItemData(i, qstr(std::string(describe(all_exchanges()[i]))), Qt::ToolTipRole);
-  row->addWidget(new QLabel("Show", this));
-  row->addWidget(show_);
-  row->addWidget(new QLabel("GPUs", this));
-  row->addWidget(gpus_);
-  row->addWidget(new QLabel("Exchange", this));
-  row->addWidget(exchange_);
+  QHBoxLayout* show = row->add_part();
+  show->addWidget(new QLabel("Show", this));
+  show->addWidget(show_);
+  QHBoxLayout* gpus = row->add_part();
+  gpus->addWidget(new QLabel("GPUs", this));
+  gpus->addWidget(gpus_);
+  QHBoxLayout* exchange = row->add_part();
+  exchange->addWidget(new QLabel("Exchange", this));
+  exchange->addWidget(exchange_);
   levels_n_ = new QLineEdit(this);
   levels_n_->setObjectName("levels_n");
   levels_n_->setPlaceholderText("2^28");
   levels_n_->setToolTip("N split over the GPUs, e.g. 2^30 or 1000003; empty: 2^28");
   levels_n_->setMaximumWidth(110);
-  row->addWidget(new QLabel("N", this));
-  row->addWidget(levels_n_);
-  row->addStretch(1);
-  root->addLayout(row);
+  QHBoxLayout* size = row->add_part();
+  size->addWidget(new QLabel("N", this));
+  size->addWidget(levels_n_);
+  root->addWidget(row);
   const auto on_levels = [this] {
     rebuild_levels();
     set_frame(0);

@@ -32,6 +32,7 @@
 #include "engine/core/error.h"
 #include "engine/run/device.h"
 #include "engine/run/spec.h"
+#include "wrap_row.h"
 
 namespace rl::gui {
 
@@ -103,7 +104,12 @@ void BlockAnimationPanel::build_ui() {
 
 // First row: variant, unroll, block size, workspace, type, N and which block.
 void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
-  auto* picks = new QHBoxLayout;
+  // Three parts (the kernel; its block; the type, N and which block): one line where the tab
+  // holds them, more where it does not.
+  auto* row = new WrapRow(this);
+  QHBoxLayout* picks = row->add_part(2);
+  QHBoxLayout* block = row->add_part();
+  QHBoxLayout* launch = row->add_part();
   variant_a_ = ladder_variant_combo(this);
   variant_a_->setObjectName("variant_a");
   unroll_a_ = new QComboBox(this);
@@ -140,20 +146,23 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   picks->addWidget(variant_a_, 2);
   picks->addWidget(new QLabel("U", this));
   picks->addWidget(unroll_a_);
-  picks->addWidget(new QLabel("Block", this));
-  picks->addWidget(block_);
-  picks->addWidget(workspace_);
-  picks->addWidget(type_);
-  picks->addWidget(new QLabel("N", this));
-  picks->addWidget(size_);
-  picks->addWidget(new QLabel("block #", this));
-  picks->addWidget(block_index_);
-  root->addLayout(picks);
+  block->addWidget(new QLabel("Block", this));
+  block->addWidget(block_);
+  block->addWidget(workspace_);
+  launch->addWidget(type_);
+  launch->addWidget(new QLabel("N", this));
+  launch->addWidget(size_);
+  launch->addWidget(new QLabel("block #", this));
+  launch->addWidget(block_index_);
+  root->addWidget(row);
 }
 
 // Second row: the variant compared side by side, and where the steps come from.
 void BlockAnimationPanel::build_compare_row(QVBoxLayout* root) {
-  auto* picks2 = new QHBoxLayout;
+  auto* row = new WrapRow(this);  // the second variant; the phases; the source
+  QHBoxLayout* picks2 = row->add_part(2);
+  QHBoxLayout* phases = row->add_part();
+  QHBoxLayout* source = row->add_part(1);
   compare_ = new QCheckBox("Side by side with", this);
   compare_->setChecked(true);
   variant_b_ = ladder_variant_combo(this);
@@ -172,10 +181,10 @@ void BlockAnimationPanel::build_compare_row(QVBoxLayout* root) {
   align_->setToolTip(
       "Step both views phase by phase (load, tree, last warp, write partial): the "
       "view with fewer steps in a phase holds its frame");
-  picks2->addWidget(align_);
-  picks2->addWidget(new QLabel("Source", this));
-  picks2->addWidget(source_, 1);
-  root->addLayout(picks2);
+  phases->addWidget(align_);
+  source->addWidget(new QLabel("Source", this));
+  source->addWidget(source_, 1);
+  root->addWidget(row);
 }
 
 namespace {
@@ -242,7 +251,10 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
 
 // Transport: frame buttons, scrub, speed, loop, zoom and the exports.
 void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
-  auto* transport = new QHBoxLayout;
+  auto* row = new WrapRow(this);  // the frames; how they play; zoom and the exports
+  QHBoxLayout* transport = row->add_part(1);
+  QHBoxLayout* playing = row->add_part();
+  QHBoxLayout* zoom = row->add_part();
   first_ = tool_button("|<", "first frame (Home)", this);
   back_ = tool_button("<", "step back (Left, PageUp)", this);
   play_ = tool_button("Play", "play / pause (Space)", this);
@@ -275,12 +287,12 @@ void BlockAnimationPanel::build_transport(QVBoxLayout* root) {
     transport->addWidget(w);
   transport->addWidget(scrub_, 1);
   transport->addWidget(frame_label_);
-  transport->addWidget(speed_);
-  transport->addWidget(loop_);
-  transport->addWidget(new QLabel("Zoom", this));
-  transport->addWidget(zoom_);
-  transport->addWidget(export_btn);
-  root->addLayout(transport);
+  playing->addWidget(speed_);
+  playing->addWidget(loop_);
+  zoom->addWidget(new QLabel("Zoom", this));
+  zoom->addWidget(zoom_);
+  zoom->addWidget(export_btn);
+  root->addWidget(row);
   connect(export_gif_btn, &QAction::triggered, this, [this] { ask_export_gif(); });
   connect(export_frame_btn, &QAction::triggered, this, [this] { ask_export_frame(); });
   connect(export_seq_btn, &QAction::triggered, this, [this] {

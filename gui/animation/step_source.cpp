@@ -28,6 +28,33 @@ constexpr int kMinimumLines = 3;
 constexpr int kMaximumLines = 10;
 
 // A read-only code view whose height is counted in lines of its font.
+// One line, never wider than the panel: a caption longer than the room ends in "…" (its tooltip
+// holds it whole). A wrapping label would ask the tab's scroll area for height the views need at
+// 1366x768; a clipped one would cut words in half.
+class ElidedCaption : public QLabel {
+ public:
+  using QLabel::QLabel;
+  void set_full_text(const QString& text) {
+    full_ = text;
+    setToolTip(text);
+    fit();
+  }
+  const QString& full_text() const { return full_; }
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override {
+    QLabel::resizeEvent(event);
+    fit();
+  }
+
+ private:
+  void fit() {
+    const QString shown = fontMetrics().elidedText(full_, Qt::ElideRight, width());
+    if (text() != shown) setText(shown);
+  }
+  QString full_;
+};
+
 class StripEdit : public QPlainTextEdit {
  public:
   using QPlainTextEdit::QPlainTextEdit;
@@ -64,10 +91,9 @@ StepSourceStrip::StepSourceStrip(QWidget* parent) : QWidget(parent) {
   toggle_->setObjectName("show_source");
   toggle_->setChecked(true);
   toggle_->setToolTip("the first view's kernel, with the lines of the current step highlighted");
-  caption_ = new QLabel(this);
+  caption_ = new ElidedCaption(this);
   caption_->setObjectName("source_caption");
-  // One line, never wider than the panel (a long reason is cut; its tooltip holds it whole): a
-  // wrapping label would ask the tab's scroll area for height the views need at 1366x768.
+  caption_->setTextFormat(Qt::PlainText);
   caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   head->addWidget(toggle_);
   head->addWidget(caption_, 1);
@@ -98,12 +124,11 @@ bool StepSourceStrip::code_shown() const {
 }
 
 void StepSourceStrip::set_caption(const QString& text) {
-  caption_->setText(text);
-  caption_->setToolTip(text);
+  static_cast<ElidedCaption*>(caption_)->set_full_text(text);
 }
 
 QString StepSourceStrip::caption() const {
-  return caption_->text();
+  return static_cast<const ElidedCaption*>(caption_)->full_text();
 }
 
 void StepSourceStrip::changeEvent(QEvent* event) {

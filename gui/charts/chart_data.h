@@ -79,6 +79,10 @@ struct Chart {
   // Bars: one stack per category (each series a layer) instead of side by side; no value labels
   // on the bars (the tooltips carry them).
   bool stacked = false;
+  // Bars lie along a value axis at the bottom, the category names upright on the left, one row
+  // each: where the names stand so close that turned ones would not fit their slots (ChartWidget
+  // decides by its width; the chart then asks for the height its rows need).
+  bool horizontal_bars = false;
   // Bandwidth charts can be drawn as % of the read floor each point's session measured at its
   // size (the person's toggle). Offered where pct_of_limit_note is set; available when
   // pct_of_limit_available, else the note says why (never an invented roof).

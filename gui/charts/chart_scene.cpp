@@ -10,6 +10,8 @@
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -34,7 +36,10 @@ ChartScene::ChartScene(const Chart& data, QChart* chart, QObject* parent, bool h
     : QObject(parent), data_(data), chart_(chart), high_contrast_(high_contrast) {
   build();
   fill();
-  connect(chart_, &QChart::plotAreaChanged, this, [this] { place_overlays(); });
+  connect(chart_, &QChart::plotAreaChanged, this, [this] {
+    place_overlays();
+    update_wanted_height(chart_->plotArea());
+  });
   connect(chart_, &QGraphicsWidget::geometryChanged, this, [this] { place_legend(); });
 }
 
@@ -50,6 +55,7 @@ QString ChartScene::signature(const Chart& c) const {
                     .arg(c.title + c.subtitle + c.pointer_notes.join(",") + c.x.title + c.y.title)
                     .arg(c.empty());
   if (c.stacked) sig += "stacked|";
+  if (c.horizontal_bars) sig += "horizontal|";
   bool wrong = false;
   for (const auto& s : c.series) {
     bool spread = false;
@@ -100,6 +106,14 @@ QAbstractAxis* make_y_axis(Scale ys) {
   return lin;
 }
 
+QAbstractBarSeries* make_bar_series(const Chart& data) {
+  if (data.horizontal_bars)
+    return data.stacked ? static_cast<QAbstractBarSeries*>(new QHorizontalStackedBarSeries)
+                        : static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries);
+  return data.stacked ? static_cast<QAbstractBarSeries*>(new QStackedBarSeries)
+                      : static_cast<QAbstractBarSeries*>(new QBarSeries);
+}
+
 void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y) {
   chart->addSeries(s);
   s->attachAxis(x);
@@ -130,8 +144,8 @@ void ChartScene::build() {
     }
     x->setTitleText(data_.x.title);
     y->setTitleText(data_.y.title + (ys == Scale::Log10 ? "  (log scale)" : ""));
-    chart_->addAxis(x, Qt::AlignBottom);
-    chart_->addAxis(y, Qt::AlignLeft);
+    chart_->addAxis(x, data_.horizontal_bars ? Qt::AlignLeft : Qt::AlignBottom);
+    chart_->addAxis(y, data_.horizontal_bars ? Qt::AlignBottom : Qt::AlignLeft);
     build_series(x, y);
     if (signature_.endsWith('W')) build_wrong_series(x, y);
     build_legend();
@@ -170,8 +184,7 @@ void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
     if (high_contrast_) color = high_contrast_twin(color);
     if (s.kind == SeriesKind::Bars) {
       if (!bars) {
-        bars = data_.stacked ? static_cast<QAbstractBarSeries*>(new QStackedBarSeries)
-                             : static_cast<QAbstractBarSeries*>(new QBarSeries);
+        bars = make_bar_series(data_);
         bars->setBarWidth(data_.stacked ? 0.6 : 0.8);
       }
       build_bar_set(i, *d, color, bars);

@@ -51,6 +51,10 @@ class ChartScene : public QObject {
   // makes room for it (chart_scene_legend.cpp).
   void fit_legend(double width);
   const ChartLegend* legend() const { return legend_; }
+  // The height the chart asks for: its title, legend and axes as laid out now, and a plot tall
+  // enough for the value axis's ticks and title, and (turned category names) a bottom axis with
+  // the room Qt Charts would otherwise cut them to (chart_scene_room.cpp). 0 for an empty chart.
+  double wanted_height() const { return wanted_height_; }
   // The warnings as drawn, in their band under the title (at most three lines).
   const QStringList& warning_lines() const { return warning_lines_; }
   // The hover text of point `index` of data().series[series]; empty when none.
@@ -67,6 +71,8 @@ class ChartScene : public QObject {
   void legend_clicked(const QString& series_name);
   // A click (double: twice) on a bar or a line's point: data().series[series].points[index].
   void point_clicked(int series, int index, bool twice);
+  // wanted_height() changed: the page holding the chart may give it more (or less) room.
+  void wanted_height_changed();
 
  private:
   // Qt Charts objects of one data series.
@@ -115,6 +121,16 @@ class ChartScene : public QObject {
   void add_bar_labels();
   void show_warnings(Scale ys, int dropped);
   void place_overlays();
+  // On each layout (plotAreaChanged), when the plot and the chart's size belong together: a new
+  // chart not laid out yet, or one resized since, would pair a new height with an old plot.
+  void update_wanted_height(const QRectF& plot);  // chart_scene_room.cpp
+  void fit_x_title(double plot_width);            // wrapped to the plot's width
+  // The axes by role: the value axis stands at the bottom under horizontal bars.
+  QAbstractAxis* value_axis() const;
+  QAbstractAxis* category_axis() const;
+  // Where (category, value) of the bar series stands in the chart, whichever way the bars lie.
+  QPointF bar_position(double category, double value, QAbstractSeries* bars) const;
+  double axis_shortfall(const QRectF& plot) const;
   // The bars as the overlays are placed over them: the series, each bar's share of its
   // category, the bar sets side by side.
   struct BarGeometry {
@@ -132,6 +148,10 @@ class ChartScene : public QObject {
   void keep_inside_plot(QGraphicsSimpleTextItem* item) const;
   void place_hatches(const BarGeometry& g);
   void fit_categories(double axis_width);
+  // Category names turned in font f: wrapped where longer than tall (one_line_else: on one line
+  // where the wrapped name is thicker than room); *fits: every one as thick as room at most.
+  QStringList turned_labels(const QFont& f, double tall, double room, bool one_line_else,
+                            bool* fits) const;
   void fit_value_title(double plot_height);  // the short title where the full one would be cut  //
                                              // category labels: wrapped to a slot, or turned
   QString signature(const Chart& c) const;
@@ -157,6 +177,8 @@ class ChartScene : public QObject {
   double fitted_width_ = -1;  // plot width the labels were last fitted to
   bool bar_labels_turned_ = false;  // bar labels drawn turned by -90 degrees
   QString signature_;
+  double wanted_height_ = 0;
+  double turned_length_ = 0;  // the longest turned category name's length; 0: none turned
 };
 
 }  // namespace rl::gui::charts

@@ -157,7 +157,7 @@ void ChartScene::set_x_axis(Scale xs, const Extent& e, double* x_lo, double* x_h
 }
 
 void ChartScene::set_y_axis(Scale ys, const Extent& e) {
-  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
+  QAbstractAxis* ya = value_axis();
   if (ys == Scale::Log10) {
     double lo = std::pow(10.0, std::floor(std::log10(e.ymin))),
            hi = std::pow(10.0, std::ceil(std::log10(e.ymax)));
@@ -190,7 +190,11 @@ void ChartScene::add_bar_labels() {
     const Series& s = data_.series[i];
     if (s.kind != SeriesKind::Bars) continue;
     for (int k : drawn_[i]->shown) {
-      auto* item = new QGraphicsSimpleTextItem(s.points[k].label, chart_);
+      // Beside a horizontal bar a label reads on one line ("×11.6 · step ×1.92"): a second line
+      // would ask the bar to be twice as thick.
+      const QString text = data_.horizontal_bars ? QString(s.points[k].label).replace('\n', " · ")
+                                                 : s.points[k].label;
+      auto* item = new QGraphicsSimpleTextItem(text, chart_);
       item->setFont(scaled_font(-1.5, s.points[k].wrong));
       item->setBrush(s.points[k].wrong ? palette_wrong() : QColor(40, 40, 40));
       item->setZValue(15);

@@ -32,7 +32,8 @@ using namespace detail;
 void ChartScene::place_overlays() {
   const QRectF plot = chart_->plotArea();
   const QRectF whole = chart_->rect();
-  fit_value_title(plot.height());
+  fit_value_title(data_.horizontal_bars ? plot.width() : plot.height());
+  fit_x_title(plot.width());
   if (!empty_hint_->toPlainText().isEmpty()) {
     // Prose wraps at three quarters of the width; a command line ("reductionlab-cli run --preset
     // block-sizes --counters") is widened for where the chart has room, as a wrap at its dashes
@@ -52,21 +53,27 @@ void ChartScene::place_overlays() {
   QAbstractSeries* bars = nullptr;
   for (auto* s : chart_->series())
     if (s->type() == QAbstractSeries::SeriesTypeBar ||
-        s->type() == QAbstractSeries::SeriesTypeStackedBar)
+        s->type() == QAbstractSeries::SeriesTypeStackedBar ||
+        s->type() == QAbstractSeries::SeriesTypeHorizontalBar ||
+        s->type() == QAbstractSeries::SeriesTypeHorizontalStackedBar)
       bars = s;
   for (const Drawn* d : drawn_) bar_sets += d->kind == SeriesKind::Bars;
   if (data_.stacked) bar_sets = std::min(bar_sets, 1);  // a stack is one bar
   if (!bars || bar_labels_.isEmpty() || plot.height() <= 0) return;
   const BarGeometry g{bars, static_cast<QAbstractBarSeries*>(bars)->barWidth(), bar_sets};
-  const double bar_px = (plot.width() - 20) / data_.x.categories.size() * g.width / bar_sets;
-  if (refit) {
+  const bool across = data_.horizontal_bars;  // bars along the bottom axis, labels beside them
+  const double bar_px = ((across ? plot.height() : plot.width()) - 20) / data_.x.categories.size() *
+                        g.width / bar_sets;
+  if (across) {
+    bar_labels_turned_ = false;
+  } else if (refit) {
     // Labels wider than one bar would run into the next bar's ("2.0852.113 ms" with grouped
     // bars): then all of them stand upright on their bar, turned by -90 degrees.
     double widest = 0;
     for (auto* item : bar_labels_) widest = std::max(widest, item->boundingRect().width());
     bar_labels_turned_ = widest > bar_px - 2;
   }
-  make_room_for_bar_labels(plot.height());
+  make_room_for_bar_labels(across ? plot.width() : plot.height());
   place_bar_labels(g, bar_px);
   place_hatches(g);
 }
@@ -89,20 +96,21 @@ bool ChartScene::refit_categories(const QRectF& plot) {
   return refit;
 }
 
-void ChartScene::make_room_for_bar_labels(double plot_height) {
-  const bool turned = bar_labels_turned_;
-  auto extent = [&](QGraphicsSimpleTextItem* item) {  // height above the bar
-    return turned ? item->boundingRect().width() : item->boundingRect().height();
+void ChartScene::make_room_for_bar_labels(double plot_length) {
+  // Along the value axis: a turned label or one beside a horizontal bar by its width.
+  const bool lengthwise = bar_labels_turned_ || data_.horizontal_bars;
+  auto extent = [&](QGraphicsSimpleTextItem* item) {  // beyond the bar's end
+    return lengthwise ? item->boundingRect().width() : item->boundingRect().height();
   };
   // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
   // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
   // new range does not trigger layouts without end.
-  auto* ya = qobject_cast<QValueAxis*>(chart_->axes(Qt::Vertical).value(0));
+  auto* ya = qobject_cast<QValueAxis*>(value_axis());
   if (!ya) return;
   double top = value_top_;
   for (auto* item : bar_labels_) {
     const Point& p = data_.series[item->data(0).toInt()].points[item->data(1).toInt()];
-    const double share = (extent(item) + 6) / plot_height;  // of the plot's height
+    const double share = (extent(item) + 6) / plot_length;  // of the value axis's length
     if (!p.wrong && p.y > 0 && share < 0.6)
       top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
   }
@@ -147,8 +155,17 @@ void ChartScene::place_bar_labels(const BarGeometry& g, double bar_px) {
     const int set = bar_set_of(i);
     const Point& p = data_.series[i].points[k];
     const double x = p.x - g.width / 2 + (set + 0.5) * g.width / g.sets;
-    const QPointF at = chart_->mapToPosition(QPointF(x, bar_span(i, k).second), g.bars);
+    const QPointF at = bar_position(x, bar_span(i, k).second, g.bars);
     const QRectF r = item->boundingRect();
+    if (data_.horizontal_bars) {  // beside the bar's end, as thick as the bar allows
+      const double scale = std::min(1.0, (bar_px + 2) / r.height());
+      item->setRotation(0);
+      item->setScale(scale);
+      item->setVisible(scale >= 0.5);
+      item->setPos(at.x() + 3, at.y() - r.height() * scale / 2);
+      keep_inside_plot(item);
+      continue;
+    }
     // Turned about its top-left corner, the text runs up from there, r.height() wide. Wider
     // than its bar even turned (big text for a room, many bars): made narrower to fit its bar
     // rather than drawn over its neighbour's or left out (a room reads the values off the
@@ -187,15 +204,14 @@ void ChartScene::place_hatches(const BarGeometry& g) {
     const Point& p = data_.series[i].points[k];
     const double left = p.x - g.width / 2 + set * g.width / g.sets;
     const auto [bottom, top] = bar_span(i, k);
-    const QPointF top_left = chart_->mapToPosition(QPointF(left, top), g.bars);
-    const QPointF bottom_right =
-        chart_->mapToPosition(QPointF(left + g.width / g.sets, bottom), g.bars);
+    const QPointF top_left = bar_position(left, top, g.bars);
+    const QPointF bottom_right = bar_position(left + g.width / g.sets, bottom, g.bars);
     hatch->setRect(QRectF(top_left, bottom_right).normalized());
   }
 }
 
 void ChartScene::fit_value_title(double plot_height) {
-  QAbstractAxis* ya = chart_->axes(Qt::Vertical).value(0);
+  QAbstractAxis* ya = value_axis();
   if (!ya || data_.y.short_title.isEmpty() || plot_height <= 0) return;
   const QString suffix = resolve_y(data_) == Scale::Log10 ? "  (log scale)" : "";
   const QString full = data_.y.title + suffix;
@@ -210,10 +226,38 @@ void ChartScene::fit_value_title(double plot_height) {
   if (ya->titleText() != want) ya->setTitleText(want);
 }
 
+QStringList ChartScene::turned_labels(const QFont& f, double tall, double room, bool one_line_else,
+                                      bool* fits) const {
+  const QFontMetricsF metrics(f);
+  QStringList labels;
+  *fits = true;
+  for (const QString& c : data_.x.categories) {
+    const QString lines =
+        metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
+    const QString wrapped = lines.isEmpty() ? QString() : "<center>" + lines + "</center>";
+    const bool too_thick = !wrapped.isEmpty() && label_size(wrapped, f).height() > room;
+    labels << (wrapped.isEmpty() || (too_thick && one_line_else) ? c.toHtmlEscaped() : wrapped);
+    *fits = *fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
+  }
+  return labels;
+}
+
 void ChartScene::fit_categories(double axis_width) {
-  auto* cat = qobject_cast<QBarCategoryAxis*>(chart_->axes(Qt::Horizontal).value(0));
+  auto* cat = qobject_cast<QBarCategoryAxis*>(category_axis());
   const int n = data_.x.categories.size();
   if (!cat || n == 0) return;
+  turned_length_ = 0;
+  if (data_.horizontal_bars) {  // upright and whole, a row each (wanted_height() asks for them)
+    QStringList labels;
+    for (const QString& c : data_.x.categories) labels << c.toHtmlEscaped();
+    if (cat->labelsFont() != scaled_font(-1)) cat->setLabelsFont(scaled_font(-1));
+    if (cat->labelsAngle() != 0) cat->setLabelsAngle(0);
+    if (cat->categories() != labels) {
+      cat->clear();
+      cat->append(labels);
+    }
+    return;
+  }
   // Qt Charts cuts a label wider than its slot to "Complete...", so "CompleteUnroll" and
   // "CompleteUnrollWarp8" would read the same. Upright names wrapped to the slot's width read
   // best and take little height (two charts share a page); if a word is wider than the slot, in
@@ -234,25 +278,22 @@ void ChartScene::fit_categories(double axis_width) {
   }
   QFont turned_font = fonts[0];
   if (fit == 2) {
-    // Turned, Qt Charts still cuts a name longer than about a fifth of the chart's height
-    // ("complete_unroll_sync U..." with text for a room): such names go on two or three lines.
-    // It also cuts lines that stand wider together than the slot ("complete_" / "unroll_syn..."
-    // with 15 rungs at 1366x768): the lines a slot holds decide the font, the larger first.
-    // (Longer lines instead are cut by length, measured: the fifth of the height holds.)
+    // Turned, each name's lines stand side by side across its slot: the lines a slot holds
+    // decide the font, the larger first. A name longer than a fifth of the chart's height goes
+    // on two or three lines; where the slots are too thin for that in every font, on as many
+    // as its slot holds. Qt Charts cuts turned names longer than its bottom axis's height (at
+    // most 0.4 of the chart's): the longest one's length is what the chart asks room for
+    // (wanted_height()).
     const double tall = chart_->rect().height() * 0.2;
-    for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
-      turned_font = f;
-      const QFontMetricsF metrics(f);
-      bool fits = true;
-      labels.clear();
-      for (const QString& c : data_.x.categories) {
-        const QString lines =
-            metrics.horizontalAdvance(c) > tall ? wrapped_label(c, f, tall) : QString();
-        labels << (lines.isEmpty() ? c.toHtmlEscaped() : "<center>" + lines + "</center>");
-        fits = fits && label_size(labels.last(), f).height() <= room;  // turned: its thickness
+    bool fits = false;
+    for (const bool one_line_else : {false, true})
+      for (const QFont& f : {fonts[0], fonts[1], scaled_font(-3)}) {
+        if (fits) break;
+        turned_font = f;
+        labels = turned_labels(f, tall, room, one_line_else, &fits);
       }
-      if (fits) break;
-    }
+    for (const QString& l : labels)
+      turned_length_ = std::max(turned_length_, label_size(l, turned_font).width());
   }
   const QFont& font = fit == 2 ? turned_font : fonts[fit];
   if (cat->labelsFont() != font) cat->setLabelsFont(font);

@@ -8,6 +8,7 @@
 #include <QCursor>
 #include <QEvent>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -19,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "charts/chart_axes.h"
@@ -58,10 +60,42 @@ bool value_scale_is_choosable(const Chart& c) {
   return !c.series.isEmpty();
 }
 
+// Turned names need slots a line of small text thick (Qt Charts gives each the axis's width over
+// the count + 2, less 2 x 4 px, and cuts what is thicker), and a bar's turned value label (one
+// line or two: "×9.47", "step ×2.53") is shrunk to the bar's thickness. Where this width gives
+// neither (27 rungs beside the docks on a laptop), the bars lie along the value axis instead, a
+// row per name, their labels on one line beside them.
+bool bars_crowded(const Chart& c, int width) {
+  if (c.x.scale != AxisScale::Category || c.x.categories.isEmpty() || c.series.isEmpty())
+    return false;
+  int sets = 0, lines = 0;
+  for (const Series& s : c.series) {
+    if (s.kind != SeriesKind::Bars) return false;
+    ++sets;
+    for (const Point& p : s.points) lines = std::max(lines, int(p.label.count('\n')) + 1);
+  }
+  const int n = int(c.x.categories.size());
+  const double slot = width / double(n + 2) - 8;
+  if (slot < 1.2 * QFontMetricsF(detail::scaled_font(-1)).height()) return true;
+  if (c.stacked || lines == 0) return false;  // a stack carries no value labels
+  // The plot is the width less the value axis (about 120 px); bars fill 0.8 of a slot.
+  const double bar = (width - 120) / double(n) * 0.8 / sets;
+  return bar + 2 < 0.6 * lines * QFontMetricsF(detail::scaled_font(-1.5)).height();
+}
+
 }  // namespace
 
 Chart ChartWidget::with_choices(const Chart& chart) const {
   Chart c = chart;
+  c.horizontal_bars = bars_crowded(c, width());
+  if (c.horizontal_bars) {
+    // Qt draws the first category at the bottom: the rows go in reverse, so the ladder reads
+    // from its first rung at the top.
+    const int n = int(c.x.categories.size());
+    std::reverse(c.x.categories.begin(), c.x.categories.end());
+    for (Series& s : c.series)
+      for (Point& p : s.points) p.x = n - 1 - p.x;
+  }
   if (value_log_ && value_scale_is_choosable(c))
     c.y.scale = *value_log_ ? AxisScale::Log10 : AxisScale::Linear;
   return c;
@@ -133,7 +167,7 @@ void ChartWidget::rebuild_later() {
       this,
       [this] {
         rebuild_pending_ = false;
-        if (scene_) build(Chart(scene_->data()));
+        if (scene_) build(with_choices(source_));
       },
       Qt::QueuedConnection);
 }
@@ -142,6 +176,7 @@ void ChartWidget::build(const Chart& chart) {
   auto* qchart = new QChart;
   auto* next = new ChartScene(chart, qchart, nullptr, high_contrast_);
   connect(next, &ChartScene::legend_clicked, this, &ChartWidget::toggle_series);
+  connect(next, &ChartScene::wanted_height_changed, this, &ChartWidget::wanted_height_changed);
   connect(next, &ChartScene::point_clicked, this, [this](int series, int index, bool twice) {
     const Chart& c = scene_->data();
     if (series < 0 || series >= int(c.series.size())) return;
@@ -162,11 +197,14 @@ void ChartWidget::build(const Chart& chart) {
   scene_ = next;
   scene_->fit_legend(width());
   after_show();
+  emit wanted_height_changed();
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  if (scene_) scene_->fit_legend(width());
+  if (!scene_) return;
+  scene_->fit_legend(width());
+  if (bars_crowded(scene_->data(), width()) != scene_->data().horizontal_bars) rebuild_later();
 }
 
 void ChartWidget::set_high_contrast(bool on) {
@@ -224,6 +262,17 @@ QStringList ChartWidget::text_fonts() const {
   }
   fonts.sort();
   return fonts;
+}
+
+int ChartWidget::wanted_height() const {
+  if (!scene_ || scene_->wanted_height() <= 0) return 0;
+  // Hidden, this widget's new height reaches the chart only when shown: the difference between
+  // them would ask for more and more. The last answer stands until then.
+  if (!isVisible()) return last_wanted_;
+  // The view's frame and anything else between the widget's edge and the chart's.
+  const double around = height() - view_->chart()->size().height();
+  last_wanted_ = int(std::ceil(scene_->wanted_height() + std::max(0.0, around)));
+  return last_wanted_;
 }
 
 const Chart& ChartWidget::chart() const {

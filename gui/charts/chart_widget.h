@@ -57,6 +57,9 @@ class ChartWidget : public QWidget {
   // Every text the chart draws with its font ("axis labels | font DejaVu Sans,9.5,..."), and the
   // title's HTML, sorted: the full-screen modes must leave these as they found them.
   QStringList text_fonts() const;
+  // The height this widget needs for every text of its chart to stand whole (ChartScene's
+  // wanted_height(), in the widget's pixels); 0 for an empty chart. A page that scrolls gives it.
+  int wanted_height() const;
   static constexpr const char* kFontMark = " | font ";
 
  signals:
@@ -65,6 +68,7 @@ class ChartWidget : public QWidget {
   void point_clicked(const rl::PointSpec& point, bool twice);
   // The person asked for the bandwidth as % of the read floor (true) or in GB/s.
   void pct_of_limit_toggled(bool on);
+  void wanted_height_changed();
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -85,6 +89,7 @@ class ChartWidget : public QWidget {
   QAction* log_action_ = nullptr;
   QAction* pct_action_ = nullptr;
   bool high_contrast_ = false;
+  mutable int last_wanted_ = 0;  // wanted_height() while shown
 };
 
 // Renders chart alone (no widget needed) at size pixels on white. Text grows with the image

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "code/kernel_editor.h"
+#include "wrap_row.h"
 
 namespace rl::gui {
 
@@ -61,9 +62,12 @@ void KernelEditorPanel::build_ui() {
   open_ = new QPushButton(tr("Open kernel…"));
   save_ = new QPushButton(tr("Save"));
   save_as_ = new QPushButton(tr("Save as…"));
-  auto* file_row = new QHBoxLayout;
-  file_row->addWidget(file_label_, 1);
-  for (QPushButton* b : {open_, save_, save_as_}) file_row->addWidget(b);
+  // The file's name, then its buttons: on two lines where the dock is narrow (beside the
+  // experiment form on a 1024-pixel screen), so a long name never widens the window.
+  auto* file_row = new WrapRow;
+  file_row->add_part(1)->addWidget(file_label_);
+  QHBoxLayout* file_buttons = file_row->add_part();
+  for (QPushButton* b : {open_, save_, save_as_}) file_buttons->addWidget(b);
 
   name_ = new QLineEdit;
   name_->setPlaceholderText(tr("the kernel's function name"));
@@ -98,7 +102,7 @@ void KernelEditorPanel::build_ui() {
   diagnostics_->hide();
 
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(file_row);
+  layout->addWidget(file_row);
   layout->addLayout(name_row);
   layout->addWidget(name_message_);
   layout->addWidget(editor_, 1);

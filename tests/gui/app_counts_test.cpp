@@ -173,15 +173,16 @@ TEST(AppCounts, LadderLeadsWithTheCountsOnTheHostOnly) {
   EXPECT_EQ(position_of(panel, "ladder_time"), 2);
   panel->refresh_all();
   EXPECT_EQ(panel->chart("ladder_counts")->drawn_points(), int(std::size(kLadder)));
-  // Full width, two to a screen: each as tall as half the page, at least 380 px (scroll for the
-  // rest).
+  // Full width, two to a screen: each as tall as half the page, at least 380 px and at least
+  // what the chart asks for its names (scroll for the rest).
   w.resize(1366, 768);
   w.tabs()->setCurrentWidget(ladder_page);
   QCoreApplication::processEvents();
   const int page_height = static_cast<QScrollArea*>(ladder_page)->viewport()->height();
   const int row = w.findChild<QComboBox*>("ladder_setting")->parentWidget()->sizeHint().height();
   for (const char* id : {"ladder_counts", "ladder_speedup", "ladder_time"})
-    EXPECT_EQ(panel->chart(id)->height(), std::max(380, (page_height - 4 - 4 - 6 - row - 6) / 2))
+    EXPECT_EQ(panel->chart(id)->height(), std::max({380, panel->chart(id)->wanted_height(),
+                                                    (page_height - 4 - 4 - 6 - row - 6) / 2}))
         << id;
   EXPECT_GE(panel->chart("ladder_counts")->width(), ladder_page->width() - 40);
 

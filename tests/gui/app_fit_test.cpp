@@ -1,7 +1,8 @@
 // The window fits the screen it is on, in every state: at start, during and after a run on the
-// host backend, with Sessions shown, in every tab, after presentation and story mode. Run once per
-// screen size by the gui_fit_WxH ctests (tests/CMakeLists.txt), which give the offscreen platform
-// a screen of that size; in a plain gui_tests run (the offscreen default, 800 x 600) it skips.
+// host backend, with Sessions shown, in every tab, after presentation and story mode, with the
+// Your kernel dock open, on a busy ladder (27 rungs). Run once per screen size by the gui_fit_WxH
+// ctests (tests/CMakeLists.txt), which give the offscreen platform a screen of that size; in a
+// plain gui_tests run (the offscreen default, 800 x 600) it skips.
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
@@ -23,6 +24,7 @@
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "presentation.h"
+#include "session_files.h"
 #include "session_store.h"
 #include "story/story_view.h"
 
@@ -36,7 +38,12 @@ QSize wanted_screen() {
   return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
 }
 
+// What a person sees a moment later: the charts' coalesced refresh (ChartsPanel waits 150 ms
+// before redrawing) done and the layouts it starts settled. A few event passes alone check the
+// charts of the state before.
 void settle() {
+  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  QTest::qWait(250);
   for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
 
@@ -59,8 +66,10 @@ bool behind_another_tab(const QWidget* w) {
   return false;
 }
 
-// A control squeezed below the size its text needs, or running past the right edge of what holds
-// it (a scroll area's viewport included: a form scrolls down, never sideways).
+// A control squeezed below the size its text needs, running past the right edge of what holds
+// it (a scroll area's viewport included: a form scrolls down, never sideways), or past the
+// bottom of what holds it, up to the scroll area it stands in (a row laid out taller than the
+// room it was given is clipped).
 QStringList cut_controls(const QWidget& window) {
   QStringList cut;
   for (const QWidget* w : window.findChildren<QWidget*>()) {
@@ -81,10 +90,20 @@ QStringList cut_controls(const QWidget& window) {
                  .arg(w->height())
                  .arg(w->minimumSizeHint().width())
                  .arg(w->minimumSizeHint().height());
+    // Below the bottom of what holds it, up to the scroll area it is in (which scrolls down).
+    bool scrolled = false;
     for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget()) {
       const QRect r(w->mapTo(p, QPoint(0, 0)), w->size());
       if (r.left() < -1 || r.right() > p->width() + 1) {
         cut << QString("%1 runs past the edge of %2").arg(name_of(w), p->metaObject()->className());
+        break;
+      }
+      const auto* area =
+          p->parentWidget() ? qobject_cast<const QAbstractScrollArea*>(p->parentWidget()) : nullptr;
+      scrolled = scrolled || (area && area->viewport() == p);
+      if (!scrolled && (r.top() < -1 || r.bottom() > p->height() + 1)) {
+        cut << QString("%1 runs past the bottom of %2")
+                   .arg(name_of(w), p->metaObject()->className());
         break;
       }
       if (p->isWindow()) break;
@@ -119,6 +138,11 @@ QStringList problems(MainWindow& w, const QString& state) {
     for (const QWidget* c : w.experiment()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
       if (c->minimumSizeHint().width() > 250)
         widths << QString("form %1 %2").arg(name_of(c)).arg(c->minimumSizeHint().width());
+    // The kernel dock's widest parts, where it is open.
+    if (w.kernel_dock()->isVisible())
+      for (const QWidget* c : w.kernel_dock()->widget()->findChildren<QWidget*>())
+        if (c->isVisible() && c->minimumSizeHint().width() > 300)
+          widths << QString("kernel dock %1 %2").arg(name_of(c)).arg(c->minimumSizeHint().width());
     add("widths: " + widths.join(", "));
   }
   for (const QDockWidget* d : w.findChildren<QDockWidget*>())
@@ -198,6 +222,21 @@ TEST(AppFitScreen, EveryStateFitsTheScreen) {
     settle();
     found << every_tab(w, "after story mode");
   }
+  // The Your kernel dock open (Ctrl+Shift+K): beside the Code tab on a wide screen, sharing the
+  // experiment form's side on a small one.
+  w.kernel_dock()->show();
+  w.kernel_dock()->raise();
+  settle();
+  found << every_tab(w, "Your kernel open");
+  w.kernel_dock()->hide();
+  settle();
+  // A busy ladder: the lab solutions' 27 rungs, every name whole.
+  QString error;
+  std::optional<rl::Session> busy = read_session_file(":/sessions/h200-lab-solutions.json", &error);
+  ASSERT_TRUE(busy.has_value()) << error.toStdString();
+  w.store()->set_primary(std::move(*busy), "lab solutions");
+  settle();
+  found << every_tab(w, "27 rungs");
   EXPECT_TRUE(found.isEmpty()) << found.join("\n").toStdString();
 }
 
