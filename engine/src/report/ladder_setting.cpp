@@ -53,16 +53,18 @@ std::vector<LadderSetting> ladder_settings(const Session& s) {
     if (measured(r))
       rungs_at[{r.point.size, int(r.point.type), r.point.block_size}].insert(
           {r.point.variant, r.point.unroll});
+  // The (N, type) pairs measured at a chosen block size: looked up once per key, so a session of
+  // many sizes stays linear.
+  std::set<std::pair<std::uint64_t, int>> with_blocks;
+  for (const auto& entry : rungs_at)
+    if (std::get<2>(entry.first) != 0)
+      with_blocks.insert({std::get<0>(entry.first), std::get<1>(entry.first)});
   std::vector<LadderSetting> out;
   for (const auto& [key, rungs] : rungs_at) {
     const auto [size, type, block] = key;
     // Variants that pick their own block size (0) join every block size of their N and type;
     // alone (no other block size there) they are a setting of their own.
-    if (block == 0 && std::any_of(rungs_at.begin(), rungs_at.end(), [&](const auto& e) {
-          return std::get<0>(e.first) == size && std::get<1>(e.first) == type &&
-                 std::get<2>(e.first) != 0;
-        }))
-      continue;
+    if (block == 0 && with_blocks.count({size, type})) continue;
     std::size_t count = rungs.size();
     if (block != 0)
       if (auto it = rungs_at.find({size, type, 0}); it != rungs_at.end())
