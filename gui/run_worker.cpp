@@ -6,7 +6,6 @@
 #include <QFile>
 
 #include <exception>
-#include <utility>
 
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
@@ -52,6 +51,7 @@ rl::RunProfiling engine_profiling(const RunProfiling& p) {
 }
 
 rl::RunTarget& RunWorker::target_for(quint64 run_id, int device) {
+  running_ = run_id;  // a target kept from an earlier run speaks for this one
   if (target_ && target_->device_index() == device) return *target_;
   target_.reset();  // an in-process runner's CUDA context is released before another is made
   if (!discovery_ && device != kHostDevice && !factory_) discovery_ = rl::discover_devices();
@@ -59,11 +59,10 @@ rl::RunTarget& RunWorker::target_for(quint64 run_id, int device) {
   o.device = device;
   o.discovery = discovery_ ? &*discovery_ : nullptr;
   o.backend = factory_;
-  o.on_notice = [this, run_id](const std::string& what) {
-    // The worker's absence is said once; what happens to a worker, every time.
-    const bool missing = what.rfind("no GPU worker process", 0) == 0;
-    if (missing && std::exchange(said_no_worker_, true)) return;
-    emit notice(run_id, QString::fromStdString(what));
+  // Once per target for what it decided (no worker executable: in this process), every time for
+  // what happens to a worker; always as the run in progress.
+  o.on_notice = [this](const std::string& what) {
+    emit notice(running_, QString::fromStdString(what));
   };
   target_ = std::make_unique<rl::RunTarget>(std::move(o));
   return *target_;

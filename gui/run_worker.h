@@ -104,7 +104,7 @@ class RunWorker : public QObject {
   rl::RunTarget& target_for(quint64 run_id, int device);
   std::unique_ptr<rl::RunTarget> target_;
   std::optional<rl::Discovery> discovery_;  // the last discover(): the devices' descriptions
-  bool said_no_worker_ = false;
+  quint64 running_ = 0;                     // the run the target's notices belong to
   BackendFactory factory_;
   std::atomic<int> checkpoints_written_{0};
 };

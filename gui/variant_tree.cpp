@@ -67,16 +67,10 @@ VariantTree::VariantTree(QWidget* parent) : QWidget(parent) {
         for (int u : v.unroll_factors)
           if (u > 1 && u <= v.seed_unroll) add_item(group, QString::fromStdString(v.seed_label(u)));
     }
-    if (group->childCount() == 0) delete group;
-  }
-  tree_->expandAll();
-  // The labs start folded: the ladder is what most runs are about.
-  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
-    QTreeWidgetItem* group = tree_->topLevelItem(i);
-    for (const auto& [family, heading] : family_headings())
-      if (is_lab(family) &&
-          group->text(0) == QString::fromUtf8(heading.data(), int(heading.size())))
-        group->setExpanded(false);
+    if (group->childCount() == 0)
+      delete group;
+    else  // the labs start folded: the ladder is what most runs are about
+      group->setExpanded(!is_lab(family));
   }
   detail_ = new QLabel("Hover or select a variant to read what it demonstrates.");
   detail_->setWordWrap(true);

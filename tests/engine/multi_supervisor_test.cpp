@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "beside_this_test.h"
 #include "engine/core/error.h"
 #include "engine/multi/multi_supervisor.h"
 #include "multi_fixtures.h"
@@ -19,12 +20,7 @@
 namespace rl {
 namespace {
 
-std::string beside_this_test(const std::string& name) {
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  const std::string path(exe, n > 0 ? std::size_t(n) : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
+using testing::beside_this_test;
 
 class MultiSupervisorTest : public ::testing::Test {
  protected:

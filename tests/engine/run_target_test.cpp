@@ -9,17 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "beside_this_test.h"
 #include "engine/run/run_target.h"
 
 namespace rl {
 namespace {
 
-std::string beside_this_test(const std::string& name) {
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  std::string path(exe, n > 0 ? std::size_t(n) : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
+using testing::beside_this_test;
 
 ExperimentSpec three_points() {
   ExperimentSpec s;

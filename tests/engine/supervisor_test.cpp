@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "beside_this_test.h"
 #include "engine/core/error.h"
 #include "engine/counters/line_samples.h"
 #include "engine/run/backend.h"
@@ -30,12 +31,7 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-std::string beside_this_test(const std::string& name) {
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  std::string path(exe, n > 0 ? std::size_t(n) : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
+using testing::beside_this_test;
 
 int open_fds() {
   int n = 0;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "beside_this_test.h"
 #include "engine/run/device.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
@@ -100,12 +101,7 @@ bool contains(const std::string& text, const std::string& part) {
   std::_Exit(problems.empty() ? 0 : 1);
 }
 
-std::string beside_this_test(const std::string& name) {
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  std::string path(exe, n > 0 ? std::size_t(n) : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
+using testing::beside_this_test;
 
 TEST(GpuFault, SupervisedTheFaultFailsItsPointAndAFreshWorkerRunsTheRest) {
   RL_REQUIRE_GPU();

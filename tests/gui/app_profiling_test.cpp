@@ -138,6 +138,24 @@ TEST(AppProfiling, TheChoiceReachesTheWorkersArguments) {
   EXPECT_EQ(finished.count(), 3);
 }
 
+// The worker's target is kept between runs on one GPU; what it says of a lost worker belongs to
+// the run in progress, not to the run that made the target (the controller drops other ids).
+TEST(AppProfiling, ALaterRunsWorkerNoticesCarryItsOwnId) {
+  FakeWorker fake;
+  RunWorker worker;
+  worker.use_discovery(fake_gpu());
+  QSignalSpy notices(&worker, &RunWorker::notice);
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const rl::ExperimentSpec spec = test::tiny_spec();
+  worker.run(1, spec, 0, cancel);
+  setenv("RL_FAKE_FAULT_SIZES", std::to_string(spec.sizes.front()).c_str(), 1);
+  worker.run(2, spec, 0, cancel);
+  unsetenv("RL_FAKE_FAULT_SIZES");
+  ASSERT_GE(notices.count(), 1);
+  for (const QList<QVariant>& n : notices)
+    EXPECT_EQ(n.at(0).toULongLong(), 2u) << n.at(1).toString().toStdString();
+}
+
 // The third box, "Executed instructions per line (SASS counts)": one of the three, each off while
 // another is ticked with the reason in its tooltip, and its tick reaches the worker as
 // --line-counts.
