@@ -23,6 +23,7 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
+#include "engine/io/stream.h"
 #include "engine/run/worker.h"
 #include "fault_backend.h"
 #include "multi_fixtures.h"
@@ -83,9 +84,8 @@ class FakeBackend final : public rl::Backend {
 
 int fake_multi_worker() {
   const rl::MultiSession all = rl::testing::make_multi_session();
-  auto say = [](std::string line) {
-    while (!line.empty() && line.back() == '\n') line.pop_back();  // one line each, as emit()
-    std::printf("%s\n", line.c_str());
+  auto say = [](const std::string& line) {  // the run stream's lines, as the real worker's
+    std::fputs(line.c_str(), stdout);
     std::fflush(stdout);
   };
   auto after = [](const char* name) {
@@ -97,12 +97,12 @@ int fake_multi_worker() {
   sigemptyset(&term);
   sigaddset(&term, SIGTERM);
   sigprocmask(SIG_BLOCK, &term, nullptr);
-  say("notice fake worker: measuring read floors");
+  say(rl::stream_notice_line("fake worker: measuring read floors"));
   rl::MultiSession s = all;
   s.points.clear();
   for (std::size_t i = 0; i < all.points.size(); ++i) {
     s.points.push_back(all.points[i]);
-    say("multi " + rl::multi_session_to_json(s, -1));
+    say(rl::stream_multi_line(s));
     if (int(i) + 1 == crash) std::abort();
     if (int(i) + 1 == hang) {
       if (std::getenv("RL_FAKE_MULTI_DEAF"))  // SIGTERM blocked and never taken
@@ -110,12 +110,12 @@ int fake_multi_worker() {
       int got = 0;
       sigwait(&term, &got);
       s.cancelled = true;
-      say("multi " + rl::multi_session_to_json(s, -1));
-      say("end 1");
+      say(rl::stream_multi_line(s));
+      say(rl::stream_multi_end_line(s));
       return 0;
     }
   }
-  say("end 0");
+  say(rl::stream_multi_end_line(s));
   return 0;
 }
 

@@ -230,7 +230,7 @@ TEST(NvLink, DevicesJsonCarriesTheLinks) {
   d.host.name = "Some CPU";
   d.links = testing::make_multi_session().links;
   const std::string line = stream_devices_line(d);
-  EXPECT_TRUE(has(line, "\"schema_version\":\"1.1\"")) << line;
+  EXPECT_TRUE(has(line, "\"schema_version\":\"" + stream_version() + "\"")) << line;
   StreamReader reader;
   ASSERT_EQ(reader.feed(line), StreamEvent::Devices);
   ASSERT_EQ(reader.discovery()->links.size(), 2u);
@@ -238,7 +238,7 @@ TEST(NvLink, DevicesJsonCarriesTheLinks) {
   EXPECT_EQ(reader.discovery()->links[1].measured_gbps, 99.5);
   // A 1.0 CLI sends no links: none, not an error.
   std::string old = line.substr(0, line.find(",\"links\"")) + "}";
-  old.replace(old.find("1.1"), 3, "1.0");
+  old.replace(old.find(stream_version()), stream_version().size(), "1.0");
   StreamReader older;
   ASSERT_EQ(older.feed(old), StreamEvent::Devices);
   EXPECT_TRUE(older.discovery()->links.empty());

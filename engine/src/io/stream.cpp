@@ -6,6 +6,8 @@
 
 #include <ctime>
 
+#include "engine/io/export.h"
+#include "engine/multi/multi_spec.h"
 #include "io/export_json_parts.h"
 
 namespace rl {
@@ -29,10 +31,14 @@ std::string stream_version() {
   return std::to_string(kStreamMajor) + "." + std::to_string(kStreamMinor);
 }
 
-StreamCounts count_points(const Session& s, std::size_t points) {
+namespace {
+
+// Both kinds of point (PointResult, MultiPoint) say their status and noisiness alike.
+template <class Point>
+StreamCounts count_statuses(const std::vector<Point>& done, std::size_t points) {
   StreamCounts c;
   c.points = points;
-  for (const PointResult& r : s.results) {
+  for (const Point& r : done) {
     switch (r.status) {
       case PointStatus::Ok:
         ++c.ok;
@@ -47,9 +53,20 @@ StreamCounts count_points(const Session& s, std::size_t points) {
         ++c.skipped;
         break;
     }
+    if (r.noisy) ++c.noisy;
   }
-  c.noisy = std::size_t(count_noisy(s.results));
   return c;
+}
+
+OrderedJson counts_json(const StreamCounts& c) {
+  return {{"points", c.points}, {"ok", c.ok},           {"wrong", c.wrong},
+          {"failed", c.failed}, {"skipped", c.skipped}, {"noisy", c.noisy}};
+}
+
+}  // namespace
+
+StreamCounts count_points(const Session& s, std::size_t points) {
+  return count_statuses(s.results, points);
 }
 
 std::string stream_start_line(const DeviceInfo& device, const ExperimentSpec& spec,
@@ -82,6 +99,7 @@ std::string stream_point_line(const Session& s) {
   OrderedJson floors = OrderedJson::array();
   for (const ReadFloor& f : s.read_floors) floors.push_back(detail::read_floor_to_json_value(f));
   line["read_floors"] = floors;
+  line["device"] = detail::device_to_json_value(s.device);  // since 1.2
   return dump(line);
 }
 
@@ -102,8 +120,7 @@ std::string stream_end_line(const Session& s, std::size_t points) {
   OrderedJson line = line_of("end");
   line["cancelled"] = s.cancelled;
   line["device"] = detail::device_to_json_value(s.device);
-  line["counts"] = {{"points", c.points}, {"ok", c.ok},           {"wrong", c.wrong},
-                    {"failed", c.failed}, {"skipped", c.skipped}, {"noisy", c.noisy}};
+  line["counts"] = counts_json(c);
   return dump(line);
 }
 
@@ -117,6 +134,35 @@ std::string stream_devices_line(const Discovery& d) {
   OrderedJson links = OrderedJson::array();  // since 1.1
   for (const PeerLink& l : d.links) links.push_back(detail::link_to_json_value(l));
   line["links"] = links;
+  return dump(line);
+}
+
+std::string stream_lost_line(const std::string& message) {
+  OrderedJson line = line_of("lost");
+  line["message"] = message;
+  return dump(line);
+}
+
+std::string stream_next_line() {
+  return dump(line_of("next"));
+}
+
+std::string stream_counted_line(const std::string& counted_json) {
+  OrderedJson line = line_of("counted");
+  line["step"] = OrderedJson::parse(counted_json);
+  return dump(line);
+}
+
+std::string stream_multi_line(const MultiSession& s) {
+  OrderedJson line = line_of("multi");
+  line["session"] = OrderedJson::parse(multi_session_to_json(s, -1));
+  return dump(line);
+}
+
+std::string stream_multi_end_line(const MultiSession& s) {
+  OrderedJson line = line_of("end");
+  line["cancelled"] = s.cancelled;
+  line["counts"] = counts_json(count_statuses(s.points, expand(s.spec).size()));
   return dump(line);
 }
 

@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "engine/core/echo.h"
+#include "engine/io/export.h"
 #include "engine/io/stream.h"
+#include "engine/multi/multi_spec.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
@@ -130,8 +132,11 @@ std::optional<StreamEvent> StreamReader::feed(std::string_view line) {
     if (event == "start") return read_start(j);
     if (event == "progress") return read_progress(j);
     if (event == "point") return read_point(j);
-    if (event == "end") return read_end(j);
+    if (event == "end" && !(multi_ && !started_)) return read_end(j);
     if (event == "devices") return read_devices(j);
+    if (event == "end") return read_multi_end(j);
+    if (event == "lost" || event == "next" || event == "counted" || event == "multi")
+      return read_worker_event(event, j);
   } catch (const StreamError&) {
     throw;
   } catch (const std::exception& e) {  // a field refused by the session's own reader
@@ -145,6 +150,10 @@ std::optional<StreamEvent> StreamReader::feed(std::string_view line) {
   const auto v = parse_version(j["schema_version"]);
   if (v && v->minor > kStreamMinor) return std::nullopt;
   refuse("line " + std::to_string(lines_) + ": unknown event " + echo(event));
+}
+
+void StreamReader::continue_after(const Session& known) {
+  known_ = known;
 }
 
 StreamEvent StreamReader::read_start(const OrderedJson& j) {
@@ -162,6 +171,17 @@ StreamEvent StreamReader::read_start(const OrderedJson& j) {
   if (said != points.size())
     refuse("the start event says " + std::to_string(said) + " points, but its spec has " +
            std::to_string(points.size()));
+  if (known_) {  // a later worker of the same run: its points follow the known ones
+    if (known_->results.size() > points.size())
+      refuse("the start event's spec has " + std::to_string(points.size()) +
+             " points, fewer than " + std::to_string(known_->results.size()) + " known");
+    for (std::size_t i = 0; i < known_->results.size(); ++i)
+      if (!(known_->results[i].point == points[i]))
+        refuse("the start event's spec is not the run's: point " + std::to_string(i) + " is " +
+               points[i].label() + ", not " + known_->results[i].point.label());
+    s.results = known_->results;
+    s.read_floors = known_->read_floors;
+  }
   session_ = std::move(s);
   points_ = std::move(points);
   started_ = true;
@@ -203,6 +223,8 @@ StreamEvent StreamReader::read_point(const OrderedJson& j) {
     floors.push_back(
         detail::read_floor_from_json_value(arr[i], "point.read_floors[" + std::to_string(i) + "]"));
   session_.read_floors = std::move(floors);
+  if (const OrderedJson* d = json::find(j, "device"))  // since 1.2: as measured so far
+    session_.device = detail::device_from_json_value(*d, "point.device");
   session_.results.push_back(std::move(r));
   compute_speedups(session_.results, session_.spec.baseline);
   return StreamEvent::Point;
@@ -248,6 +270,54 @@ StreamEvent StreamReader::read_devices(const OrderedJson& j) {
   }
   discovery_ = std::move(d);
   return StreamEvent::Devices;
+}
+
+StreamEvent StreamReader::read_worker_event(const std::string& event, const OrderedJson& j) {
+  if (event == "lost") {
+    message_ = text_of(j, "message", event);
+    return StreamEvent::Lost;
+  }
+  if (event == "next") {
+    if (!started_ || session_.results.empty()) refuse("a next event before any point");
+    return StreamEvent::Next;
+  }
+  if (event == "counted") {
+    const OrderedJson& step = member(j, "step", event);
+    if (!step.is_object()) refuse("counted.step: expected an object");
+    counted_ = step.dump();
+    return StreamEvent::Counted;
+  }
+  return read_multi(j);
+}
+
+StreamEvent StreamReader::read_multi(const OrderedJson& j) {
+  if (started_) refuse("a multi event in a one-GPU run's stream");
+  if (ended_) refuse("a multi event after the end");
+  const OrderedJson& s = member(j, "session", "multi");
+  if (!s.is_object()) refuse("multi.session: expected an object");
+  MultiSession next = multi_session_from_json(s.dump());
+  const std::size_t had = multi_ ? multi_->points.size() : 0;
+  const std::size_t count = expand(next.spec).size();
+  if (next.points.size() < had || next.points.size() > count)
+    refuse("a multi-GPU session of " + std::to_string(next.points.size()) + " points after " +
+           std::to_string(had) + ", of " + std::to_string(count));
+  multi_ = std::move(next);
+  return StreamEvent::Multi;
+}
+
+StreamEvent StreamReader::read_multi_end(const OrderedJson& j) {
+  if (!multi_) refuse("an end event before the start");
+  const OrderedJson& cancelled = member(j, "cancelled", "end");
+  if (!cancelled.is_boolean()) refuse("end.cancelled: expected true or false");
+  const OrderedJson& c = member(j, "counts", "end");
+  if (!c.is_object()) refuse("end.counts: expected an object");
+  const std::size_t said = count_of(c, "points", "end.counts");
+  if (said != expand(multi_->spec).size())
+    refuse("the end event counts " + std::to_string(said) + " points, but the spec has " +
+           std::to_string(expand(multi_->spec).size()));
+  multi_->cancelled = cancelled.get<bool>() || multi_->cancelled;
+  ended_ = true;
+  return StreamEvent::End;
 }
 
 }  // namespace rl

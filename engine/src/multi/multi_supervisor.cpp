@@ -8,8 +8,9 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
+#include "engine/io/stream.h"
 #include "engine/run/supervisor.h"
-#include "run/child_process.h"
+#include "run/worker_channel.h"
 #include "run/worker_protocol.h"
 
 namespace rl {
@@ -45,46 +46,23 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
     session.cancelled = true;
     return session;
   }
-  std::optional<ChildProcess> child;
-  try {
-    MultiSession in;
-    in.spec = spec;
-    const UniqueFd input = memory_file("reductionlab-multi-input", multi_session_to_json(in, -1));
-    child.emplace(std::vector<std::string>{worker, "--multi", "--input", kWorkerInputPath},
-                  input.get());
-  } catch (const std::exception& e) {
-    throw Error(std::string("cannot start the GPU worker process: ") + e.what());
-  }
   std::string error;
   bool ended = false, reported = false;
   const std::size_t count = expand(spec).size();
-  // One line: read and checked first; the callbacks run after, so what they throw is not taken
-  // for a line that cannot be read.
-  auto on_line = [&](std::string_view line) {
-    const auto [tag, view] = split_protocol_line(line);
-    const std::string payload(view);
-    std::optional<MultiSession> next;
-    try {
-      if (tag == kTagMulti) {
-        next = multi_session_from_json(payload);
-        if (next->points.size() < session.points.size() || next->points.size() > count)
-          throw Error("a session of " + std::to_string(next->points.size()) + " points after " +
-                      std::to_string(session.points.size()));
-      } else if (tag == kTagError) {
-        error = payload;
-      } else if (tag == kTagEnd) {
-        ended = true;
-      } else if (tag != kTagNotice) {
-        throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
-      }
-    } catch (const std::exception& e) {
-      error = std::string("the GPU worker process sent what this program cannot read: ") + e.what();
+  StreamReader reader;
+  const auto on_event = [&](StreamEvent event) {
+    if (event == StreamEvent::Notice && callbacks.on_notice) callbacks.on_notice(reader.message());
+    if (event == StreamEvent::Error) error = reader.message();
+    if (event == StreamEvent::End) ended = true;
+    if (event == StreamEvent::Start || event == StreamEvent::Point) {
+      error =
+          "the GPU worker process sent what this program cannot read: a one-GPU run's "
+          "stream";
       return false;
     }
-    if (tag == kTagNotice && callbacks.on_notice) callbacks.on_notice(payload);
-    if (!next) return true;
+    if (event != StreamEvent::Multi) return true;
     const std::size_t before = session.points.size();
-    session = std::move(*next);
+    session = *reader.multi();
     reported = true;
     for (std::size_t i = before; i < session.points.size(); ++i)
       if (callbacks.on_point) callbacks.on_point(session.points[i], i, count);
@@ -95,14 +73,23 @@ MultiSession run_multi_in_worker(const MultiSpec& spec, const MultiCallbacks& ca
   // the session whole), then killed by pump_child once the grace is over.
   std::atomic<bool> kill_now{false};
   std::optional<std::chrono::steady_clock::time_point> termed;
-  auto on_poll = [&] {
+  auto on_poll = [&](ChildProcess& child) {
     if (cancel && cancel->load() && !termed) {
-      child->signal(SIGTERM);
+      child.signal(SIGTERM);
       termed = std::chrono::steady_clock::now();
     }
     if (termed && std::chrono::steady_clock::now() - *termed > kGraceAfterTerm) kill_now = true;
   };
-  const ChildEnd end = pump_child(*child, &kill_now, on_line, on_poll);
+  MultiSession in;
+  in.spec = spec;
+  WorkerChannelEnd end;
+  try {
+    end = pump_worker({worker, "--multi", "--input", kWorkerInputPath},
+                      multi_session_to_json(in, -1), reader, &kill_now, on_event, on_poll);
+  } catch (const std::exception& e) {
+    throw Error(e.what());
+  }
+  if (!end.unreadable.empty()) error = end.unreadable;
   if (cancel && cancel->load()) session.cancelled = true;
   if (ended) return session;
   // Cancelled, and stopped by this side after the grace (it was loading an input or measuring a

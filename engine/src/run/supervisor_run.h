@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/counters/line_count_pass.h"
+#include "engine/io/stream.h"
 #include "engine/run/runner.h"
 #include "engine/run/supervisor.h"
 #include "run/child_process.h"
@@ -40,8 +41,9 @@ class SupervisedRun {
  private:
   WorkerEnd run_worker(bool continuing);
   Session worker_input(bool continuing) const;
-  void on_line(std::string_view line, WorkerEnd* end);
-  void on_point(const Session& one, WorkerEnd* end);
+  void on_event(StreamEvent event, const StreamReader& reader, WorkerEnd* end);
+  // reader.session().results.back() finished (the worker's session so far).
+  void on_point(const Session& worker, WorkerEnd* end);
   // A line-count run: the point the worker just finished, counted once that worker has ended
   // (so no count runs beside it and its GPU memory is free), then appended. cancelled: appended
   // with a note instead.

@@ -1,6 +1,5 @@
-// One worker process of a supervised run: started with its input on a memfd, read line by line
-// (run/worker_protocol.h) by pump_child (run/child_process.h), so that a cancel is seen at once
-// and its stderr's tail is kept for the message when it dies.
+// One worker process of a supervised run (run/worker_channel.h: its stdout is the run stream)
+// and what this run makes of each event it sends.
 
 #include <algorithm>
 #include <atomic>
@@ -15,8 +14,8 @@
 #include "engine/io/export.h"
 #include "engine/io/resume.h"
 #include "engine/user/user_kernel.h"
-#include "run/child_process.h"
 #include "run/supervisor_run.h"
+#include "run/worker_channel.h"
 #include "run/worker_protocol.h"
 
 namespace rl::detail {
@@ -64,21 +63,12 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
   }
   if (options_.line_samples) argv.push_back("--line-samples");
   if (options_.line_counts) argv.push_back("--line-counts");
-  std::optional<ChildProcess> child;
-  try {
-    const UniqueFd input =
-        memory_file("reductionlab-worker-input", session_to_json(worker_input(continuing), -1));
-    child.emplace(argv, input.get());
-  } catch (const std::exception& e) {
-    end.error = std::string("cannot start the GPU worker process: ") + e.what();
-    return end;
-  }
   // A kernel the user wrote may never finish (an endless loop): while one of its points is in
   // flight and the worker says nothing for the limit, the worker is killed and the point fails.
   auto last_line = std::chrono::steady_clock::now();
   std::atomic<bool> kill{false};
   std::string stopped;
-  const auto watch = [&] {
+  const auto watch = [&](ChildProcess&) {
     if (is_set(cancel_)) kill = true;
     const double limit = spec_.timing.user_kernel_limit_s;  // the spec's: it travels with it
     if (kill || !in_flight_ || limit <= 0 || !is_user_variant(points_[*in_flight_].variant)) return;
@@ -91,14 +81,26 @@ WorkerEnd SupervisedRun::run_worker(bool continuing) {
               "kernel you wrote; an endless loop?)";
     kill = true;
   };
-  const ChildEnd ce = pump_child(
-      *child, &kill,
-      [&](std::string_view line) {
-        last_line = std::chrono::steady_clock::now();
-        on_line(line, &end);
-        return !end.garbled;  // it sent what cannot be read: it is of no further use
-      },
-      watch);
+  StreamReader reader;
+  if (continuing) reader.continue_after(session_);
+  WorkerChannelEnd ce;
+  try {
+    ce = pump_worker(
+        argv, session_to_json(worker_input(continuing), -1), reader, &kill,
+        [&](StreamEvent event) {
+          last_line = std::chrono::steady_clock::now();
+          on_event(event, reader, &end);
+          return !end.garbled;  // it sent what cannot be read: it is of no further use
+        },
+        watch);
+  } catch (const std::exception& e) {
+    end.error = e.what();
+    return end;
+  }
+  if (!ce.unreadable.empty()) {
+    end.garbled = true;
+    end.error = ce.unreadable;
+  }
   if (ce.cancelled && !stopped.empty()) {
     end.error = stopped;
     return end;
@@ -148,38 +150,35 @@ bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, st
                                          std::to_string(index),
                                          "--count-step",
                                          std::to_string(step)};
-  std::optional<ChildProcess> child;
-  try {
-    Session in;
-    in.spec = spec_;
-    const UniqueFd input = memory_file("reductionlab-count-input", session_to_json(in, -1));
-    child.emplace(argv, input.get());
-  } catch (const std::exception& e) {
-    *why = std::string("cannot start the line-count worker process: ") + e.what();
-    return false;
-  }
+  Session in;
+  in.spec = spec_;
+  StreamReader reader;
   bool counted = false;
-  const ChildEnd ce = pump_child(*child, cancel_, [&](std::string_view line) {
-    const auto [tag, view] = split_protocol_line(line);
-    const std::string payload(view);
+  const auto on_reply = [&](StreamEvent event) {
+    if (event == StreamEvent::Error) {
+      *why = reader.message();
+      return false;
+    }
     try {
-      if (counted) throw Error("a line after its reply");
-      if (tag == kTagCounted) {
-        *out = counted_step_from_json(payload);
-        counted = true;
-        return true;
-      }
-      if (tag == kTagError) {
-        *why = payload;
-        return false;
-      }
-      throw Error("an unexpected line '" + std::string(line.substr(0, 40)) + "'");
+      if (event != StreamEvent::Counted || counted)
+        throw Error(counted ? "a line after its reply" : "an event other than its reply");
+      *out = counted_step_from_json(reader.counted_json());
+      counted = true;
+      return true;
     } catch (const std::exception& e) {
       *why = std::string("the line-count worker sent what this program cannot read: ") + e.what();
       counted = false;
       return false;
     }
-  });
+  };
+  WorkerChannelEnd ce;
+  try {
+    ce = pump_worker(argv, session_to_json(in, -1), reader, cancel_, on_reply);
+  } catch (const std::exception& e) {
+    *why = std::string("cannot start the line-count worker process: ") + e.what();
+    return false;
+  }
+  if (!ce.unreadable.empty()) *why = ce.unreadable;
   if (ce.cancelled) {
     *why = "cancelled";
     return false;
@@ -192,46 +191,48 @@ bool SupervisedRun::count_step(std::size_t index, int step, CountedStep* out, st
   return false;
 }
 
-void SupervisedRun::on_line(std::string_view line, WorkerEnd* end) {
-  const auto [tag, payload] = split_protocol_line(line);
-  // Read and checked first; the callbacks run outside, so what they throw is not taken for a
-  // garbled line.
-  std::optional<std::size_t> progress;
-  std::optional<Session> point;
-  try {
-    const std::size_t next = session_.results.size() + (pending_ ? 1 : 0) + (awaiting_ ? 1 : 0);
-    if (tag == kTagProgress) {
-      progress = std::stoul(std::string(payload));
-      if (*progress != next || *progress >= points_.size())
-        throw Error("progress on point " + std::to_string(*progress) + ", expected " +
-                    std::to_string(next));
-    } else if (tag == kTagSession) {
-      point = session_from_json(payload);
-      if (point->results.size() != 1 || next >= points_.size() ||
-          !(point->results.front().point == points_[next]))
-        throw Error("a result that is not point " + std::to_string(next) + "'s");
-    } else if (tag == kTagLost) {
-      end->lost = payload;
-    } else if (tag == kTagError) {
-      end->error = payload;
-    } else if (tag == kTagNext) {
-      if (!options_.line_counts) throw Error("a 'next' in a run without line counts");
-      end->next = true;
-    } else if (tag == kTagEnd) {
-      end->ended = true;
-      end->cancelled = payload == "1";
-    } else {
-      throw Error("an unknown line '" + std::string(line.substr(0, 40)) + "'");
-    }
-  } catch (const std::exception& e) {
+// The reader checks each line for itself; what it cannot check is that the worker goes on where
+// this run is.
+void SupervisedRun::on_event(StreamEvent event, const StreamReader& reader, WorkerEnd* end) {
+  const std::size_t next = reader.session().results.size();
+  std::string refused;
+  if (event == StreamEvent::Progress && reader.progress().done != next)
+    refused = "progress on point " + std::to_string(reader.progress().done) + ", expected " +
+              std::to_string(next);
+  else if (event == StreamEvent::Next && !options_.line_counts)
+    refused = "a next event in a run without line counts";
+  else if (event == StreamEvent::Counted || event == StreamEvent::Multi ||
+           event == StreamEvent::Devices)
+    refused = "an event of another kind of run";
+  if (!refused.empty()) {
     end->garbled = true;
-    end->error =
-        std::string("the GPU worker process sent what this program cannot read: ") + e.what();
+    end->error = "the GPU worker process sent what this program cannot read: " + refused;
     return;
   }
-  if (progress) on_progress(*progress);
-  if (point) on_point(*point, end);
-  if (end->ended) flush_pending("");
+  switch (event) {
+    case StreamEvent::Progress:
+      on_progress(next);
+      break;
+    case StreamEvent::Point:
+      on_point(reader.session(), end);
+      break;
+    case StreamEvent::Lost:
+      end->lost = reader.message();
+      break;
+    case StreamEvent::Error:
+      end->error = reader.message();
+      break;
+    case StreamEvent::Next:
+      end->next = true;
+      break;
+    case StreamEvent::End:
+      end->ended = true;
+      end->cancelled = reader.session().cancelled;
+      flush_pending("");
+      break;
+    default:  // start, notice: nothing for this run
+      break;
+  }
 }
 
 void SupervisedRun::on_progress(std::size_t index) {
@@ -246,17 +247,17 @@ void SupervisedRun::on_progress(std::size_t index) {
   if (cb_.on_progress) cb_.on_progress(p);
 }
 
-void SupervisedRun::on_point(const Session& one, WorkerEnd* end) {
+void SupervisedRun::on_point(const Session& worker, WorkerEnd* end) {
   flush_pending("");
   const std::size_t index = session_.results.size();
   if (!device_reported_) {  // the worker's device: with its measured copy and read floor
-    session_.device = one.device;
-    session_.created_utc = one.created_utc;
+    session_.device = worker.device;
+    session_.created_utc = worker.created_utc;
     device_reported_ = true;
   }
-  session_.read_floors = one.read_floors;
+  session_.read_floors = worker.read_floors;
   in_flight_.reset();
-  const PointResult& r = one.results.front();
+  const PointResult& r = worker.results.back();
   if (r.status == PointStatus::Failed) {
     pending_ = r;  // a fault may follow ("lost"): its message then says what became of the rest
     in_flight_ = index;

@@ -15,6 +15,7 @@
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
 #include "engine/io/resume.h"
+#include "engine/io/stream.h"
 #include "engine/multi/multi_run.h"
 #include "engine/run/input_data.h"
 #include "engine/run/runner.h"
@@ -103,34 +104,10 @@ WorkerArgs parse_args(int argc, char** argv) {
   return a;
 }
 
-// One line to the supervisor. A write that fails means the supervisor is gone: nothing to do
-// but stop (SIGPIPE usually ends the process first).
-void emit(std::string_view tag, const std::string& payload) {
-  std::string line(tag);
-  line += ' ';
-  line += payload;
-  if (line.back() != '\n') line += '\n';
+// One line of the run stream (io/stream.h) to the supervisor. A write that fails means the
+// supervisor is gone: nothing to do but stop (SIGPIPE usually ends the process first).
+void put(const std::string& line) {
   if (!write_all(protocol_fd, line)) std::_Exit(detail::kWorkerExitError);
-}
-
-// No newline may end a payload early: messages are one line.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-
-// The point just finished, as a session of one result (the format of io/export.h).
-std::string point_line(const Session& s) {
-  Session one;
-  one.tool_version = s.tool_version;
-  one.git_commit = s.git_commit;
-  one.created_utc = s.created_utc;
-  one.device = s.device;
-  one.spec = s.spec;
-  one.read_floors = s.read_floors;
-  one.results.push_back(s.results.back());
-  return session_to_json(one, -1);
 }
 
 }  // namespace
@@ -163,7 +140,7 @@ int count_one_step(const WorkerArgs& a, const Session& input, const WorkerStepCo
   InputData data;
   data.type = p.type;
   if (a.count_step == 0) data = make_input(p.size, p.type);
-  emit(detail::kTagCounted, counted_step_to_json(count(a.device, p, data, a.count_step)));
+  put(stream_counted_line(counted_step_to_json(count(a.device, p, data, a.count_step))));
   return 0;
 }
 
@@ -189,13 +166,11 @@ int run_multi_worker(const std::string& input_path) {
     throw Error("--input " + input_path + ": " + e.what());
   }
   MultiCallbacks cb;
-  cb.on_notice = [](const std::string& what) { emit(detail::kTagNotice, one_line(what)); };
-  cb.on_session = [](const MultiSession& s) {
-    emit(detail::kTagMulti, multi_session_to_json(s, -1));
-  };
+  cb.on_notice = [](const std::string& what) { put(stream_notice_line(what)); };
+  cb.on_session = [](const MultiSession& s) { put(stream_multi_line(s)); };
   const MultiSession done = run_multi(spec, cb, &multi_cancel);
-  emit(detail::kTagMulti, multi_session_to_json(done, -1));
-  emit(detail::kTagEnd, done.cancelled ? "1" : "0");
+  put(stream_multi_line(done));
+  put(stream_multi_end_line(done));
   return 0;
 }
 
@@ -227,17 +202,17 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
     const std::size_t known = a.from;
     // The input's finished points are kept, not run: no "next" after them.
     const FinishedPoints kept(&input, a.continuing);
+    const std::size_t total = expand(input.spec).size();
+    put(stream_start_line(runner.device(), input.spec, total));
     RunCallbacks cb;
-    std::size_t total = 0;
     cb.on_progress = [&](const Progress& p) {
-      total = p.total;
-      if (p.done < p.total && p.done >= known) emit(detail::kTagProgress, std::to_string(p.done));
+      if (p.done < p.total && p.done >= known) put(stream_progress_line(p));
     };
     cb.on_session = [&](const Session& s) {
       if (s.results.size() <= known) return;
-      emit(detail::kTagSession, point_line(s));
+      put(stream_point_line(s));
       if (!runner.device_lost().empty()) {
-        emit(detail::kTagLost, one_line(runner.device_lost()));
+        put(stream_lost_line(runner.device_lost()));
         // Nothing more can run in this process; the supervisor starts a fresh one.
         std::_Exit(detail::kWorkerExitDeviceLost);
       }
@@ -245,15 +220,15 @@ int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
       // of their own (counters/line_count_pass.h) before the next point is timed, in a fresh
       // worker too, so that no count runs beside a timed sample.
       if (a.line_counts && s.results.size() < total && !kept.find(s.results.back().point)) {
-        emit(detail::kTagNext, "");
+        put(stream_next_line());
         std::_Exit(0);
       }
     };
     const Session done = runner.run(input.spec, cb, nullptr, &input);
-    emit(detail::kTagEnd, done.cancelled ? "1" : "0");
+    put(stream_end_line(done, total));
     return 0;
   } catch (const std::exception& e) {
-    emit(detail::kTagError, one_line(e.what()));
+    put(stream_error_line(e.what()));
     return detail::kWorkerExitError;
   }
 }

@@ -11,6 +11,16 @@
 //   error     the run could not start or go on (a bad spec, no such GPU): the reason
 //   devices   `devices --json`: every GPU, or why there is none, the host, and (since 1.1) the
 //             links between the GPUs (P2P access, NVLinks as NVML says, or why unknown)
+// It is also what a GPU worker process (run/worker.h) tells its supervisor, with four events of
+// its own (since 1.2; a reader of an older minor version skips them):
+//   lost      the device was lost to the point just sent; the worker exits and a fresh one goes on
+//   next      the point just sent was this process's last by design (a line-count run:
+//             counters/line_count_pass.h); a fresh worker goes on
+//   counted   a --count-point worker's reply: one launch step counted ("step", as
+//             counted_step_to_json writes it)
+//   multi     a multi-GPU run (multi/multi_run.h), which has no start or point events: the
+//             session so far, after each point; its end then counts those points
+// and (since 1.2) a point event carries the device as measured so far (its read floor).
 // The version is MAJOR.MINOR: a minor step only adds fields a reader may ignore; a major step
 // changes what a field means, so a reader refuses a newer major version with the reason, as it
 // refuses an older one.
@@ -27,6 +37,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "engine/core/error.h"
+#include "engine/multi/multi_results.h"
 #include "engine/run/device.h"
 #include "engine/run/results.h"
 #include "engine/run/runner.h"
@@ -34,8 +45,8 @@
 namespace rl {
 
 inline constexpr int kStreamMajor = 1;
-inline constexpr int kStreamMinor = 1;  // 1.1: devices carries links
-// "1.1": the version every line of this build carries.
+inline constexpr int kStreamMinor = 2;  // 1.1: devices carries links; 1.2: the worker's events
+// "1.2": the version every line of this build carries.
 std::string stream_version();
 
 // How many points of a session ended each way (the end event's counts).
@@ -57,8 +68,26 @@ std::string stream_notice_line(const std::string& message);
 std::string stream_end_line(const Session& s, std::size_t points);
 std::string stream_error_line(const std::string& message);
 std::string stream_devices_line(const Discovery& d);
+// A worker's own events (1.2). counted: counted_step_to_json's text.
+std::string stream_lost_line(const std::string& message);
+std::string stream_next_line();
+std::string stream_counted_line(const std::string& counted_json);
+std::string stream_multi_line(const MultiSession& s);
+std::string stream_multi_end_line(const MultiSession& s);
 
-enum class StreamEvent { Start, Progress, Point, Notice, End, Error, Devices };
+enum class StreamEvent {
+  Start,
+  Progress,
+  Point,
+  Notice,
+  End,
+  Error,
+  Devices,
+  Lost,
+  Next,
+  Counted,
+  Multi
+};
 
 // The reader: one object per run (or per `devices --json`), fed line by line. It keeps the
 // session the stream has built so far (speed-ups recomputed after each point, as a local run's),
@@ -78,6 +107,10 @@ class StreamReader {
   // of order. After a throw the reader keeps what it had.
   // nullopt: a blank or skipped line.
   std::optional<StreamEvent> feed(std::string_view line);
+  // A worker started after others of the same run: the points `known` holds are the
+  // supervisor's already, and this stream's first point is the one after them. Before the first
+  // line.
+  void continue_after(const Session& known);
 
   bool started() const { return started_; }
   bool ended() const { return ended_; }
@@ -90,6 +123,10 @@ class StreamReader {
   const StreamCounts& counts() const { return counts_; }
   // devices --json's answer.
   const std::optional<Discovery>& discovery() const { return discovery_; }
+  // The last counted event's step (counted_step_from_json reads it), the last multi event's
+  // session.
+  const std::string& counted_json() const { return counted_; }
+  const std::optional<MultiSession>& multi() const { return multi_; }
   // What was skipped before the start (at most a few lines kept, each cut to 200 characters).
   const std::vector<std::string>& ignored_lines() const { return ignored_; }
   std::size_t lines_read() const { return lines_; }
@@ -100,6 +137,9 @@ class StreamReader {
   StreamEvent read_point(const nlohmann::ordered_json& line);
   StreamEvent read_end(const nlohmann::ordered_json& line);
   StreamEvent read_devices(const nlohmann::ordered_json& line);
+  StreamEvent read_worker_event(const std::string& event, const nlohmann::ordered_json& line);
+  StreamEvent read_multi(const nlohmann::ordered_json& line);
+  StreamEvent read_multi_end(const nlohmann::ordered_json& line);
 
   std::size_t lines_ = 0;
   bool started_ = false, ended_ = false;
@@ -110,6 +150,9 @@ class StreamReader {
   StreamCounts counts_;
   std::optional<Discovery> discovery_;
   std::vector<std::string> ignored_;
+  std::optional<Session> known_;  // continue_after's
+  std::string counted_;
+  std::optional<MultiSession> multi_;
 };
 
 // The version a line carries, or nullopt when it has none; for messages ("the remote CLI speaks

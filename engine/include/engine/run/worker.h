@@ -1,8 +1,8 @@
 // The GPU worker process (reductionlab-worker; docs/architecture.md, "Processes"): runs the
 // points of one experiment with the normal Runner and streams each finished point back to its
-// supervisor (run/supervisor.h) on stdout. A GPU fault that CUDA cannot recover from in a process
-// (cudaErrorIllegalAddress and the other sticky errors) ends the worker after that point is
-// reported; the supervisor starts a fresh one for the rest.
+// supervisor (run/supervisor.h) on stdout, as the run stream (io/stream.h). A GPU fault that CUDA
+// cannot recover from in a process (cudaErrorIllegalAddress and the other sticky errors) ends the
+// worker after that point is reported; the supervisor starts a fresh one for the rest.
 #pragma once
 
 #include <functional>
@@ -34,10 +34,12 @@ CountedStep count_step_in_worker(int device, const PointSpec& p, const InputData
 //   --from K         the points before K are the supervisor's already: not reported again
 //   --counters IDS   hardware counters, comma-separated (Runner::set_counters)
 //   --line-samples   warp-state samples per instruction (Runner::set_line_samples)
-//   --line-counts    one point per process: "next" after each (the supervisor counts it)
+//   --line-counts    one point per process: a next event after each (the supervisor counts it)
 //   --count-point I --count-step K
 //                    time nothing: count launch step K of point I of the input's spec with
-//                    count_step, before anything else runs here, and reply "counted <json>"
+//                    count_step, before anything else runs here, and reply with a counted event
+//   --multi          the input is a multi-GPU session's spec (multi/multi_run.h): run it, with a
+//                    multi event after each point
 // Returns the exit code (0: the run ended; worker_protocol.h lists the others). Dies with its
 // parent (PR_SET_PDEATHSIG).
 int worker_main(int argc, char** argv, const WorkerBackendFactory& make_backend,
