@@ -168,7 +168,7 @@ void print_point(const rl::MultiPoint& p) {
               rl::format_size(p.point.size).c_str(),
               std::string(rl::to_string(p.point.type)).c_str(), time_cell(p.times.local).c_str(),
               time_cell(p.times.exchange).c_str(), time_cell(p.times.total).c_str(),
-              p.total_gbps > 0 ? format_fixed(p.total_gbps, 0).c_str() : "-",
+              p.total_gbps() > 0 ? format_fixed(p.total_gbps(), 0).c_str() : "-",
               p.read_roof_gbps > 0 ? format_fixed(p.read_roof_gbps, 0).c_str() : "-",
               status.c_str());
   if (p.gpus.size() < 2 || p.times.total.empty()) return;

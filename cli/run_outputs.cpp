@@ -121,7 +121,7 @@ void RunOutputs::refuse_stale_checkpoint() const {
 }
 
 bool RunOutputs::write(const rl::Session& s) const {
-  return write_texts(json_ ? rl::session_to_json(s) : "", csv_ ? rl::summary_csv(s.results) : "",
+  return write_texts(json_ ? rl::session_to_json(s) : "", csv_ ? rl::summary_csv(s) : "",
                      samples_ ? rl::samples_csv(s.results) : "", s.results.size());
 }
 

@@ -49,13 +49,10 @@ inline QString device_short_name(const DeviceInfo& d) {
 inline QString session_origin(const Session& s) {
   return qstr(rl::session_origin(s));
 }
-inline QString point_details(const PointResult& r, const DeviceInfo& device,
-                             const std::string& baseline) {
-  return qstrs(rl::point_details(r, device, baseline)).join('\n');
-}
-// The same, then whether the point is of an earlier version of its kernel than this build's.
+// Everything about a point of s, then whether it is of an earlier version of its kernel than
+// this build's.
 inline QString point_details(const PointResult& r, const Session& s, const std::string& baseline) {
-  QString text = qtext::point_details(r, s.device, baseline);
+  QString text = qstrs(rl::point_details(r, s.device, s.read_floors, baseline)).join('\n');
   if (const std::string note = rl::earlier_code_point_note(s, r.point.variant); !note.empty())
     text += "\n" + qstr(note);
   return text;

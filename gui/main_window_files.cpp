@@ -253,7 +253,7 @@ bool MainWindow::save_all_sessions(const QString& path, QStringList* written) {
 
 bool MainWindow::export_summary_csv(const QString& path) {
   QString error;
-  if (!write_text_file(path, summary_csv(store_->primary().results), &error)) {
+  if (!write_text_file(path, summary_csv(store_->primary()), &error)) {
     report_error("Export CSV", error);
     return false;
   }

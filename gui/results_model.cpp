@@ -92,11 +92,14 @@ QVariant ResultsModel::raw(const PointResult& r, int column) const {
     case Noise:
       return r.total.empty() ? QVariant() : r.total.noise * 100;
     case Bandwidth:
-      return r.total_gbps > 0 ? QVariant(r.total_gbps) : QVariant();
     case PctTheoretical:
-      return r.pct_of_theoretical > 0 ? QVariant(r.pct_of_theoretical) : QVariant();
-    case PctReadFloor:
-      return r.pct_of_read_floor > 0 ? QVariant(r.pct_of_read_floor) : QVariant();
+    case PctReadFloor: {
+      const PointRates rates = point_rates(r, session_->device, session_->read_floors);
+      const double v = column == Bandwidth        ? rates.total_gbps
+                       : column == PctTheoretical ? rates.pct_of_theoretical
+                                                  : rates.pct_of_read_floor;
+      return v > 0 ? QVariant(v) : QVariant();
+    }
     case Speedup:
       return r.speedup ? QVariant(*r.speedup) : QVariant();
     case Value:
@@ -136,10 +139,10 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case Bandwidth:
       return v.isValid() ? format_gbps(v.toDouble()) : QString("-");
     case PctTheoretical:
-      return qstr(rl::format_pct(r.pct_of_theoretical));
+      return qstr(rl::format_pct(v.toDouble()));
     case PctReadFloor:
       // Above 100% only within the floor's own noise: marked (the header's tooltip says why).
-      return qstr(rl::format_pct_of_floor(r.pct_of_read_floor));
+      return qstr(rl::format_pct_of_floor(v.toDouble()));
     case Speedup:
       if (r.status == PointStatus::Wrong) return QString("wrong result");
       return qstr(rl::format_speedup(r.speedup));

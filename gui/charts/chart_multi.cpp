@@ -59,7 +59,7 @@ QString tooltip(const MultiPoint& p) {
                   .arg(p.point.gpu_count)
                   .arg(format_size(p.point.size), format_time_ms(p.times.total.median_ms),
                        format_time_ms(p.times.local.median_ms),
-                       format_time_ms(p.times.exchange.median_ms), format_gbps(p.total_gbps));
+                       format_time_ms(p.times.exchange.median_ms), format_gbps(p.total_gbps()));
   for (const GpuShare& g : p.gpus)
     if (!g.times.total.empty())
       t += QString("\ncuda:%1 (%2 elements): local %3, exchange %4")
@@ -149,7 +149,8 @@ Chart against_gpus_chart(const std::vector<const MultiPoint*>& points, bool band
     for (const MultiPoint* p : points) {
       if (p->point.exchange != e || p->status != PointStatus::Ok) continue;
       const Summary& t = p->times.total;
-      Point pt = point(double(p->point.gpu_count), bandwidth ? p->total_gbps : t.median_ms * unit);
+      Point pt =
+          point(double(p->point.gpu_count), bandwidth ? p->total_gbps() : t.median_ms * unit);
       if (!bandwidth) {
         pt.lo = t.min_ms * unit;
         pt.hi = t.max_ms * unit;

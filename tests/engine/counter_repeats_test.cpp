@@ -118,7 +118,7 @@ TEST(CounterRepeats, BadRangesAreRefusedNamingTheField) {
 TEST(CounterRepeats, CsvHasTheRangeBesideTheMedian) {
   Session s = testing::make_full_session();
   s.results.front().counters = repeated_counters();
-  const std::string csv = summary_csv(s.results);
+  const std::string csv = summary_csv(s);
   const std::string header = csv.substr(0, csv.find('\n'));
   const std::string finish = std::string(",finish.") + kBarrier;
   EXPECT_NE(header.find(finish + finish + "[lo]" + finish + "[hi]"), std::string::npos) << header;

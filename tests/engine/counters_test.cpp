@@ -113,7 +113,7 @@ TEST(CountersFiles, BadCountersAreRefusedNamingTheField) {
 TEST(CountersFiles, CsvHasAColumnPerKernelAndMetric) {
   Session s = testing::make_full_session();
   s.results.front().counters = sample_counters();
-  const std::string csv = summary_csv(s.results);
+  const std::string csv = summary_csv(s);
   const std::string header = csv.substr(0, csv.find('\n'));
   EXPECT_NE(header.find(std::string(",first_kernel.") + kBarrier), std::string::npos);
   EXPECT_NE(header.find(std::string(",finish.") + kBarrier), std::string::npos);
@@ -125,7 +125,7 @@ TEST(CountersFiles, CsvHasAColumnPerKernelAndMetric) {
             std::string::npos)
       << row1;
   // Every row has as many cells as the header (no counters: empty cells).
-  std::vector<PointResult> none = testing::make_full_session().results;
+  const Session none = testing::make_full_session();
   EXPECT_EQ(summary_csv(none).find("counters_note"), std::string::npos);
 }
 

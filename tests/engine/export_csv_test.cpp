@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "engine/core/metrics.h"
 #include "engine/io/export.h"
 #include "export_fixtures.h"
 
@@ -73,7 +74,7 @@ std::vector<std::map<std::string, std::string>> records(const std::string& text)
 
 TEST(ExportCsv, SummaryHasOneRowPerPointAndAllColumns) {
   const Session s = testing::make_full_session();
-  const Table t = parse_csv(summary_csv(s.results));
+  const Table t = parse_csv(summary_csv(s));
   ASSERT_EQ(t.size(), 1 + s.results.size());
   for (const char* col : {"variant",
                           "seed_name",
@@ -101,7 +102,7 @@ TEST(ExportCsv, SummaryHasOneRowPerPointAndAllColumns) {
 
 TEST(ExportCsv, SummaryValues) {
   const Session s = testing::make_full_session();
-  const auto rows = records(summary_csv(s.results));
+  const auto rows = records(summary_csv(s));
   ASSERT_EQ(rows.size(), 4u);
   const auto& ok = rows[0];
   EXPECT_EQ(ok.at("variant"), "unroll");
@@ -122,7 +123,12 @@ TEST(ExportCsv, SummaryValues) {
             s.results[0].timestamp_floor.median_ms);
   EXPECT_EQ(ok.at("event_spans"), "2");
   EXPECT_EQ(ok.at("noisy"), "true");
-  EXPECT_EQ(ok.at("pct_of_read_floor"), "101.25");
+  // Derived from the times, the device and the floor at this size (core/metrics.h).
+  const PointRates rates = point_rates(s.results[0], s.device, s.read_floors);
+  ASSERT_GT(rates.pct_of_read_floor, 0);
+  EXPECT_EQ(std::strtod(ok.at("pct_of_read_floor").c_str(), nullptr), rates.pct_of_read_floor);
+  EXPECT_EQ(std::strtod(ok.at("total_gbps").c_str(), nullptr), rates.total_gbps);
+  EXPECT_EQ(std::strtod(ok.at("pct_of_theoretical").c_str(), nullptr), rates.pct_of_theoretical);
 
   const auto& wrong = rows[1];
   EXPECT_EQ(wrong.at("seed_name"), "reduceInterleaved");
@@ -143,11 +149,12 @@ TEST(ExportCsv, SummaryValues) {
 }
 
 TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
-  std::vector<PointResult> results(1);
-  results[0].point = PointSpec{"interleaved", Workspace::Global, 1024, 1, 5, DType::Int32};
-  results[0].status = PointStatus::Failed;
-  results[0].message = "a \"quoted\", word";
-  const std::string csv = summary_csv(results);
+  Session s;
+  s.results.resize(1);
+  s.results[0].point = PointSpec{"interleaved", Workspace::Global, 1024, 1, 5, DType::Int32};
+  s.results[0].status = PointStatus::Failed;
+  s.results[0].message = "a \"quoted\", word";
+  const std::string csv = summary_csv(s);
   EXPECT_NE(csv.find("\"a \"\"quoted\"\", word\""), std::string::npos) << csv;
   EXPECT_NE(csv.find("\ninterleaved,reduceInterleaved,global,1024,1,5,int32,"), std::string::npos)
       << csv;
@@ -184,7 +191,7 @@ TEST(ExportCsv, SamplesWithoutFirstKernelTimesLeaveTheCellEmpty) {
 }
 
 TEST(ExportCsv, EmptyResultsGiveTheHeaderOnly) {
-  EXPECT_EQ(parse_csv(summary_csv({})).size(), 1u);
+  EXPECT_EQ(parse_csv(summary_csv(Session{})).size(), 1u);
   EXPECT_EQ(parse_csv(samples_csv({})).size(), 1u);
 }
 

@@ -102,10 +102,6 @@ inline Session make_full_session() {
   ok.timestamp_floor = summarize(ok.floor_samples_ms);
   ok.event_spans = 2;
   ok.gpu_time = gpu_time_of(ok.total_samples_ms, ok.timestamp_floor, ok.event_spans);
-  ok.first_gbps = 543.21;
-  ok.total_gbps = 335.5;
-  ok.pct_of_theoretical = 6.95;
-  ok.pct_of_read_floor = 101.25;
   ok.noisy = true;
   ok.speedup = 3.75;
   ok.value = "2139095040";

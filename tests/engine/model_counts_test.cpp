@@ -274,7 +274,9 @@ TEST(ModelCounts, CsvColumns) {
   with.counts = model_counts(with.point);
   PointResult without;
   without.point = PointSpec{"vectorized", Workspace::Registers, 256, 4, kSeedN};
-  const std::string csv = summary_csv({with, without});
+  Session s;
+  s.results = {with, without};
+  const std::string csv = summary_csv(s);
   const std::string header = csv.substr(0, csv.find('\n'));
   EXPECT_NE(header.find(",counts_barriers,counts_warp_steps,counts_lane_efficiency,"),
             std::string::npos)

@@ -65,7 +65,6 @@ inline MultiSession make_multi_session() {
         p.exchange_samples_ms = {exchange, exchange, exchange, exchange, exchange};
         p.total_samples_ms = {local + exchange, local + exchange, local + exchange,
                               local + exchange, local + exchange};
-        p.total_gbps = double(n) * 4 / (local + exchange) / 1e6;
         p.read_roof_gbps = 1200.0 * g;
         p.value = p.expected = std::to_string(n * 127);
         for (int r = 0; r < g; ++r) {

@@ -264,7 +264,7 @@ TEST(MultiSummary, TheSlowestGpuSetsTheTotalAndTheExchangeIsTheRest) {
   EXPECT_NEAR(p.times.exchange.median_ms, 0.4, 1e-12);
   EXPECT_DOUBLE_EQ(p.gpus[0].times.local.median_ms, 1.0);
   EXPECT_EQ(p.gpus[1].times.total.samples, 5);
-  EXPECT_NEAR(p.total_gbps, 10 * 4 / 1.6 / 1e6, 1e-15);
+  EXPECT_NEAR(p.total_gbps(), 10 * 4 / 1.6 / 1e6, 1e-15);
 
   MultiPoint gather = two_gpu_point(Exchange::GatherShards);  // the root alone is timed
   std::vector<std::vector<RankTimes>> root_only(3, {{2.0, 1.0, 3.0}, {}});

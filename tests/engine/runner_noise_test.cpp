@@ -2,6 +2,7 @@
 // flagged noisy (and still verified); one that does is not. Host runs have no read floor.
 #include <gtest/gtest.h>
 
+#include "engine/core/metrics.h"
 #include "engine/run/backend.h"
 #include "engine/run/runner.h"
 
@@ -27,7 +28,7 @@ TEST(RunnerNoise, UnreachableTargetIsFlaggedNoisy) {
   EXPECT_TRUE(s.results[0].noisy);
   EXPECT_EQ(count_noisy(s.results), 1);
   EXPECT_TRUE(s.read_floors.empty());
-  EXPECT_EQ(s.results[0].pct_of_read_floor, 0);
+  EXPECT_EQ(point_rates(s.results[0], s.device, s.read_floors).pct_of_read_floor, 0);
 }
 
 TEST(RunnerNoise, ReachedTargetIsNotNoisy) {

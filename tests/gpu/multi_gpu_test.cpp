@@ -60,7 +60,7 @@ void expect_every_point_verified(const MultiSession& s, std::size_t expected_poi
         EXPECT_FALSE(g.times.local.empty());
         if (p.point.type == DType::Int32) EXPECT_EQ(g.partial, g.expected_partial);
       }
-    EXPECT_GT(p.total_gbps, 0);
+    EXPECT_GT(p.total_gbps(), 0);
   }
 }
 

@@ -56,6 +56,17 @@ std::string noisy_note(const PointResult& r, double target) {
   return buf;
 }
 
+PointRates point_rates(const PointResult& r, const DeviceInfo& d,
+                       const std::vector<ReadFloor>& floors) {
+  PointRates out;
+  out.first_gbps = basis_gbps(r, TimeBasis::FirstKernel);
+  out.total_gbps = basis_gbps(r, TimeBasis::Whole);
+  out.pct_of_theoretical = pct_of_theoretical(out.total_gbps, d);
+  if (const ReadFloor* f = find_read_floor(floors, input_bytes(r.point)))
+    out.pct_of_read_floor = pct_of_read_floor(r, *f, TimeBasis::Whole).value_or(0);
+  return out;
+}
+
 double pct_of_theoretical(double gbps, const DeviceInfo& d) {
   return d.theoretical_gbps > 0 && gbps > 0 ? 100.0 * gbps / d.theoretical_gbps : 0;
 }

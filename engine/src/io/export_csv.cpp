@@ -10,6 +10,7 @@
 
 #include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
+#include "engine/core/metrics.h"
 #include "engine/io/export.h"
 
 namespace rl {
@@ -138,7 +139,8 @@ void add_counts_columns(Row& row, const std::optional<ModelCounts>& counts) {
 
 }  // namespace
 
-std::string summary_csv(const std::vector<PointResult>& results) {
+std::string summary_csv(const Session& s) {
+  const std::vector<PointResult>& results = s.results;
   std::string out(kPointHeader);
   out += ",message,grid";
   out += summary_header("first_");
@@ -158,10 +160,11 @@ std::string summary_csv(const std::vector<PointResult>& results) {
     row.add(r.message).add(r.grid);
     add_summary_columns(row, r.first_kernel);
     add_summary_columns(row, r.total);
-    row.add(r.first_kernel.empty() ? std::nullopt : measured(r, r.first_gbps))
-        .add(measured(r, r.total_gbps))
-        .add(r.pct_of_theoretical > 0 ? measured(r, r.pct_of_theoretical) : std::nullopt)
-        .add(r.pct_of_read_floor > 0 ? measured(r, r.pct_of_read_floor) : std::nullopt)
+    const PointRates rates = point_rates(r, s.device, s.read_floors);
+    row.add(r.first_kernel.empty() ? std::nullopt : measured(r, rates.first_gbps))
+        .add(measured(r, rates.total_gbps))
+        .add(rates.pct_of_theoretical > 0 ? measured(r, rates.pct_of_theoretical) : std::nullopt)
+        .add(rates.pct_of_read_floor > 0 ? measured(r, rates.pct_of_read_floor) : std::nullopt)
         .add(std::string_view(r.noisy ? "true" : "false"))
         .add(r.speedup)
         .add(r.value)

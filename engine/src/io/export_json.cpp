@@ -8,6 +8,7 @@
 
 #include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
+#include "engine/core/metrics.h"
 #include "engine/io/export.h"
 #include "engine/model/model_counts.h"
 #include "io/export_json_parts.h"
@@ -79,7 +80,7 @@ Json spec_json(const ExperimentSpec& s) {
   return j;
 }
 
-Json result_json(const PointResult& r) {
+Json result_json(const PointResult& r, const PointRates& rates) {
   const PointSpec& p = r.point;
   const VariantInfo* info = find_variant_by_id(p.variant);
   Json speedup = r.speedup ? number(*r.speedup) : Json(nullptr);
@@ -103,10 +104,12 @@ Json result_json(const PointResult& r) {
          {"floor_samples_ms", detail::json_numbers(r.floor_samples_ms)},
          {"event_spans", r.event_spans},
          {"gpu_time", summary_json(r.gpu_time)},
-         {"first_gbps", number(r.first_gbps)},
-         {"total_gbps", number(r.total_gbps)},
-         {"pct_of_theoretical", number(r.pct_of_theoretical)},
-         {"pct_of_read_floor", number(r.pct_of_read_floor)},
+         // Derived (core/metrics.h), for people and scripts reading the file; the reader
+         // derives them again.
+         {"first_gbps", number(rates.first_gbps)},
+         {"total_gbps", number(rates.total_gbps)},
+         {"pct_of_theoretical", number(rates.pct_of_theoretical)},
+         {"pct_of_read_floor", number(rates.pct_of_read_floor)},
          {"noisy", r.noisy},
          {"counts", r.counts ? counts_to_json(*r.counts) : Json(nullptr)},
          {"counters", r.counters ? counters_to_json(*r.counters) : Json(nullptr)},
@@ -162,8 +165,8 @@ OrderedJson timing_to_json_value(const TimingOptions& t) {
 OrderedJson spec_to_json_value(const ExperimentSpec& s) {
   return spec_json(s);
 }
-OrderedJson result_to_json_value(const PointResult& r) {
-  return result_json(r);
+OrderedJson result_to_json_value(const Session& s, std::size_t i) {
+  return result_json(s.results.at(i), point_rates(s.results.at(i), s.device, s.read_floors));
 }
 OrderedJson read_floor_to_json_value(const ReadFloor& f) {
   return read_floor_json(f);
@@ -172,7 +175,8 @@ OrderedJson read_floor_to_json_value(const ReadFloor& f) {
 
 std::string session_to_json(const Session& s, int indent) {
   Json results = Json::array();
-  for (const PointResult& r : s.results) results.push_back(result_json(r));
+  for (const PointResult& r : s.results)
+    results.push_back(result_json(r, point_rates(r, s.device, s.read_floors)));
   Json floors = Json::array();
   for (const ReadFloor& f : s.read_floors) floors.push_back(read_floor_json(f));
   Json doc{{"schema_version", s.schema_version},

@@ -23,7 +23,8 @@ OrderedJson json_numbers(const std::vector<double>& values);
 
 OrderedJson device_to_json_value(const DeviceInfo& d);
 OrderedJson spec_to_json_value(const ExperimentSpec& s);
-OrderedJson result_to_json_value(const PointResult& r);
+// s.results[i], with its derived numbers (core/metrics.h point_rates) for readers.
+OrderedJson result_to_json_value(const Session& s, std::size_t i);
 OrderedJson read_floor_to_json_value(const ReadFloor& f);
 OrderedJson summary_to_json_value(const Summary& s);
 OrderedJson timing_to_json_value(const TimingOptions& t);

@@ -305,12 +305,8 @@ PointResult read_result(const Json& obj, const std::string& path) {
     if (r.event_spans < 0 || r.event_spans > 2) fail(at("event_spans"), "expected 0, 1 or 2");
     r.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
   }
-  r.first_gbps = as_double(get("first_gbps"), at("first_gbps"));
-  r.total_gbps = as_double(get("total_gbps"), at("total_gbps"));
-  r.pct_of_theoretical = as_double(get("pct_of_theoretical"), at("pct_of_theoretical"));
-  // Later in schema 1 (older sessions have pct_of_copy instead, no roof for a read: ignored).
-  if (obj.contains("pct_of_read_floor"))
-    r.pct_of_read_floor = as_double(get("pct_of_read_floor"), at("pct_of_read_floor"));
+  // first_gbps, total_gbps, pct_of_theoretical and pct_of_read_floor (pct_of_copy in older
+  // files) are derived: not read, derived again from the times (core/metrics.h).
   if (obj.contains("noisy")) r.noisy = as_bool(get("noisy"), at("noisy"));
   // Later in schema 1: sessions without counts still open (model_counts.h: counts_of).
   if (auto c = obj.find("counts"); c != obj.end() && !c->is_null())

@@ -59,7 +59,7 @@ Json point_json(const MultiPoint& p) {
          {"expected", p.expected},
          {"rel_error", number(p.rel_error)},
          {"noisy", p.noisy},
-         {"total_gbps", number(p.total_gbps)},
+         {"total_gbps", number(p.total_gbps())},
          {"read_roof_gbps", number(p.read_roof_gbps)}};
   j.update(phases_json(p.times, p.local_samples_ms, p.exchange_samples_ms, p.total_samples_ms));
   Json gpus = Json::array();
@@ -152,8 +152,9 @@ std::string multi_summary_csv(const MultiSession& s) {
   for (const MultiPoint& p : s.points) {
     out += point_cells(s, p, "all") + "," + std::to_string(p.point.size) + "," +
            std::string(to_string(p.status)) + phase_cells(p.times) + "," +
-           (p.noisy ? "true" : "false") + "," + cell(p.total_gbps) + "," + cell(p.read_roof_gbps) +
-           "," + quote(p.value) + "," + quote(p.expected) + "," + quote(p.message) + "\n";
+           (p.noisy ? "true" : "false") + "," + cell(p.total_gbps()) + "," +
+           cell(p.read_roof_gbps) + "," + quote(p.value) + "," + quote(p.expected) + "," +
+           quote(p.message) + "\n";
     for (const GpuShare& g : p.gpus)
       out += point_cells(s, p, "cuda:" + std::to_string(g.device)) + "," +
              std::to_string(g.elements) + "," + std::string(to_string(p.status)) +

@@ -181,7 +181,6 @@ MultiPoint read_point(const Reader& r) {
   p.expected = r.text("expected");
   p.rel_error = r.number("rel_error");
   p.noisy = r.boolean("noisy");
-  p.total_gbps = r.number("total_gbps");
   p.read_roof_gbps = r.number("read_roof_gbps");
   read_phases(r, &p.times, &p.local_samples_ms, &p.exchange_samples_ms, &p.total_samples_ms);
   const Json& gpus = r.array("gpus");

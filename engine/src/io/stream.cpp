@@ -94,8 +94,8 @@ std::string stream_progress_line(const Progress& p) {
 std::string stream_point_line(const Session& s) {
   OrderedJson line = line_of("point");
   line["index"] = s.results.empty() ? 0 : s.results.size() - 1;
-  line["result"] =
-      s.results.empty() ? OrderedJson(nullptr) : detail::result_to_json_value(s.results.back());
+  line["result"] = s.results.empty() ? OrderedJson(nullptr)
+                                     : detail::result_to_json_value(s, s.results.size() - 1);
   OrderedJson floors = OrderedJson::array();
   for (const ReadFloor& f : s.read_floors) floors.push_back(detail::read_floor_to_json_value(f));
   line["read_floors"] = floors;

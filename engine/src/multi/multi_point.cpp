@@ -104,7 +104,6 @@ void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double 
   p->times = {summarize(p->local_samples_ms), summarize(p->exchange_samples_ms),
               summarize(p->total_samples_ms)};
   p->noisy = !p->times.total.empty() && p->times.total.noise >= noise_target;
-  p->total_gbps = gbps_of(p->point.size * dtype_size(p->point.type), p->times.total.median_ms);
 }
 
 bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,

@@ -27,7 +27,7 @@ std::string g3(double v) {
   return buf;
 }
 
-void add_times(const PointResult& r, std::vector<std::string>& lines) {
+void add_times(const PointResult& r, const PointRates& rates, std::vector<std::string>& lines) {
   if (!r.total.empty())
     lines.push_back("whole reduction: median " + format_time_ms(r.total.median_ms) + " (min " +
                     format_time_ms(r.total.min_ms) + ", max " + format_time_ms(r.total.max_ms) +
@@ -43,10 +43,11 @@ void add_times(const PointResult& r, std::vector<std::string>& lines) {
                     format_time_ms(r.timestamp_floor.median_ms));
   if (!r.first_kernel.empty())
     lines.push_back("first kernel alone (the classic ladder's timing): median " +
-                    format_time_ms(r.first_kernel.median_ms) + ", " + format_gbps(r.first_gbps));
+                    format_time_ms(r.first_kernel.median_ms) + ", " +
+                    format_gbps(rates.first_gbps));
 }
 
-void add_bandwidth(const PointResult& r, std::vector<std::string>& lines) {
+void add_bandwidth(const PointRates& r, std::vector<std::string>& lines) {
   if (r.total_gbps <= 0) return;
   std::string bw = "bandwidth: " + format_gbps(r.total_gbps);
   if (r.pct_of_theoretical > 0) bw += ", " + pct(r.pct_of_theoretical, 1) + " of theoretical";
@@ -59,7 +60,9 @@ void add_bandwidth(const PointResult& r, std::vector<std::string>& lines) {
 }  // namespace
 
 std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& device,
+                                       const std::vector<ReadFloor>& floors,
                                        const std::string& baseline) {
+  const PointRates rates = point_rates(r, device, floors);
   const PointSpec& p = r.point;
   std::vector<std::string> lines;
   lines.push_back(variant_label(p.variant, p.unroll) + " (" + variant_display_name(p.variant) +
@@ -71,8 +74,8 @@ std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& d
   if (r.status != PointStatus::Ok)
     lines.push_back("status: " + upper(std::string(to_string(r.status))) +
                     (r.message.empty() ? "" : " - " + r.message));
-  add_times(r, lines);
-  add_bandwidth(r, lines);
+  add_times(r, rates, lines);
+  add_bandwidth(rates, lines);
   if (r.speedup)
     lines.push_back((device.backend == "cuda"
                          ? "speed-up (whole reduction) vs "

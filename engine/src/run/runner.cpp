@@ -215,8 +215,8 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     const InputData& input = *made;
     backend_->prepare(p, input);
     r.grid = backend_->grid();
-    // Measured over this point's own input, before its samples, once per size.
-    const ReadFloor* floor = read_floor_for(input_bytes(p), t, floors, cancel, cancelled);
+    // Measured over this point's own input, before its samples, once per size; kept in floors.
+    read_floor_for(input_bytes(p), t, floors, cancel, cancelled);
     if (*cancelled) return r;
     for (int w = 0; w < t.warmup; ++w) {
       if (is_cancelled(cancel)) return *cancelled = true, r;
@@ -242,11 +242,6 @@ PointResult Runner::run_point(const PointSpec& p, const TimingOptions& t,
     if (r.timestamp_floor.empty()) r.event_spans = 0;
     const ReductionOutput out = backend_->read_output();
     verify_point(p, input, out, backend_->is_gpu(), &r);
-    r.total_gbps = basis_gbps(r, TimeBasis::Whole);
-    r.first_gbps = basis_gbps(r, TimeBasis::FirstKernel);
-    const DeviceInfo& d = backend_->device();
-    r.pct_of_theoretical = pct_of_theoretical(r.total_gbps, d);
-    if (floor) r.pct_of_read_floor = pct_of_read_floor(r, *floor, TimeBasis::Whole).value_or(0);
     // Asked of the runtime, nothing run; a point is measured without it if it cannot be had.
     try {
       r.occupancy = backend_->occupancy();

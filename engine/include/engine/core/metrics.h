@@ -37,6 +37,18 @@ std::optional<double> pct_of_read_floor(const PointResult& r, const ReadFloor& f
 // own, not a bound.
 std::string above_floor_note();
 
+// A point's bandwidths and how close it comes to its roofs, on the whole reduction's time (and
+// the first kernel's bandwidth): derived from its measurements and its session's device and read
+// floors, never stored in a result. The session file writes them for people and scripts; nothing
+// reads them back.
+struct PointRates {
+  double first_gbps = 0, total_gbps = 0;  // 0 where the time is missing
+  double pct_of_theoretical = 0;          // 0 where the device's theoretical bandwidth is unknown
+  double pct_of_read_floor = 0;           // 0 where no floor was measured at this size
+};
+PointRates point_rates(const PointResult& r, const DeviceInfo& d,
+                       const std::vector<ReadFloor>& floors);
+
 // "noise 2.3% > target 1.0%": why a point is flagged noisy; empty when it is not.
 std::string noisy_note(const PointResult& r, double target);
 

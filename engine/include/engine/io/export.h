@@ -28,7 +28,7 @@ ExperimentSpec spec_from_json(std::string_view text);
 // roofs, speed-up, value, expected, errors, GPU time, then the block model's counts (counts_*:
 // the first kernel's barriers, warp-steps, lane efficiency, lanes, warps, loads, stores; the
 // launches; the finishing pass's barriers), empty for a variant without a trace.
-std::string summary_csv(const std::vector<PointResult>& results);
+std::string summary_csv(const Session& s);
 // One row per sample: point columns, sample index, first_ms, total_ms.
 std::string samples_csv(const std::vector<PointResult>& results);
 

@@ -48,8 +48,11 @@ struct MultiPoint {
   PhaseTimes times;
   std::vector<double> local_samples_ms, exchange_samples_ms, total_samples_ms;
   std::vector<GpuShare> gpus;
-  bool noisy = false;     // total.noise stayed above the spec's target
-  double total_gbps = 0;  // input bytes (N x 4) / total median, 1e9 B/s
+  bool noisy = false;  // total.noise stayed above the spec's target
+  // Input bytes / total median, 1e9 B/s: derived, never stored (the file writes it for readers).
+  double total_gbps() const {
+    return gbps_of(point.size * dtype_size(point.type), times.total.median_ms);
+  }
   // The sum over the point's GPUs of each one's streaming-read floor at its shard's size
   // (measured, ReadFloor in results.h): the roof of reading every shard at once. 0: unknown.
   double read_roof_gbps = 0;

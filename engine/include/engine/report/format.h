@@ -52,8 +52,9 @@ std::string session_origin(const Session& s);
 std::string earlier_code_point_note(const Session& s, const std::string& variant_id);
 // For the session's banner, every such variant in one sentence; "" where there is none.
 std::string earlier_code_session_note(const Session& s);
-// Everything about a point, one line each.
+// Everything about a point, one line each (floors: its session's, for the % of the read floor).
 std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& device,
+                                       const std::vector<ReadFloor>& floors,
                                        const std::string& baseline);
 
 }  // namespace rl

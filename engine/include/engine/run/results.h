@@ -47,13 +47,8 @@ struct PointResult {
   // minus event_spans x the floor's median. What ncu's gpu__time_duration counts (summed over
   // the kernels), measured here without a profiler.
   Summary gpu_time;
-  // Bandwidth = input bytes / median time, GB/s (1e9 bytes/s).
-  double first_gbps = 0, total_gbps = 0;
-  double pct_of_theoretical = 0;  // total_gbps / device theoretical, percent; 0 if unknown
-  // The read floor's median at this size over this point's median (whole reduction), percent: how
-  // close the point comes to the least that reading its input costs (ReadFloor). 0 if unknown.
-  // Can pass 100 by the floor's own noise (metrics.h: above_floor_note says so).
-  double pct_of_read_floor = 0;
+  // Bandwidths and percentages of the roofs are derived, never stored: core/metrics.h
+  // (point_rates, basis_metrics in report/time_basis.h).
   // The final noise (total.noise) stayed above the spec's target: sampling ran out of budget
   // first. Still verified and charted, flagged wherever it is shown.
   bool noisy = false;
