@@ -120,15 +120,7 @@ rl::MultiSpec multi_spec_from_flags(const RunArgs& a) {
   set_local_kernel(a, s);
   if (given(a.o_sizes)) s.sizes = parse_sizes_arg("--sizes", a.sizes);
   if (given(a.o_type)) s.types = parse_types("--type", a.type);
-  if (given(a.o_noise)) s.timing.noise = parse_number("--noise", a.noise);
-  if (given(a.o_budget)) s.timing.budget_ms = parse_number("--budget-ms", a.budget_ms);
-  if (given(a.o_min_samples)) s.timing.min_samples = parse_int("--min-samples", a.min_samples);
-  if (given(a.o_max_samples)) s.timing.max_samples = parse_int("--max-samples", a.max_samples);
-  if (given(a.o_min_samples) && !given(a.o_max_samples))
-    s.timing.max_samples = std::max(s.timing.max_samples, s.timing.min_samples);
-  if (given(a.o_max_samples) && !given(a.o_min_samples))
-    s.timing.min_samples = std::min(s.timing.min_samples, s.timing.max_samples);
-  if (a.warm_l2) s.timing.cold_l2 = false;
+  apply_timing_flags(a, s.timing);
   return s;
 }
 

@@ -319,6 +319,19 @@ std::vector<std::string> add_user_kernels(const RunArgs& a, rl::ExperimentSpec& 
 
 }  // namespace
 
+void apply_timing_flags(const RunArgs& a, rl::TimingOptions& t) {
+  if (given(a.o_noise)) t.noise = parse_number("--noise", a.noise);
+  if (given(a.o_budget)) t.budget_ms = parse_number("--budget-ms", a.budget_ms);
+  if (given(a.o_min_samples)) t.min_samples = parse_int("--min-samples", a.min_samples);
+  if (given(a.o_max_samples)) t.max_samples = parse_int("--max-samples", a.max_samples);
+  // One flag raising the floor past the default ceiling (or the reverse) means the other too.
+  if (given(a.o_min_samples) && !given(a.o_max_samples))
+    t.max_samples = std::max(t.max_samples, t.min_samples);
+  if (given(a.o_max_samples) && !given(a.o_min_samples))
+    t.min_samples = std::min(t.min_samples, t.max_samples);
+  if (a.warm_l2) t.cold_l2 = false;
+}
+
 rl::ExperimentSpec build_spec(const RunArgs& a) {
   rl::ExperimentSpec spec;
   if (given(a.o_preset)) {
@@ -349,16 +362,7 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
   if (given(a.o_unroll)) spec.unroll_factors = parse_int_list("--unroll", a.unroll);
   if (given(a.o_sizes)) spec.sizes = parse_sizes_arg("--sizes", a.sizes);
   if (given(a.o_type)) spec.types = parse_types("--type", a.type);
-  if (given(a.o_noise)) spec.timing.noise = parse_number("--noise", a.noise);
-  if (given(a.o_budget)) spec.timing.budget_ms = parse_number("--budget-ms", a.budget_ms);
-  if (given(a.o_min_samples)) spec.timing.min_samples = parse_int("--min-samples", a.min_samples);
-  if (given(a.o_max_samples)) spec.timing.max_samples = parse_int("--max-samples", a.max_samples);
-  // One flag raising the floor past the default ceiling (or the reverse) means the other too.
-  if (given(a.o_min_samples) && !given(a.o_max_samples))
-    spec.timing.max_samples = std::max(spec.timing.max_samples, spec.timing.min_samples);
-  if (given(a.o_max_samples) && !given(a.o_min_samples))
-    spec.timing.min_samples = std::min(spec.timing.min_samples, spec.timing.max_samples);
-  if (a.warm_l2) spec.timing.cold_l2 = false;
+  apply_timing_flags(a, spec.timing);
   if (!a.kernel_time_limit.empty())
     spec.timing.user_kernel_limit_s = parse_number("--kernel-time-limit", a.kernel_time_limit);
   if (given(a.o_baseline)) spec.baseline = parse_variant_id("--baseline", a.baseline);

@@ -60,6 +60,9 @@ bool stream_wanted(const RunArgs& args);
 // against the device happens later, once the device is known (settle_for_device); `all` stays until
 // then.
 rl::ExperimentSpec build_spec(const RunArgs& args);
+// --noise, --budget-ms, --min-samples, --max-samples and --warm-l2 over t, for one GPU and
+// several alike.
+void apply_timing_flags(const RunArgs& args, rl::TimingOptions& t);
 
 // The spec to run on `device`: validated (UsageError with every message), "all" replaced by
 // the variants that apply (those left out printed once on stderr, with why), the baseline

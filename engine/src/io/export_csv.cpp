@@ -1,8 +1,5 @@
-// CSV exports: one row per point (summary) and one row per sample (raw). RFC 4180 quoting: a
-// field holding a comma, a double quote, CR or LF is enclosed in double quotes with inner quotes
-// doubled. Rows end with LF (what spreadsheet programs, pandas and awk all accept). Numbers are
-// written in the shortest form that reads back to the same double; a value that does not exist
-// (no speed-up, no first-kernel time) is an empty cell.
+// CSV exports: one row per point (summary) and one row per sample (raw), cells as io/csv_cells.h
+// writes them. Rows end with LF (what spreadsheet programs, pandas and awk all accept).
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -12,51 +9,14 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/metrics.h"
 #include "engine/io/export.h"
+#include "io/csv_cells.h"
 
 namespace rl {
 
 namespace {
 
-std::string quote(std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
-std::string format_double(double d) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::string();
-}
-
-// Builds one row; each add() appends a cell.
-class Row {
- public:
-  Row& add(std::string_view text) {
-    if (cells_ > 0) line_ += ',';
-    line_ += quote(text);
-    ++cells_;
-    return *this;
-  }
-  Row& add(double d) { return add(format_double(d)); }
-  Row& add(std::int64_t i) { return add(std::to_string(i)); }
-  Row& add(std::uint64_t u) { return add(std::to_string(u)); }
-  Row& add(int i) { return add(std::int64_t(i)); }
-  Row& add(unsigned u) { return add(std::uint64_t(u)); }
-  Row& add(std::optional<double> d) { return d ? add(*d) : add(std::string_view()); }
-  std::string str() const { return line_ + "\n"; }
-
- private:
-  std::string line_;
-  int cells_ = 0;
-};
+using csv::quote;
+using csv::Row;
 
 std::string seed_label(const PointSpec& p) {
   const VariantInfo* info = find_variant_by_id(p.variant);

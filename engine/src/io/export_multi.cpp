@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/export.h"
+#include "io/csv_cells.h"
 #include "io/export_json_parts.h"
 
 namespace rl {
@@ -75,22 +76,10 @@ Json point_json(const MultiPoint& p) {
   return j;
 }
 
-std::string quote(std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
-}
+using csv::quote;
 
 std::string cell(double d) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::string();
+  return csv::number(d);
 }
 
 std::string device_list(const std::vector<int>& devices) {

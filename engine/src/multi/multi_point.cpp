@@ -13,12 +13,6 @@ namespace rl {
 
 namespace {
 
-std::string float_text(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 std::string gpu_name(const MultiPoint& p, std::size_t rank) {
   return "cuda:" + std::to_string(p.devices[rank]);
 }
@@ -45,12 +39,13 @@ void verify_multi(const RigValues& v, const ExpectedSums& x, MultiPoint* p) {
   p->status = PointStatus::Ok;
   p->message.clear();
   const bool ints = p->point.type == DType::Int32;
-  p->expected = ints ? std::to_string(x.total_i64) : float_text(x.total_f64);
+  p->expected = ints ? std::to_string(x.total_i64) : float_value_text(x.total_f64);
   for (std::size_t r = 0; r < ranks_with_total(*p); ++r) {
     double rel = 0;
     const bool ok = ints ? v.total_i64[r] == x.total_i64
                          : float_close(v.total_f32[r], x.total_f64, p->point.size, &rel);
-    const std::string got = ints ? std::to_string(v.total_i64[r]) : float_text(v.total_f32[r]);
+    const std::string got =
+        ints ? std::to_string(v.total_i64[r]) : float_value_text(v.total_f32[r]);
     if (r == 0) {
       p->value = got;
       p->rel_error = rel;
@@ -65,8 +60,8 @@ void verify_multi(const RigValues& v, const ExpectedSums& x, MultiPoint* p) {
     double rel = 0;
     const bool ok = ints ? v.partial_i64[r] == x.shard_i64[r]
                          : float_close(v.partial_f32[r], x.shard_f64[r], g.elements, &rel);
-    g.partial = ints ? std::to_string(v.partial_i64[r]) : float_text(v.partial_f32[r]);
-    g.expected_partial = ints ? std::to_string(x.shard_i64[r]) : float_text(x.shard_f64[r]);
+    g.partial = ints ? std::to_string(v.partial_i64[r]) : float_value_text(v.partial_f32[r]);
+    g.expected_partial = ints ? std::to_string(x.shard_i64[r]) : float_value_text(x.shard_f64[r]);
     if (!ok)
       mark_wrong(p, gpu_name(*p, r) + "'s partial " + g.partial + " differs from its shard's sum " +
                         g.expected_partial);

@@ -10,11 +10,6 @@
 namespace rl {
 
 namespace {
-std::string fmt_float(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 template <typename V>
 std::optional<std::size_t> first_mismatch(const std::vector<V>& a, const std::vector<V>& b) {
@@ -29,6 +24,12 @@ void mark_wrong(PointResult* r, const std::string& why) {
   r->message = why;
 }
 }  // namespace
+
+std::string float_value_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
 
 double float_tolerance(std::uint64_t n) {
   // Worst case for positive data is about (depth) * 2^-24 relative; grid-stride kernels add up
@@ -61,10 +62,10 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
     }
   } else {
     const double exact = input.exact_double();
-    r->value = fmt_float(out.total_f32);
+    r->value = float_value_text(out.total_f32);
     r->abs_error = std::fabs(double(out.total_f32) - exact);
     r->rel_error = exact != 0 ? r->abs_error / std::fabs(exact) : r->abs_error;
-    r->expected = fmt_float(model ? double(model->total_f32) : exact);
+    r->expected = float_value_text(model ? double(model->total_f32) : exact);
     if (model) {
       if (std::memcmp(&model->total_f32, &out.total_f32, sizeof(float)) != 0) {
         mark_wrong(r, "total " + r->value + " differs from the host model's " + r->expected +
@@ -72,8 +73,9 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
         return;
       }
     } else if (!(r->rel_error <= float_tolerance(p.size))) {
-      mark_wrong(r, "total " + r->value + " is off the double-precision sum " + fmt_float(exact) +
-                        " by " + fmt_float(r->rel_error) + " (relative)");
+      mark_wrong(r, "total " + r->value + " is off the double-precision sum " +
+                        float_value_text(exact) + " by " + float_value_text(r->rel_error) +
+                        " (relative)");
       return;
     }
   }
@@ -87,8 +89,8 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
         got = std::to_string(out.partials_i64[i]);
         want = std::to_string(model->partials_i64[i]);
       } else if (i < out.partials_f32.size() && i < model->partials_f32.size()) {
-        got = fmt_float(out.partials_f32[i]);
-        want = fmt_float(model->partials_f32[i]);
+        got = float_value_text(out.partials_f32[i]);
+        want = float_value_text(model->partials_f32[i]);
       }
       mark_wrong(r, "block " + std::to_string(i) + "'s partial " + got +
                         " differs from the host model's " + want);

@@ -3,6 +3,9 @@
 // reference within a bound. Fills status, message, value, expected and the float error.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "engine/run/backend.h"
 #include "engine/run/results.h"
 
@@ -14,5 +17,9 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
 // Relative error allowed for float32 totals of variants without a bit-exact model: 2^-24 per
 // level of a summation tree plus per-thread sequential sums, with margin. Data are in [0, 1).
 double float_tolerance(std::uint64_t n);
+
+// A float value as a result shows it (value, expected, partials): 9 significant digits, enough
+// to tell any two float32 apart.
+std::string float_value_text(double v);
 
 }  // namespace rl
