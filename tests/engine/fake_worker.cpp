@@ -23,7 +23,7 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
-#include "engine/run/worker.h"
+#include "engine/process/worker.h"
 #include "fault_backend.h"
 #include "multi_fixtures.h"
 

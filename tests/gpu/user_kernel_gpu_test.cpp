@@ -6,8 +6,8 @@
 
 #include <cstdlib>
 
-#include "engine/run/device.h"
-#include "engine/run/runner.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
 #include "engine/user/user_kernel.h"
 #include "gpu_fixture.h"
 

@@ -10,8 +10,8 @@
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "engine/run/device.h"
-#include "engine/run/presets.h"
+#include "engine/device/device.h"
+#include "engine/experiment/presets.h"
 #include "results_model.h"
 #include "session_store.h"
 

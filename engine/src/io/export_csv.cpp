@@ -8,9 +8,9 @@
 #include <cmath>
 #include <optional>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
+#include "io/counters_io.h"
 
 namespace rl {
 

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/io/export.h"
-#include "engine/model/model_counts.h"
+#include "io/counters_io.h"
 #include "io/export_json_parts.h"
+#include "io/model_counts_json.h"
 
 namespace rl {
 

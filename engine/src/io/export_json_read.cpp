@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
@@ -13,11 +12,12 @@
 #include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
 #include "engine/io/session_file.h"
-#include "engine/model/model_counts.h"
 #include "engine/user/user_kernel.h"
+#include "io/counters_io.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
+#include "io/model_counts_json.h"
 
 namespace rl {
 
