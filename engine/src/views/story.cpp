@@ -20,14 +20,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string type_name(const Json& j) {
-  if (j.is_null()) return "null";
-  if (j.is_boolean()) return "true/false";
-  if (j.is_number()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_array()) return "a list";
-  return "an object";
-}
+using json::type_name;
 
 // Reads one object's fields by name, every error naming where: "steps[2].caption: ...".
 class Fields {
@@ -42,16 +35,11 @@ class Fields {
       fail(at(key), "unknown field (a story's fields: " + list + ")");
     }
   }
-  std::string at(std::string_view key) const {
-    return where_.empty() ? std::string(key) : where_ + "." + std::string(key);
-  }
+  std::string at(std::string_view key) const { return json::join(where_, key); }
   [[noreturn]] static void fail(const std::string& where, const std::string& why) {
     json::fail(where, why);
   }
-  const Json* find(std::string_view key) const {
-    auto it = j_.find(std::string(key));
-    return it == j_.end() ? nullptr : &*it;
-  }
+  const Json* find(std::string_view key) const { return json::find(j_, key); }
   std::optional<std::string> text(std::string_view key, bool required) const {
     const Json* v = find(key);
     if (!v) {
