@@ -6,13 +6,13 @@
 #include <string>
 
 #include "cli.h"
+#include "engine/experiment/grammar.h"
 #include "engine/io/export.h"
 #include "engine/io/input_file.h"
 #include "engine/io/session_file.h"
 #include "engine/report/compare.h"
 #include "engine/report/format.h"
 #include "engine/report/time_basis.h"
-#include "engine/run/grammar.h"
 #include "output_files.h"
 
 namespace rlcli {

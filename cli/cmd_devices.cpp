@@ -4,12 +4,12 @@
 
 #include "cli.h"
 #include "engine/core/error.h"
-#include "engine/io/stream.h"
+#include "engine/device/device.h"
 #include "engine/multi/multi_run.h"
+#include "engine/process/stream.h"
+#include "engine/process/supervisor.h"
 #include "engine/report/link_text.h"
-#include "engine/run/device.h"
 #include "engine/run/run_target.h"
-#include "engine/run/supervisor.h"
 #include "format.h"
 
 namespace rlcli {
@@ -36,7 +36,7 @@ void print_measured(const rl::DeviceInfo& d) {
 int list_devices(bool measure, bool json) {
   // The links too: P2P access from the runtime, NVLinks from the driver's NVML (or why not).
   const rl::Discovery found = rl::discover_devices_with_links();
-  if (json) {  // one line of the run stream's format (engine/io/stream.h), for the app
+  if (json) {  // one line of the run stream's format (engine/process/stream.h), for the app
     if (measure)
       throw UsageError(
           "--measure with --json: --json lists the devices only (measure with "

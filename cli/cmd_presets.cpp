@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "cli.h"
-#include "engine/run/presets.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/presets.h"
+#include "engine/experiment/spec.h"
 
 namespace rlcli {
 

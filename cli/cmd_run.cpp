@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "cli.h"
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "engine/io/stream.h"
-#include "engine/run/backend.h"
+#include "engine/process/stream.h"
 #include "engine/run/run_target.h"
 #include "live_table.h"
 #include "output_files.h"
@@ -75,10 +75,10 @@ int exit_code_for(const rl::Session& s, int signal) {
   return wrong ? kExitWrong : failed ? kExitRuntime : kExitOk;
 }
 
-// --stream jsonl: one line per event (engine/io/stream.h), each flushed at once so that a
+// --stream jsonl: one line per event (engine/process/stream.h), each flushed at once so that a
 // reader at the other end of ssh sees the point as it finishes. The lines go to stdout as it was
 // given; from then on the process's own stdout points at stderr, so that nothing a library
-// prints can break a line (as the GPU worker does: engine/run/worker.cpp).
+// prints can break a line (as the GPU worker does: engine/process/worker.cpp).
 std::FILE* stream_out = nullptr;
 
 void open_stream() {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/core/metrics.h"
 #include "engine/report/format.h"
+#include "engine/session/metrics.h"
 
 namespace rlcli {
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 
 #include "engine/catalog/catalog.h"
-#include "engine/core/metrics.h"
-#include "engine/model/model_counts.h"
+#include "engine/session/metrics.h"
+#include "engine/trace/model_counts.h"
 #include "format.h"
 
 namespace rlcli {

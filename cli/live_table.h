@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/measure/runner.h"
 #include "engine/report/time_basis.h"
-#include "engine/run/results.h"
-#include "engine/run/runner.h"
+#include "engine/session/results.h"
 #include "run_counters.h"
 
 namespace rlcli {

@@ -7,8 +7,8 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
-#include "engine/run/grammar.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/grammar.h"
+#include "engine/experiment/spec.h"
 #include "engine/user/user_kernel.h"
 
 namespace rlcli {
@@ -57,7 +57,8 @@ int parse_int(std::string_view flag, std::string_view text) {
 }
 
 std::vector<int> parse_int_list(std::string_view flag, std::string_view text) {
-  // The engine's grammar (engine/run/grammar.h): "256,1024", "2^8", "64..1024", as in the app.
+  // The engine's grammar (engine/experiment/grammar.h): "256,1024", "2^8", "64..1024", as in the
+  // app.
   const std::string what = flag == "--block-sizes" ? "block size"
                            : flag == "--unroll"    ? "unroll factor"
                                                    : "value";

@@ -6,8 +6,8 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
 #include "engine/counters/counter_pass.h"
+#include "engine/measure/runner.h"
 #include "engine/report/counters_text.h"
-#include "engine/run/runner.h"
 #include "format.h"
 
 namespace rlcli {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rlcli {
 

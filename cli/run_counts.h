@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/run/device.h"
+#include "engine/device/device.h"
 
 namespace rlcli {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "engine/io/output_lock.h"
-#include "engine/multi/multi_results.h"
-#include "engine/run/results.h"
+#include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 #include "output_files.h"
 #include "run_spec.h"
 

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 #include "run_spec.h"
 
 namespace rlcli {

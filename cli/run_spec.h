@@ -5,12 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/core/metrics.h"
+#include "engine/session/metrics.h"
 
 #include <string>
 
-#include "engine/run/device.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
 
 namespace rlcli {
 
@@ -52,8 +52,8 @@ rl::TimeBasis time_basis_of(const RunArgs& args);
 // UsageError for another value.
 bool narrow_table_wanted(const RunArgs& args);
 
-// --stream jsonl: events on stdout (engine/io/stream.h) instead of the table; false without it.
-// Throws UsageError for another value.
+// --stream jsonl: events on stdout (engine/process/stream.h) instead of the table; false without
+// it. Throws UsageError for another value.
 bool stream_wanted(const RunArgs& args);
 
 // Throws UsageError for a bad value or an unreadable --spec file (`--spec -`: stdin). Validation

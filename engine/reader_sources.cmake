@@ -1,5 +1,5 @@
 # The engine's readers of what people hand over (sessions and spec files: io/export.h,
-# run/spec.h) and every source they call, relative to engine/src. One list for three builds:
+# experiment/spec.h) and every source they call, relative to engine/src. One list for three builds:
 # the engine library (engine/CMakeLists.txt), the fuzz targets' replay binaries in the normal
 # build (fuzz/replay.cmake, linked from this list alone, so a reader that starts calling a
 # source not listed here fails the build and CI), and the libFuzzer build (fuzz/CMakeLists.txt).
@@ -10,24 +10,24 @@ set(RL_READER_SOURCES
     catalog/catalog_user.cpp
     core/echo.cpp
     core/error.cpp
-    core/metrics.cpp
+    session/metrics.cpp
     core/types.cpp
-    counters/counters_io.cpp
-    counters/line_samples_io.cpp
+    io/counters_io.cpp
+    io/line_samples_io.cpp
     io/export_json.cpp
     io/export_json_read.cpp
     io/input_file.cpp
     io/json_bounded.cpp
     io/occupancy_json.cpp
     io/session_checks.cpp
-    model/model_counts_json.cpp
-    run/grammar.cpp
-    run/presets.cpp
-    run/results.cpp
-    run/spec.cpp
+    io/model_counts_json.cpp
+    experiment/grammar.cpp
+    experiment/presets.cpp
+    session/results.cpp
+    experiment/spec.cpp
     user/user_contract.cpp
     user/user_registry.cpp
 )
 # What the CLI's argument grammar (cli/grammar_sources.cmake) adds to them.
 set(RL_CLI_GRAMMAR_ENGINE_SOURCES io/output_file.cpp io/output_lock.cpp io/output_plan.cpp
-                                  report/format.cpp report/time_basis.cpp run/device.cpp)
+                                  report/format.cpp report/time_basis.cpp device/device.cpp)

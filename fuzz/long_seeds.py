@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seeds for scripts/fuzz.sh --long: inputs past every bound the readers keep (json_bounded.h,
-run/spec.h), which the checked-in corpus (a few KiB each) cannot reach by mutation. Written to
+experiment/spec.h), which the checked-in corpus (a few KiB each) cannot reach by mutation. Written to
 OUT/TARGET/; each is a few MiB at most.
 
 Usage: fuzz/long_seeds.py OUT_DIR SESSION_SEED.json

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/experiment/spec.h"
 #include "engine/io/export.h"
-#include "engine/run/spec.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/report/ladder_setting.h"
+#include "engine/views/ladder_setting.h"
 
 class QComboBox;
 class QTimer;

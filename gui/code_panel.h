@@ -14,7 +14,7 @@
 
 #include "engine/code/code_view.h"
 #include "engine/code/line_metrics.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 class QCheckBox;
 class QComboBox;

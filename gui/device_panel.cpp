@@ -4,9 +4,9 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "engine/core/metrics.h"
 #include "engine/multi/multi_run.h"
 #include "engine/report/link_text.h"
+#include "engine/session/metrics.h"
 #include "format.h"
 
 namespace rl::gui {

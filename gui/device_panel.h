@@ -10,7 +10,7 @@
 #include <map>
 #include <optional>
 
-#include "engine/run/device.h"
+#include "engine/device/device.h"
 
 class QTextBrowser;
 

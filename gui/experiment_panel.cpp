@@ -19,7 +19,7 @@
 #include <algorithm>
 
 #include "engine/catalog/catalog.h"
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 #include "form_parsing.h"
 #include "format.h"
 #include "run_worker.h"

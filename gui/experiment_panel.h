@@ -10,9 +10,9 @@
 #include <map>
 #include <optional>
 
-#include "engine/run/device.h"
-#include "engine/run/runner.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
+#include "engine/measure/runner.h"
 #include "remote/remote_host.h"
 #include "run_worker.h"
 

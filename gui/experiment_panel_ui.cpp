@@ -17,7 +17,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 #include "experiment_panel.h"
 #include "run_worker.h"
 #include "variant_tree.h"

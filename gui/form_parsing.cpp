@@ -1,6 +1,6 @@
 #include "form_parsing.h"
 
-#include "engine/run/grammar.h"
+#include "engine/experiment/grammar.h"
 
 namespace rl::gui {
 

@@ -1,5 +1,5 @@
-// The experiment form's text fields read with the engine's grammar (engine/run/grammar.h), so
-// the form and the CLI take the same "2^24", "16M", "64..1024". Every bad item gets a message.
+// The experiment form's text fields read with the engine's grammar (engine/experiment/grammar.h),
+// so the form and the CLI take the same "2^24", "16M", "64..1024". Every bad item gets a message.
 #pragma once
 
 #include <QString>

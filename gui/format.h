@@ -5,8 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "engine/experiment/spec.h"
 #include "engine/report/format.h"
-#include "engine/run/spec.h"
 
 namespace rl::gui {
 

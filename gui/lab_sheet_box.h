@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "engine/report/lab_sheet.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 class QComboBox;
 class QLabel;

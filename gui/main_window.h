@@ -15,9 +15,9 @@
 #include <optional>
 #include <utility>
 
-#include "engine/run/device.h"
-#include "engine/run/results.h"
-#include "engine/run/runner.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
+#include "engine/session/results.h"
 #include "remote/remote_host.h"
 
 class QAction;

@@ -14,8 +14,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include "engine/experiment/presets.h"
 #include "engine/io/resume.h"
-#include "engine/run/presets.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "run_worker.h"

@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "engine/code/user_code.h"
-#include "engine/multi/multi_results.h"
-#include "engine/run/device.h"
-#include "engine/run/results.h"
-#include "engine/run/runner.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
+#include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 #include "engine/trace/trace.h"
 
 namespace rl::gui {

@@ -9,7 +9,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
-#include "engine/run/grammar.h"
+#include "engine/experiment/grammar.h"
 #include "format.h"
 #include "wrap_row.h"
 

@@ -1,5 +1,5 @@
 // The "Several GPUs" tab's run form: which GPUs, sizes, exchanges and local kernel, in the CLI's
-// grammar (engine/multi/multi_spec.h: "all", "2" or "cuda:0,cuda:1"; "2^28,2^30"; "all" or
+// grammar (engine/experiment/multi_spec.h: "all", "2" or "cuda:0,cuda:1"; "2^28,2^30"; "all" or
 // "nccl_allreduce,peer_partials"; a variant name), each field's problem said naming it, and the
 // spec checked against the GPUs found (rl::validate) before a run is asked for. Run, Cancel and
 // Save session; a status line.
@@ -11,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/multi/multi_spec.h"
-#include "engine/run/device.h"
+#include "engine/device/device.h"
+#include "engine/experiment/multi_spec.h"
 
 class QLabel;
 class QLineEdit;

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "engine/multi/multi_results.h"
+#include "engine/session/multi_results.h"
 
 class QComboBox;
 class QLabel;

@@ -5,7 +5,7 @@
 #include <QFont>
 
 #include "counters_text.h"
-#include "engine/core/metrics.h"
+#include "engine/session/metrics.h"
 #include "format.h"
 
 namespace rl::gui {

@@ -18,8 +18,8 @@
 #include <memory>
 #include <optional>
 
+#include "engine/experiment/spec.h"
 #include "engine/run/run_target.h"
-#include "engine/run/spec.h"
 #include "engine/trace/trace.h"
 #include "metatypes.h"
 
@@ -62,7 +62,7 @@ class RunWorker : public QObject {
            std::optional<rl::Session> resume = std::nullopt, RunProfiling profiling = {});
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
-  // One reduction across GPUs (engine/multi/multi_supervisor.h): in a worker process, or in
+  // One reduction across GPUs (engine/process/multi_supervisor.h): in a worker process, or in
   // this one where the worker executable is missing (said once). The session so far after
   // each point, then the whole; or why it could not start.
   void run_multi(quint64 job, const rl::MultiSpec& spec, std::shared_ptr<std::atomic<bool>> cancel);

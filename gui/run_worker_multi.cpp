@@ -4,7 +4,7 @@
 
 #include "engine/core/error.h"
 #include "engine/multi/multi_run.h"
-#include "engine/multi/multi_supervisor.h"
+#include "engine/process/multi_supervisor.h"
 #include "run_worker.h"
 
 namespace rl::gui {

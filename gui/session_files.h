@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/multi/multi_results.h"
-#include "engine/run/results.h"
+#include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 
 namespace rl::gui {
 

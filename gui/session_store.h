@@ -4,7 +4,7 @@
 // others are overlays, drawn dashed beside it when not hidden. Any two are compared point by
 // point (A and B). Keeps speed-ups in step with the chosen baseline (rl::compute_speedups), holds
 // which time the charts draw, and tells views what changed. What sessions are called is the
-// engine's rule (engine/report/session_names.h).
+// engine's rule (engine/views/session_names.h).
 #pragma once
 
 #include <QObject>
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "charts/chart_builders.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl::gui {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "engine/report/compare.h"
-#include "engine/report/session_names.h"
+#include "engine/views/session_names.h"
 #include "format.h"
 #include "session_store.h"
 

@@ -12,7 +12,7 @@
 #include <QVBoxLayout>
 
 #include "engine/report/compare.h"
-#include "engine/report/session_names.h"
+#include "engine/views/session_names.h"
 #include "session_store.h"
 
 namespace rl::gui {

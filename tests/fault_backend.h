@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
-#include "engine/run/backend.h"
 
 namespace rl::testing {
 

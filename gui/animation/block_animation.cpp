@@ -31,8 +31,8 @@
 #include "animation/step_source.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
-#include "engine/run/device.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
 
 namespace rl::gui {
 

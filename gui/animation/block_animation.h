@@ -1,9 +1,9 @@
 // The block animation panel: pickers (variant, block size, unroll, workspace, type, N, block),
 // an optional second variant stepping in lock-step beside the first (or aligned by phase:
-// engine/trace/phase_align.h), transport controls (play, pause, step, scrub, speed, loop, zoom)
+// engine/views/phase_align.h), transport controls (play, pause, step, scrub, speed, loop, zoom)
 // with keyboard shortcuts, PNG export of the current frame or of every frame and an animated
 // GIF. "Show: levels above the block" swaps the block views for the hierarchy view (the grid,
-// the GPUs' shards and the exchange: engine/multi/hierarchy_plan.h), stepped by the same
+// the GPUs' shards and the exchange: engine/views/hierarchy_plan.h), stepped by the same
 // transport, with the open multi-GPU session's measured phases beside its steps. Traces come from
 // the engine's block model, or are recorded on the GPU by the instrumented kernels, queued on the
 // app's one GPU worker (run_worker.h) so they never run during a timed run; the GUI thread never
@@ -17,9 +17,9 @@
 #include <memory>
 #include <optional>
 
-#include "engine/multi/multi_results.h"
-#include "engine/trace/phase_align.h"
+#include "engine/session/multi_results.h"
 #include "engine/trace/trace.h"
+#include "engine/views/phase_align.h"
 #include "metatypes.h"
 #include "run_worker.h"
 

@@ -14,8 +14,8 @@
 #include "animation/block_view.h"
 #include "animation/gif_writer.h"
 #include "animation/hierarchy_view.h"
-#include "engine/multi/hierarchy_plan.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
+#include "engine/views/hierarchy_plan.h"
 #include "format.h"
 #include "wrap_row.h"
 

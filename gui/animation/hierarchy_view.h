@@ -1,5 +1,5 @@
 // The levels above the block (the animation's "Levels above the block" view): the engine's
-// hierarchy plan (engine/multi/hierarchy_plan.h) drawn as a strip of the GPUs' shards with
+// hierarchy plan (engine/views/hierarchy_plan.h) drawn as a strip of the GPUs' shards with
 // their grids and partials, the exchange between them, and the plan's steps as a list whose
 // current step is highlighted. It only draws: every number is the plan's; times appear only
 // when a multi-GPU session measured the plan's point, and are labelled as measured.
@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "engine/multi/hierarchy_plan.h"
+#include "engine/views/hierarchy_plan.h"
 
 namespace rl::gui {
 

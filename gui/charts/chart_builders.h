@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "charts/chart_data.h"
-#include "engine/report/ladder_setting.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
+#include "engine/views/ladder_setting.h"
 #include "time_basis.h"
 
 namespace rl::gui {
@@ -45,7 +45,7 @@ bool is_compare_chart(const QString& id);
 // speed-ups were computed against (rl::compute_speedups); basis, the time every value is drawn
 // from (speed-ups on another basis than Whole are computed here from that time); ladder, the
 // setting the ladder charts draw (the Setting selector, --setting): a session that does not hold
-// it draws its default (engine/report/ladder_setting.h). pct_of_limit: a bandwidth chart drawn
+// it draws its default (engine/views/ladder_setting.h). pct_of_limit: a bandwidth chart drawn
 // as % of each point's read floor (Chart::pct_of_limit_note says why it cannot be).
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
                           const std::string& baseline, TimeBasis basis = TimeBasis::Whole,

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "charts/chart_builders.h"
-#include "engine/report/ladder_setting.h"
+#include "engine/views/ladder_setting.h"
 
 namespace rl::gui::detail {
 
@@ -80,7 +80,7 @@ charts::Chart ladder_barrier_stall_chart(const QString& id, const std::vector<Sh
                                          const std::optional<LadderSetting>& chosen);
 
 // The measured barrier stall against the unroll factor (by_unroll) or the block size, one line
-// per sweep the engine finds (engine/report/counter_series.h), at `preferred` where the session
+// per sweep the engine finds (engine/views/counter_series.h), at `preferred` where the session
 // holds a sweep there (chart_counter_sweeps.cpp).
 charts::Chart counter_sweep_chart(const QString& id, const std::vector<ShownSession>& ss,
                                   bool by_unroll, const std::optional<LadderSetting>& preferred);

@@ -1,6 +1,6 @@
 // Measured barrier stall against the unroll factor and the block size (the Unroll and Block-size
 // pages), and the ladder's model barriers beside its measured barrier stall (the Ladder page).
-// Which points form a line or a bar is the engine's rule (engine/report/counter_series.h); this
+// Which points form a line or a bar is the engine's rule (engine/views/counter_series.h); this
 // file only draws it, and says the engine's reason when there is nothing to draw.
 #include <algorithm>
 #include <set>
@@ -9,7 +9,7 @@
 #include "charts/chart_rung_bars.h"
 #include "charts/palette.h"
 #include "counters_text.h"
-#include "engine/report/counter_series.h"
+#include "engine/views/counter_series.h"
 #include "format.h"
 
 namespace rl::gui::detail {

@@ -12,7 +12,7 @@
 #include "charts/chart_builders_internal.h"
 #include "charts/chart_rung_bars.h"
 #include "engine/catalog/catalog.h"
-#include "engine/model/model_counts.h"
+#include "engine/trace/model_counts.h"
 #include "format.h"
 
 namespace rl::gui::detail {

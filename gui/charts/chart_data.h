@@ -12,7 +12,7 @@
 #include <limits>
 #include <optional>
 
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
 
 namespace rl::gui::charts {
 

@@ -1,4 +1,4 @@
-// The multi-GPU charts, from a multi-GPU session (engine/multi/multi_results.h):
+// The multi-GPU charts, from a multi-GPU session (engine/session/multi_results.h):
 // the phases of each exchange stacked (local reduction, exchange), time against the number of
 // GPUs, and bandwidth against the number of GPUs beside the summed read roofs, the measured
 // link and the NVLink roof (or why the session has none). Plain data out (charts::Chart), as the
@@ -12,7 +12,7 @@
 
 #include "charts/chart_builders.h"  // ChartKind
 #include "charts/chart_data.h"
-#include "engine/multi/multi_results.h"
+#include "engine/session/multi_results.h"
 
 namespace rl::gui {
 

@@ -11,7 +11,7 @@
 #include "charts/chart_sweep_groups.h"
 #include "charts/palette.h"
 #include "engine/catalog/catalog.h"
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 #include "format.h"
 
 namespace rl::gui::detail {

@@ -2,7 +2,7 @@
 
 #include <QTimer>
 
-#include "engine/io/stream.h"
+#include "engine/process/stream.h"
 #include "remote/remote_failure.h"
 
 namespace rl::gui {

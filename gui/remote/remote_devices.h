@@ -1,6 +1,6 @@
 // The GPUs of a machine reached through a launcher: `LAUNCHER CLI devices --json` in a
-// QProcess, its one line read with the engine's stream reader (engine/io/stream.h). Never waits
-// on the GUI thread; a machine that does not answer within the timeout is named as such.
+// QProcess, its one line read with the engine's stream reader (engine/process/stream.h). Never
+// waits on the GUI thread; a machine that does not answer within the timeout is named as such.
 #pragma once
 
 #include <QByteArray>
@@ -8,7 +8,7 @@
 #include <QProcess>
 #include <QString>
 
-#include "engine/run/device.h"
+#include "engine/device/device.h"
 #include "metatypes.h"
 #include "remote/remote_host.h"
 

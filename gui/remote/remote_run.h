@@ -1,6 +1,6 @@
 // One experiment on a machine reached through a launcher (remote/remote_host.h): `LAUNCHER CLI
 // run --stream jsonl --spec - --device D` in a QProcess, the spec written to its stdin, the
-// stream read with the engine's reader (engine/io/stream.h) as lines arrive, on the GUI thread
+// stream read with the engine's reader (engine/process/stream.h) as lines arrive, on the GUI thread
 // (reading a line is cheap; nothing here waits). Its signals have the shapes of a local run's, so
 // the same charts grow point by point.
 // However it ends, the finished points are kept: cancelled (SIGTERM to the launcher: a local CLI
@@ -15,8 +15,8 @@
 
 #include <optional>
 
-#include "engine/io/stream.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
+#include "engine/process/stream.h"
 #include "metatypes.h"
 #include "remote/remote_host.h"
 #include "run_worker.h"

@@ -14,7 +14,7 @@ class QPainter;
 #include <optional>
 #include <vector>
 
-#include "engine/report/story.h"
+#include "engine/views/story.h"
 
 namespace rl::gui {
 

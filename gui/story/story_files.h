@@ -1,6 +1,6 @@
 // Where stories come from: the two that ship inside the app (Qt resources, from
 // resources/stories/) and a presenter's own file (File > Open story...). The rules of a story
-// file are the engine's (engine/report/story.h); this only reads the bytes.
+// file are the engine's (engine/views/story.h); this only reads the bytes.
 #pragma once
 
 #include <QList>
@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "engine/report/story.h"
+#include "engine/views/story.h"
 
 namespace rl::gui {
 

@@ -19,8 +19,8 @@
 #include <set>
 #include <vector>
 
-#include "engine/report/story.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
+#include "engine/views/story.h"
 
 class QLabel;
 class QPlainTextEdit;

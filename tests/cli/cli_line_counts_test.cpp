@@ -12,7 +12,7 @@
 #include "engine/code/line_diff.h"
 #include "engine/counters/line_count_pass.h"
 #include "engine/io/export.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 
 namespace rl::testing {
 namespace {

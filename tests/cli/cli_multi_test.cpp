@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "cli_process.h"
-#include "engine/run/device.h"
+#include "engine/device/device.h"
 
 namespace rl::testing {
 namespace {

@@ -1,6 +1,7 @@
 // A cancel while a large input is being made acts at once: the generator looks at the cancel
-// flag between chunks (engine/run/input_data.h), so Ctrl-C during the set-up of 2^29 elements
-// ends the run with nothing measured and the files written, not after the whole input is made.
+// flag between chunks (engine/experiment/input_data.h), so Ctrl-C during the set-up of 2^29
+// elements ends the run with nothing measured and the files written, not after the whole input is
+// made.
 #include <gtest/gtest.h>
 
 #include "cli_process.h"

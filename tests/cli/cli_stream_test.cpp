@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "cli_process.h"
-#include "engine/io/stream.h"
+#include "engine/process/stream.h"
 
 namespace rl::testing {
 namespace {

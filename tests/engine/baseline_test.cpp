@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "engine/catalog/catalog.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 namespace {

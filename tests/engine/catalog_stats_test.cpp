@@ -5,8 +5,8 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/stats.h"
-#include "engine/run/input_data.h"
-#include "engine/run/results.h"
+#include "engine/experiment/input_data.h"
+#include "engine/session/results.h"
 
 namespace rl {
 namespace {

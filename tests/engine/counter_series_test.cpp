@@ -1,4 +1,4 @@
-// The counter charts' selection rules (engine/report/counter_series.h): which points form a
+// The counter charts' selection rules (engine/views/counter_series.h): which points form a
 // barrier-stall line against the unroll factor or the block size, which setting is drawn, what a
 // session without them is told, and the ladder's model barriers beside the measured stall.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "engine/io/export.h"
-#include "engine/model/model_counts.h"
-#include "engine/report/counter_series.h"
+#include "engine/trace/model_counts.h"
+#include "engine/views/counter_series.h"
 
 namespace rl {
 namespace {

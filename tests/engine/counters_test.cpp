@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "counters/counters_io.h"
 #include "counters/cupti_api.h"
 #include "engine/counters/counter_catalog.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 #include "export_fixtures.h"
+#include "io/counters_io.h"
 
 namespace rl {
 namespace {

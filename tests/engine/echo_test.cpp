@@ -7,9 +7,9 @@
 
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
+#include "engine/experiment/grammar.h"
+#include "engine/experiment/spec.h"
 #include "engine/io/export.h"
-#include "engine/run/grammar.h"
-#include "engine/run/spec.h"
 
 namespace rl {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "engine/core/metrics.h"
 #include "engine/io/export.h"
+#include "engine/session/metrics.h"
 #include "export_fixtures.h"
 
 namespace rl {
@@ -123,7 +123,7 @@ TEST(ExportCsv, SummaryValues) {
             s.results[0].timestamp_floor.median_ms);
   EXPECT_EQ(ok.at("event_spans"), "2");
   EXPECT_EQ(ok.at("noisy"), "true");
-  // Derived from the times, the device and the floor at this size (core/metrics.h).
+  // Derived from the times, the device and the floor at this size (session/metrics.h).
   const PointRates rates = point_rates(s.results[0], s.device, s.read_floors);
   ASSERT_GT(rates.pct_of_read_floor, 0);
   EXPECT_EQ(std::strtod(ok.at("pct_of_read_floor").c_str(), nullptr), rates.pct_of_read_floor);

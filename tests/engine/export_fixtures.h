@@ -9,7 +9,7 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl::testing {
 

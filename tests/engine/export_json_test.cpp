@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
-#include "engine/core/metrics.h"
 #include "engine/io/export.h"
+#include "engine/session/metrics.h"
 #include "export_fixtures.h"
 
 namespace rl {

@@ -23,8 +23,8 @@
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
 #include "engine/io/export.h"
-#include "engine/io/stream.h"
-#include "engine/run/worker.h"
+#include "engine/process/stream.h"
+#include "engine/process/worker.h"
 #include "fault_backend.h"
 #include "multi_fixtures.h"
 

@@ -1,4 +1,4 @@
-// The hierarchy plan (engine/multi/hierarchy_plan.h): shards as multi_spec splits them, grids
+// The hierarchy plan (engine/views/hierarchy_plan.h): shards as multi_spec splits them, grids
 // and partials per GPU from the kernels' planning, bytes moved per exchange, the order of the
 // steps, the measured phases found only for the plan's own point, and clear refusals.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/core/error.h"
-#include "engine/multi/hierarchy_plan.h"
+#include "engine/views/hierarchy_plan.h"
 
 namespace rl {
 namespace {

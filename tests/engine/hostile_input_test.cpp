@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
 #include "engine/io/export.h"
-#include "engine/run/device.h"
-#include "engine/run/spec.h"
 #include "export_fixtures.h"
 #include "io/json_bounded.h"
 

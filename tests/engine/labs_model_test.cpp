@@ -7,12 +7,12 @@
 
 #include "kernels/lab.h"
 
+#include "engine/backend/backend.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "engine/experiment/presets.h"
+#include "engine/measure/runner.h"
 #include "engine/model/block_model.h"
-#include "engine/run/backend.h"
-#include "engine/run/presets.h"
-#include "engine/run/runner.h"
 
 namespace rl {
 namespace {

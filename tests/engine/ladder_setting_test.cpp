@@ -1,9 +1,9 @@
-// The ladder's setting (engine/report/ladder_setting.h): which settings a session holds, the
+// The ladder's setting (engine/views/ladder_setting.h): which settings a session holds, the
 // default (the classic ladder's experiment when it has the most rungs), the text a person types,
 // and the message when the session does not hold what was asked for.
 #include <gtest/gtest.h>
 
-#include "engine/report/ladder_setting.h"
+#include "engine/views/ladder_setting.h"
 
 namespace rl {
 namespace {

@@ -1,12 +1,12 @@
-// Line samples and line counts in session files (counters/counters_io.h): written and read back
+// Line samples and line counts in session files (io/counters_io.h): written and read back
 // unchanged, absent from results that have none (and the counts from points without them, so
 // files from before the counts read as they did), and every bad field refused by name.
 #include <gtest/gtest.h>
 
-#include "counters/counters_io.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
 #include "export_fixtures.h"
+#include "io/counters_io.h"
 
 namespace rl {
 namespace {

@@ -9,12 +9,12 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "engine/backend/backend.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "engine/model/model_counts.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
+#include "engine/trace/model_counts.h"
 #include "engine/trace/trace.h"
 
 namespace rl {

@@ -4,9 +4,9 @@
 
 #include <bit>
 
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
 #include "engine/model/block_model.h"
-#include "engine/run/backend.h"
 
 namespace rl {
 namespace {

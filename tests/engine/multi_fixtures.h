@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/multi/multi_results.h"
+#include "engine/session/multi_results.h"
 
 namespace rl::testing {
 

@@ -7,8 +7,8 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "engine/experiment/multi_spec.h"
 #include "engine/multi/multi_run.h"
-#include "engine/multi/multi_spec.h"
 #include "multi/multi_point.h"
 #include "multi/nccl_api.h"
 

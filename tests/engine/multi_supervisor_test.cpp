@@ -1,4 +1,4 @@
-// A multi-GPU run in a worker process (engine/multi/multi_supervisor.h), with the fake worker
+// A multi-GPU run in a worker process (engine/process/multi_supervisor.h), with the fake worker
 // (fake_worker.cpp: multi_fixtures.h's made-up points, a crash or a wait for SIGTERM where asked)
 // and, for a run that cannot start, the real one: every point reported as it comes, the finished
 // points kept when the worker is lost and the rest FAILED saying how, a cancel that gets the
@@ -14,7 +14,7 @@
 
 #include "beside_this_test.h"
 #include "engine/core/error.h"
-#include "engine/multi/multi_supervisor.h"
+#include "engine/process/multi_supervisor.h"
 #include "multi_fixtures.h"
 
 namespace rl {

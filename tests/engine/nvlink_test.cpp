@@ -9,8 +9,8 @@
 #include <cstdlib>
 
 #include "engine/io/export.h"
-#include "engine/io/stream.h"
 #include "engine/multi_fixtures.h"
+#include "engine/process/stream.h"
 #include "engine/report/link_text.h"
 #include "multi/nvlink_discovery.h"
 #include "multi/nvml_api.h"

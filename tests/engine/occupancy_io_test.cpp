@@ -1,5 +1,5 @@
-// The CUDA runtime's view of a point's kernels in session files (run/kernel_occupancy.h): written
-// and read back unchanged, absent from results without it, and bad fields refused by name.
+// The CUDA runtime's view of a point's kernels in session files (device/kernel_occupancy.h):
+// written and read back unchanged, absent from results without it, and bad fields refused by name.
 #include <gtest/gtest.h>
 
 #include <functional>

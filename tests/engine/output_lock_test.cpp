@@ -16,10 +16,10 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/io/output_file.h"
 #include "engine/io/output_lock.h"
 #include "engine/io/resume.h"
-#include "engine/run/input_data.h"
 #include "temp_dir.h"
 
 namespace rl {

@@ -1,12 +1,12 @@
-// Phase alignment of side-by-side traces (engine/trace/phase_align.h): both views reach "last
+// Phase alignment of side-by-side traces (engine/views/phase_align.h): both views reach "last
 // warp" on the same frame, a trace with fewer steps in a phase holds its frame, a phase only one
 // trace has holds the other, and the frames walk each trace forward to its end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "engine/trace/phase_align.h"
 #include "engine/trace/trace.h"
+#include "engine/views/phase_align.h"
 
 namespace rl {
 namespace {

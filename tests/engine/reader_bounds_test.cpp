@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/experiment/spec.h"
 #include "engine/io/export.h"
 #include "engine/io/session_file.h"
-#include "engine/io/stream.h"
-#include "engine/run/spec.h"
+#include "engine/process/stream.h"
 #include "export_fixtures.h"
 #include "io/json_bounded.h"
 

@@ -2,9 +2,9 @@
 // they are, a FAILED one runs again, and a session from another device is refused.
 #include <gtest/gtest.h>
 
+#include "engine/backend/backend.h"
 #include "engine/io/resume.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 
 namespace rl {
 namespace {

@@ -4,7 +4,7 @@
 // The real fault on a GPU: tests/gpu/fault_gpu_test.cpp.
 #include <gtest/gtest.h>
 
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 #include "fault_backend.h"
 
 namespace rl {

@@ -2,9 +2,9 @@
 // flagged noisy (and still verified); one that does is not. Host runs have no read floor.
 #include <gtest/gtest.h>
 
-#include "engine/core/metrics.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
+#include "engine/backend/backend.h"
+#include "engine/measure/runner.h"
+#include "engine/session/metrics.h"
 
 namespace rl {
 namespace {

@@ -1,4 +1,4 @@
-// The one stopping rule (run/sampling.h) that one-GPU points, multi-GPU points and every read
+// The one stopping rule (measure/sampling.h) that one-GPU points, multi-GPU points and every read
 // floor are sampled by: at least min_samples, then until quiet, or max_samples, or the budget;
 // a cancel stops before the next sample.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <atomic>
 #include <vector>
 
-#include "run/sampling.h"
+#include "measure/sampling.h"
 
 namespace rl {
 namespace {

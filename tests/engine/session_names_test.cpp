@@ -1,8 +1,8 @@
-// What open sessions are called (engine/report/session_names.h): the device alone while it is
+// What open sessions are called (engine/views/session_names.h): the device alone while it is
 // the only one of its name, then the time it was made, then a number; the person's own names kept.
 #include <gtest/gtest.h>
 
-#include "engine/report/session_names.h"
+#include "engine/views/session_names.h"
 
 namespace rl {
 namespace {

@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/experiment/spec.h"
 #include "engine/io/export.h"
-#include "engine/io/stream.h"
-#include "engine/run/spec.h"
+#include "engine/process/stream.h"
 #include "export_fixtures.h"
 
 namespace rl {

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "engine/catalog/catalog.h"
-#include "engine/run/device.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
 
 namespace rl {
 namespace {

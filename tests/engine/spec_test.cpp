@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "engine/catalog/catalog.h"
-#include "engine/run/device.h"
-#include "engine/run/grammar.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/grammar.h"
+#include "engine/experiment/spec.h"
 
 namespace rl {
 namespace {

@@ -1,4 +1,4 @@
-// Stories (engine/report/story.h): every bad input refused naming its field, the shipped stories
+// Stories (engine/views/story.h): every bad input refused naming its field, the shipped stories
 // valid and resolved against the bundled H200 session with the session's own numbers, and
 // nothing made up where the session has nothing.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "engine/core/error.h"
 #include "engine/io/export.h"
-#include "engine/report/story.h"
+#include "engine/views/story.h"
 
 namespace {
 

@@ -1,14 +1,14 @@
-// The run stream (engine/io/stream.h): what the writer sends is what the reader builds, point by
-// point; a newer or older major version, a line that is not the stream, a point out of order and
+// The run stream (engine/process/stream.h): what the writer sends is what the reader builds, point
+// by point; a newer or older major version, a line that is not the stream, a point out of order and
 // a bad field are each refused with the reason; a login shell's greeting before the start is not.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "engine/io/stream.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
+#include "engine/backend/backend.h"
+#include "engine/measure/runner.h"
+#include "engine/process/stream.h"
 
 namespace rl {
 namespace {

@@ -1,5 +1,5 @@
-// The supervisor (engine/run/supervisor.h) with a fake worker (fake_worker.cpp: the host backend
-// with faults, crashes and hangs chosen per point): finished points kept, the faulted point
+// The supervisor (engine/process/supervisor.h) with a fake worker (fake_worker.cpp: the host
+// backend with faults, crashes and hangs chosen per point): finished points kept, the faulted point
 // FAILED with its error, the rest run in a fresh worker, the restarts capped, a cancel that kills
 // the worker at once, and no zombie or file descriptor left behind.
 // The real fault on a GPU: tests/gpu/fault_gpu_test.cpp.
@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "beside_this_test.h"
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
-#include "engine/counters/line_samples.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
-#include "engine/run/supervisor.h"
+#include "engine/measure/runner.h"
+#include "engine/process/supervisor.h"
+#include "engine/session/line_samples.h"
 
 namespace rl {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model.h"
-#include "engine/run/input_data.h"
 #include "engine/trace/trace.h"
 
 namespace rl {

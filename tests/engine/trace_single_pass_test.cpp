@@ -9,7 +9,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
-#include "engine/run/input_data.h"
+#include "engine/experiment/input_data.h"
 #include "engine/trace/trace.h"
 
 namespace rl {

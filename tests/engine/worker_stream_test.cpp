@@ -1,4 +1,4 @@
-// The run stream as a GPU worker speaks it to its supervisor (engine/io/stream.h, 1.2): the
+// The run stream as a GPU worker speaks it to its supervisor (engine/process/stream.h, 1.2): the
 // worker's own events (lost, next, counted, multi) read back as written, a later worker's stream
 // continuing after the points its supervisor has, the device as measured on each point, and the
 // lines a supervisor must not take (a multi event in a one-GPU stream, an end that miscounts).
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/io/stream.h"
-#include "engine/run/backend.h"
-#include "engine/run/runner.h"
+#include "engine/backend/backend.h"
+#include "engine/measure/runner.h"
+#include "engine/process/stream.h"
 #include "multi_fixtures.h"
 
 namespace rl {

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/cuda_raii.h"
 #include "counter_kernels.h"
 #include "counters/cupti_profiler.h"
 #include "engine/counters/counter_catalog.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 #include "gpu_fixture.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 namespace {

@@ -1,7 +1,7 @@
 // A GPU fault survived. A point whose kernel writes through a bad pointer
 // (cudaErrorIllegalAddress, sticky) fails with the CUDA error, the call and the point named; the
 // finished points are kept and the remaining points run and verify.
-// - Supervised (what the CLI and the app do: engine/run/supervisor.h): the points run in worker
+// - Supervised (what the CLI and the app do: engine/process/supervisor.h): the points run in worker
 //   processes (fault_worker.cpp, beside this binary); the worker that faulted ends and a fresh one
 //   runs the rest. This process never touches the faulted context.
 // - In one process (the fallback without the worker executable): the backend resets the device;
@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "beside_this_test.h"
-#include "engine/run/device.h"
-#include "engine/run/runner.h"
-#include "engine/run/supervisor.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
+#include "engine/process/supervisor.h"
 #include "fault_kernel.h"
 #include "fault_points.h"
 #include "gpu_fixture.h"

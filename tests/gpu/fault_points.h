@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
 
 namespace rl::testing {
 

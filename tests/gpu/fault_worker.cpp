@@ -3,7 +3,7 @@
 // GPU-fault test (fault_gpu_test.cpp). The point: kFaultVariant at kFaultSize (fault_points.h).
 #include <utility>
 
-#include "engine/run/worker.h"
+#include "engine/process/worker.h"
 #include "fault_kernel.h"
 #include "fault_points.h"
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
-#include "engine/run/backend.h"
-#include "engine/run/device.h"
-#include "engine/run/input_data.h"
+#include "engine/device/device.h"
+#include "engine/experiment/input_data.h"
 
 namespace rl::testing {
 

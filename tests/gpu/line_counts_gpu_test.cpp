@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/code/line_metrics.h"
-#include "engine/run/supervisor.h"
+#include "engine/process/supervisor.h"
 #include "gpu_fixture.h"
 
 namespace rl {

@@ -11,7 +11,7 @@
 
 #include "engine/code/line_diff.h"
 #include "engine/code/line_metrics.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 #include "gpu_fixture.h"
 
 namespace rl {

@@ -10,7 +10,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
-#include "engine/run/device.h"
+#include "engine/device/device.h"
 #include "engine/trace/trace.h"
 #include "gpu_fixture.h"
 

@@ -12,8 +12,8 @@
 #include <deque>
 
 #include "engine/catalog/catalog.h"
+#include "engine/experiment/spec.h"
 #include "engine/model/block_model.h"
-#include "engine/run/spec.h"
 #include "gpu_fixture.h"
 
 namespace rl {

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/cuda_raii.h"
 #include "gpu_fixture.h"
 #include "kernels/launch.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 namespace {

@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "engine/core/error.h"
+#include "engine/device/device.h"
 #include "engine/multi/multi_run.h"
 #include "engine/report/link_text.h"
-#include "engine/run/device.h"
 #include "multi/shard_gpu.h"  // measure_peer_copy_gbps
 
 namespace rl::testing {

@@ -1,10 +1,10 @@
-// The CUDA runtime's view of each kernel a point launches (run/kernel_occupancy.h): one entry per
-// kernel in launch order, what was launched, and resident blocks per SM equal to the occupancy
+// The CUDA runtime's view of each kernel a point launches (device/kernel_occupancy.h): one entry
+// per kernel in launch order, what was launched, and resident blocks per SM equal to the occupancy
 // formula the Code view applies to the build's recorded resources (engine/code/occupancy.h).
 #include <gtest/gtest.h>
 
 #include "engine/code/occupancy.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 #include "gpu_fixture.h"
 
 namespace rl {

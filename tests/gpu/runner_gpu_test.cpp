@@ -2,9 +2,9 @@
 // finished points, and two runs of the same point agree.
 #include <gtest/gtest.h>
 
-#include "engine/core/metrics.h"
-#include "engine/run/device.h"
-#include "engine/run/runner.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
+#include "engine/session/metrics.h"
 #include "gpu_fixture.h"
 
 namespace rl {

@@ -6,9 +6,9 @@
 
 #include <cstdlib>
 
-#include "engine/core/metrics.h"
-#include "engine/run/device.h"
-#include "engine/run/runner.h"
+#include "engine/device/device.h"
+#include "engine/measure/runner.h"
+#include "engine/session/metrics.h"
 #include "engine/user/user_kernel.h"
 #include "gpu_fixture.h"
 

@@ -18,8 +18,8 @@
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
-#include "engine/multi/hierarchy_plan.h"
-#include "engine/trace/phase_align.h"
+#include "engine/views/hierarchy_plan.h"
+#include "engine/views/phase_align.h"
 
 namespace rl::gui {
 namespace {

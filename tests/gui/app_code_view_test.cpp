@@ -132,7 +132,7 @@ TEST(AppCodeView, AChartBarShowsItsCodeAndADoubleClickOpensTheTab) {
   EXPECT_TRUE(tabs->currentWidget()->isAncestorOf(code));
 }
 
-// A run's occupancy from the CUDA runtime (run/kernel_occupancy.h) shows on the resources page
+// A run's occupancy from the CUDA runtime (device/kernel_occupancy.h) shows on the resources page
 // for the instantiation it was measured with, beside the formula's; other shapes show none.
 TEST(AppCodeView, ARunsOccupancyShowsBesideTheFormulas) {
   CodePanel panel;

@@ -1,5 +1,5 @@
 // The counter charts beside the time charts: barrier stall against the unroll factor and
-// the block size (the engine's sweeps, engine/report/counter_series.h, drawn), and the model's
+// the block size (the engine's sweeps, engine/views/counter_series.h, drawn), and the model's
 // barriers beside the measured stall per rung, from the bundled H200 session; a session without
 // them says how to get them.
 #include <gtest/gtest.h>

@@ -18,7 +18,7 @@
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "engine/io/export.h"
-#include "engine/model/model_counts.h"
+#include "engine/trace/model_counts.h"
 #include "session_store.h"
 
 using namespace rl::gui;

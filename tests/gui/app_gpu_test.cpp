@@ -10,9 +10,9 @@
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "engine/core/metrics.h"
-#include "engine/run/device.h"
-#include "engine/run/presets.h"
+#include "engine/device/device.h"
+#include "engine/experiment/presets.h"
+#include "engine/session/metrics.h"
 #include "results_model.h"
 #include "session_store.h"
 

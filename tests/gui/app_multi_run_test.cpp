@@ -14,7 +14,7 @@
 #include <cstdlib>
 
 #include "app_test_support.h"
-#include "engine/run/supervisor.h"
+#include "engine/process/supervisor.h"
 #include "main_window.h"
 #include "multi_gpu_run_form.h"
 #include "multi_gpu_view.h"

@@ -14,7 +14,7 @@
 
 #include "app_test_support.h"
 #include "engine/counters/counter_catalog.h"
-#include "engine/run/runner.h"
+#include "engine/measure/runner.h"
 
 using namespace rl::gui;
 

@@ -14,7 +14,7 @@
 #include "app_test_support.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 #include "session_store.h"
 
 using namespace rl::gui;

@@ -3,7 +3,7 @@
 // chosen to make the expected speed-ups obvious.
 #pragma once
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl::gui::test {
 

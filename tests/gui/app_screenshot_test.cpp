@@ -10,7 +10,7 @@
 #include "app_test_support.h"
 #include "chart_export.h"
 #include "charts_panel.h"
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 
 using namespace rl::gui;
 using rl::presets;

@@ -13,7 +13,7 @@
 
 #include "animation/block_view.h"
 #include "app_test_support.h"
-#include "engine/report/story.h"
+#include "engine/views/story.h"
 #include "session_files.h"
 #include "session_store.h"
 #include "story/story_bars.h"

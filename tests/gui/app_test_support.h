@@ -8,7 +8,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "run_worker.h"

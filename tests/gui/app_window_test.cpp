@@ -18,7 +18,7 @@
 #include "charts_panel.h"
 #include "device_panel.h"
 #include "engine/catalog/catalog.h"
-#include "engine/run/presets.h"
+#include "engine/experiment/presets.h"
 #include "results_model.h"
 #include "session_store.h"
 

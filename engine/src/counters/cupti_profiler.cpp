@@ -5,8 +5,8 @@
 
 #include <utility>
 
+#include "core/cuda_raii.h"
 #include "counters/cupti_internal.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 

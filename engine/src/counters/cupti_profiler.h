@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "counters/cupti_api.h"
-#include "engine/counters/counter_values.h"
+#include "engine/session/counter_values.h"
 
 namespace rl {
 

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <vector>
 
-#include "counters/counters_io.h"
+#include "backend/launch_args.h"
+#include "backend/user_module.h"
+#include "core/cuda_raii.h"
 #include "counters/sass_counter.h"
+#include "device/cuda_occupancy.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_pass.h"
-#include "engine/run/input_data.h"
+#include "engine/experiment/input_data.h"
+#include "io/counters_io.h"
 #include "kernels/launch.h"
-#include "run/cuda_occupancy.h"
-#include "run/cuda_raii.h"
-#include "run/launch_args.h"
-#include "user/user_module.h"
 
 namespace rl {
 

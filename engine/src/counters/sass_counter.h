@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "counters/cupti_api.h"
-#include "engine/counters/line_samples.h"
+#include "engine/session/line_samples.h"
 
 namespace rl {
 

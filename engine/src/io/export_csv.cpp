@@ -5,10 +5,10 @@
 #include <cmath>
 #include <optional>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
-#include "engine/core/metrics.h"
 #include "engine/io/export.h"
+#include "engine/session/metrics.h"
+#include "io/counters_io.h"
 #include "io/csv_cells.h"
 
 namespace rl {

@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
-#include "engine/core/metrics.h"
 #include "engine/io/export.h"
-#include "engine/model/model_counts.h"
+#include "engine/session/metrics.h"
+#include "io/counters_io.h"
 #include "io/export_json_parts.h"
+#include "io/model_counts_json.h"
 
 namespace rl {
 
@@ -104,7 +104,7 @@ Json result_json(const PointResult& r, const PointRates& rates) {
          {"floor_samples_ms", detail::json_numbers(r.floor_samples_ms)},
          {"event_spans", r.event_spans},
          {"gpu_time", summary_json(r.gpu_time)},
-         // Derived (core/metrics.h), for people and scripts reading the file; the reader
+         // Derived (session/metrics.h), for people and scripts reading the file; the reader
          // derives them again.
          {"first_gbps", number(rates.first_gbps)},
          {"total_gbps", number(rates.total_gbps)},

@@ -1,5 +1,5 @@
 // The pieces of a session's JSON (io/export.h), one value at a time, for the formats that carry
-// a session's parts on their own: the run stream (io/stream.h) sends a point "as the session
+// a session's parts on their own: the run stream (process/stream.h) sends a point "as the session
 // file holds it", and a multi-GPU session (export_multi*.cpp) spells its devices, summaries and
 // timing as a one-GPU session does; both write and read them with these very functions, never
 // a copy of them. Private to the engine.
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl::detail {
 
@@ -23,12 +23,12 @@ OrderedJson json_numbers(const std::vector<double>& values);
 
 OrderedJson device_to_json_value(const DeviceInfo& d);
 OrderedJson spec_to_json_value(const ExperimentSpec& s);
-// s.results[i], with its derived numbers (core/metrics.h point_rates) for readers.
+// s.results[i], with its derived numbers (session/metrics.h point_rates) for readers.
 OrderedJson result_to_json_value(const Session& s, std::size_t i);
 OrderedJson read_floor_to_json_value(const ReadFloor& f);
 OrderedJson summary_to_json_value(const Summary& s);
 OrderedJson timing_to_json_value(const TimingOptions& t);
-// A link between two GPUs (run/links.h), in a multi-GPU session and in `devices --json`.
+// A link between two GPUs (device/links.h), in a multi-GPU session and in `devices --json`.
 OrderedJson link_to_json_value(const PeerLink& l);
 
 // Each throws rl::Error naming the field under `path` ("point.result.block_size: expected an
@@ -39,7 +39,7 @@ PointResult result_from_json_value(const OrderedJson& v, const std::string& path
 ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path);
 Summary summary_from_json_value(const OrderedJson& v, const std::string& path);
 TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path);
-// A result's kernels as the CUDA runtime saw them (run/kernel_occupancy.h); later in schema 1,
+// A result's kernels as the CUDA runtime saw them (device/kernel_occupancy.h); later in schema 1,
 // only where measured.
 OrderedJson occupancy_to_json_value(const std::vector<KernelOccupancy>& kernels);
 std::vector<KernelOccupancy> occupancy_from_json_value(const OrderedJson& v,

@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "counters/counters_io.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
@@ -13,11 +12,12 @@
 #include "engine/io/input_file.h"
 #include "engine/io/session_checks.h"
 #include "engine/io/session_file.h"
-#include "engine/model/model_counts.h"
 #include "engine/user/user_kernel.h"
+#include "io/counters_io.h"
 #include "io/export_json_parts.h"
 #include "io/json_bounded.h"
 #include "io/json_read.h"
+#include "io/model_counts_json.h"
 
 namespace rl {
 
@@ -306,7 +306,7 @@ PointResult read_result(const Json& obj, const std::string& path) {
     r.gpu_time = read_summary(get("gpu_time"), at("gpu_time"));
   }
   // first_gbps, total_gbps, pct_of_theoretical and pct_of_read_floor (pct_of_copy in older
-  // files) are derived: not read, derived again from the times (core/metrics.h).
+  // files) are derived: not read, derived again from the times (session/metrics.h).
   if (obj.contains("noisy")) r.noisy = as_bool(get("noisy"), at("noisy"));
   // Later in schema 1: sessions without counts still open (model_counts.h: counts_of).
   if (auto c = obj.find("counts"); c != obj.end() && !c->is_null())

@@ -23,7 +23,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// A field of an object, read with the path of every error.
+// A field of an object, read with the path of every error (json_read.h's accessors, bound to
+// one object).
 class Reader {
  public:
   Reader(const Json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
@@ -32,19 +33,9 @@ class Reader {
   [[noreturn]] static void fail(const std::string& path, const std::string& what) {
     json::fail(path, what);
   }
-  std::string at(std::string_view key) const {
-    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
-  }
-  const Json& get(std::string_view key) const {
-    auto it = obj_.find(key);
-    if (it == obj_.end()) fail(at(key), "missing");
-    return *it;
-  }
-  const Json& array(std::string_view key) const {
-    const Json& v = get(key);
-    if (!v.is_array()) fail(at(key), "expected an array");
-    return v;
-  }
+  std::string at(std::string_view key) const { return json::join(path_, key); }
+  const Json& get(std::string_view key) const { return json::member(obj_, path_, key); }
+  const Json& array(std::string_view key) const { return json::expect_array(get(key), at(key)); }
   std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
     const Json& v = get(key);
     return integer_of(v, at(key), lo, hi);
@@ -58,30 +49,15 @@ class Reader {
     if (i < lo || i > hi) fail(path, "out of range");
     return i;
   }
-  double number(std::string_view key) const { return number_of(get(key), at(key)); }
   // NaN and infinity are written as strings (JSON has neither).
-  static double number_of(const Json& v, const std::string& path) {
-    if (v.is_number()) return v.get<double>();
-    if (v == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (v == "inf") return std::numeric_limits<double>::infinity();
-    if (v == "-inf") return -std::numeric_limits<double>::infinity();
-    fail(path, "expected a number");
-  }
-  std::string text(std::string_view key) const {
-    const Json& v = get(key);
-    if (!v.is_string()) fail(at(key), "expected a string");
-    return v.get<std::string>();
-  }
-  bool boolean(std::string_view key) const {
-    const Json& v = get(key);
-    if (!v.is_boolean()) fail(at(key), "expected true or false");
-    return v.get<bool>();
-  }
+  double number(std::string_view key) const { return json::as_double(get(key), at(key)); }
+  std::string text(std::string_view key) const { return json::as_string(get(key), at(key)); }
+  bool boolean(std::string_view key) const { return json::as_bool(get(key), at(key)); }
   std::vector<double> numbers(std::string_view key) const {
     std::vector<double> out;
     const Json& arr = array(key);
     for (std::size_t i = 0; i < arr.size(); ++i)
-      out.push_back(number_of(arr[i], at(key) + "[" + std::to_string(i) + "]"));
+      out.push_back(json::as_double(arr[i], json::index(at(key), i)));
     return out;
   }
   const std::string& path() const { return path_; }
@@ -98,8 +74,7 @@ std::vector<int> ordinals(const Reader& r, std::string_view key) {
   std::vector<int> out;
   const Json& arr = r.array(key);
   for (std::size_t i = 0; i < arr.size(); ++i)
-    out.push_back(
-        int(Reader::integer_of(arr[i], r.at(key) + "[" + std::to_string(i) + "]", 0, 1023)));
+    out.push_back(int(Reader::integer_of(arr[i], json::index(r.at(key), i), 0, 1023)));
   return out;
 }
 
@@ -124,7 +99,7 @@ MultiSpec read_spec(const Reader& r) {
   s.exchanges.clear();
   const Json& ex = r.array("exchanges");
   for (std::size_t i = 0; i < ex.size(); ++i)
-    s.exchanges.push_back(exchange_of(ex[i], r.at("exchanges") + "[" + std::to_string(i) + "]"));
+    s.exchanges.push_back(exchange_of(ex[i], json::index(r.at("exchanges"), i)));
   s.variant = r.text("variant");
   if (!find_variant_by_id(s.variant))
     Reader::fail(r.at("variant"), "unknown variant " + echo(s.variant));
@@ -136,14 +111,13 @@ MultiSpec read_spec(const Reader& r) {
   s.sizes.clear();
   const Json& sizes = r.array("sizes");
   for (std::size_t i = 0; i < sizes.size(); ++i)
-    s.sizes.push_back(std::uint64_t(
-        Reader::integer_of(sizes[i], r.at("sizes") + "[" + std::to_string(i) + "]", 1, kMaxSizeN)));
+    s.sizes.push_back(
+        std::uint64_t(Reader::integer_of(sizes[i], json::index(r.at("sizes"), i), 1, kMaxSizeN)));
   s.types.clear();
   const Json& types = r.array("types");
   for (std::size_t i = 0; i < types.size(); ++i) {
     const auto t = types[i].is_string() ? parse_dtype(types[i].get<std::string>()) : std::nullopt;
-    if (!t)
-      Reader::fail(r.at("types") + "[" + std::to_string(i) + "]", "expected int32 or float32");
+    if (!t) Reader::fail(json::index(r.at("types"), i), "expected int32 or float32");
     s.types.push_back(*t);
   }
   s.timing = detail::timing_from_json_value(r.get("timing"), r.at("timing"));
@@ -188,7 +162,7 @@ MultiPoint read_point(const Reader& r) {
     Reader::fail(r.at("gpus"), "has " + std::to_string(gpus.size()) + " entries for " +
                                    std::to_string(p.devices.size()) + " GPUs");
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const Reader g(gpus[i], r.at("gpus") + "[" + std::to_string(i) + "]");
+    const Reader g(gpus[i], json::index(r.at("gpus"), i));
     GpuShare share;
     share.device = int(g.integer("device", 0, 1023));
     share.elements = std::uint64_t(g.integer("elements", 0, kMaxSizeN));
@@ -242,7 +216,7 @@ MultiSession read_multi_session(const Json& head, Parse parse) {
   check_head(head);
   MultiSession s;
   const Json doc = parse([&](const Json& point, std::size_t i, const Json&) {
-    s.points.push_back(read_point(Reader(point, "points[" + std::to_string(i) + "]")));
+    s.points.push_back(read_point(Reader(point, json::index("points", i))));
   });
   if (!doc.is_object()) throw Error("not a ReductionLab session: expected a JSON object");
   const Reader r(doc, "");
@@ -254,18 +228,17 @@ MultiSession read_multi_session(const Json& head, Parse parse) {
   s.cancelled = r.boolean("cancelled");
   const Json& devices = r.array("devices");
   for (std::size_t i = 0; i < devices.size(); ++i)
-    s.devices.push_back(
-        detail::device_from_json_value(devices[i], "devices[" + std::to_string(i) + "]"));
+    s.devices.push_back(detail::device_from_json_value(devices[i], json::index("devices", i)));
   const Json& links = r.array("links");
   for (std::size_t i = 0; i < links.size(); ++i)
-    s.links.push_back(detail::link_from_json_value(links[i], "links[" + std::to_string(i) + "]"));
+    s.links.push_back(detail::link_from_json_value(links[i], json::index("links", i)));
   const Reader nccl(r.get("nccl"), "nccl");
   s.nccl_available = nccl.boolean("available");
   s.nccl = nccl.text("text");
   s.spec = read_spec(Reader(r.get("spec"), "spec"));
   const Json& floors = r.array("read_floors");
   for (std::size_t i = 0; i < floors.size(); ++i) {
-    const Reader f(floors[i], "read_floors[" + std::to_string(i) + "]");
+    const Reader f(floors[i], json::index("read_floors", i));
     s.read_floors.push_back(ShardFloor{int(f.integer("device", 0, 1023)),
                                        std::uint64_t(f.integer("bytes", 0, kMaxSizeN * 8)),
                                        f.number("median_ms")});

@@ -84,6 +84,17 @@ inline bool as_bool(const Json& v, const std::string& path) {
   if (!v.is_boolean()) fail(path, "expected true or false");
   return v.get<bool>();
 }
+// What a value is, for messages to people who write the file by hand: "expected a string, got
+// a number".
+inline std::string type_name(const Json& j) {
+  if (j.is_null()) return "null";
+  if (j.is_boolean()) return "true/false";
+  if (j.is_number()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_array()) return "a list";
+  return "an object";
+}
+
 inline std::string as_string(const Json& v, const std::string& path) {
   if (!v.is_string()) fail(path, "expected a string");
   return v.get<std::string>();

@@ -1,4 +1,4 @@
-// The "occupancy" array of a result in a JSON session (run/kernel_occupancy.h): what the CUDA
+// The "occupancy" array of a result in a JSON session (device/kernel_occupancy.h): what the CUDA
 // runtime said of each kernel of the point. Read with the same care as any file a person may
 // hand the app: every field checked, sizes bounded.
 #include "engine/core/error.h"

@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "engine/core/bandwidth.h"
-#include "engine/run/verify.h"
-#include "run/sampling.h"
+#include "engine/measure/verify.h"
+#include "measure/sampling.h"
 
 namespace rl {
 

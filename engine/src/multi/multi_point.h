@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "engine/multi/multi_results.h"
+#include "engine/session/multi_results.h"
 #include "multi/multi_rig.h"
 
 namespace rl {

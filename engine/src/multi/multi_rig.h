@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/multi/multi_spec.h"
-#include "engine/run/device.h"
+#include "engine/device/device.h"
+#include "engine/experiment/multi_spec.h"
 #include "multi/shard_gpu.h"
 
 namespace rl {

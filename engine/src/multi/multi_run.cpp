@@ -7,13 +7,13 @@
 #include <memory>
 #include <optional>
 
+#include "core/cuda_raii.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
-#include "engine/run/input_data.h"
+#include "engine/experiment/input_data.h"
 #include "multi/multi_point.h"
 #include "multi/multi_rig.h"
 #include "multi/nccl_api.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 

@@ -1,6 +1,6 @@
 // Which NVLinks join the GPUs of one host, from the driver's NVML (multi/nvml_api.h): for each
 // GPU, each active link and what is at its other end (another of the GPUs, or an NVSwitch),
-// then per pair the links, their version and the roof that follows (run/links.h). The CUDA
+// then per pair the links, their version and the roof that follows (device/links.h). The CUDA
 // runtime says whether two GPUs have direct access, never over what; NVML names the link, as
 // `nvidia-smi topo -m` does (NV18 between two H200s).
 #pragma once
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/run/links.h"
+#include "engine/device/links.h"
 #include "multi/nvml_api.h"
 
 namespace rl {

@@ -1,7 +1,7 @@
 #include "multi/shard_gpu.h"
 
 #include "engine/core/bandwidth.h"
-#include "run/sampling.h"
+#include "measure/sampling.h"
 
 #include <algorithm>
 #include <vector>
@@ -170,7 +170,7 @@ double ShardGpu::read_floor_ms(const TimingOptions& t) {
       RL_CUDA_CHECK(cudaEventSynchronize(end_.get()), ctx);
       return elapsed_ms(start_.get(), end_.get(), ctx);
     };
-    // Warmed up and sampled as a one-GPU point's floor is (run/sampling.h).
+    // Warmed up and sampled as a one-GPU point's floor is (measure/sampling.h).
     for (int w = 0; w < std::max(t.warmup, 1); ++w) one();
     std::vector<double> times;
     bool cancelled = false;

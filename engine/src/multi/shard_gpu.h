@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "engine/run/input_data.h"
-#include "engine/run/spec.h"
+#include "core/cuda_raii.h"
+#include "engine/experiment/input_data.h"
+#include "engine/experiment/spec.h"
 #include "kernels/launch.h"
-#include "run/cuda_raii.h"
 
 namespace rl {
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "engine/catalog/catalog.h"
-#include "engine/core/metrics.h"
-#include "engine/model/model_counts.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
+#include "engine/session/metrics.h"
+#include "engine/trace/model_counts.h"
 
 namespace rl {
 

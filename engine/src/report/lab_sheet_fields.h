@@ -16,14 +16,7 @@ namespace rl::lab_detail {
 
 using Json = nlohmann::ordered_json;
 
-inline std::string type_name(const Json& j) {
-  if (j.is_null()) return "null";
-  if (j.is_boolean()) return "true/false";
-  if (j.is_number()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_array()) return "a list";
-  return "an object";
-}
+using json::type_name;
 
 inline std::string joined(const std::vector<std::string_view>& items) {
   std::string out;

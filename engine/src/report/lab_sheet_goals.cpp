@@ -4,7 +4,7 @@
 
 #include "engine/core/echo.h"
 #include "engine/counters/counter_catalog.h"
-#include "engine/run/grammar.h"
+#include "engine/experiment/grammar.h"
 #include "report/lab_sheet_fields.h"
 
 namespace rl::lab_detail {

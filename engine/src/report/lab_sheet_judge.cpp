@@ -2,12 +2,12 @@
 // point that gave a wrong result or failed never meets a goal.
 #include <algorithm>
 
-#include "engine/core/metrics.h"
 #include "engine/counters/counter_catalog.h"
+#include "engine/experiment/grammar.h"
 #include "engine/report/counters_text.h"
 #include "engine/report/format.h"
 #include "engine/report/lab_sheet.h"
-#include "engine/run/grammar.h"
+#include "engine/session/metrics.h"
 
 namespace rl {
 

@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "engine/core/metrics.h"
-#include "engine/model/model_counts.h"
+#include "engine/experiment/spec.h"
 #include "engine/report/counters_text.h"
 #include "engine/report/format.h"
-#include "engine/run/spec.h"
+#include "engine/session/metrics.h"
+#include "engine/trace/model_counts.h"
 
 namespace rl {
 

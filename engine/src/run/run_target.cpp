@@ -1,7 +1,7 @@
 #include "engine/run/run_target.h"
 
 #include "engine/core/error.h"
-#include "engine/run/supervisor.h"
+#include "engine/process/supervisor.h"
 
 namespace rl {
 

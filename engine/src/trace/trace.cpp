@@ -9,8 +9,8 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model_ladder.h"
-#include "engine/run/input_data.h"
 #include "trace/trace_internal.h"
 
 #include <type_traits>

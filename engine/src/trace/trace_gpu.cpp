@@ -4,13 +4,13 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/cuda_raii.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model.h"
-#include "engine/run/input_data.h"
 #include "engine/trace/trace.h"
 #include "kernels/instrumented.h"
-#include "run/cuda_raii.h"
 #include "trace/trace_internal.h"
 
 namespace rl {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "engine/catalog/catalog.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model_ladder.h"
-#include "engine/run/input_data.h"
 #include "engine/trace/trace.h"
 
 namespace rl {

@@ -18,8 +18,8 @@
 #include "kernels/lab.h"
 
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model.h"
-#include "engine/run/input_data.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_warp_builder.h"
 

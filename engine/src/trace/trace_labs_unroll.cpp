@@ -10,7 +10,7 @@
 
 #include "kernels/lab.h"
 
-#include "engine/run/input_data.h"
+#include "engine/experiment/input_data.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_warp_builder.h"
 

@@ -17,8 +17,8 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/experiment/input_data.h"
 #include "engine/model/block_model_ladder.h"
-#include "engine/run/input_data.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_warp_builder.h"
 

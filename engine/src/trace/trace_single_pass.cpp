@@ -19,7 +19,7 @@
 #include <cstring>
 
 #include "engine/core/error.h"
-#include "engine/run/input_data.h"
+#include "engine/experiment/input_data.h"
 #include "kernels/launch.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_warp_builder.h"

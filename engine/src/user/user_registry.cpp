@@ -14,12 +14,6 @@ std::string register_user_kernel(const UserKernelSource& k) {
   return {};
 }
 
-void register_user_kernels(const ExperimentSpec& spec) {
-  for (const UserKernelSource& k : spec.user_kernels)
-    if (const std::string why = register_user_kernel(k); !why.empty())
-      throw Error("user kernel " + k.name + ": " + why);
-}
-
 bool is_user_variant(std::string_view id) {
   const VariantInfo* v = find_variant_by_id(id);
   return v && v->family == VariantFamily::User;

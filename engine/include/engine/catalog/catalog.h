@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/catalog/user_kernel_source.h"
 #include "engine/core/types.h"
-#include "engine/user/user_kernel_source.h"
 
 namespace rl {
 

@@ -15,7 +15,7 @@
 #include "engine/code/line_diff.h"
 #include "engine/code/occupancy.h"
 #include "engine/code/sass_counts.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
 
 namespace rl::code {
 
@@ -87,7 +87,7 @@ std::string mark_phase(const VariantInfo* v, const std::string& kind);
 const VariantInfo* previous_rung(const VariantInfo& v);
 
 std::vector<DiffLine> source_diff(const CodeEntry& from, const CodeEntry& to);
-// The same for the kernels of two measured points (a story's "what changed", report/story.h:
+// The same for the kernels of two measured points (a story's "what changed", views/story.h:
 // SourceDiffer); nullopt with *why where either has no source in this build.
 std::optional<std::vector<DiffLine>> point_source_diff(const PointSpec& from, const PointSpec& to,
                                                        std::string* why);

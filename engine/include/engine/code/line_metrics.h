@@ -1,5 +1,5 @@
 // Per-line metrics: a point's warp samples and executed-instruction counts
-// (counters/line_samples.h) placed on the Code view's SASS lines by offset and on its source
+// (session/line_samples.h) placed on the Code view's SASS lines by offset and on its source
 // lines through the build's line table, with what could not be placed counted, never dropped
 // silently. Plain C++: the CLI's `code --samples`, the app's Code tab and the tests share it.
 #pragma once
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/code/code_view.h"
-#include "engine/counters/line_samples.h"
-#include "engine/run/results.h"
+#include "engine/session/line_samples.h"
+#include "engine/session/results.h"
 
 namespace rl::code {
 

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "engine/code/code_view.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl::code {
 
@@ -18,7 +18,7 @@ const PointResult* matching_point(const Session& session, const CodeQuery& resol
                                   const std::function<bool(const PointResult&)>& has,
                                   std::optional<std::uint64_t> size = std::nullopt);
 
-// The matching point with the CUDA runtime's occupancy (run/kernel_occupancy.h), largest N.
+// The matching point with the CUDA runtime's occupancy (device/kernel_occupancy.h), largest N.
 const PointResult* occupancy_point(const Session& session, const CodeQuery& resolved);
 
 }  // namespace rl::code

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/counters/counter_values.h"
+#include "engine/session/counter_values.h"
 
 namespace rl {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/counters/counter_values.h"
-#include "engine/run/backend.h"
+#include "engine/backend/backend.h"
+#include "engine/session/counter_values.h"
 
 namespace rl {
 

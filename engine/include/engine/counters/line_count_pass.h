@@ -10,9 +10,9 @@
 // another kernel first, a cudaMemset of 8 KiB or more (the driver runs those as a kernel) or a
 // device-to-device copy, before the range or inside it, and nothing at all comes back; a second
 // kernel inside the range is not counted either. Host-to-device copies and allocations do not
-// disturb it. So each step is counted by a worker process of its own (run/worker.h,
+// disturb it. So each step is counted by a worker process of its own (process/worker.h,
 // `--count-point`), which uploads the point's input with host-to-device copies only, and the
-// supervisor (run/supervisor.h) merges the steps into the point. The finishing pass is counted
+// supervisor (process/supervisor.h) merges the steps into the point. The finishing pass is counted
 // over partials of zero uploaded the same way: its loop and tree (kernels/finish.cu) run the
 // same instructions whatever the values.
 //
@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/counters/line_samples.h"
-#include "engine/run/spec.h"
+#include "engine/experiment/spec.h"
+#include "engine/session/line_samples.h"
 
 namespace rl {
 

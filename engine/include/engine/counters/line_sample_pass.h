@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "engine/counters/line_samples.h"
-#include "engine/run/backend.h"
+#include "engine/backend/backend.h"
+#include "engine/session/line_samples.h"
 
 namespace rl {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/multi/multi_results.h"
-#include "engine/run/results.h"
+#include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

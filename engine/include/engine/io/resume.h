@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 
@@ -23,7 +23,7 @@ void check_plausible(const DeviceInfo& d, const std::string& path);
 // Across the points: "results[7]: interleaved/global B=256 U=1 N=1024 int32 appears twice".
 void check_session(const Session& s);
 
-// The largest N a point may have (as the size grammar, run/grammar.h).
+// The largest N a point may have (as the size grammar, experiment/grammar.h).
 inline constexpr std::uint64_t kMaxPointSize = std::uint64_t(1) << 40;
 
 }  // namespace rl

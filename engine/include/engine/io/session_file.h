@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "engine/multi/multi_results.h"
-#include "engine/run/results.h"
+#include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

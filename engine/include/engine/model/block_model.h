@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "engine/run/backend.h"
-#include "engine/run/input_data.h"
-#include "engine/run/spec.h"
+#include "engine/backend/backend.h"
+#include "engine/experiment/input_data.h"
+#include "engine/experiment/spec.h"
 
 namespace rl {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/multi/multi_results.h"
+#include "engine/session/multi_results.h"
 
 namespace rl {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/metrics.h"
-#include "engine/run/results.h"
+#include "engine/session/metrics.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

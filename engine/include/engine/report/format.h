@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
-#include "engine/run/results.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/run/links.h"
+#include "engine/device/links.h"
 
 namespace rl {
 

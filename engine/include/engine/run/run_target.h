@@ -2,7 +2,7 @@
 // processes may be used, and what to read besides the times; the engine decides the rest, the
 // same way for the CLI, the app and the tests:
 //   - no device named: the first GPU, else the host backend (and a notice says why);
-//   - a GPU: measured in reductionlab-worker processes (run/supervisor.h), so a GPU fault costs
+//   - a GPU: measured in reductionlab-worker processes (process/supervisor.h), so a GPU fault costs
 //     one point; without the worker executable (or with in_process) in this process, and a
 //     notice says what that costs;
 //   - the host backend, or a backend made by a test's factory: in this process.
@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend/backend.h"
 #include "engine/core/error.h"
-#include "engine/run/backend.h"
-#include "engine/run/device.h"
-#include "engine/run/results.h"
-#include "engine/run/runner.h"
-#include "engine/run/spec.h"
+#include "engine/device/device.h"
+#include "engine/experiment/spec.h"
+#include "engine/measure/runner.h"
+#include "engine/session/results.h"
 
 namespace rl {
 

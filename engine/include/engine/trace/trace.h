@@ -12,7 +12,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/core/types.h"
-#include "engine/model/counts.h"
+#include "engine/session/counts.h"
 
 namespace rl {
 

@@ -10,9 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/catalog/user_kernel_source.h"
 #include "engine/core/types.h"
-#include "engine/run/spec.h"
-#include "engine/user/user_kernel_source.h"
 
 namespace rl {
 
@@ -88,8 +87,6 @@ std::string nvrtc_version();
 // or classic name, or k breaks the contract). Registering a name again replaces its source.
 // Returns "" or the reason it was refused.
 std::string register_user_kernel(const UserKernelSource& k);
-// Registers every user kernel of a spec; the first refusal is thrown as rl::Error.
-void register_user_kernels(const ExperimentSpec& spec);
 // Whether id names a registered user kernel (its source: catalog.h's user_variant_source).
 bool is_user_variant(std::string_view id);
 
