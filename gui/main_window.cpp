@@ -128,6 +128,7 @@ MainWindow::MainWindow(Options options)
     auto* animation = new QScrollArea;
     auto* panel = new BlockAnimationPanel(animation);
     panel->set_gpu_jobs(controller_);  // discovery and recordings through the one GPU worker
+    panel->set_job_tracker(jobs_);     // GIFs encoded and written as jobs
     // The levels above the block show the open multi-GPU session's measured phases.
     connect(multi_view_, &MultiGpuView::session_changed, panel,
             &BlockAnimationPanel::set_multi_session);

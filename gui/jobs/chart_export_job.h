@@ -1,8 +1,9 @@
-// File > Export all charts as PNG without stopping the window. Qt Charts draws on the GUI thread
-// only, so one chart is built and drawn per turn of the event loop; each image is encoded and
-// written on the job's thread. Cancel stops before the next chart and drops images not yet
-// written; a file is whole or absent (the engine's writer writes through a temporary file and
-// renames). The sessions are held (SessionStore::hold) until the job ends, never copied.
+// File > Export all charts as PNG without stopping the window. Each chart's data is built on the
+// job's thread from the sessions as they are (held: SessionStore::hold, never copied, not changed
+// until the job ends); Qt Charts draws on the GUI thread only, so the drawing of each chart is one
+// turn of the event loop there; the image is encoded and written on the job's thread again.
+// Cancel stops before the next chart; a file is whole or absent (the engine's writer writes
+// through a temporary file and renames).
 #pragma once
 
 #include <QObject>

@@ -52,7 +52,7 @@ Job* JobTracker::run_on_thread(JobKind kind, const QString& title,
   }
   QThread* thread = QThread::create([control, work = std::move(work)] { work(*control); });
   thread->setObjectName("reductionlab-job");
-  threads_.append({job, thread, control});
+  threads_.append({job, thread, control, on_cancel == OnCancel::EndAtOnce});
   connect(thread, &QThread::finished, this,
           [this, thread, done = std::move(done)] { thread_ended(thread, done); });
   thread->start();
@@ -74,7 +74,8 @@ void JobTracker::thread_ended(QThread* thread, std::function<void(Job*)> done) {
     if (threads_[i].thread == thread) ended = threads_.takeAt(i);
   thread->deleteLater();
   Job* job = ended.job;
-  if (!job || !job->running()) return;  // cancelled and ended already: its result is dropped
+  // Cancelled and ended already (or about to): its result is dropped.
+  if (!job || !job->running() || (ended.end_at_once && ended.control->cancelled())) return;
   if (ended.control->total_.load() > 0)
     job->set_progress(ended.control->done_.load(), ended.control->total_.load());
   if (done) done(job);

@@ -86,6 +86,7 @@ class JobTracker : public QObject {
     QPointer<Job> job;
     QThread* thread = nullptr;
     std::shared_ptr<JobControl> control;
+    bool end_at_once = false;
   };
   void poll_threads();
   void thread_ended(QThread* thread, std::function<void(Job*)> done);

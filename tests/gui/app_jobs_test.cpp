@@ -10,6 +10,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 
+#include "animation/block_animation.h"
 #include "app_sample_session.h"
 #include "app_test_support.h"
 #include "chart_export.h"
@@ -199,6 +200,28 @@ TEST(AppJobs, AStoryMeasurementIsAJobOfTheQueue) {
   QObject::connect(job, &Job::finished, [&] { outcome = job->outcome(); });
   ASSERT_TRUE(test::wait_until([&] { return !tracker.busy(); }, 30000));
   EXPECT_EQ(outcome, JobOutcome::Done);
+}
+
+TEST(AppJobs, AGifIsEncodedAsAJob) {
+  JobTracker tracker;
+  BlockAnimationPanel panel;
+  panel.set_job_tracker(&tracker);
+  panel.resize(1000, 700);
+  ASSERT_TRUE(panel.show_variants("interleaved", "neighbored", 64));
+  QTemporaryDir dir;
+  Job* job = panel.start_export_gif(dir.filePath("block.gif"));
+  ASSERT_NE(job, nullptr);
+  EXPECT_EQ(job->kind(), JobKind::ExportGif);
+  EXPECT_EQ(job->title(), "Exporting block.gif");
+  ASSERT_TRUE(test::wait_until([&] { return !tracker.busy(); }, 60000));
+  EXPECT_TRUE(panel.status_text().startsWith(QString("Wrote %1 frames").arg(panel.frame_count())))
+      << panel.status_text().toStdString();
+  EXPECT_TRUE(QImage(dir.filePath("block.gif")).size().isValid());
+  // A folder that does not exist: the job fails and says why.
+  job = panel.start_export_gif(dir.filePath("missing/block.gif"));
+  ASSERT_TRUE(test::wait_until([&] { return !tracker.busy(); }, 60000));
+  EXPECT_NE(panel.status_text().indexOf("Could not write"), -1)
+      << panel.status_text().toStdString();
 }
 
 TEST(AppJobs, QuitWhileJobsRunCancelsThemAndLeavesNoThread) {

@@ -3,9 +3,12 @@
 // view shows the job in progress and cancels it.
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QFileInfo>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <atomic>
@@ -15,6 +18,7 @@
 #include "app_test_support.h"
 #include "jobs/job_tracker.h"
 #include "jobs/jobs_bar.h"
+#include "jobs/read_position.h"
 
 namespace rl::gui {
 namespace {
@@ -133,6 +137,23 @@ TEST(JobTracker, EndAtOnceDropsTheResultAndTheTrackerWaitsForTheThread) {
   }  // the destructor joins the thread
   EXPECT_TRUE(ended);
   EXPECT_FALSE(done_called);
+}
+
+TEST(ReadPosition, SaysHowFarTheFileIsRead) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("session.json");
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(4096, 'x'));
+  }
+  const QString canonical = QFileInfo(path).canonicalFilePath();
+  EXPECT_EQ(file_read_position(canonical), -1);  // nothing has it open
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly | QIODevice::Unbuffered));
+  EXPECT_EQ(file_read_position(canonical), 0);
+  ASSERT_EQ(f.read(1000).size(), 1000);
+  EXPECT_EQ(file_read_position(canonical), 1000);
 }
 
 TEST(JobsBar, ShowsTheJobInProgressAndCancelsIt) {
