@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSizePolicy>
 
 #include "jobs/job_tracker.h"
 
@@ -39,6 +40,9 @@ JobsBar::JobsBar(JobTracker* tracker, QWidget* parent)
   bar_->setFixedWidth(bar_->fontMetrics().averageCharWidth() * 18);
   bar_->setTextVisible(true);
   cancel_->setToolTip("Cancel this job (Esc cancels a run)");
+  // As wide as its contents: the status bar's message keeps the rest of the line.
+  cancel_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+  setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
   connect(cancel_, &QPushButton::clicked, this, [this] {
     if (shown_) shown_->cancel();
   });
