@@ -177,8 +177,11 @@ Job* MainWindow::open_session_in_background(const QString& path, bool overlay) {
   // the job at once and the session read is dropped when it comes.
   auto opened = std::make_shared<OpenedSession>();
   const QFileInfo info(path);
+  QString title = "Opening " + (info.fileName().isEmpty() ? path : info.fileName());
+  if (info.isFile() && info.size() >= 10'000'000)  // the size where the bar takes a while
+    title += QString(" (%1 MB)").arg(info.size() / 1'000'000);
   Job* job = jobs_->run_on_thread(
-      JobKind::OpenSession, "Opening " + (info.fileName().isEmpty() ? path : info.fileName()),
+      JobKind::OpenSession, title,
       [opened, path, overlay](JobControl&) { *opened = read_opened_session(path, overlay); },
       [this, opened, path, overlay](Job* job) {
         if (!show_opened_session(path, overlay, std::move(*opened)))
