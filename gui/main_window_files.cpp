@@ -14,7 +14,6 @@
 #include <QToolBar>
 #include <algorithm>
 
-#include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "engine/io/export.h"

@@ -202,6 +202,32 @@ TEST(AppJobs, AStoryMeasurementIsAJobOfTheQueue) {
   EXPECT_EQ(outcome, JobOutcome::Done);
 }
 
+TEST(AppJobs, ARecordingIsAJobThatCancelDrops) {
+  RunController controller;
+  JobTracker tracker;
+  GpuQueueJobs gpu_jobs(&controller, &tracker);
+  std::vector<TraceRecording> heard;
+  QObject::connect(&controller, &RunController::traces_recorded,
+                   [&](const TraceRecording& r) { heard.push_back(r); });
+  TraceRequest request;
+  request.variant = "interleaved";
+  request.block_size = 64;
+  const quint64 id = controller.record_traces(request, std::nullopt, kHostDevice);
+  Job* job = only_job_of(tracker, JobKind::Recording);
+  ASSERT_NE(job, nullptr);
+  JobOutcome outcome = JobOutcome::Running;
+  QObject::connect(job, &Job::finished, [&] { outcome = job->outcome(); });
+  job->cancel();
+  EXPECT_EQ(outcome, JobOutcome::Cancelled);
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].job, id);
+  EXPECT_TRUE(heard[0].cancelled);
+  // Whatever the worker brings back later for it is dropped.
+  test::wait_until([] { return false; }, 300);
+  EXPECT_EQ(heard.size(), 1u);
+  EXPECT_FALSE(tracker.busy());
+}
+
 TEST(AppJobs, AGifIsEncodedAsAJob) {
   JobTracker tracker;
   BlockAnimationPanel panel;
