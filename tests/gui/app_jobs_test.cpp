@@ -250,6 +250,18 @@ TEST(AppJobs, AGifIsEncodedAsAJob) {
       << panel.status_text().toStdString();
 }
 
+TEST(AppJobs, AWindowClosedWhileASessionIsReadWaitsForTheReader) {
+  QTemporaryDir dir;
+  const QString path = write_sample(dir);
+  for (int i = 0; i < 3; ++i) {
+    MainWindow w(test::quiet_options());
+    w.show();
+    w.open_session_in_background(path);
+    EXPECT_TRUE(w.close());
+    EXPECT_FALSE(w.jobs()->busy());  // the open was cancelled: its session is never shown
+  }                                  // the destructor joins the reading thread
+}
+
 TEST(AppJobs, QuitWhileJobsRunCancelsThemAndLeavesNoThread) {
   QTemporaryDir dir;
   QPointer<Job> run_job;
