@@ -63,7 +63,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
     : QObject(parent), store_(store), timer_(new QTimer(this)) {
   timer_->setSingleShot(true);
   timer_->setInterval(150);
-  connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_next_visible);
+  connect(timer_, &QTimer::timeout, this, &ChartsPanel::refresh_visible);
   // Pages: two charts one above the other (full width, so bar labels and legends fit); three
   // as two side by side with the third full width below; four or more two by two (more than
   // four: two rows a screen, scrolls()); the Ladder page's one above the other, two to a screen
@@ -281,15 +281,6 @@ void ChartsPanel::refresh(const QString& id) {
 void ChartsPanel::refresh_visible() {
   for (const auto& [id, w] : charts_)
     if (stale_.contains(id) && w->isVisible()) refresh(id);
-}
-
-void ChartsPanel::refresh_next_visible() {
-  for (const auto& [id, w] : charts_)
-    if (stale_.contains(id) && w->isVisible()) {
-      refresh(id);
-      QTimer::singleShot(0, this, &ChartsPanel::refresh_next_visible);
-      return;
-    }
 }
 
 void ChartsPanel::refresh_all() {

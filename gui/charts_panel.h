@@ -43,11 +43,9 @@ class ChartsPanel : public QObject {
   // The first chart on a page (for "export the current chart").
   QString first_chart_on(QWidget* page) const;
 
-  // Soon, charts on screen only: one chart per turn of the event loop, so a large session's
-  // charts never hold the window for more than one chart's build.
-  void schedule_refresh();
-  void refresh_visible();  // now, charts on screen (and mark the rest stale)
-  void refresh_all();      // now, every chart (tests, exports)
+  void schedule_refresh();  // soon, charts on screen only
+  void refresh_visible();   // now, charts on screen (and mark the rest stale)
+  void refresh_all();       // now, every chart (tests, exports)
 
  signals:
   void export_requested(const QString& id);
@@ -56,7 +54,6 @@ class ChartsPanel : public QObject {
 
  private:
   void refresh(const QString& id);
-  void refresh_next_visible();  // one stale chart on screen, then the next on the next turn
   // The Ladder page's Setting selector: every setting of the primary session, the drawn one
   // current; choosing one sets it in the store (which redraws the ladder charts).
   QWidget* setting_row();
