@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   rl::gui::MainWindow window;
   if (cl.time_basis) window.store()->set_time_basis(*cl.time_basis);
   window.show();
-  if (!cl.open.isEmpty()) window.open_session(cl.open);
+  // Read as a job, as File > Open does: the window is up at once with the bytes read in view.
+  if (!cl.open.isEmpty()) window.open_session_in_background(cl.open);
   if (!cl.kernel.isEmpty()) window.open_kernel(cl.kernel);
   return app.exec();
 }

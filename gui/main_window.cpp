@@ -33,6 +33,9 @@
 #include "experiment_panel.h"
 #include "export_dialog.h"
 #include "format.h"
+#include "jobs/gpu_queue_jobs.h"
+#include "jobs/job_tracker.h"
+#include "jobs/jobs_bar.h"
 #include "multi_gpu_view.h"
 #include "remote/remote_run.h"
 #include "results_model.h"
@@ -62,6 +65,7 @@ MainWindow::MainWindow() : MainWindow(Options{}) {}
 
 MainWindow::MainWindow(Options options)
     : options_(options),
+      jobs_(new JobTracker(this)),
       store_(new SessionStore(this)),
       controller_(new RunController(this)),
       experiment_(new ExperimentPanel),
@@ -124,6 +128,7 @@ MainWindow::MainWindow(Options options)
     auto* animation = new QScrollArea;
     auto* panel = new BlockAnimationPanel(animation);
     panel->set_gpu_jobs(controller_);  // discovery and recordings through the one GPU worker
+    panel->set_job_tracker(jobs_);     // GIFs encoded and written as jobs
     // The levels above the block show the open multi-GPU session's measured phases.
     connect(multi_view_, &MultiGpuView::session_changed, panel,
             &BlockAnimationPanel::set_multi_session);
@@ -140,6 +145,10 @@ MainWindow::MainWindow(Options options)
   fit_to_screen();
 
   build_actions();
+  // Every job (runs, the GPU queue's own, files) in one place at the status bar's right.
+  jobs_bar_ = new JobsBar(jobs_, this);
+  statusBar()->addPermanentWidget(jobs_bar_);
+  new GpuQueueJobs(controller_, jobs_, this);
   connect_store();
   connect_run();
   connect_multi_run();
@@ -249,6 +258,7 @@ void MainWindow::connect_run() {
   connect(controller_, &RunController::progress, this, [this](const Progress& p) {
     if (local_lane_ >= 0) return lane_progress(local_lane_, p);
     experiment_->show_progress(p);
+    if (run_job_) run_job_->set_progress(qint64(p.done), qint64(p.total));
   });
   connect(controller_, &RunController::point_finished, this, [this](const PointResult& r) {
     if (local_lane_ >= 0) return lane_point(local_lane_, r);
@@ -274,6 +284,7 @@ void MainWindow::connect_run() {
     text += notices;
     experiment_->show_status(text);
     statusBar()->showMessage(text, 10000);
+    end_run_job(false, session.cancelled, text);
     emit run_ended();
   });
   connect(controller_, &RunController::notice, this, [this](const QString& message) {
@@ -288,6 +299,7 @@ void MainWindow::connect_run() {
     experiment_->set_running(false);
     cancel_action_->setEnabled(false);
     experiment_->show_status("The run stopped: " + message);
+    end_run_job(true, false, message);
     report_error("Run failed", message);
     emit run_ended();
   });
@@ -328,6 +340,7 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
   run_clock_.start();
   run_notices_.clear();
   controller_->start(spec, device, std::move(resume), experiment_->profiling());
+  start_run_job(spec, QString::fromStdString(info.label()), false);
   // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
   statusBar()->showMessage(
       QString("Running on %1; Esc cancels.").arg(QString::fromStdString(info.label())));
@@ -337,6 +350,11 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
 
 void MainWindow::cancel() {
   if (!running()) return;
+  if (run_job_ && !run_job_->cancelling()) return run_job_->cancel();  // calls cancel_run_work
+  cancel_run_work();
+}
+
+void MainWindow::cancel_run_work() {
   controller_->cancel();
   for (Lane& l : lanes_)
     if (l.remote) l.remote->cancel();
@@ -424,8 +442,9 @@ void MainWindow::report_error(const QString& title, const QString& message) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  // Asks first while jobs run (main_window_jobs.cpp); a run keeps its checkpoint.
+  if (!end_jobs_for_quit()) return event->ignore();
   if (options_.settings) save_settings();
-  controller_->cancel(/*keep_checkpoint=*/true);  // the next start offers to resume it
   QMainWindow::closeEvent(event);
 }
 

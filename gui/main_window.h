@@ -8,16 +8,19 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QMainWindow>
+#include <QPointer>
 #include <QSize>
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 
 #include "engine/device/device.h"
 #include "engine/measure/runner.h"
 #include "engine/session/results.h"
+#include "jobs/job.h"
 #include "remote/remote_host.h"
 
 class QAction;
@@ -36,6 +39,9 @@ namespace rl::gui {
 class ChartsPanel;
 class CodePanel;
 class DevicePanel;
+class Job;
+class JobTracker;
+class JobsBar;
 class MultiGpuView;
 class ExperimentPanel;
 class KernelEditorPanel;
@@ -73,17 +79,35 @@ class MainWindow : public QMainWindow {
   // Opens a session; on error nothing changes and the error is reported. overlay: add it to
   // the charts beside the primary session instead of replacing it.
   bool open_session(const QString& path, bool overlay = false);
-  // The same, read on a thread of its own: the window repaints while a large file is read, and
-  // takes the session when it is read (what the File menu does).
-  void open_session_in_background(const QString& path, bool overlay = false);
-  bool save_session(const QString& path);
+  // The same, read on a thread of its own as a job (jobs/job_tracker.h): the window repaints
+  // while a large file is read, the status bar shows the bytes read, and the window takes the
+  // session when it is read (what the File menu does). Cancel drops the session read.
+  Job* open_session_in_background(const QString& path, bool overlay = false);
+
+  // Files written as jobs (main_window_jobs.cpp): the session is serialized and written on a
+  // thread, shared with it rather than copied (SessionStore::hold); the engine's writer writes
+  // through a temporary file, so a cancelled or failed save leaves the file as it was. Each
+  // returns the job, or null with the error reported where it cannot start.
+  Job* start_save_session(const QString& path);
   // The primary session to path and every overlay beside it, named after its device
   // ("run.json", "run-gpu-box-H200.json"): a run on several devices kept whole, for
-  // `reductionlab-cli compare`. The paths written go to *written.
+  // `reductionlab-cli compare`. The paths written go to *written when the job ends.
+  Job* start_save_all_sessions(const QString& path, std::shared_ptr<QStringList> written = nullptr);
+  Job* start_export_csv(const QString& path, bool samples);  // summary, or raw samples
+  // Every chart the shown sessions have, as DIR/<chart>.png: drawn one per turn of the event
+  // loop, encoded and written on a thread (jobs/chart_export_job.h).
+  Job* start_export_all_charts(const QString& dir, QSize size);
+  // The same, waiting for the job with the event loop running (scripts and tests); true when it
+  // ended done. The menus start the jobs and return at once.
+  bool save_session(const QString& path);
   bool save_all_sessions(const QString& path, QStringList* written = nullptr);
   bool export_summary_csv(const QString& path);
   bool export_samples_csv(const QString& path);
   bool export_chart(const QString& id, const QString& path, QSize size);  // .png or .svg
+
+  // The app's background work, every kind, and its view in the status bar.
+  JobTracker* jobs() const { return jobs_; }
+  JobsBar* jobs_bar() const { return jobs_bar_; }
 
   void run();
   void cancel();
@@ -130,8 +154,9 @@ class MainWindow : public QMainWindow {
   DevicePanel* device_panel() const { return device_panel_; }
   QTabWidget* tabs() const { return tabs_; }
   MultiGpuView* multi_gpu_view() const { return multi_view_; }
-  // Writes the multi-GPU session shown to path (the tab's Save session...); false with the
-  // reason reported where it could not.
+  // Writes the multi-GPU session shown to path (the tab's Save session...) as a job; false with
+  // the reason reported where it could not. save_multi_session waits for it.
+  Job* start_save_multi_session(const QString& path);
   bool save_multi_session(const QString& path);
   CodePanel* code_panel() const { return code_; }
   SessionsPanel* sessions_panel() const { return sessions_; }
@@ -162,6 +187,19 @@ class MainWindow : public QMainWindow {
   bool event(QEvent* event) override;  // a maximized window kept within the screen (view.cpp)
 
  private:
+  // Waits for job with the event loop running; true when it ended done (null: false).
+  bool wait_for_job(Job* job);
+  // Files written on a thread as one job: each made by its function there (main_window_jobs.cpp).
+  struct FileToWrite;
+  Job* start_writing(JobKind kind, const QString& title, const QString& error_title,
+                     std::vector<FileToWrite> files, int holds,
+                     std::shared_ptr<QStringList> written);
+  // Quitting while jobs run: asks (with dialogs), then cancels them and waits for their threads.
+  bool end_jobs_for_quit();
+  void cancel_run_work();  // what the run's job does when cancelled (Esc, its Cancel button)
+  // The run's job: its title ("Running 12 points on H200") and progress (main_window_jobs.cpp).
+  void start_run_job(const ExperimentSpec& spec, const QString& where, bool remote);
+  void end_run_job(bool failed, bool cancelled, const QString& message);
   // What open_session and open_session_in_background show, on the GUI thread.
   bool show_opened_session(const QString& path, bool overlay, OpenedSession opened);
   void fit_to_screen();
@@ -222,6 +260,7 @@ class MainWindow : public QMainWindow {
   void restore_remote_hosts();
 
   Options options_;
+  JobTracker* jobs_;
   SessionStore* store_;
   RunController* controller_;
   ExperimentPanel* experiment_;
@@ -246,7 +285,10 @@ class MainWindow : public QMainWindow {
   QString last_error_, last_dir_;
   QSize export_size_{1600, 1000};
   QElapsedTimer run_clock_;
-  QStringList run_notices_;  // what became of the GPU worker during the run (RunController::notice)
+  QStringList run_notices_;
+  JobsBar* jobs_bar_ = nullptr;
+  QPointer<Job> run_job_;  // the run in progress, local or on several devices  // what became of
+                           // the GPU worker during the run (RunController::notice)
   CodePanel* code_ = nullptr;
   SessionsPanel* sessions_ = nullptr;
   QDockWidget* sessions_dock_ = nullptr;

@@ -8,16 +8,12 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThread>
 #include <QToolBar>
 #include <algorithm>
-#include <memory>
 
-#include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "engine/experiment/presets.h"
@@ -108,12 +104,12 @@ void MainWindow::build_file_menu() {
   file->addSeparator();
   add("&Save session...", QKeySequence::Save, [this] {
     const QString path = ask_save_path("Save session", "Sessions (*.json)", "session.json");
-    if (!path.isEmpty()) save_session(path);
+    if (!path.isEmpty()) start_save_session(path);
   });
   add("Save every session shown...", QKeySequence(), [this] {
     const QString path = ask_save_path("Save every session shown (the others beside it)",
                                        "Sessions (*.json)", "session.json");
-    if (!path.isEmpty()) save_all_sessions(path);
+    if (!path.isEmpty()) start_save_all_sessions(path);
   });
   add("&Export chart...", QKeySequence("Ctrl+E"),
       [this] { export_chart_interactive(charts_->first_chart_on(tabs_->currentWidget())); });
@@ -121,51 +117,18 @@ void MainWindow::build_file_menu() {
       [this] { export_all_charts_interactive(); });
   add("Export summary CSV...", QKeySequence(), [this] {
     const QString path = ask_save_path("Export summary CSV", "CSV (*.csv)", "summary.csv");
-    if (!path.isEmpty()) export_summary_csv(path);
+    if (!path.isEmpty()) start_export_csv(path, false);
   });
   add("Export raw samples CSV...", QKeySequence(), [this] {
     const QString path = ask_save_path("Export raw samples CSV", "CSV (*.csv)", "samples.csv");
-    if (!path.isEmpty()) export_samples_csv(path);
+    if (!path.isEmpty()) start_export_csv(path, true);
   });
   file->addSeparator();
   add("&Quit", QKeySequence::Quit, [this] { close(); });
 }
 
-void MainWindow::export_all_charts_interactive() {
-  const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
-  if (dir.isEmpty()) return;
-  QStringList written, left_out;
-  QString error;
-  if (write_all_charts(store_->shown(), store_->baseline(), store_->time_basis(), dir, export_size_,
-                       &written, &error, &left_out, store_->ladder_setting()))
-    statusBar()->showMessage(
-        QString("Wrote %1 charts to %2%3")
-            .arg(written.size())
-            .arg(dir, left_out.isEmpty()
-                          ? QString()
-                          : QString("; %1 with nothing to draw left out").arg(left_out.size())),
-        8000);
-  else
-    report_error("Export charts", error);
-}
-
 bool MainWindow::open_session(const QString& path, bool overlay) {
   return show_opened_session(path, overlay, read_opened_session(path, overlay));
-}
-
-void MainWindow::open_session_in_background(const QString& path, bool overlay) {
-  // Read on a thread of its own, so a large file never stops the window from repainting; the
-  // reader needs nothing of the window, and the window takes the session back on its own thread.
-  statusBar()->showMessage(QString("Opening %1 ...").arg(path));
-  auto opened = std::make_shared<OpenedSession>();
-  QThread* reader =
-      QThread::create([opened, path, overlay] { *opened = read_opened_session(path, overlay); });
-  reader->setObjectName("reductionlab-open");
-  connect(reader, &QThread::finished, reader, &QObject::deleteLater);
-  connect(reader, &QThread::finished, this, [this, opened, path, overlay] {
-    show_opened_session(path, overlay, std::move(*opened));
-  });
-  reader->start();
 }
 
 bool MainWindow::show_opened_session(const QString& path, bool overlay, OpenedSession opened) {
@@ -211,61 +174,6 @@ bool MainWindow::show_opened_session(const QString& path, bool overlay, OpenedSe
     }
   }
   statusBar()->showMessage(QString("Opened %1").arg(path), 6000);
-  return true;
-}
-
-bool MainWindow::save_session(const QString& path) {
-  QString error;
-  if (!store_->has_primary()) {
-    report_error("Save session", "There is no session to save yet: run an experiment first.");
-    return false;
-  }
-  if (!write_session_file(store_->primary(), path, &error)) {
-    report_error("Save session", error);
-    return false;
-  }
-  statusBar()->showMessage("Saved " + path, 6000);
-  return true;
-}
-
-bool MainWindow::save_all_sessions(const QString& path, QStringList* written) {
-  if (!save_session(path)) return false;
-  if (written) *written << path;
-  const QFileInfo base(path);
-  const std::vector<ShownSession> shown = store_->shown();
-  for (std::size_t i = 1; i < shown.size(); ++i) {
-    QString name = shown[i].label;
-    name.replace(QRegularExpression("[^A-Za-z0-9_.]+"), "-");
-    name.remove(QRegularExpression("^-+|-+$"));
-    const QString other =
-        base.dir().filePath(base.completeBaseName() + "-" + name + "." + base.suffix());
-    QString error;
-    if (!write_session_file(*shown[i].session, other, &error)) {
-      report_error("Save session", error);
-      return false;
-    }
-    if (written) *written << other;
-  }
-  statusBar()->showMessage(QString("Saved %1 session(s) beside %2").arg(shown.size()).arg(path),
-                           6000);
-  return true;
-}
-
-bool MainWindow::export_summary_csv(const QString& path) {
-  QString error;
-  if (!write_text_file(path, summary_csv(store_->primary()), &error)) {
-    report_error("Export CSV", error);
-    return false;
-  }
-  return true;
-}
-
-bool MainWindow::export_samples_csv(const QString& path) {
-  QString error;
-  if (!write_text_file(path, samples_csv(store_->primary().results), &error)) {
-    report_error("Export CSV", error);
-    return false;
-  }
   return true;
 }
 

@@ -86,6 +86,7 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
     connect_remote_run(i, lane.remote);
     lane.remote->start(spec, lane.target.index, experiment_->profiling());
   }
+  start_run_job(spec, names.join(" and "), true);
   statusBar()->showMessage("Running on " + names.join(" and ") + "; Esc cancels.");
   update_banner();
   if (options_.settings) save_settings();
@@ -142,6 +143,7 @@ void MainWindow::lane_progress(int lane, const Progress& progress) {
   }
   all.eta_s = -1;
   experiment_->show_progress(all);
+  if (run_job_) run_job_->set_progress(qint64(all.done), qint64(all.total));
 }
 
 void MainWindow::lane_finished(int lane, const Session& session, const QString& problem) {
@@ -194,6 +196,7 @@ void MainWindow::finish_lanes() {
     if (l.remote) l.remote->deleteLater(), l.remote = nullptr;
   local_lane_ = -1;
   update_banner();
+  end_run_job(!failures.isEmpty() && failures.size() == int(lanes_.size()), cancelled, text);
   if (!failures.isEmpty()) report_error("Run", failures.join("\n"));
   emit run_ended();
 }

@@ -21,6 +21,7 @@ struct TraceRecording {
   quint64 job = 0;
   std::shared_ptr<const Trace> first, second;
   QString error;
+  bool cancelled = false;  // RunController::cancel_recording: nothing was recorded
 };
 // A compile job's outcome (RunController::compile_user_kernel): the compiler's result and the
 // kernel's Code view (engine/code/user_code.h), for the shape it was compiled for.

@@ -157,7 +157,9 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     emit discovered(d);
   });
   connect(worker_, &RunWorker::recorded, this, [this](const TraceRecording& r) {
-    if (r.job == recording_) emit traces_recorded(r);
+    if (r.job != recording_) return;
+    recording_ = 0;
+    emit traces_recorded(r);
   });
   connect(worker_, &RunWorker::compiled, this, [this](const UserKernelBuild& b) {
     if (b.job == compiling_) emit user_kernel_compiled(b);
@@ -223,7 +225,18 @@ quint64 RunController::record_traces(const rl::TraceRequest& first,
         w->record(id, first, second, device);
       },
       Qt::QueuedConnection);
+  emit recording_queued(recording_);
   return recording_;
+}
+
+void RunController::cancel_recording() {
+  if (recording_ == 0) return;
+  TraceRecording dropped;
+  dropped.job = recording_;
+  dropped.error = "the recording was cancelled";
+  dropped.cancelled = true;
+  emit traces_recorded(dropped);
+  recording_ = 0;
 }
 
 void RunController::use_discovery(const rl::Discovery& discovery) {
@@ -248,7 +261,7 @@ quint64 RunController::start(const rl::ExperimentSpec& spec, int device,
   return current_;
 }
 
-quint64 RunController::measure(const rl::ExperimentSpec& spec, int device) {
+quint64 RunController::measure(const rl::ExperimentSpec& spec, int device, const QString& what) {
   if (measure_cancel_) measure_cancel_->store(true);  // an older one still queued: not wanted
   measure_cancel_ = std::make_shared<std::atomic<bool>>(false);
   measuring_ = ++next_;
@@ -258,7 +271,12 @@ quint64 RunController::measure(const rl::ExperimentSpec& spec, int device) {
         w->run(id, spec, device, flag);
       },
       Qt::QueuedConnection);
+  emit measure_queued(measuring_, what);
   return measuring_;
+}
+
+void RunController::cancel_measurement() {
+  if (measuring_ != 0 && measure_cancel_) measure_cancel_->store(true);
 }
 
 void RunController::cancel(bool keep_checkpoint) {

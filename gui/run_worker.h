@@ -142,8 +142,14 @@ class RunController : public QObject {
   // Queues one measurement of its own behind any run (a story's "Run this step now"): it never
   // cancels or replaces the current run and writes no checkpoint; measured() or
   // measure_failed() follows with its job id. A newer measurement makes an older one stale.
-  quint64 measure(const rl::ExperimentSpec& spec, int device);
+  // what: its title for people ("Story step 3: reduceUnroll8"), in measure_queued().
+  quint64 measure(const rl::ExperimentSpec& spec, int device, const QString& what = {});
   quint64 current_measurement() const { return measuring_; }
+  // Asks the current measurement to stop between samples; measured() follows, cancelled.
+  void cancel_measurement();
+  // The current recording's result is not wanted: traces_recorded() follows at once with the
+  // `cancelled` set (the GPU finishes what it began; its result is dropped).
+  void cancel_recording();
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
@@ -169,6 +175,9 @@ class RunController : public QObject {
   void notice(const QString& message);  // RunWorker::notice
   // The latest recording's result only.
   void traces_recorded(const rl::gui::TraceRecording& recording);
+  // A job was put in the queue (the job tracker shows it: jobs/gpu_queue_jobs.h).
+  void measure_queued(quint64 job, const QString& what);
+  void recording_queued(quint64 job);
   // The latest measurement's outcome only (measure()).
   void measured(quint64 job, const rl::Session& session);
   void measure_failed(quint64 job, const QString& message);

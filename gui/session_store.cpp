@@ -150,10 +150,28 @@ void SessionStore::clear() {
 }
 
 void SessionStore::set_baseline(const std::string& variant_id) {
+  if (holds_ > 0) {
+    held_baseline_ = variant_id;
+    return;
+  }
   if (variant_id == baseline_) return;
   baseline_ = variant_id;
   for (OpenSession& o : open_) recompute(*o.session);
   emit speedups_changed();
+}
+
+std::shared_ptr<const Session> SessionStore::hold(int index) {
+  const OpenSession& o = open_.at(size_t(index));
+  if (o.live) return std::make_shared<const Session>(*o.session);
+  ++holds_;
+  return o.session;
+}
+
+void SessionStore::release_hold() {
+  if (holds_ == 0 || --holds_ > 0 || !held_baseline_) return;
+  const std::string chosen = *held_baseline_;
+  held_baseline_.reset();
+  set_baseline(chosen);
 }
 
 void SessionStore::set_time_basis(TimeBasis basis) {

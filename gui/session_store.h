@@ -127,6 +127,13 @@ class SessionStore : public QObject {
   bool close(int index);
 
   void set_baseline(const std::string& variant_id);
+
+  // A session another thread reads while the window goes on (a save, a CSV export): shared, not
+  // copied, and not changed in place until release_hold(): a baseline chosen meanwhile applies
+  // when the last hold ends. A live run's session grows as points arrive, so it is copied.
+  std::shared_ptr<const Session> hold(int index);  // index into open()
+  void release_hold();
+  bool held() const { return holds_ > 0; }
   void set_time_basis(TimeBasis basis);
   void set_ladder_setting(std::optional<LadderSetting> setting);
 
@@ -152,6 +159,8 @@ class SessionStore : public QObject {
   TimeBasis time_basis_ = TimeBasis::Whole;
   std::optional<LadderSetting> ladder_setting_;
   QSet<QString> pct_of_limit_;
+  int holds_ = 0;
+  std::optional<std::string> held_baseline_;  // chosen while a session was held
 };
 
 }  // namespace rl::gui

@@ -140,6 +140,10 @@ void BlockAnimationPanel::record_on_gpu(const TraceRequest& a, std::optional<Tra
 void BlockAnimationPanel::on_recorded(const TraceRecording& r) {
   if (r.job != recording_) return;  // the pickers changed since it was asked for
   recording_ = 0;
+  if (r.cancelled) {
+    status_->setText("GPU recording cancelled: showing the block model.");
+    return;
+  }
   if (!r.error.isEmpty()) {
     status_->setText("GPU recording failed, showing the model: " + r.error.toHtmlEscaped());
     return;

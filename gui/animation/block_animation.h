@@ -38,6 +38,8 @@ namespace rl::gui {
 
 class BlockView;
 class HierarchyView;
+class Job;
+class JobTracker;
 class StepSourceStrip;
 
 class BlockAnimationPanel : public QWidget {
@@ -72,6 +74,11 @@ class BlockAnimationPanel : public QWidget {
   // Every frame as one animated GIF (256 colours, the delay from the speed); returns the number
   // of frames written (-1 on error, the file left as it was).
   int export_gif(const QString& path, QString* error = nullptr);
+  // The same as a job of the app's tracker (jobs/job_tracker.h): the frames are drawn here, then
+  // quantized, encoded and written on the job's thread; the status line says how it ended.
+  // Without a tracker (set_job_tracker), export_gif's way.
+  void set_job_tracker(JobTracker* tracker);
+  Job* start_export_gif(const QString& path);
 
   // Side by side with different step counts: frames aligned by phase (both views show "last
   // warp" together); the phase label says which phase is shown.
@@ -151,6 +158,7 @@ class BlockAnimationPanel : public QWidget {
   bool building_ = false;
   int gpu_device_ = -1;  // first CUDA device, once discovery found one
   QPointer<RunController> jobs_;
+  QPointer<JobTracker> tracker_;
   quint64 recording_ = 0;  // the job whose traces the views wait for (0: none)
 };
 

@@ -3,9 +3,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -17,6 +19,7 @@
 #include "engine/experiment/spec.h"
 #include "engine/views/hierarchy_plan.h"
 #include "format.h"
+#include "jobs/job_tracker.h"
 #include "wrap_row.h"
 
 namespace rl::gui {
@@ -214,10 +217,39 @@ void BlockAnimationPanel::ask_export_gif() {
   const QString path = QFileDialog::getSaveFileName(this, "Export animated GIF",
                                                     "block-animation.gif", "GIF (*.gif)");
   if (path.isEmpty()) return;
+  if (tracker_) return void(start_export_gif(path));
   QString err;
   const int n = export_gif(path, &err);
   status_->setText(n < 0 ? "<span style='color:#b00000'>" + err.toHtmlEscaped() + "</span>"
                          : QString("Wrote %1 frames to %2").arg(n).arg(path.toHtmlEscaped()));
+}
+
+void BlockAnimationPanel::set_job_tracker(JobTracker* tracker) {
+  tracker_ = tracker;
+}
+
+Job* BlockAnimationPanel::start_export_gif(const QString& path) {
+  if (frame_count() == 0) {
+    status_->setText("<span style='color:#b00000'>Nothing to export: no trace is shown.</span>");
+    return nullptr;
+  }
+  // Drawn here (the views are widgets); the quantizing and encoding, the slow part, on a thread.
+  auto frames = std::make_shared<const std::vector<QImage>>(render_all_frames());
+  auto error = std::make_shared<QString>();
+  const int delay = gif_delay_for_speed(speed_->currentData().toDouble());
+  return tracker_->run_on_thread(
+      JobKind::ExportGif, "Exporting " + QFileInfo(path).fileName(),
+      [frames, delay, path, error](JobControl&) {
+        write_animated_gif(*frames, delay, path, error.get());
+      },
+      [self = QPointer<BlockAnimationPanel>(this), frames, path, error](Job* job) {
+        if (!error->isEmpty()) job->finish(JobOutcome::Failed, *error);
+        if (!self) return;
+        self->status_->setText(
+            error->isEmpty()
+                ? QString("Wrote %1 frames to %2").arg(frames->size()).arg(path.toHtmlEscaped())
+                : "<span style='color:#b00000'>" + error->toHtmlEscaped() + "</span>");
+      });
 }
 
 }  // namespace rl::gui

@@ -38,7 +38,9 @@ bool StoryView::run_step() {
   }
   const StoryStep& step = story_.steps.at(std::size_t(step_));
   pending_step_ = step_;
-  pending_job_ = jobs_->measure(story_step_spec(step, session_.spec.timing), *device_);
+  pending_job_ = jobs_->measure(
+      story_step_spec(step, session_.spec.timing), *device_,
+      QString("Story step %1: %2").arg(step_ + 1).arg(QString::fromStdString(step.title)));
   run_status_ = QString("Measuring %1%2...")
                     .arg(QString::fromStdString(step.title))
                     .arg(jobs_->running() ? " after the run in progress" : "");

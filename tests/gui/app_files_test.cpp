@@ -18,6 +18,7 @@
 #include "chart_export.h"
 #include "charts/chart_builders.h"
 #include "engine/io/export.h"
+#include "jobs/jobs_bar.h"
 #include "results_model.h"
 #include "results_table.h"
 #include "session_files.h"
@@ -123,7 +124,7 @@ TEST(AppFiles, OpeningInTheBackgroundKeepsTheWindowResponsive) {
   MainWindow w(test::quiet_options());
   const QString good = write_sample_session(dir);
   w.open_session_in_background(good);
-  EXPECT_TRUE(w.statusBar()->currentMessage().startsWith("Opening")) << "returns before it is read";
+  EXPECT_TRUE(w.jobs_bar()->text().startsWith("Opening")) << "returns before it is read";
   ASSERT_TRUE(test::wait_until([&] { return w.store()->has_primary(); }, 20000));
   EXPECT_GT(w.results_model()->rowCount(), 0);
 

@@ -1,6 +1,8 @@
 // Not a test but a measurement, skipped unless asked for: how long the GUI thread goes without
 // returning to its event loop while a large session opens (File > Open's way), while a run
-// goes, and while one chart is exported (docs/benchmarks.md, "The window while it works").
+// goes, while one chart is exported, while the session is saved (File > Save session's job) and
+// while every chart is exported (File > Export all charts' job) (docs/benchmarks.md, "The window
+// while it works").
 //   RL_STALL_SESSION=big.json ctest -R EventLoopStall -V   (or gui_tests --gtest_filter=...)
 #include <gtest/gtest.h>
 
@@ -13,6 +15,7 @@
 
 #include "app_test_support.h"
 #include "charts_panel.h"
+#include "jobs/job_tracker.h"
 #include "session_store.h"
 
 namespace rl::gui {
@@ -68,13 +71,34 @@ TEST(EventLoopStallBench, OpenRunAndExport) {
       qPrintable(QDir(file).dirName()), w.store()->primary().results.size(),
       static_cast<long long>(usable_ms), static_cast<long long>(open_stall));
 
+  // The large session saved and drawn, each as a job.
+  QTemporaryDir dir;
+  meter.reset();
+  clock.restart();
+  ASSERT_NE(w.start_save_session(dir.filePath("saved.json")), nullptr);
+  ASSERT_TRUE(test::wait_until([&] { return !w.jobs()->busy(); }, 600000));
+  std::printf("save of the %zu-point session (a job): %lld ms; longest event-loop stall %lld ms\n",
+              w.store()->primary().results.size(), static_cast<long long>(clock.elapsed()),
+              static_cast<long long>(meter.longest_ms()));
+  ASSERT_TRUE(w.last_error().isEmpty()) << w.last_error().toStdString();
+
+  meter.reset();
+  clock.restart();
+  Job* charts = w.start_export_all_charts(dir.filePath("charts"), QSize(1600, 900));
+  ASSERT_NE(charts, nullptr);
+  ASSERT_TRUE(test::wait_until([&] { return !w.jobs()->busy(); }, 600000));
+  std::printf(
+      "export of all %d charts as 1600x900 PNG (a job): %lld ms; longest event-loop stall %lld "
+      "ms\n",
+      int(QDir(dir.filePath("charts")).entryList(QDir::Files).size()),
+      static_cast<long long>(clock.elapsed()), static_cast<long long>(meter.longest_ms()));
+
   meter.reset();
   ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
   settle(500);
   std::printf("host run of %zu points: longest event-loop stall %lld ms\n",
               w.store()->primary().results.size(), static_cast<long long>(meter.longest_ms()));
 
-  QTemporaryDir dir;
   const QStringList ids = w.charts()->ids();
   ASSERT_FALSE(ids.isEmpty());
   meter.reset();
