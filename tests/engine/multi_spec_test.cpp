@@ -258,7 +258,7 @@ TEST(MultiSummary, TheSlowestGpuSetsTheTotalAndTheExchangeIsTheRest) {
   MultiPoint p = two_gpu_point(Exchange::NcclAllReduce);
   std::vector<std::vector<RankTimes>> samples;
   for (int i = 0; i < 5; ++i) samples.push_back({{1.0, 0.5, 1.5}, {1.2, 0.4, 1.6}});
-  summarize_multi(samples, 0.01, &p);
+  summarize_multi(samples, &p);
   EXPECT_DOUBLE_EQ(p.times.total.median_ms, 1.6);
   EXPECT_DOUBLE_EQ(p.times.local.median_ms, 1.2);
   EXPECT_NEAR(p.times.exchange.median_ms, 0.4, 1e-12);
@@ -268,7 +268,7 @@ TEST(MultiSummary, TheSlowestGpuSetsTheTotalAndTheExchangeIsTheRest) {
 
   MultiPoint gather = two_gpu_point(Exchange::GatherShards);  // the root alone is timed
   std::vector<std::vector<RankTimes>> root_only(3, {{2.0, 1.0, 3.0}, {}});
-  summarize_multi(root_only, 0.01, &gather);
+  summarize_multi(root_only, &gather);
   EXPECT_DOUBLE_EQ(gather.times.exchange.median_ms, 1.0);
   EXPECT_TRUE(gather.gpus[1].times.total.empty());
 }

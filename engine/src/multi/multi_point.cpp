@@ -68,8 +68,7 @@ void verify_multi(const RigValues& v, const ExpectedSums& x, MultiPoint* p) {
   }
 }
 
-void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double noise_target,
-                     MultiPoint* p) {
+void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, MultiPoint* p) {
   p->local_samples_ms.clear();
   p->exchange_samples_ms.clear();
   p->total_samples_ms.clear();
@@ -98,29 +97,35 @@ void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double 
                summarize(g.total_samples_ms)};
   p->times = {summarize(p->local_samples_ms), summarize(p->exchange_samples_ms),
               summarize(p->total_samples_ms)};
-  p->noisy = !p->times.total.empty() && p->times.total.noise >= noise_target;
 }
 
-bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
-                   const ExpectedSums& expected, const std::atomic<bool>* cancel, MultiPoint* p) {
-  auto cancelled = [&] { return cancel && cancel->load(); };
-  const Exchange e = p->point.exchange;
+bool sample_multi_point(const TimingOptions& timing, const std::atomic<bool>* cancel,
+                        const std::function<std::vector<RankTimes>()>& one_sample, MultiPoint* p) {
   for (int i = 0; i < timing.warmup; ++i) {
-    if (cancelled()) return false;
-    rig.sample(e, clique, timing.cold_l2);
+    if (cancel && cancel->load()) return false;
+    one_sample();
   }
   std::vector<std::vector<RankTimes>> samples;
   std::vector<double> totals;
   bool stopped = false;
-  // The one-GPU runner's rule: a point is timed the same wherever it runs.
-  sample_until_quiet(timing, cancel, &stopped, totals, [&] {
-    samples.push_back(rig.sample(e, clique, timing.cold_l2));
+  const bool quiet = sample_until_quiet(timing, cancel, &stopped, totals, [&] {
+    samples.push_back(one_sample());
     double total = 0;
     for (const RankTimes& t : samples.back()) total = std::max(total, t.total);
     return total;
   });
   if (stopped) return false;
-  summarize_multi(samples, timing.noise, p);
+  summarize_multi(samples, p);
+  p->noisy = !quiet;
+  return true;
+}
+
+bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
+                   const ExpectedSums& expected, const std::atomic<bool>* cancel, MultiPoint* p) {
+  const Exchange e = p->point.exchange;
+  if (!sample_multi_point(
+          timing, cancel, [&] { return rig.sample(e, clique, timing.cold_l2); }, p))
+    return false;
   verify_multi(rig.read_values(), expected, p);
   return true;
 }

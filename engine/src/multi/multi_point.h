@@ -3,6 +3,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <vector>
 
 #include "engine/session/multi_results.h"
 #include "multi/multi_rig.h"
@@ -22,7 +24,14 @@ bool measure_point(Rig& rig, NcclClique* clique, const TimingOptions& timing,
 void verify_multi(const RigValues& values, const ExpectedSums& expected, MultiPoint* point);
 
 // Per-GPU and over-the-GPUs summaries of the samples (RankTimes per rank per sample).
-void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, double noise_target,
-                     MultiPoint* point);
+void summarize_multi(const std::vector<std::vector<RankTimes>>& samples, MultiPoint* point);
+
+// The samples of one point: timing.warmup samples thrown away, then one_sample() until quiet by
+// the one stopping rule (measure/sampling.h) on the slowest GPU's total, exactly as a one-GPU
+// point is sampled on its total; summarized into *point, noisy where the rule ran out first.
+// False when cancelled (nothing summarized).
+bool sample_multi_point(const TimingOptions& timing, const std::atomic<bool>* cancel,
+                        const std::function<std::vector<RankTimes>()>& one_sample,
+                        MultiPoint* point);
 
 }  // namespace rl
