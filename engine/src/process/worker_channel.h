@@ -1,6 +1,6 @@
 // One worker process as every supervisor in the engine talks to it (process/supervisor.h for one
-// GPU, multi/multi_supervisor.h for several): started with its input on a memfd, its stdout read
-// as the run stream (process/stream.h) by pump_child (run/child_process.h), so that a cancel is
+// GPU, process/multi_supervisor.h for several): started with its input on a memfd, its stdout read
+// as the run stream (process/stream.h) by pump_child (process/child_process.h), so that a cancel is
 // seen at once and its stderr's tail is kept for the message when it dies. Private to the engine.
 #pragma once
 

@@ -1,5 +1,5 @@
 // How a worker process (process/worker.h) and its supervisor (process/supervisor.h,
-// multi/multi_supervisor.h) agree besides what the worker writes on its stdout, which is the run
+// process/multi_supervisor.h) agree besides what the worker writes on its stdout, which is the run
 // stream (process/stream.h, with the worker's own events: lost, next, counted, multi), read through
 // process/worker_channel.h: its exit codes, and where its input comes in.
 #pragma once

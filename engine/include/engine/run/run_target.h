@@ -6,8 +6,8 @@
 //     one point; without the worker executable (or with in_process) in this process, and a
 //     notice says what that costs;
 //   - the host backend, or a backend made by a test's factory: in this process.
-// A RunTarget is kept between runs (the app keeps one per device): an in-process runner keeps
-// its CUDA context and measured floors; worker runs hold no CUDA context here.
+// A RunTarget is kept between runs (the app keeps one, for the device last run on): an in-process
+// runner keeps its CUDA context and measured floors; worker runs hold no CUDA context here.
 #pragma once
 
 #include <atomic>
