@@ -47,9 +47,7 @@
 
 namespace rl::gui {
 
-namespace {
-const char* kBundledSession = ":/sessions/h200-ladder.json";
-}  // namespace
+const char* const kBundledSession = ":/sessions/h200-ladder.json";
 
 // page in a scroll area: a page whose controls need more width than a small screen leaves
 // scrolls, rather than making the window wider than the screen.
@@ -174,19 +172,11 @@ MainWindow::MainWindow(Options options)
           &MainWindow::show_remote_hosts_dialog);
   restore_view_settings();
   if (options_.discover) controller_->discover();
-  if (options_.open_bundled && QFile::exists(kBundledSession)) {
-    QString error;
-    if (auto s = read_session_file(kBundledSession, &error))
-      store_->set_primary(std::move(*s), "bundled session");
-    else
-      report_error("Bundled session", error);
-  }
+  if (options_.open_bundled && QFile::exists(kBundledSession)) open_bundled_session();
   update_banner();
   update_baselines();
-  statusBar()->showMessage(
-      QFile::exists(kBundledSession)
-          ? "Showing the bundled session. Ctrl+R runs the experiment on the left."
-          : "Ready. Pick a preset, then Ctrl+R.");
+  statusBar()->showMessage(bundled_job_ ? "Opening the bundled session..."
+                                        : "Ready. Pick a preset, then Ctrl+R.");
   offer_checkpoint();
 }
 

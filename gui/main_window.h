@@ -59,6 +59,9 @@ struct OpenedSession;
 
 QWidget* scrolled(QWidget* page);  // main_window.cpp
 
+// The H200 session this build carries, shown at start (Options::open_bundled).
+extern const char* const kBundledSession;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -177,6 +180,10 @@ class MainWindow : public QMainWindow {
   QString help_html(HelpPage page) const;
   QString last_error() const { return last_error_; }
 
+  // Returns once the bundled session's job has ended (tests, and --export-charts at start): true
+  // when it is in the window.
+  bool wait_for_bundled_session();
+
  signals:
   void error_reported(const QString& message);
   void remote_devices_changed(const QString& host);  // listed, or failed (remote_status says)
@@ -189,6 +196,10 @@ class MainWindow : public QMainWindow {
  private:
   // Waits for job with the event loop running; true when it ended done (null: false).
   bool wait_for_job(Job* job);
+  // The bundled session, read as a job (the window shows at once and fills when it is read);
+  // shown unless a run or a file took the window first.
+  void open_bundled_session();  // kBundledSession
+  QPointer<Job> bundled_job_;
   // Files written on a thread as one job: each made by its function there (main_window_jobs.cpp).
   struct FileToWrite;
   Job* start_writing(JobKind kind, const QString& title, const QString& error_title,

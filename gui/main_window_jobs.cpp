@@ -201,6 +201,33 @@ Job* MainWindow::open_session_in_background(const QString& path, bool overlay) {
   return job;
 }
 
+void MainWindow::open_bundled_session() {
+  auto read = std::make_shared<std::optional<Session>>();
+  auto error = std::make_shared<QString>();
+  bundled_job_ = jobs_->run_on_thread(
+      JobKind::OpenSession, "Opening the bundled session",
+      [read, error](JobControl&) { *read = read_session_file(kBundledSession, error.get()); },
+      [this, read, error](Job* job) {
+        if (!*read) {
+          report_error("Bundled session", *error);
+          job->finish(JobOutcome::Failed, *error);
+          return;
+        }
+        if (store_->has_primary()) return;  // a run or a file came first: theirs stays shown
+        store_->set_primary(std::move(**read), "bundled session");
+        update_banner();
+        update_baselines();
+        statusBar()->showMessage(
+            "Showing the bundled session. Ctrl+R runs the experiment on the left.", 8000);
+      },
+      JobTracker::OnCancel::EndAtOnce);
+}
+
+bool MainWindow::wait_for_bundled_session() {
+  if (bundled_job_ && bundled_job_->running()) wait_for_job(bundled_job_);
+  return store_->has_primary() && store_->primary_source() == "bundled session";
+}
+
 void MainWindow::export_all_charts_interactive() {
   const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the charts", last_dir_);
   if (!dir.isEmpty()) start_export_all_charts(dir, export_size_);

@@ -90,6 +90,7 @@ TEST(AppCodeView, ScreenshotsAt1366x768) {
   MainWindow::Options o = test::quiet_options();
   o.open_bundled = true;  // its 2^24 ladder carries line samples and counts: the columns show
   MainWindow w(o);
+  w.wait_for_bundled_session();
   w.resize(1366, 768);
   w.show();
   w.tabs()->setCurrentWidget(w.code_panel());

@@ -185,6 +185,7 @@ TEST(AppFitScreen, EveryStateFitsTheScreen) {
   MainWindow::Options options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   w.show();
   settle();
   QStringList found = every_tab(w, "at start");

@@ -72,6 +72,7 @@ TEST(AppLadderSetting, TheBundledSessionOpensOnTheSeedsExperiment) {
   MainWindow::Options options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   auto* combo = w.findChild<QComboBox*>("ladder_setting");
   ASSERT_NE(combo, nullptr);
   EXPECT_GT(combo->count(), 1);

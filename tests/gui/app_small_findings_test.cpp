@@ -171,6 +171,7 @@ TEST(AppSmallFindings, NoiseWarningSaysHowTheChartMarksNoisyPointsUnderTheTitle)
 TEST(AppSmallFindings, PresentationPagesNeverAskToHover) {
   if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
   MainWindow w(with_bundled());
+  w.wait_for_bundled_session();
   // On the desk the small counts chart says where the lane efficiency is (two workspaces).
   EXPECT_TRUE(w.store()->chart("ladder_counts").pointer_notes.join(" ").contains("hover"));
   w.present();
@@ -187,6 +188,7 @@ TEST(AppSmallFindings, PresentationPagesNeverAskToHover) {
 TEST(AppSmallFindings, StoryValuesNeverOverlapAndTheRoomGuessesFirst) {
   if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
   MainWindow w(with_bundled());
+  w.wait_for_bundled_session();
   ASSERT_TRUE(w.present_story(":/stories/seed-ladder.json")) << w.last_error().toStdString();
   StoryView* v = w.story_view();
   ASSERT_NE(v, nullptr);
@@ -245,6 +247,7 @@ TEST(AppSmallFindings, StoryValuesNeverOverlapAndTheRoomGuessesFirst) {
 TEST(AppSmallFindings, CodeTabOpensWhereTheLineSamplesAreAndNamesWhatItShows) {
   if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
   MainWindow w(with_bundled());
+  w.wait_for_bundled_session();
   CodePanel* code = w.code_panel();
   ASSERT_NE(code, nullptr);
   ASSERT_NE(code->entry().variant, nullptr);
@@ -290,6 +293,7 @@ TEST(AppSmallFindings, SvgTextIsTheSizeOfPngText) {
 TEST(AppSmallFindings, BundledSessionIsOfTheProductsKernels) {
   if (!QFile::exists(kBundled)) GTEST_SKIP() << "no bundled session here";
   MainWindow w(with_bundled());
+  w.wait_for_bundled_session();
   EXPECT_FALSE(w.banner_text().contains("earlier version")) << w.banner_text().toStdString();
   const charts::Chart c = w.store()->chart("ladder_time");
   int points = 0;

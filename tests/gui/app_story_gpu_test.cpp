@@ -19,6 +19,7 @@ TEST(AppStoryGpu, LiveRunOfTheSeedsLadder) {
   MainWindow::Options o = test::quiet_options();
   o.open_bundled = true;
   MainWindow w(o);
+  w.wait_for_bundled_session();
   QSignalSpy discovered(w.controller(), &RunController::discovered);
   w.controller()->discover();
   ASSERT_TRUE(discovered.wait(60000));

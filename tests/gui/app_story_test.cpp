@@ -51,6 +51,7 @@ TEST(AppStory, ClickerKeysStepThroughTheSeedsLadder) {
   auto options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   const double app_pt = QApplication::font().pointSizeF();
   ASSERT_TRUE(w.present_story(":/stories/seed-ladder.json")) << w.last_error().toStdString();
   StoryView* v = w.story_view();
@@ -105,6 +106,7 @@ TEST(AppStory, ModernStoryShowsWhatHasNoTrace) {
   auto options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   ASSERT_TRUE(w.present_story(":/stories/modern.json"));
   StoryView* v = w.story_view();
   QTest::keyClick(v, Qt::Key_End);
@@ -121,6 +123,7 @@ TEST(AppStory, StoryTakesOverFromPresentationMode) {
   auto options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   w.present();
   ASSERT_NE(w.presentation(), nullptr);
   ASSERT_TRUE(w.present_story(":/stories/seed-ladder.json"));  // Shift+F5 from the charts

@@ -19,6 +19,8 @@
 #include "device_panel.h"
 #include "engine/catalog/catalog.h"
 #include "engine/experiment/presets.h"
+#include "jobs/job.h"
+#include "jobs/job_tracker.h"
 #include "results_model.h"
 #include "session_store.h"
 
@@ -169,6 +171,7 @@ TEST(AppWindow, StartsWithTheBundledSessionOrAnHonestEmptyState) {
   MainWindow::Options options = test::quiet_options();
   options.open_bundled = true;
   MainWindow w(options);
+  w.wait_for_bundled_session();
   w.charts()->refresh_all();
   if (QFile::exists(":/sessions/h200-ladder.json")) {
     ASSERT_TRUE(w.store()->has_primary()) << w.last_error().toStdString();
@@ -181,6 +184,21 @@ TEST(AppWindow, StartsWithTheBundledSessionOrAnHonestEmptyState) {
     EXPECT_TRUE(w.banner_text().contains("No session yet"));
     for (const QString& id : w.charts()->ids()) EXPECT_EQ(w.charts()->chart(id)->drawn_points(), 0);
   }
+}
+
+// The bundled session is read as a job: the window is up before it is read, and a run started
+// meanwhile keeps the window (the bundled session does not replace it when it comes).
+TEST(AppWindow, TheBundledSessionIsReadAsAJobAndNeverReplacesARun) {
+  if (!QFile::exists(":/sessions/h200-ladder.json")) GTEST_SKIP() << "no bundled session here";
+  MainWindow::Options options = test::quiet_options();
+  options.open_bundled = true;
+  MainWindow w(options);
+  ASSERT_EQ(w.jobs()->running().size(), 1);
+  EXPECT_EQ(w.jobs()->running().front()->title(), "Opening the bundled session");
+  EXPECT_FALSE(w.store()->has_primary());
+  ASSERT_TRUE(test::run_and_wait(w, test::tiny_spec()));
+  EXPECT_FALSE(w.wait_for_bundled_session());
+  EXPECT_EQ(w.store()->primary_source(), "live run");
 }
 
 // Every variant ticked is the engine's `all`: on the host with float32 only, the GPU-only and
