@@ -149,11 +149,18 @@ QWidget* ChartsPanel::setting_row() {
 }
 
 void ChartsPanel::fill_setting_selector() {
-  settings_ =
-      store_->has_primary() ? ladder_settings(store_->primary()) : std::vector<LadderSetting>{};
+  // Listed again only when the primary session changed or grew: overlays, baselines and time
+  // bases leave its settings as they are.
+  const std::shared_ptr<const Session> primary =
+      store_->has_primary() ? store_->shared_primary() : nullptr;
+  const std::size_t points = primary ? primary->results.size() : 0;
+  if (primary != settings_of_.lock() || points != settings_points_) {
+    settings_ = primary ? ladder_settings(*primary) : std::vector<LadderSetting>{};
+    settings_of_ = primary;
+    settings_points_ = points;
+  }
   const std::optional<LadderSetting> drawn =
-      store_->has_primary() ? drawn_ladder_setting(store_->primary(), store_->ladder_setting())
-                            : std::nullopt;
+      primary ? drawn_ladder_setting(settings_, store_->ladder_setting()) : std::nullopt;
   const QSignalBlocker quiet(setting_);
   setting_->clear();
   for (const LadderSetting& l : settings_)

@@ -75,7 +75,10 @@ std::vector<LadderSetting> ladder_settings(const Session& s) {
 }
 
 std::optional<LadderSetting> default_ladder_setting(const Session& s) {
-  const std::vector<LadderSetting> all = ladder_settings(s);
+  return default_ladder_setting(ladder_settings(s));
+}
+
+std::optional<LadderSetting> default_ladder_setting(const std::vector<LadderSetting>& all) {
   if (all.empty()) return std::nullopt;
   int most = 0;
   for (const LadderSetting& l : all) most = std::max(most, l.rungs);
@@ -91,10 +94,15 @@ std::optional<LadderSetting> default_ladder_setting(const Session& s) {
 
 std::optional<LadderSetting> drawn_ladder_setting(const Session& s,
                                                   const std::optional<LadderSetting>& chosen) {
+  return drawn_ladder_setting(ladder_settings(s), chosen);
+}
+
+std::optional<LadderSetting> drawn_ladder_setting(const std::vector<LadderSetting>& all,
+                                                  const std::optional<LadderSetting>& chosen) {
   if (chosen)
-    for (const LadderSetting& l : ladder_settings(s))
+    for (const LadderSetting& l : all)
       if (l == *chosen) return l;
-  return default_ladder_setting(s);
+  return default_ladder_setting(all);
 }
 
 std::optional<LadderChoice> parse_ladder_choice(std::string_view text, std::string* error) {

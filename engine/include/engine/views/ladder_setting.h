@@ -41,6 +41,11 @@ std::optional<LadderSetting> default_ladder_setting(const Session& s);
 // What the ladder charts draw for s: `chosen` when s holds it, else s's default.
 std::optional<LadderSetting> drawn_ladder_setting(const Session& s,
                                                   const std::optional<LadderSetting>& chosen);
+// The same two from a session's settings already listed (ladder_settings: one pass over every
+// point, which a session of 100,000 points makes worth doing once).
+std::optional<LadderSetting> default_ladder_setting(const std::vector<LadderSetting>& all);
+std::optional<LadderSetting> drawn_ladder_setting(const std::vector<LadderSetting>& all,
+                                                  const std::optional<LadderSetting>& chosen);
 
 // What a person asked for: "N=2^24,B=1024,type=float32", any of the three in any order
 // (also "2^24" alone for N). Missing parts are taken from the default setting.
