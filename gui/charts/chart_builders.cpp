@@ -81,6 +81,13 @@ QString type_name(DType t) {
   return QString::fromStdString(std::string(to_string(t)));
 }
 
+QString no_results_hint(const std::vector<ShownSession>& ss) {
+  for (const auto& s : ss)
+    if (s.session && s.session->results.empty() && !s.session->spec.variants.empty())
+      return "No points in this session yet.\nA run's points appear here as each one is measured.";
+  return kNoData;
+}
+
 bool has_results(const std::vector<ShownSession>& ss) {
   for (const auto& s : ss)
     if (s.session && !s.session->results.empty()) return true;

@@ -15,6 +15,9 @@
 namespace rl::gui::detail {
 
 extern const QString kNoData;  // the empty state before any run or file
+// What a chart without results says: kNoData, or, where a session is shown that has no point
+// yet (a run before its first point), that its points come as they are measured.
+QString no_results_hint(const std::vector<ShownSession>& ss);
 
 int catalog_index(const std::string& id);  // catalog order; unknown ids last
 // Legends and bar labels drop the classic names' common "reduce" prefix ("Unroll8" for

@@ -57,7 +57,7 @@ Chart counter_sweep_chart(const QString& id, const std::vector<ShownSession>& ss
   c.y.title = "barrier stall (% of a warp's cycles)";
   c.y.short_title = "barrier stall (%)";
   if (!has_results(ss)) {
-    c.empty_hint = kNoData;
+    c.empty_hint = no_results_hint(ss);
     return c;
   }
   std::vector<CounterSweeps> sweeps;

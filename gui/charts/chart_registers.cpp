@@ -65,7 +65,7 @@ Chart registers_vs_unroll_chart(const QString& id, const std::vector<ShownSessio
   c.y.title = "registers per thread";
   c.y.scale = AxisScale::Linear;
   if (!has_results(ss)) {
-    c.empty_hint = kNoData;
+    c.empty_hint = no_results_hint(ss);
     return c;
   }
   if (const std::string why = code::sass_unavailable_reason(); !why.empty()) {

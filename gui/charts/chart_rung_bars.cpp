@@ -16,7 +16,7 @@ charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
   c.y.scale = charts::AxisScale::Linear;
   c.y.title = y_title;
   c.y.short_title = y_short_title;
-  if (!has_results(ss)) c.empty_hint = kNoData;
+  if (!has_results(ss)) c.empty_hint = no_results_hint(ss);
   return c;
 }
 

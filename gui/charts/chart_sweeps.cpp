@@ -303,7 +303,7 @@ Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss, Dim di
   const Cpu cpu = cpu_times(ss);
   title_and_x_axis(c, dim, m, cpu);
   if (!has_results(ss)) {
-    c.empty_hint = kNoData;
+    c.empty_hint = no_results_hint(ss);
     return c;
   }
   BasisNotes notes(basis);

@@ -45,6 +45,22 @@ TEST(AppWindow, BuildsWithEveryPageAndAnEmptyState) {
   EXPECT_TRUE(w.banner_text().contains("No session yet"));
 }
 
+// A run before its first point: the charts say its points are coming, not "press Run".
+TEST(AppWindow, ARunBeforeItsFirstPointSaysItsPointsAreComing) {
+  rl::Session live;
+  live.spec = test::tiny_spec();
+  int coming = 0;
+  for (const ChartKind& k : chart_kinds()) {
+    const charts::Chart c = build_chart(k.id, {{&live, ""}}, "neighbored");
+    EXPECT_FALSE(c.empty_hint.contains("No results yet"))
+        << k.id.toStdString() << ": " << c.empty_hint.toStdString();
+    coming += c.empty_hint.contains("No points in this session yet") ? 1 : 0;
+  }
+  EXPECT_GT(coming, 3);
+  const charts::Chart none = build_chart("ladder_speedup", {}, "neighbored");
+  EXPECT_TRUE(none.empty_hint.contains("No results yet")) << none.empty_hint.toStdString();
+}
+
 TEST(AppWindow, FormRefusesBadValuesWithReasons) {
   MainWindow w(test::quiet_options());
   ExperimentPanel* form = w.experiment();
