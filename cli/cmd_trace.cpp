@@ -61,13 +61,12 @@ int write_trace(const TraceArgs& a) {
   // One writer per file, as for a run: a run or another trace writing it refuses this one.
   const OutputLocks locks = lock_outputs({&out}, "reductionlab-cli trace");
   remove_stale_temporaries(locks);
-  nlohmann::json trace;
+  std::string text;
   try {
-    trace = rl::trace_to_json(request);
+    text = rl::trace_json_text(request, a.pretty ? 2 : -1) + "\n";
   } catch (const rl::Error& e) {  // the request does not fit the variant (block size, unroll...)
     throw UsageError(e.what());
   }
-  const std::string text = trace.dump(a.pretty ? 2 : -1) + "\n";
   return write_outputs({{&out, text}}) ? kExitOk : kExitRuntime;
 }
 

@@ -5,6 +5,8 @@
 
 #include <bit>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/model/block_model.h"
@@ -142,8 +144,8 @@ TEST(TraceLadder, LaunchTotalsCountTheTailBlocksLoads) {
 }
 
 TEST(TraceLadder, JsonHasTheIssuesShape) {
-  const nlohmann::json j =
-      trace_to_json({"reduceNeighbored", 64, std::nullopt, Workspace::Global, 0, DType::Int32, 0});
+  const nlohmann::json j = nlohmann::json::parse(trace_json_text(
+      {"reduceNeighbored", 64, std::nullopt, Workspace::Global, 0, DType::Int32, 0}));
   EXPECT_EQ(j["variant"], "neighbored");
   EXPECT_EQ(j["block_size"], 64);
   EXPECT_EQ(j["unroll"], 1);

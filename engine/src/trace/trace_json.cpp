@@ -3,6 +3,8 @@
 // "totals": {...}}. int32 workspaces print as integers, float32 as numbers.
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/trace/trace.h"
 
 namespace rl {
@@ -25,8 +27,6 @@ nlohmann::json values_json(const std::vector<double>& v, DType type) {
   }
   return a;
 }
-
-}  // namespace
 
 nlohmann::json to_json(const Trace& t) {
   nlohmann::json steps = nlohmann::json::array();
@@ -79,8 +79,14 @@ nlohmann::json to_json(const Trace& t) {
   return j;
 }
 
-nlohmann::json trace_to_json(const TraceRequest& r) {
-  return to_json(make_trace(r));
+}  // namespace
+
+std::string trace_json_text(const Trace& t, int indent) {
+  return to_json(t).dump(indent);
+}
+
+std::string trace_json_text(const TraceRequest& r, int indent) {
+  return trace_json_text(make_trace(r), indent);
 }
 
 }  // namespace rl

@@ -3,8 +3,6 @@
 // kernels. The source of `reductionlab-cli trace` and of the GUI's block animation.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -71,11 +69,13 @@ struct Trace {
 Trace make_trace(const TraceRequest& r);
 // Whether make_trace covers a variant (the classic ladder and the warp-level kernels).
 bool has_trace(const VariantInfo& v);
-nlohmann::json to_json(const Trace& t);
+// The trace as JSON text (`reductionlab-cli trace`; docs/cli.md gives its shape); indent -1:
+// one line.
+std::string trace_json_text(const Trace& t, int indent = -1);
 
 // Throws rl::Error with a clear message for a bad request (unknown variant, bad block size, unroll
 // not taken, ...).
-nlohmann::json trace_to_json(const TraceRequest& r);
+std::string trace_json_text(const TraceRequest& r, int indent = -1);
 
 // Lane states from the masks and barriers: after the block's last __syncthreads(), a warp that
 // acts in no step from this one on has exited (nothing left to do, no barrier ahead). Sets
