@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "local_run.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -346,8 +347,10 @@ void MainWindow::cancel() {
 
 void MainWindow::cancel_run_work() {
   controller_->cancel();
-  for (Lane& l : lanes_)
+  for (Lane& l : lanes_) {
     if (l.remote) l.remote->cancel();
+    if (l.local) l.local->cancel();
+  }
   experiment_->show_status("Cancelling: the current sample finishes first...");
 }
 

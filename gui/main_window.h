@@ -48,6 +48,7 @@ class KernelEditorPanel;
 class LabSheetBox;
 struct UserKernelBuild;
 class PresentationView;
+class LocalRun;
 class RemoteRun;
 class ResultsModel;
 class ResultsTable;
@@ -254,8 +255,8 @@ class MainWindow : public QMainWindow {
   void start_run(const ExperimentSpec& spec, int device, const DeviceInfo& info,
                  std::optional<Session> resume);
   // Several devices, or a remote one (main_window_remote.cpp): lane 0 is the primary session,
-  // the others live overlays; this machine's first device runs in the job queue, the rest
-  // through launchers (a second device of this machine through the CLI beside the app).
+  // the others live overlays; this machine's first device runs in the job queue, a further one
+  // in a queue of its own (local_run.h), a remote one through its launcher.
   void start_lanes(const ExperimentSpec& spec, const QList<DeviceTarget>& targets);
   void lane_started(int lane, const DeviceInfo& device);
   void lane_point(int lane, const PointResult& result);
@@ -264,8 +265,11 @@ class MainWindow : public QMainWindow {
   void lane_failed(int lane, const QString& message);
   void finish_lanes();
   bool lane_of_overlay(int overlay) const;  // the overlay is a device of the last lanes run
-  void connect_remote_run(int lane, RemoteRun* run);
-  RemoteHost host_of(const DeviceTarget& target) const;
+  // A lane's run, remote or local: the same signals (lane_started, lane_point, ...).
+  template <class LaneRun>
+  void connect_lane_run(int lane, LaneRun* run);
+  // The remote machine a target names; none when it is no longer in Remote machines.
+  std::optional<RemoteHost> host_of(const DeviceTarget& target) const;
   DeviceInfo info_of(const DeviceTarget& target) const;
   void show_remote_hosts_dialog();
   void restore_remote_hosts();
@@ -328,7 +332,9 @@ class MainWindow : public QMainWindow {
   struct Lane {
     DeviceTarget target;
     QString label;
-    RemoteRun* remote = nullptr;  // null: this machine's job queue (controller_)
+    RemoteRun* remote = nullptr;  // a device reached through a launcher
+    LocalRun* local = nullptr;    // a further device of this machine, in a queue of its own
+                                  // (both null: this machine's job queue, controller_)
     int overlay = -1;             // the store's overlay; -1 for lane 0 (the primary)
     Progress progress;
     bool done = false;

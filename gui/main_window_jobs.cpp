@@ -14,6 +14,7 @@
 #include "jobs/chart_export_job.h"
 #include "jobs/job_tracker.h"
 #include "jobs/read_position.h"
+#include "local_run.h"
 #include "main_window.h"
 #include "multi_gpu_view.h"
 #include "remote/remote_run.h"
@@ -270,8 +271,10 @@ bool MainWindow::end_jobs_for_quit() {
   // A save the person asked for is finished, not cancelled: quitting must not lose it.
   for (Job* j : jobs_->running())
     if (j != run_job_ && j->kind() != JobKind::SaveSession) j->cancel();
-  for (const Lane& l : lanes_)
+  for (const Lane& l : lanes_) {
     if (l.remote) l.remote->cancel();
+    if (l.local) l.local->cancel();
+  }
   // A file being written is finished (each is whole, or not there) and the window's part of
   // each job ends with it. A session still being read is dropped; the tracker waits for its
   // thread when the window is destroyed.

@@ -1,36 +1,25 @@
 // Runs on GPUs the app reaches through a launcher, and on several devices at once
 // (docs/remote.md). Each device is a lane: lane 0 is the primary session, the others are live
 // overlays, so the Ladder page draws them side by side as points arrive and then compares them
-// (faster / slower / same). This machine's first device runs in the one job queue
-// (RunController); every other device runs as `LAUNCHER reductionlab-cli run --stream jsonl`
+// (faster / slower / same). This machine's first device runs in the window's job queue
+// (RunController), a further device of it in a queue of its own (local_run.h), and a device
+// reached through a launcher as `LAUNCHER reductionlab-cli run --stream jsonl`
 // (remote/remote_run.h). The GUI thread never waits on any of them.
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "experiment_panel.h"
 #include "format.h"
+#include "local_run.h"
 #include "main_window.h"
 #include "remote/remote_run.h"
 #include "run_worker.h"
 #include "session_store.h"
 
 namespace rl::gui {
-
-namespace {
-
-// The CLI of this machine, for a second device of it in a run on several: beside the app, in
-// the build tree's cli/, or on PATH.
-QString local_cli() {
-  const QDir dir(QCoreApplication::applicationDirPath());
-  for (const QString& p :
-       {dir.filePath("reductionlab-cli"), dir.filePath("../cli/reductionlab-cli")})
-    if (QFileInfo(p).isExecutable()) return QFileInfo(p).canonicalFilePath();
-  return "reductionlab-cli";
-}
-
-}  // namespace
 
 bool MainWindow::running() const {
   if (controller_->running()) return true;
@@ -39,10 +28,10 @@ bool MainWindow::running() const {
   return false;
 }
 
-RemoteHost MainWindow::host_of(const DeviceTarget& target) const {
+std::optional<RemoteHost> MainWindow::host_of(const DeviceTarget& target) const {
   for (const RemoteHost& h : remote_hosts_)
     if (h.name == target.host) return h;
-  return RemoteHost{"this machine", QString(), local_cli()};
+  return std::nullopt;
 }
 
 DeviceInfo MainWindow::info_of(const DeviceTarget& target) const {
@@ -82,8 +71,21 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
       controller_->start(spec, lane.target.index, std::nullopt, experiment_->profiling());
       continue;
     }
-    lane.remote = new RemoteRun(host_of(lane.target), this);
-    connect_remote_run(i, lane.remote);
+    if (!lane.target.remote()) {  // a further device here: a job queue of its own
+      lane.local = new LocalRun(this);
+      connect_lane_run(i, lane.local);
+      lane.local->start(spec, lane.target.index, experiment_->profiling());
+      continue;
+    }
+    const std::optional<RemoteHost> host = host_of(lane.target);
+    if (!host) {  // removed from Remote machines since the form named it: said once the run is up
+      const QString why =
+          "no remote machine is named " + lane.target.host + " any more (Run > Remote machines...)";
+      QTimer::singleShot(0, this, [this, i, why] { lane_failed(i, why); });
+      continue;
+    }
+    lane.remote = new RemoteRun(*host, this);
+    connect_lane_run(i, lane.remote);
     lane.remote->start(spec, lane.target.index, experiment_->profiling());
   }
   start_run_job(spec, names.join(" and "), true);
@@ -92,21 +94,22 @@ void MainWindow::start_lanes(const ExperimentSpec& spec, const QList<DeviceTarge
   if (options_.settings) save_settings();
 }
 
-void MainWindow::connect_remote_run(int lane, RemoteRun* run) {
-  connect(run, &RemoteRun::started, this,
+template <class LaneRun>
+void MainWindow::connect_lane_run(int lane, LaneRun* run) {
+  connect(run, &LaneRun::started, this,
           [this, lane](const DeviceInfo& d) { lane_started(lane, d); });
-  connect(run, &RemoteRun::progress, this,
+  connect(run, &LaneRun::progress, this,
           [this, lane](const Progress& p) { lane_progress(lane, p); });
-  connect(run, &RemoteRun::point_finished, this,
+  connect(run, &LaneRun::point_finished, this,
           [this, lane](const PointResult& r) { lane_point(lane, r); });
-  connect(run, &RemoteRun::notice, this, [this](const QString& m) {
+  connect(run, &LaneRun::notice, this, [this](const QString& m) {
     run_notices_ << m;
     statusBar()->showMessage(m, 15000);
   });
-  connect(run, &RemoteRun::finished, this, [this, lane](const Session& s, const QString& problem) {
+  connect(run, &LaneRun::finished, this, [this, lane](const Session& s, const QString& problem) {
     lane_finished(lane, s, problem);
   });
-  connect(run, &RemoteRun::failed, this, [this, lane](const QString& m) { lane_failed(lane, m); });
+  connect(run, &LaneRun::failed, this, [this, lane](const QString& m) { lane_failed(lane, m); });
 }
 
 void MainWindow::lane_started(int lane, const DeviceInfo& device) {
@@ -192,8 +195,10 @@ void MainWindow::finish_lanes() {
   if (!run_notices_.isEmpty()) text += " " + run_notices_.join(". ") + ".";
   experiment_->show_status(text);
   statusBar()->showMessage(text, 15000);
-  for (Lane& l : lanes_)
+  for (Lane& l : lanes_) {
     if (l.remote) l.remote->deleteLater(), l.remote = nullptr;
+    if (l.local) l.local->deleteLater(), l.local = nullptr;
+  }
   local_lane_ = -1;
   update_banner();
   end_run_job(!failures.isEmpty() && failures.size() == int(lanes_.size()), cancelled, text);

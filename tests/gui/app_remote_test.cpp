@@ -20,6 +20,7 @@
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "device_panel.h"
+#include "local_run.h"
 #include "remote/remote_devices.h"
 #include "remote/remote_run.h"
 #include "session_store.h"
@@ -84,10 +85,39 @@ TEST(AppRemote, PointsArriveOneByOneThroughALauncher) {
 }
 
 TEST(AppRemote, AnEmptyLauncherRunsTheCliOfThisMachine) {
-  // How a second device of this machine runs beside the first in a run on several.
   const Outcome o = run_remote({"this machine", "", test::cli_path()});
   ASSERT_TRUE(o.finished) << o.problem.toStdString();
   EXPECT_EQ(o.session.results.size(), 4u);
+}
+
+// A further device of this machine in a run on several: a job queue of its own (the engine's
+// RunTarget), not the CLI; the same signals as a remote run's, a cancel keeping its points.
+TEST(AppRemote, AFurtherDeviceHereRunsInAQueueOfItsOwn) {
+  LocalRun run;
+  int points = 0;
+  std::optional<rl::Session> done;
+  QString problem = "none yet";
+  QObject::connect(&run, &LocalRun::point_finished, [&] { ++points; });
+  QObject::connect(&run, &LocalRun::finished, [&](const rl::Session& s, const QString& p) {
+    done = s;
+    problem = p;
+  });
+  run.start(test::tiny_spec(), kHostDevice);
+  ASSERT_TRUE(test::wait_until([&] { return done.has_value(); }, 60000));
+  EXPECT_TRUE(problem.isEmpty());
+  EXPECT_EQ(points, 4);
+  EXPECT_EQ(done->results.size(), 4u);
+  EXPECT_EQ(done->device.backend, "host");
+  EXPECT_FALSE(done->cancelled);
+
+  rl::ExperimentSpec big = test::tiny_spec();
+  big.sizes = {1 << 22, 1 << 23, 1 << 24};
+  done.reset();
+  run.start(big, kHostDevice);
+  run.cancel();
+  ASSERT_TRUE(test::wait_until([&] { return done.has_value(); }, 60000));
+  EXPECT_TRUE(done->cancelled);
+  EXPECT_LT(done->results.size(), rl::expand(big).size());
 }
 
 TEST(AppRemote, OverASlowLinkEachPointArrivesWhileTheRunGoesOn) {
