@@ -14,6 +14,13 @@
 
 namespace rl {
 
+namespace detail {
+// One line of the stream as the reader's parts take it.
+struct StreamLine {
+  const nlohmann::ordered_json& json;
+};
+}  // namespace detail
+
 namespace {
 
 using detail::OrderedJson;
@@ -130,14 +137,14 @@ std::optional<StreamEvent> StreamReader::feed(std::string_view line) {
     refuse("line " + std::to_string(lines_) + " names no event (\"event\": a string)");
   const std::string event = kind->get<std::string>();
   try {
-    if (event == "start") return read_start(j);
-    if (event == "progress") return read_progress(j);
-    if (event == "point") return read_point(j);
-    if (event == "end" && !(multi_ && !started_)) return read_end(j);
-    if (event == "devices") return read_devices(j);
-    if (event == "end") return read_multi_end(j);
+    if (event == "start") return read_start(detail::StreamLine{j});
+    if (event == "progress") return read_progress(detail::StreamLine{j});
+    if (event == "point") return read_point(detail::StreamLine{j});
+    if (event == "end" && !(multi_ && !started_)) return read_end(detail::StreamLine{j});
+    if (event == "devices") return read_devices(detail::StreamLine{j});
+    if (event == "end") return read_multi_end(detail::StreamLine{j});
     if (event == "lost" || event == "next" || event == "counted" || event == "multi")
-      return read_worker_event(event, j);
+      return read_worker_event(event, detail::StreamLine{j});
   } catch (const StreamError&) {
     throw;
   } catch (const std::exception& e) {  // a field refused by the session's own reader
@@ -157,7 +164,8 @@ void StreamReader::continue_after(const Session& known) {
   known_ = known;
 }
 
-StreamEvent StreamReader::read_start(const OrderedJson& j) {
+StreamEvent StreamReader::read_start(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (started_) refuse("a second start event on line " + std::to_string(lines_));
   const OrderedJson& tool = member(j, "tool", "start");
   if (!tool.is_object()) refuse("start.tool: expected an object");
@@ -189,7 +197,8 @@ StreamEvent StreamReader::read_start(const OrderedJson& j) {
   return StreamEvent::Start;
 }
 
-StreamEvent StreamReader::read_progress(const OrderedJson& j) {
+StreamEvent StreamReader::read_progress(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (!started_) refuse("a progress event before the start");
   Progress p;
   p.done = count_of(j, "done", "progress");
@@ -205,7 +214,8 @@ StreamEvent StreamReader::read_progress(const OrderedJson& j) {
   return StreamEvent::Progress;
 }
 
-StreamEvent StreamReader::read_point(const OrderedJson& j) {
+StreamEvent StreamReader::read_point(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (!started_) refuse("a point event before the start");
   if (ended_) refuse("a point event after the end");
   const std::size_t index = count_of(j, "index", "point");
@@ -231,7 +241,8 @@ StreamEvent StreamReader::read_point(const OrderedJson& j) {
   return StreamEvent::Point;
 }
 
-StreamEvent StreamReader::read_end(const OrderedJson& j) {
+StreamEvent StreamReader::read_end(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (!started_) refuse("an end event before the start");
   const OrderedJson& cancelled = member(j, "cancelled", "end");
   if (!cancelled.is_boolean()) refuse("end.cancelled: expected true or false");
@@ -254,7 +265,8 @@ StreamEvent StreamReader::read_end(const OrderedJson& j) {
   return StreamEvent::End;
 }
 
-StreamEvent StreamReader::read_devices(const OrderedJson& j) {
+StreamEvent StreamReader::read_devices(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   Discovery d;
   const OrderedJson& gpus = member(j, "gpus", "devices");
   if (!gpus.is_array()) refuse("devices.gpus: expected an array");
@@ -273,7 +285,9 @@ StreamEvent StreamReader::read_devices(const OrderedJson& j) {
   return StreamEvent::Devices;
 }
 
-StreamEvent StreamReader::read_worker_event(const std::string& event, const OrderedJson& j) {
+StreamEvent StreamReader::read_worker_event(const std::string& event,
+                                            const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (event == "lost") {
     message_ = text_of(j, "message", event);
     return StreamEvent::Lost;
@@ -288,10 +302,11 @@ StreamEvent StreamReader::read_worker_event(const std::string& event, const Orde
     counted_ = step.dump();
     return StreamEvent::Counted;
   }
-  return read_multi(j);
+  return read_multi(detail::StreamLine{j});
 }
 
-StreamEvent StreamReader::read_multi(const OrderedJson& j) {
+StreamEvent StreamReader::read_multi(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (started_) refuse("a multi event in a one-GPU run's stream");
   if (ended_) refuse("a multi event after the end");
   const OrderedJson& s = member(j, "session", "multi");
@@ -306,7 +321,8 @@ StreamEvent StreamReader::read_multi(const OrderedJson& j) {
   return StreamEvent::Multi;
 }
 
-StreamEvent StreamReader::read_multi_end(const OrderedJson& j) {
+StreamEvent StreamReader::read_multi_end(const detail::StreamLine& line) {
+  const OrderedJson& j = line.json;
   if (!multi_) refuse("an end event before the start");
   const OrderedJson& cancelled = member(j, "cancelled", "end");
   if (!cancelled.is_boolean()) refuse("end.cancelled: expected true or false");

@@ -34,8 +34,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "engine/core/error.h"
 #include "engine/device/device.h"
 #include "engine/measure/runner.h"
@@ -93,6 +91,10 @@ enum class StreamEvent {
 // session the stream has built so far (speed-ups recomputed after each point, as a local run's),
 // so a run that stops early, whatever the reason, still has its finished points.
 // Every refusal throws StreamError with one line a person can act on.
+namespace detail {
+struct StreamLine;  // a line read, for the reader's parts (stream_read.cpp)
+}  // namespace detail
+
 class StreamError : public Error {
  public:
   using Error::Error;
@@ -132,14 +134,14 @@ class StreamReader {
   std::size_t lines_read() const { return lines_; }
 
  private:
-  StreamEvent read_start(const nlohmann::ordered_json& line);
-  StreamEvent read_progress(const nlohmann::ordered_json& line);
-  StreamEvent read_point(const nlohmann::ordered_json& line);
-  StreamEvent read_end(const nlohmann::ordered_json& line);
-  StreamEvent read_devices(const nlohmann::ordered_json& line);
-  StreamEvent read_worker_event(const std::string& event, const nlohmann::ordered_json& line);
-  StreamEvent read_multi(const nlohmann::ordered_json& line);
-  StreamEvent read_multi_end(const nlohmann::ordered_json& line);
+  StreamEvent read_start(const detail::StreamLine& line);
+  StreamEvent read_progress(const detail::StreamLine& line);
+  StreamEvent read_point(const detail::StreamLine& line);
+  StreamEvent read_end(const detail::StreamLine& line);
+  StreamEvent read_devices(const detail::StreamLine& line);
+  StreamEvent read_worker_event(const std::string& event, const detail::StreamLine& line);
+  StreamEvent read_multi(const detail::StreamLine& line);
+  StreamEvent read_multi_end(const detail::StreamLine& line);
 
   std::size_t lines_ = 0;
   bool started_ = false, ended_ = false;
