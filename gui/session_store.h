@@ -33,6 +33,9 @@ struct OpenSession {
   bool hidden = false;  // kept open and listed, not drawn
   bool live = false;    // a run still adds points to it: it cannot be closed
   int serial = 0;       // order of arrival: the newest two are compared by default
+  // Its ladder settings (views/ladder_setting.h), listed once for its number of points.
+  mutable std::shared_ptr<const std::vector<LadderSetting>> ladder_settings;
+  mutable std::size_t ladder_settings_points = 0;
 };
 
 class SessionStore : public QObject {

@@ -27,7 +27,15 @@ std::vector<ShownSession> SessionStore::shown() const {
   std::vector<ShownSession> out;
   const QStringList labels = names();
   for (size_t i = 0; i < open_.size(); ++i)
-    if (!open_[i].hidden) out.push_back({open_[i].session.get(), labels[int(i)]});
+    if (!open_[i].hidden) {
+      const OpenSession& o = open_[i];
+      if (!o.ladder_settings || o.ladder_settings_points != o.session->results.size()) {
+        o.ladder_settings =
+            std::make_shared<const std::vector<LadderSetting>>(ladder_settings(*o.session));
+        o.ladder_settings_points = o.session->results.size();
+      }
+      out.push_back({o.session.get(), labels[int(i)], o.ladder_settings});
+    }
   return out;
 }
 

@@ -40,6 +40,11 @@ const std::vector<ChartKind>& chart_kinds() {
   return kinds;
 }
 
+std::shared_ptr<const std::vector<LadderSetting>> ladder_settings_of(const ShownSession& s) {
+  if (s.ladder_settings) return s.ladder_settings;
+  return std::make_shared<const std::vector<LadderSetting>>(ladder_settings(*s.session));
+}
+
 namespace detail {
 
 const QString kNoCounters =

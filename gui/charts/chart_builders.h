@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -21,7 +22,13 @@ namespace rl::gui {
 struct ShownSession {
   const Session* session = nullptr;
   QString label;  // legend prefix when several sessions are shown, e.g. "H200"
+  // The session's ladder settings as its store listed them once (a pass over every point);
+  // null: listed where a chart needs them (ladder_settings_of).
+  std::shared_ptr<const std::vector<LadderSetting>> ladder_settings;
 };
+
+// s.ladder_settings, or the session's settings listed now.
+std::shared_ptr<const std::vector<LadderSetting>> ladder_settings_of(const ShownSession& s);
 
 struct ChartKind {
   QString id;     // file name stem: "ladder_speedup"

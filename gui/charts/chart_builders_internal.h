@@ -61,7 +61,7 @@ charts::Chart sweep_chart(const QString& id, const std::vector<ShownSession>& ss
 // A counter chart of a session without counters: how to get them.
 extern const QString kNoCounters;
 // "1 of 8 settings in the session" when the session holds more than one; empty otherwise.
-QString other_settings_note(const Session& s);
+QString other_settings_note(const ShownSession& s);
 charts::Chart ladder_chart(const QString& id, const std::vector<ShownSession>& ss, bool speedup,
                            const std::string& baseline, TimeBasis basis,
                            const std::optional<LadderSetting>& chosen);

@@ -89,7 +89,8 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
         "sessions point by point: faster, slower or the same within the measured noise.";
     return c;
   }
-  const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss[0].session, setting);
+  const std::optional<LadderSetting> chosen =
+      drawn_ladder_setting(*ladder_settings_of(ss[0]), setting);
   if (!chosen) {
     c.empty_hint = "No measured points in A (" + a + ").";
     return c;

@@ -35,7 +35,8 @@ StallRungs stall_rungs(const std::vector<ShownSession>& ss,
   StallRungs sr;
   for (int si = 0; si < int(ss.size()); ++si) {
     if (!ss[si].session) continue;
-    const std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss[si].session, setting);
+    const std::optional<LadderSetting> chosen =
+        drawn_ladder_setting(*ladder_settings_of(ss[si]), setting);
     if (!chosen) continue;
     for (const PointResult& r : ss[si].session->results) {
       if (!chosen->holds(r) || !barrier_stall(r)) continue;

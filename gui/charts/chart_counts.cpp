@@ -107,7 +107,7 @@ QString counts_subtitle(const std::vector<ShownSession>& ss, const LadderSetting
                                : QString("block size picked by the variant"),
                   type_name(chosen.type)};
   sub << "block model: the first kernel, every block (exact, any device)";
-  if (const QString note = other_settings_note(*ss.front().session); !note.isEmpty()) sub << note;
+  if (const QString note = other_settings_note(ss.front()); !note.isEmpty()) sub << note;
   return sub.join(" · ");
 }
 

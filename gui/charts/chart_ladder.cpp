@@ -113,7 +113,7 @@ QString ladder_subtitle(const std::vector<ShownSession>& ss, const LadderSetting
   if (speedup) sub << "against " + references.join(" / ");
   if (cpu != Cpu::None) sub << "what a GPU would execute: the counts chart";
   // The session holds other sizes, types or block sizes (the Setting selector, --setting).
-  if (const QString note = other_settings_note(*ss.front().session); !note.isEmpty()) sub << note;
+  if (const QString note = other_settings_note(ss.front()); !note.isEmpty()) sub << note;
   return sub.join(" · ");
 }
 

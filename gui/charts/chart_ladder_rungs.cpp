@@ -12,8 +12,8 @@
 
 namespace rl::gui::detail {
 
-QString other_settings_note(const Session& s) {
-  const std::size_t n = ladder_settings(s).size();
+QString other_settings_note(const ShownSession& s) {
+  const std::size_t n = ladder_settings_of(s)->size();
   return n > 1 ? QString("1 of %1 settings in the session").arg(n) : QString();
 }
 

@@ -22,7 +22,8 @@ charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
 
 std::optional<LadderSetting> rung_setting(charts::Chart& c, const std::vector<ShownSession>& ss,
                                           const std::optional<LadderSetting>& setting) {
-  std::optional<LadderSetting> chosen = drawn_ladder_setting(*ss.front().session, setting);
+  std::optional<LadderSetting> chosen =
+      drawn_ladder_setting(*ladder_settings_of(ss.front()), setting);
   if (!chosen) c.empty_hint = "No measured points in this session (all failed or were skipped).";
   return chosen;
 }

@@ -59,7 +59,8 @@ Chart ladder_stall_reasons_chart(const QString& id, const std::vector<ShownSessi
   // Not rung_setting: a session without a measured point gets kNoCounters here, as one without
   // counters does.
   const Session& session = *ss.front().session;
-  const std::optional<LadderSetting> chosen = drawn_ladder_setting(session, setting);
+  const std::optional<LadderSetting> chosen =
+      drawn_ladder_setting(*ladder_settings_of(ss.front()), setting);
   const std::vector<const PointResult*> points =
       chosen ? rung_points(session, *chosen) : std::vector<const PointResult*>{};
   if (points.empty()) {
