@@ -149,18 +149,11 @@ QWidget* ChartsPanel::setting_row() {
 }
 
 void ChartsPanel::fill_setting_selector() {
-  // Listed again only when the primary session changed or grew: overlays, baselines and time
-  // bases leave its settings as they are.
-  const std::shared_ptr<const Session> primary =
-      store_->has_primary() ? store_->shared_primary() : nullptr;
-  const std::size_t points = primary ? primary->results.size() : 0;
-  if (primary != settings_of_.lock() || points != settings_points_) {
-    settings_ = primary ? ladder_settings(*primary) : std::vector<LadderSetting>{};
-    settings_of_ = primary;
-    settings_points_ = points;
-  }
+  // The store lists a session's settings once; overlays, baselines and time bases leave them.
+  settings_ = *store_->primary_ladder_settings();
   const std::optional<LadderSetting> drawn =
-      primary ? drawn_ladder_setting(settings_, store_->ladder_setting()) : std::nullopt;
+      store_->has_primary() ? drawn_ladder_setting(settings_, store_->ladder_setting())
+                            : std::nullopt;
   const QSignalBlocker quiet(setting_);
   setting_->clear();
   for (const LadderSetting& l : settings_)

@@ -77,9 +77,6 @@ class ChartsPanel : public QObject {
   QTimer* timer_;
   QComboBox* setting_ = nullptr;
   std::vector<LadderSetting> settings_;  // the selector's items, in order
-  // The session and its number of points settings_ were listed from (fill_setting_selector).
-  std::weak_ptr<const Session> settings_of_;
-  std::size_t settings_points_ = 0;
 };
 
 }  // namespace rl::gui

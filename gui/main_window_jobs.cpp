@@ -31,6 +31,8 @@ struct MainWindow::FileToWrite {
 
 bool MainWindow::wait_for_job(Job* job) {
   if (!job) return false;
+  // Ended already (a save refused before its thread started): finished() will not come again.
+  if (!job->running()) return job->outcome() == JobOutcome::Done;
   bool done = false;
   QEventLoop loop;
   connect(job, &Job::finished, &loop, [&done, &loop, job] {
@@ -225,7 +227,7 @@ void MainWindow::open_bundled_session() {
 }
 
 bool MainWindow::wait_for_bundled_session() {
-  if (bundled_job_ && bundled_job_->running()) wait_for_job(bundled_job_);
+  wait_for_job(bundled_job_);
   return store_->has_primary() && store_->primary_source() == "bundled session";
 }
 

@@ -62,6 +62,9 @@ class SessionStore : public QObject {
   // changes in place as the store's signals say (points appended, speed-ups, a run's final
   // values). With none open: an empty session.
   std::shared_ptr<const Session> shared_primary() const;
+  // The primary session's ladder settings (views/ladder_setting.h), listed once for its number
+  // of points and shared with the charts (ShownSession::ladder_settings); empty without one.
+  std::shared_ptr<const std::vector<LadderSetting>> primary_ladder_settings() const;
   const QString& primary_source() const;
   Overlays overlays() const { return Overlays(open_); }
   // Every open session, the primary first; names() beside it, all different.
@@ -151,6 +154,8 @@ class SessionStore : public QObject {
   void chart_view_changed(const QString& chart_id);
 
  private:
+  // o's ladder settings, listed again only when it has grown.
+  static std::shared_ptr<const std::vector<LadderSetting>> listed_settings(const OpenSession& o);
   void recompute(Session& s) { compute_speedups(s.results, baseline_); }
   OpenSession& add(Session session, const QString& source, bool as_primary);
   int index_of_serial(int serial) const;

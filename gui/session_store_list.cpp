@@ -23,19 +23,27 @@ QStringList SessionStore::names() const {
   return out;
 }
 
+std::shared_ptr<const std::vector<LadderSetting>> SessionStore::listed_settings(
+    const OpenSession& o) {
+  if (!o.ladder_settings || o.ladder_settings_points != o.session->results.size()) {
+    o.ladder_settings =
+        std::make_shared<const std::vector<LadderSetting>>(ladder_settings(*o.session));
+    o.ladder_settings_points = o.session->results.size();
+  }
+  return o.ladder_settings;
+}
+
+std::shared_ptr<const std::vector<LadderSetting>> SessionStore::primary_ladder_settings() const {
+  if (open_.empty()) return std::make_shared<const std::vector<LadderSetting>>();
+  return listed_settings(open_.front());
+}
+
 std::vector<ShownSession> SessionStore::shown() const {
   std::vector<ShownSession> out;
   const QStringList labels = names();
   for (size_t i = 0; i < open_.size(); ++i)
-    if (!open_[i].hidden) {
-      const OpenSession& o = open_[i];
-      if (!o.ladder_settings || o.ladder_settings_points != o.session->results.size()) {
-        o.ladder_settings =
-            std::make_shared<const std::vector<LadderSetting>>(ladder_settings(*o.session));
-        o.ladder_settings_points = o.session->results.size();
-      }
-      out.push_back({o.session.get(), labels[int(i)], o.ladder_settings});
-    }
+    if (!open_[i].hidden)
+      out.push_back({open_[i].session.get(), labels[int(i)], listed_settings(open_[i])});
   return out;
 }
 
