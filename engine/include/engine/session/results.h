@@ -13,6 +13,7 @@
 #include "engine/core/stats.h"
 #include "engine/core/types.h"
 #include "engine/device/device.h"
+#include "engine/session/timeline.h"
 #include "engine/device/kernel_occupancy.h"
 #include "engine/experiment/spec.h"
 #include "engine/session/counter_values.h"
@@ -96,6 +97,8 @@ struct Session {
   ExperimentSpec spec;
   std::vector<PointResult> results;
   std::vector<ReadFloor> read_floors;  // one per input size (bytes) measured; none on the host
+  // Measured warp timelines recorded with the session (at most kTimelineMaxPerSession).
+  std::vector<MeasuredTimeline> timelines;
   bool cancelled = false;
 };
 
