@@ -131,6 +131,11 @@ MainWindow::MainWindow(Options options)
     // The levels above the block show the open multi-GPU session's measured phases.
     connect(multi_view_, &MultiGpuView::session_changed, panel,
             &BlockAnimationPanel::set_multi_session);
+    // Its measured timeline shows the shown session's stored timelines and counters.
+    for (auto changed : {&SessionStore::reset, &SessionStore::metadata_changed})
+      connect(store_, changed, panel, [this, panel] {
+        panel->set_session(store_->shared_primary(), store_->primary_source());
+      });
     animation->setWidget(panel);
     animation->setWidgetResizable(true);
     animation->setFrameShape(QFrame::NoFrame);

@@ -12,6 +12,7 @@
 #include "engine/measure/runner.h"
 #include "engine/session/multi_results.h"
 #include "engine/session/results.h"
+#include "engine/session/timeline.h"
 #include "engine/trace/trace.h"
 
 namespace rl::gui {
@@ -22,6 +23,14 @@ struct TraceRecording {
   std::shared_ptr<const Trace> first, second;
   QString error;
   bool cancelled = false;  // RunController::cancel_recording: nothing was recorded
+};
+// A warp timeline recording's outcome (RunController::record_timelines): the timelines the GPU
+// recorded for the first and, when asked, the second request, or why it could not.
+struct TimelineRecording {
+  quint64 job = 0;
+  std::shared_ptr<const MeasuredTimeline> first, second;
+  QString error;
+  bool cancelled = false;  // RunController::cancel_timeline_recording: its result was dropped
 };
 // A compile job's outcome (RunController::compile_user_kernel): the compiler's result and the
 // kernel's Code view (engine/code/user_code.h), for the shape it was compiled for.
@@ -40,6 +49,7 @@ Q_DECLARE_METATYPE(rl::Session)
 Q_DECLARE_METATYPE(rl::Discovery)
 Q_DECLARE_METATYPE(rl::DeviceInfo)
 Q_DECLARE_METATYPE(rl::gui::TraceRecording)
+Q_DECLARE_METATYPE(rl::gui::TimelineRecording)
 Q_DECLARE_METATYPE(rl::MultiSession)
 Q_DECLARE_METATYPE(rl::gui::UserKernelBuild)
 

@@ -23,6 +23,7 @@ void register_metatypes() {
   qRegisterMetaType<rl::Discovery>();
   qRegisterMetaType<rl::DeviceInfo>();
   qRegisterMetaType<rl::gui::TraceRecording>();
+  qRegisterMetaType<rl::gui::TimelineRecording>();
   qRegisterMetaType<rl::MultiSession>();
 }
 
@@ -200,6 +201,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     emit failed(message);
   });
   connect_multi();
+  connect_timelines();
   thread_.start();
 }
 

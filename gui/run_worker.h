@@ -20,6 +20,7 @@
 
 #include "engine/experiment/spec.h"
 #include "engine/run/run_target.h"
+#include "engine/trace/measured_timeline.h"
 #include "engine/trace/trace.h"
 #include "metatypes.h"
 
@@ -62,6 +63,9 @@ class RunWorker : public QObject {
            std::optional<rl::Session> resume = std::nullopt, RunProfiling profiling = {});
   void record(quint64 job, const rl::TraceRequest& first, std::optional<rl::TraceRequest> second,
               int device);
+  // Measured warp timelines (engine/trace/measured_timeline.h) of one or two requests.
+  void record_timelines(quint64 job, const rl::TimelineRequest& first,
+                        std::optional<rl::TimelineRequest> second, int device);
   // One reduction across GPUs (engine/process/multi_supervisor.h): in a worker process, or in
   // this one where the worker executable is missing (said once). The session so far after
   // each point, then the whole; or why it could not start.
@@ -96,6 +100,7 @@ class RunWorker : public QObject {
 
  signals:
   void recorded(const rl::gui::TraceRecording& recording);
+  void timelines_recorded(const rl::gui::TimelineRecording& recording);
   void compiled(const rl::gui::UserKernelBuild& build);
 
  private:
@@ -150,6 +155,13 @@ class RunController : public QObject {
   // The current recording's result is not wanted: traces_recorded() follows at once with the
   // `cancelled` set (the GPU finishes what it began; its result is dropped).
   void cancel_recording();
+  // Queues a recording of one or two measured warp timelines on the GPU (after any run in
+  // progress); returns the job id that timelines_recorded() carries. A newer recording makes an
+  // older one's result stale; cancel_timeline_recording() drops the current one's result
+  // (timelines_recorded() follows at once, cancelled).
+  quint64 record_timelines(const rl::TimelineRequest& first,
+                           std::optional<rl::TimelineRequest> second, int device);
+  void cancel_timeline_recording();
   bool running() const { return running_; }
   bool cancelling() const { return running_ && cancel_ && cancel_->load(); }
   quint64 current_run() const { return current_; }
@@ -178,6 +190,7 @@ class RunController : public QObject {
   // A job was put in the queue (the job tracker shows it: jobs/gpu_queue_jobs.h).
   void measure_queued(quint64 job, const QString& what);
   void recording_queued(quint64 job);
+  void timelines_recorded(const rl::gui::TimelineRecording& recording);  // the latest only
   // The latest measurement's outcome only (measure()).
   void measured(quint64 job, const rl::Session& session);
   void measure_failed(quint64 job, const QString& message);
@@ -190,6 +203,7 @@ class RunController : public QObject {
 
  private:
   void connect_multi();
+  void connect_timelines();
   QThread thread_;
   RunWorker* worker_;
   quint64 current_ = 0, next_ = 0;
@@ -198,8 +212,9 @@ class RunController : public QObject {
   QString checkpoint_;
   std::optional<rl::Discovery> discovery_;
   quint64 recording_ = 0;
-  quint64 measuring_ = 0;  // the measurement whose outcome is still wanted (0: none)
-  quint64 compiling_ = 0;  // the compilation whose result is still wanted
+  quint64 timeline_recording_ = 0;  // the timeline recording whose result is still wanted
+  quint64 measuring_ = 0;           // the measurement whose outcome is still wanted (0: none)
+  quint64 compiling_ = 0;           // the compilation whose result is still wanted
   std::shared_ptr<std::atomic<bool>> measure_cancel_;
   quint64 multi_current_ = 0;
   bool multi_running_ = false;

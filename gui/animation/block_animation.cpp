@@ -29,6 +29,7 @@
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
 #include "animation/step_source.h"
+#include "animation/timeline_panel.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/device/device.h"
@@ -53,6 +54,7 @@ void BlockAnimationPanel::set_gpu_jobs(RunController* jobs) {
   source_->setItemText(1, "recorded on the GPU (looking for one...)");
   connect(jobs, &RunController::discovered, this, &BlockAnimationPanel::on_discovery);
   connect(jobs, &RunController::traces_recorded, this, &BlockAnimationPanel::on_recorded);
+  timeline_->set_gpu_jobs(jobs);
   if (jobs->discovery()) on_discovery(*jobs->discovery());  // answered before this panel asked
 }
 
@@ -90,6 +92,7 @@ void BlockAnimationPanel::rebuild() {
   recording_ = 0;  // a recording for the old pickers is stale
   set_playing(false);
   rebuild_levels();
+  update_timeline_request();
   QString error;
   const auto ra = request_from(variant_a_, unroll_a_, &error);
   std::optional<TraceRequest> rb;

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "engine/session/multi_results.h"
+#include "engine/session/results.h"
 #include "engine/trace/trace.h"
 #include "engine/views/phase_align.h"
 #include "metatypes.h"
@@ -25,6 +26,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
+class QSplitter;
 class QVBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -41,6 +44,7 @@ class HierarchyView;
 class Job;
 class JobTracker;
 class StepSourceStrip;
+class TimelinePanel;
 
 class BlockAnimationPanel : public QWidget {
   Q_OBJECT
@@ -97,6 +101,18 @@ class BlockAnimationPanel : public QWidget {
   StepSourceStrip* source_strip() const { return source_strip_; }
   void set_source_shown(bool on);
   bool source_shown() const;
+  // The measured warp timeline under the views (timeline_panel.h), shown by its box: it records
+  // what the pickers show; a click on a step's span steps the animation there (step_to).
+  TimelinePanel* timeline_panel() const { return timeline_; }
+  void set_timeline_shown(bool on);
+  bool timeline_shown() const;
+  // The session the window shows: its stored timelines and counter pass results.
+  void set_session(std::shared_ptr<const Session> session, const QString& name);
+  // Shows the step a timeline span was drawn from: "load", "tree" / "last warp" with their
+  // stride, "write". False, and the status says why, where no view shows that variant, unroll
+  // and block size.
+  bool step_to(const QString& variant, int unroll, int block_size, const QString& phase,
+               unsigned index);
 
  signals:
   void source_shown_changed(bool on);  // the "Show source" box (the app remembers it)
@@ -108,8 +124,11 @@ class BlockAnimationPanel : public QWidget {
   void build_views(QVBoxLayout* root);
   void build_transport(QVBoxLayout* root);
   void build_levels_row(QVBoxLayout* root);
-  void rebuild_levels();  // the hierarchy plan from the pickers
-  void realign();         // the aligned frames of the two traces shown
+  void build_timeline_toggle(QHBoxLayout* part);
+  void connect_timeline();
+  void update_timeline_request();  // the timeline records the pickers' variant
+  void rebuild_levels();           // the hierarchy plan from the pickers
+  void realign();                  // the aligned frames of the two traces shown
   void update_phase_label();
   void ask_export_gif();
   std::vector<QImage> render_all_frames();  // every frame, the current one kept
@@ -149,6 +168,9 @@ class BlockAnimationPanel : public QWidget {
   QStackedWidget* stack_ = nullptr;
   HierarchyView* hierarchy_ = nullptr;
   StepSourceStrip* source_strip_ = nullptr;
+  QSplitter* splitter_ = nullptr;  // the views (or levels) above, the timeline below
+  TimelinePanel* timeline_ = nullptr;
+  QCheckBox* timeline_box_ = nullptr;
   std::optional<MultiSession> multi_;
   QString multi_path_;
   QTimer* timer_ = nullptr;

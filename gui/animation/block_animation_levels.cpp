@@ -16,6 +16,7 @@
 #include "animation/block_view.h"
 #include "animation/gif_writer.h"
 #include "animation/hierarchy_view.h"
+#include "animation/timeline_panel.h"
 #include "engine/experiment/spec.h"
 #include "engine/views/hierarchy_plan.h"
 #include "format.h"
@@ -66,6 +67,7 @@ void BlockAnimationPanel::build_levels_row(QVBoxLayout* root) {
   QHBoxLayout* size = row->add_part();
   size->addWidget(new QLabel("N", this));
   size->addWidget(levels_n_);
+  build_timeline_toggle(row->add_part());
   root->addWidget(row);
   const auto on_levels = [this] {
     rebuild_levels();
@@ -226,6 +228,7 @@ void BlockAnimationPanel::ask_export_gif() {
 
 void BlockAnimationPanel::set_job_tracker(JobTracker* tracker) {
   tracker_ = tracker;
+  timeline_->set_job_tracker(tracker);
 }
 
 Job* BlockAnimationPanel::start_export_gif(const QString& path) {

@@ -17,6 +17,7 @@
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QThread>
@@ -28,6 +29,7 @@
 #include "animation/block_view.h"
 #include "animation/hierarchy_view.h"
 #include "animation/step_source.h"
+#include "animation/timeline_panel.h"
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/device/device.h"
@@ -94,6 +96,7 @@ void BlockAnimationPanel::build_ui() {
   root->addWidget(phase_label_);
   build_views(root);
   build_transport(root);
+  connect_timeline();
   connect_transport();
   connect_pickers();
   add_shortcuts();
@@ -242,7 +245,16 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   // The views take the height left over (they scroll inside): their preferred height would make
   // the tab's own scroll area hide the strip and the transport at 1366x768.
   stack_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
-  root->addWidget(stack_, 1);
+  splitter_ = new QSplitter(Qt::Vertical, this);
+  splitter_->setChildrenCollapsible(false);
+  splitter_->addWidget(stack_);
+  timeline_ = new TimelinePanel(splitter_);
+  timeline_->setObjectName("timeline");
+  timeline_->setVisible(false);
+  splitter_->addWidget(timeline_);
+  splitter_->setStretchFactor(0, 1);
+  splitter_->setStretchFactor(1, 1);
+  root->addWidget(splitter_, 1);
   source_strip_ = new StepSourceStrip(this);  // under the views: their width stays whole
   connect(source_strip_, &StepSourceStrip::code_shown_changed, this,
           &BlockAnimationPanel::source_shown_changed);

@@ -1,0 +1,218 @@
+// The block animation's measured timeline: without a GPU it says recording needs one and shows
+// the timelines the shown session stores (or says there are none); a click on a step's span
+// steps the animation there; it exports a file. Screenshots of it, taken only when asked:
+//   RL_GUI_SCREENSHOTS=/tmp/shots ./build/tests/gui_tests --gtest_filter='TimelineScreens.*'
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "animation/block_animation.h"
+#include "animation/block_view.h"
+#include "animation/timeline_panel.h"
+#include "animation/timeline_view.h"
+#include "run_worker.h"
+#include "slide_mode.h"
+#include "timeline_test_data.h"
+
+namespace rl::gui {
+namespace {
+
+std::shared_ptr<Session> session_with(std::vector<MeasuredTimeline> timelines) {
+  auto s = std::make_shared<Session>();
+  s->device.name = "hand-made for a test";
+  s->timelines = std::move(timelines);
+  return s;
+}
+
+// A panel whose GPU queue found no GPU (as on a machine without a driver).
+struct NoGpu {
+  NoGpu() {
+    Discovery d;
+    d.no_gpu_reason = "cudaGetDeviceCount: no CUDA driver (test)";
+    controller.use_discovery(d);
+    QSignalSpy spy(&controller, &RunController::discovered);
+    panel.set_gpu_jobs(&controller);
+    EXPECT_TRUE(spy.count() > 0 || spy.wait(5000));
+    panel.set_timeline_shown(true);
+    panel.resize(1400, 1000);
+  }
+  RunController controller;
+  BlockAnimationPanel panel;
+  TimelinePanel& timeline() { return *panel.timeline_panel(); }
+};
+
+TEST(TimelinePanel, WithoutAGpuSaysSoAndShowsTheStoredTimelines) {
+  NoGpu f;
+  EXPECT_TRUE(f.panel.timeline_shown());
+  EXPECT_FALSE(f.timeline().gpu_available());
+  auto* record = f.timeline().findChild<QPushButton*>("record_timeline");
+  ASSERT_NE(record, nullptr);
+  EXPECT_FALSE(record->isEnabled());
+  EXPECT_TRUE(record->toolTip().contains("no CUDA driver (test)"))
+      << record->toolTip().toStdString();
+  EXPECT_FALSE(f.timeline().record());
+
+  f.panel.set_session(session_with({}), "bundled session");
+  EXPECT_TRUE(f.timeline().message().contains("needs a CUDA GPU"))
+      << f.timeline().message().toStdString();
+  EXPECT_TRUE(f.timeline().message().contains("bundled session holds no recorded timelines yet"))
+      << f.timeline().message().toStdString();
+  EXPECT_EQ(f.timeline().view()->timeline_count(), 0);
+
+  f.panel.set_session(session_with({test::two_block_timeline()}), "bundled session");
+  EXPECT_EQ(f.timeline().view()->timeline_count(), 1);
+  EXPECT_TRUE(
+      f.timeline().message().contains("Showing the timelines stored in the bundled session"))
+      << f.timeline().message().toStdString();
+  ASSERT_EQ(f.timeline().summary_lines().size(), 1);
+  EXPECT_TRUE(f.timeline().summary_lines()[0].contains("barrier wait"));
+}
+
+TEST(TimelinePanel, ClickOnASpanStepsTheAnimation) {
+  NoGpu f;
+  ASSERT_TRUE(f.panel.show_variants("interleaved", "", 64));
+  f.panel.set_session(session_with({test::two_block_timeline()}), "bundled session");
+  f.panel.show();
+  QApplication::processEvents();
+  const Trace& trace = *f.panel.first_view()->trace();
+  int tree16 = -1;
+  for (int i = 0; i < int(trace.steps.size()); ++i)
+    if (trace.steps[i].kind == "tree" && trace.steps[i].stride == 16) tree16 = i;
+  ASSERT_GE(tree16, 0);
+  TimelineView* view = f.timeline().view();
+  const std::optional<QPoint> p = view->point_at(0, 0, 0, 390);  // warp 0, tree stride 16
+  ASSERT_TRUE(p.has_value());
+  QTest::mouseClick(view, Qt::LeftButton, {}, *p);
+  EXPECT_EQ(f.panel.frame(), tree16 + 1);  // the block after that step
+  // A timeline of another variant: the animation stays, the status says why.
+  EXPECT_FALSE(f.panel.step_to("neighbored", 1, 64, "tree", 1));
+  EXPECT_EQ(f.panel.frame(), tree16 + 1);
+  EXPECT_TRUE(f.panel.status_text().contains("pick it above"))
+      << f.panel.status_text().toStdString();
+}
+
+TEST(TimelinePanel, ExportsTheShownTimelineWithItsSummary) {
+  NoGpu f;
+  QTemporaryDir dir;
+  QString error;
+  EXPECT_FALSE(f.timeline().export_to(dir.filePath("none.png"), &error));
+  EXPECT_TRUE(error.contains("Nothing to export"));
+  f.panel.set_session(session_with({test::two_block_timeline()}), "bundled session");
+  ASSERT_TRUE(f.timeline().export_to(dir.filePath("t.png"), &error)) << error.toStdString();
+  EXPECT_GE(QImage(dir.filePath("t.png")).width(), 1200);
+  ASSERT_TRUE(f.timeline().export_to(dir.filePath("t.svg"), &error)) << error.toStdString();
+  EXPECT_TRUE(QFile::exists(dir.filePath("t.svg")));
+}
+
+// A larger hand-made timeline for looking at: 4 blocks of 8 warps (B=256) on one SM, the
+// interleaved pattern with a deterministic spread of arrivals.
+MeasuredTimeline four_block_timeline(const std::string& variant, const std::string& label,
+                                     double slower) {
+  MeasuredTimeline t = test::two_block_timeline(variant, label);
+  t.block_size = 256;
+  t.blocks.clear();
+  for (unsigned b = 0; b < 4; ++b) {
+    BlockTimeline block;
+    block.block = 40 + b * 132;
+    block.sm = 3;
+    for (unsigned w = 0; w < 8; ++w) {
+      const double t0 = b * 230.0 * slower + w * 3;
+      const double jitter = ((w * 37 + b * 11) % 9) * 9.0 * slower;
+      WarpTimeline warp;
+      warp.warp = w;
+      double now = t0;
+      warp.marks = {test::mark(MarkKind::Start, now), test::mark(MarkKind::Phase, now, "load")};
+      now = t0 + 240 * slower + jitter;
+      const double release0 = b * 230.0 * slower + 240 * slower + 80 * slower + 10;
+      warp.marks.push_back(test::mark(MarkKind::Arrive, now, {}, 0));
+      warp.marks.push_back(test::mark(MarkKind::Release, release0, {}, 0));
+      double at = release0;
+      unsigned ordinal = 1;
+      for (unsigned stride = 128; stride >= 32; stride /= 2, ++ordinal) {
+        warp.marks.push_back(test::mark(MarkKind::Phase, at, "tree", stride));
+        const bool acts = w * 32 < stride;
+        const double arrive = at + (acts ? 40 + (w % 3) * 8 : 6);
+        warp.marks.push_back(test::mark(MarkKind::Arrive, arrive, {}, ordinal));
+        at = at + 40 + 2 * 8 + 12;
+        warp.marks.push_back(test::mark(MarkKind::Release, at, {}, ordinal));
+      }
+      if (w == 0) {
+        warp.marks.push_back(test::mark(MarkKind::Phase, at, "last warp", 32));
+        at += 60;
+        warp.marks.push_back(test::mark(MarkKind::Phase, at, "write"));
+        at += 25;
+      }
+      warp.marks.push_back(test::mark(MarkKind::End, at + 2));
+      block.warps.push_back(warp);
+    }
+    t.blocks.push_back(block);
+  }
+  return t;
+}
+
+QString shots_dir() {
+  return qEnvironmentVariable("RL_GUI_SCREENSHOTS");
+}
+
+TEST(TimelineScreens, TimelinePanelAtTwoSizesAndForARoom) {
+  if (shots_dir().isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
+  QDir().mkpath(shots_dir());
+  const QString dir = shots_dir();
+  auto s = session_with({four_block_timeline("interleaved", "reduceInterleaved", 1.0),
+                         four_block_timeline("neighbored", "reduceNeighbored", 1.6)});
+  const auto show_both = [&s](TimelinePanel& t) {
+    t.set_session(s, "bundled session");
+    auto* second = t.findChild<QComboBox*>("stored_second");
+    second->setCurrentIndex(2);
+    emit second->activated(2);
+    ASSERT_EQ(t.view()->timeline_count(), 2);
+  };
+  for (QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+    const QString wxh = QString("%1x%2").arg(size.width()).arg(size.height());
+    TimelinePanel alone;
+    show_both(alone);
+    alone.resize(size);
+    alone.show();
+    QApplication::processEvents();
+    alone.grab().save(QDir(dir).filePath("timeline_" + wxh + ".png"));
+    NoGpu f;
+    ASSERT_TRUE(f.panel.show_variants("interleaved", "", 256));
+    show_both(f.timeline());
+    f.panel.resize(size);
+    f.panel.show();
+    QApplication::processEvents();
+    f.panel.grab().save(QDir(dir).filePath("timeline_panel_" + wxh + ".png"));
+  }
+  // A room's text size, as presentation mode sets the application font.
+  const QFont saved = QApplication::font();
+  QFont room = saved;
+  room.setPointSizeF(presentation_point_size(1080, 1.0));
+  QApplication::setFont(room);
+  {
+    TimelinePanel alone;
+    show_both(alone);
+    alone.resize(1920, 1080);
+    alone.show();
+    QApplication::processEvents();
+    alone.grab().save(QDir(dir).filePath("timeline_room_1920x1080.png"));
+    QString error;
+    EXPECT_TRUE(alone.export_to(QDir(dir).filePath("timeline_export_room.png"), &error));
+  }
+  QApplication::setFont(saved);
+  TimelinePanel alone;
+  show_both(alone);
+  alone.resize(1400, 900);
+  QString error;
+  EXPECT_TRUE(alone.export_to(QDir(dir).filePath("timeline_export.png"), &error));
+  EXPECT_TRUE(alone.export_to(QDir(dir).filePath("timeline_export.svg"), &error));
+}
+
+}  // namespace
+}  // namespace rl::gui
