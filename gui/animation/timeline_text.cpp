@@ -59,7 +59,7 @@ QString phase_words(const TimelineSpan& s) {
   QString text = "phase " + qstr(s.phase);
   if (s.phase == "tree" || s.phase == "last warp")
     text += QString(", stride %1").arg(s.index);
-  else if (s.index != 0)
+  else if (s.index != 0 && s.phase != "load" && s.phase != "write")  // theirs say nothing here
     text += QString(", index %1").arg(s.index);
   return text;
 }

@@ -17,6 +17,7 @@
 #include "animation/block_view.h"
 #include "animation/timeline_panel.h"
 #include "animation/timeline_view.h"
+#include "jobs/job_tracker.h"
 #include "run_worker.h"
 #include "slide_mode.h"
 #include "timeline_test_data.h"
@@ -96,6 +97,56 @@ TEST(TimelinePanel, ClickOnASpanStepsTheAnimation) {
   EXPECT_EQ(f.panel.frame(), tree16 + 1);
   EXPECT_TRUE(f.panel.status_text().contains("pick it above"))
       << f.panel.status_text().toStdString();
+}
+
+// A GPU queue that found a GPU which cannot record (ordinal 99: none on any machine).
+struct UnusableGpu {
+  UnusableGpu() {
+    Discovery d;
+    DeviceInfo g;
+    g.backend = "cuda";
+    g.index = 99;
+    g.name = "no such GPU (test)";
+    d.gpus = {g};
+    controller.use_discovery(d);
+    QSignalSpy spy(&controller, &RunController::discovered);
+    panel.set_gpu_jobs(&controller);
+    panel.set_job_tracker(&tracker);
+    EXPECT_TRUE(spy.count() > 0 || spy.wait(5000));
+    TimelineRequest r;
+    r.variant = "interleaved";
+    r.block_size = 256;
+    r.size = std::uint64_t(1) << 20;
+    panel.set_first_request(r);
+  }
+  RunController controller;
+  JobTracker tracker;
+  TimelinePanel panel;
+};
+
+TEST(TimelinePanel, RecordingIsAJobThatSaysWhyItFailed) {
+  UnusableGpu f;
+  EXPECT_TRUE(f.panel.gpu_available());
+  QSignalSpy done(&f.controller, &RunController::timelines_recorded);
+  ASSERT_TRUE(f.panel.record()) << f.panel.message().toStdString();
+  ASSERT_EQ(f.tracker.running().size(), 1);
+  EXPECT_EQ(f.tracker.running()[0]->kind(), JobKind::Recording);
+  ASSERT_TRUE(done.wait(60000));
+  EXPECT_TRUE(f.panel.message().contains("Recording failed")) << f.panel.message().toStdString();
+  EXPECT_FALSE(f.tracker.busy());
+  EXPECT_EQ(f.panel.view()->timeline_count(), 0);
+}
+
+TEST(TimelinePanel, CancellingTheJobDropsTheRecording) {
+  UnusableGpu f;
+  ASSERT_TRUE(f.panel.record());
+  ASSERT_EQ(f.tracker.running().size(), 1);
+  f.tracker.running()[0]->cancel();
+  EXPECT_FALSE(f.tracker.busy());
+  EXPECT_TRUE(f.panel.message().contains("cancelled")) << f.panel.message().toStdString();
+  // The worker's late answer is dropped: the message stays.
+  QTest::qWait(200);
+  EXPECT_TRUE(f.panel.message().contains("cancelled")) << f.panel.message().toStdString();
 }
 
 TEST(TimelinePanel, ExportsTheShownTimelineWithItsSummary) {
