@@ -65,6 +65,9 @@ void TimelineView::set_timelines(std::vector<std::shared_ptr<const MeasuredTimel
       const auto it = row_of.find({span.block_slot, span.warp});
       if (it != row_of.end()) s->rows[it->second].spans.push_back(&span);
       s->end_ns = std::max(s->end_ns, span.end_ns);
+      if (span.kind == TimelineSpan::Kind::Work &&
+          std::find(s->phases.begin(), s->phases.end(), span.phase) == s->phases.end())
+        s->phases.push_back(span.phase);
     }
     for (Row& r : s->rows)
       std::stable_sort(
@@ -183,6 +186,15 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     return;
   }
   QWidget::mousePressEvent(event);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+  // A hand over what a click steps the animation to.
+  const Hit h = hit_at(event->pos());
+  const bool steps =
+      h.span && h.span->kind == TimelineSpan::Kind::Work && is_step_phase(h.span->phase);
+  setCursor(steps ? Qt::PointingHandCursor : Qt::ArrowCursor);
+  QWidget::mouseMoveEvent(event);
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {

@@ -74,6 +74,7 @@ class TimelineView : public QWidget {
   void paintEvent(QPaintEvent* event) override;
   bool event(QEvent* e) override;  // tooltips
   void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void changeEvent(QEvent* event) override;

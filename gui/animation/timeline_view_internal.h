@@ -28,9 +28,10 @@ struct TimelineView::Shown {
   std::shared_ptr<const MeasuredTimeline> t;
   std::vector<TimelineSpan> spans;
   std::vector<BarrierTiming> barriers;
-  QString problem;        // why it cannot be drawn ("" when it can)
-  std::vector<Row> rows;  // by block slot, then warp
-  double end_ns = 0;      // its latest span's end
+  QString problem;                  // why it cannot be drawn ("" when it can)
+  std::vector<Row> rows;            // by block slot, then warp
+  std::vector<std::string> phases;  // its Work spans' phases, first seen first (the legend)
+  double end_ns = 0;                // its latest span's end
 };
 
 struct TimelineView::Layout {

@@ -51,10 +51,8 @@ TimelineView::Layout TimelineView::layout_for(QSize size, bool with_footer) cons
   };
   std::vector<std::string> phases;
   for (const auto& s : shown_)
-    for (const TimelineSpan& span : s->spans)
-      if (span.kind == TimelineSpan::Kind::Work &&
-          std::find(phases.begin(), phases.end(), span.phase) == phases.end())
-        phases.push_back(span.phase);
+    for (const std::string& p : s->phases)
+      if (std::find(phases.begin(), phases.end(), p) == phases.end()) phases.push_back(p);
   for (const std::string& p : phases)
     add_entry(Layout::Legend::Phase,
               p.empty() ? QString("before any phase") : QString::fromStdString(p),
