@@ -11,6 +11,8 @@ set(RL_READER_SOURCES
     core/echo.cpp
     core/error.cpp
     session/metrics.cpp
+    session/timeline_analysis.cpp
+    session/timeline_checks.cpp
     core/types.cpp
     io/counters_io.cpp
     io/line_samples_io.cpp
