@@ -18,6 +18,7 @@ set(RL_READER_SOURCES
     io/line_samples_io.cpp
     io/export_json.cpp
     io/export_json_read.cpp
+    io/timeline_json.cpp
     io/input_file.cpp
     io/json_bounded.cpp
     io/occupancy_json.cpp

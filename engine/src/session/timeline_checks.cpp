@@ -174,7 +174,6 @@ void setting_problems(const MeasuredTimeline& t, std::vector<std::string>& out) 
   if (!is_block_size(t.block_size))
     out.push_back("block_size: " + std::to_string(t.block_size) + " " + kBlockSizeRule);
   if (t.unroll < 1) out.push_back("unroll: " + std::to_string(t.unroll) + " must be at least 1");
-  if (t.size == 0) out.push_back("size: must be at least 1");
   if (t.grid == 0) out.push_back("grid: must be at least 1");
   if (t.selection != "sm" && t.selection != "blocks")
     out.push_back("selection: \"" + t.selection + "\" must be \"sm\" or \"blocks\"");
