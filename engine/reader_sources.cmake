@@ -11,11 +11,14 @@ set(RL_READER_SOURCES
     core/echo.cpp
     core/error.cpp
     session/metrics.cpp
+    session/timeline_analysis.cpp
+    session/timeline_checks.cpp
     core/types.cpp
     io/counters_io.cpp
     io/line_samples_io.cpp
     io/export_json.cpp
     io/export_json_read.cpp
+    io/timeline_json.cpp
     io/input_file.cpp
     io/json_bounded.cpp
     io/occupancy_json.cpp

@@ -188,6 +188,13 @@ std::string session_to_json(const Session& s, int indent) {
            {"spec", spec_json(s.spec)},
            {"results", results},
            {"read_floors", floors}};
+  // Only where recorded: sessions without timelines read as before.
+  if (!s.timelines.empty()) {
+    Json timelines = Json::array();
+    for (const MeasuredTimeline& t : s.timelines)
+      timelines.push_back(detail::timeline_to_json_value(t));
+    doc["timelines"] = std::move(timelines);
+  }
   return doc.dump(indent) + "\n";
 }
 

@@ -44,6 +44,10 @@ TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& pa
 OrderedJson occupancy_to_json_value(const std::vector<KernelOccupancy>& kernels);
 std::vector<KernelOccupancy> occupancy_from_json_value(const OrderedJson& v,
                                                        const std::string& path);
+// A measured warp timeline (io/timeline_json.h), alone and in a session's "timelines". Reading
+// checks it whole (session/timeline_analysis.h timeline_problems).
+OrderedJson timeline_to_json_value(const MeasuredTimeline& t);
+MeasuredTimeline timeline_from_json_value(const OrderedJson& v, const std::string& path);
 // The NVLink fields came later (files before them lack them): absent reads as "not asked".
 PeerLink link_from_json_value(const OrderedJson& v, const std::string& path);
 

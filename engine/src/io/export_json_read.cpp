@@ -27,10 +27,12 @@ using Json = nlohmann::ordered_json;
 
 using json::as_bool;
 using json::as_double;
+using json::as_dtype;
 using json::as_int;
 using json::as_int64;
 using json::as_string;
 using json::as_uint64;
+using json::as_workspace;
 using json::expect_array;
 using json::expect_object;
 using json::fail;
@@ -39,18 +41,6 @@ using json::join;
 
 const Json& field(const Json& obj, const std::string& parent, std::string_view key) {
   return json::member(obj, parent, key);
-}
-
-Workspace as_workspace(const Json& v, const std::string& path) {
-  const std::string s = as_string(v, path);
-  if (auto w = parse_workspace(s)) return *w;
-  fail(path, "unknown workspace " + echo(s) + " (expected global, shared or registers)");
-}
-
-DType as_dtype(const Json& v, const std::string& path) {
-  const std::string s = as_string(v, path);
-  if (auto t = parse_dtype(s)) return *t;
-  fail(path, "unknown type " + echo(s) + " (expected int32 or float32)");
 }
 
 template <typename T, typename Convert>
@@ -434,6 +424,14 @@ Session read_session(Parse parse) {
     const Json& arr = expect_array(*floors, "read_floors");
     for (std::size_t i = 0; i < arr.size(); ++i)
       s.read_floors.push_back(read_floor(arr[i], index("read_floors", i)));
+  }
+  if (auto timelines = doc.find("timelines"); timelines != doc.end()) {
+    const Json& arr = expect_array(*timelines, "timelines");
+    if (arr.size() > kTimelineMaxPerSession)
+      fail("timelines", std::to_string(arr.size()) + " timelines; at most " +
+                            std::to_string(kTimelineMaxPerSession));
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      s.timelines.push_back(detail::timeline_from_json_value(arr[i], index("timelines", i)));
   }
   check_session(s);  // session_checks.h: what no point alone shows
   return s;

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/echo.h"
 #include "engine/core/error.h"
+#include "engine/core/types.h"
 
 namespace rl::json {
 
@@ -98,6 +100,18 @@ inline std::string type_name(const Json& j) {
 inline std::string as_string(const Json& v, const std::string& path) {
   if (!v.is_string()) fail(path, "expected a string");
   return v.get<std::string>();
+}
+
+inline Workspace as_workspace(const Json& v, const std::string& path) {
+  const std::string s = as_string(v, path);
+  if (auto w = parse_workspace(s)) return *w;
+  fail(path, "unknown workspace " + echo(s) + " (expected global, shared or registers)");
+}
+
+inline DType as_dtype(const Json& v, const std::string& path) {
+  const std::string s = as_string(v, path);
+  if (auto t = parse_dtype(s)) return *t;
+  fail(path, "unknown type " + echo(s) + " (expected int32 or float32)");
 }
 
 }  // namespace rl::json

@@ -44,4 +44,10 @@ void check_timeline_request(const TimelineRequest& r);
 // bad request, rl::CudaError when the GPU fails.
 MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device);
 
+// The recording's own check: one block of block_size threads where warp spin_warp spins
+// spin_cycles SM clock cycles before the block's only __syncthreads(), so every other warp waits
+// there about that long. Phases "load" (the spin) and "write" (after the barrier).
+MeasuredTimeline record_spin_barrier_timeline(int block_size, unsigned spin_warp,
+                                              unsigned long long spin_cycles, int device);
+
 }  // namespace rl

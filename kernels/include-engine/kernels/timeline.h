@@ -1,0 +1,68 @@
+// Measured warp timelines, host side of the kernels library: runs the instrumented twin of a
+// classic-ladder kernel over a whole launch and copies back the marks of the chosen blocks
+// (kernels/include/kernels/timeline_marks.cuh says how they are stamped), and times the twin
+// against the real kernel for the instrumentation's cost. Plain C++ with the CUDA runtime only.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/launch.h"
+
+namespace rl::kernels {
+
+inline constexpr unsigned kTimelineMaxSlots = 16;
+
+struct TimelineLaunchRequest {
+  KernelId kernel = KernelId::Interleaved;  // a classic-ladder kernel (0..9) or User
+  DType type = DType::Int32;
+  Workspace workspace = Workspace::Global;
+  int block_size = 1024;
+  int unroll = 1;
+  std::size_t n = 0;
+  const void* host_input = nullptr;  // n elements
+  std::vector<unsigned> blocks;      // record these blocks; empty: the first max_blocks on sm
+  unsigned sm = 0;
+  unsigned max_blocks = 4;
+  int cost_runs = 0;  // launches of twin and real kernel each, alternating, for the cost
+  // KernelId::User: the kernel's launch fields as for a run (LaunchArgs), and its timeline-mode
+  // build: the entry to launch (a cudaKernel_t) and its module's rl_timeline_sink.
+  const void* user_kernel = nullptr;
+  int user_blocks_per_sm = 0;
+  bool user_writes_total = false;
+  int sm_count = 0;
+  const void* user_twin = nullptr;
+  void* user_twin_sink = nullptr;
+};
+
+// One warp's record as the GPU wrote it: the stage words are (code, clock low word,
+// %globaltimer low word) per mark, min(count, 64) marks.
+struct WarpMarksRecord {
+  unsigned block = 0, sm = 0, warp = 0, count = 0;
+  std::uint64_t start_clock = 0, start_ns = 0;
+  std::vector<std::uint32_t> stage;
+};
+
+struct TimelineLaunchResult {
+  unsigned grid = 0;
+  std::vector<WarpMarksRecord> warps;  // recorded warps, by slot then warp
+  float twin_median_ms = 0, real_median_ms = 0;
+  int cost_runs = 0;
+};
+
+// On the current device. On failure returns the CUDA error and sets *where to the call that
+// failed; cudaErrorInvalidValue with *where explaining a bad request.
+cudaError_t record_ladder_timeline(const TimelineLaunchRequest& req, TimelineLaunchResult* out,
+                                   std::string* where);
+
+// The check of the recording itself: one block of block_size threads where warp spin_warp
+// spins spin_cycles clock cycles before the block's one __syncthreads(), so every other warp
+// waits about that long there.
+cudaError_t record_spin_barrier_timeline(int block_size, unsigned spin_warp,
+                                         unsigned long long spin_cycles, TimelineLaunchResult* out,
+                                         std::string* where);
+
+}  // namespace rl::kernels
