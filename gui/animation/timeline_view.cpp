@@ -62,6 +62,9 @@ void TimelineView::set_timelines(std::vector<std::shared_ptr<const MeasuredTimel
         }
     }
     for (const TimelineSpan& span : s->spans) {
+      // Two marks at one clock (a warp's Start and its first phase) take no time: nothing to
+      // draw or hover, and no legend entry for a phase that never ran.
+      if (span.end_clock == span.start_clock) continue;
       const auto it = row_of.find({span.block_slot, span.warp});
       if (it != row_of.end()) s->rows[it->second].spans.push_back(&span);
       s->end_ns = std::max(s->end_ns, span.end_ns);

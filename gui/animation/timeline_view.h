@@ -88,9 +88,9 @@ class TimelineView : public QWidget {
     const Row* row = nullptr;
     const TimelineSpan* span = nullptr;
   };
-  Layout layout_for(QSize size, bool with_footer) const;
+  Layout layout_for(QSize size, bool for_export) const;
   Hit hit_at(const QPoint& p) const;
-  void paint(class QPainter& p, QSize size, bool with_footer) const;
+  void paint(class QPainter& p, QSize size, bool for_export) const;
   void paint_ruler(class QPainter& p, const Layout& l) const;
   void paint_rows(class QPainter& p, const Layout& l) const;
   void paint_barriers(class QPainter& p, const Layout& l) const;

@@ -1,6 +1,7 @@
 // Where the timeline view puts everything for a size and font: the ruler, each timeline's title,
 // its block bands and warp rows (as thin as kMinRow before the view scrolls, never taller than a
-// line of text), the legend flowed over the lines it needs, and an export's footer.
+// line of text; in an export, thicker), the legend flowed over the lines it needs, and an
+// export's footer.
 #include <QFontMetrics>
 
 #include <algorithm>
@@ -11,10 +12,11 @@
 namespace rl::gui {
 
 namespace {
-constexpr int kMinRow = 3;  // px
+constexpr int kMinRow = 3;           // px
+constexpr int kExportRowsPx = 2000;  // px
 }  // namespace
 
-TimelineView::Layout TimelineView::layout_for(QSize size, bool with_footer) const {
+TimelineView::Layout TimelineView::layout_for(QSize size, bool for_export) const {
   Layout l;
   l.font = font();
   const QFontMetrics fm(l.font);
@@ -62,13 +64,17 @@ TimelineView::Layout TimelineView::layout_for(QSize size, bool with_footer) cons
             timeline_palette::slowest_mark());
   l.legend_h = lines * (l.line + l.line / 3);
   fixed += l.margin + l.legend_h + l.margin;
-  if (with_footer && !footer_.isEmpty()) {
+  if (for_export && !footer_.isEmpty()) {
     l.footer_h = fm.boundingRect(QRect(0, 0, std::max(1, size.width() - 2 * l.margin), 100000),
                                  Qt::TextWordWrap, footer_.join('\n'))
                      .height();
     fixed += l.footer_h + l.margin;
   }
-  l.row_h = rows == 0 ? 0 : std::clamp((size.height() - fixed) / rows, kMinRow, l.line);
+  // A file has no scroll bar: its rows stay readable, up to about kExportRowsPx in all.
+  const int min_row = for_export && rows > 0 ? std::clamp(kExportRowsPx / rows, kMinRow,
+                                                          std::max(kMinRow, l.line * 2 / 3))
+                                             : kMinRow;
+  l.row_h = rows == 0 ? 0 : std::clamp((size.height() - fixed) / rows, min_row, l.line);
   l.label_every = 1;
   while (l.row_h > 0 && l.label_every * l.row_h < l.line * 9 / 10 && l.label_every < 32)
     l.label_every *= 2;

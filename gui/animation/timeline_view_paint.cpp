@@ -43,7 +43,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   paint(p, size(), false);
 }
 
-void TimelineView::paint(QPainter& p, QSize size, bool with_footer) const {
+void TimelineView::paint(QPainter& p, QSize size, bool for_export) const {
   p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
   p.setFont(font());
   p.setPen(pal::text());
@@ -54,7 +54,7 @@ void TimelineView::paint(QPainter& p, QSize size, bool with_footer) const {
                Qt::AlignCenter | Qt::TextWordWrap, empty_message_);
     return;
   }
-  const Layout l = layout_for(size, with_footer);
+  const Layout l = layout_for(size, for_export);
   paint_ruler(p, l);
   const QFontMetrics fm(l.font);
   QFont bold = l.font;
