@@ -161,6 +161,7 @@ void TimelinePanel::set_job_tracker(JobTracker* tracker) {
 }
 
 void TimelinePanel::on_discovery(const Discovery& d) {
+  discovered_ = true;
   gpu_device_ = d.gpus.empty() ? -1 : d.gpus.front().index;
   no_gpu_reason_ = d.gpus.empty() ? qstr(d.no_gpu_reason) : QString();
   update_controls();

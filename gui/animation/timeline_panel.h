@@ -72,6 +72,7 @@ class TimelinePanel : public QWidget {
   void on_discovery(const Discovery& d);
   void on_recorded(const TimelineRecording& r);
   void update_controls();
+  QString gpu_words() const;
   void set_message(const QString& html);
   std::optional<TimelineRequest> second_request() const;
 
@@ -85,6 +86,7 @@ class TimelinePanel : public QWidget {
   QStringList summaries_;
   std::optional<TimelineRequest> first_;
   QString first_why_not_;
+  bool discovered_ = false;  // the GPU queue's discovery has answered
   int gpu_device_ = -1;
   QString no_gpu_reason_;
   QPointer<RunController> jobs_;

@@ -83,35 +83,40 @@ void TimelinePanel::show_timelines(std::shared_ptr<const MeasuredTimeline> first
   export_->setEnabled(view_->timeline_count() > 0);
 }
 
-void TimelinePanel::update_controls() {
-  const bool can = jobs_ && gpu_device_ >= 0 && first_;
-  record_->setEnabled(can);
-  record_->setToolTip(!jobs_            ? QString("no GPU job queue in this window")
-                      : gpu_device_ < 0 ? "Recording needs a CUDA GPU: " + no_gpu_reason_
-                      : !first_         ? first_why_not_
-                                        : QString("records the variant picked above and, "
-                                                          "when picked, the rung beside it"));
-  if (recording_ != 0) return;  // "Recording..." stays until the result comes
-  QString text;
+// Whether this panel can record, in words: "" where it can.
+QString TimelinePanel::gpu_words() const {
+  if (!jobs_) return "Recording is not available here (no GPU job queue).";
+  if (!discovered_) return "Looking for a GPU to record on...";
   if (gpu_device_ < 0)
-    text = "Recording a timeline needs a CUDA GPU" +
-           (no_gpu_reason_.isEmpty() ? QString(".") : " (" + no_gpu_reason_.toHtmlEscaped() + ").");
-  if (!showing_recorded_) {  // a recording's message stays until the next
-    QString words = session_ ? session_words(session_name_).toHtmlEscaped() : QString();
-    if (session_ && !session_->timelines.empty())
-      text += QString(" Showing the timelines stored in %1, recorded on %2.")
-                  .arg(words, qstr(session_->timelines.front().device).toHtmlEscaped());
-    else if (gpu_device_ >= 0)
-      text = "Record on GPU measures when each warp of a few blocks runs, waits and ends.";
-    else if (session_)
-      text +=
-          " " + words.replace(0, 1, words.left(1).toUpper()) + " holds no recorded timelines yet.";
-    else
-      text += " No session is open: no stored timelines to show.";
-    set_message(text.trimmed());
-  }
-  view_->set_empty_message(gpu_device_ < 0 ? "No timeline: recording one needs a CUDA GPU."
-                                           : "No timeline yet: Record on GPU measures one.");
+    return "Recording a timeline needs a CUDA GPU" +
+           (no_gpu_reason_.isEmpty() ? QString(".") : " (" + no_gpu_reason_ + ").");
+  return {};
+}
+
+void TimelinePanel::update_controls() {
+  const QString no_gpu = gpu_words();
+  record_->setEnabled(no_gpu.isEmpty() && first_);
+  record_->setToolTip(!no_gpu.isEmpty() ? no_gpu
+                      : !first_         ? first_why_not_
+                                        : QString("records the variant picked above and, when "
+                                                          "picked, the rung beside it"));
+  if (recording_ != 0) return;  // "Recording..." stays until the result comes
+  view_->set_empty_message(no_gpu.isEmpty() ? "No timeline yet: Record on GPU measures one."
+                                            : "No timeline to show. " + no_gpu);
+  if (showing_recorded_) return;  // a recording's message stays until the next
+  QString text = no_gpu.toHtmlEscaped();
+  QString words = session_ ? session_words(session_name_).toHtmlEscaped() : QString();
+  if (session_ && !session_->timelines.empty())
+    text += QString(" Showing the timelines stored in %1, recorded on %2.")
+                .arg(words, qstr(session_->timelines.front().device).toHtmlEscaped());
+  else if (no_gpu.isEmpty())
+    text = "Record on GPU measures when each warp of a few blocks runs, waits and ends.";
+  else if (session_)
+    text +=
+        " " + words.replace(0, 1, words.left(1).toUpper()) + " holds no recorded timelines yet.";
+  else
+    text += " No session is open: no stored timelines to show.";
+  set_message(text.trimmed());
 }
 
 void TimelinePanel::set_message(const QString& html) {

@@ -17,6 +17,7 @@
 #include "animation/block_view.h"
 #include "animation/timeline_panel.h"
 #include "animation/timeline_view.h"
+#include "app_test_support.h"
 #include "jobs/job_tracker.h"
 #include "run_worker.h"
 #include "slide_mode.h"
@@ -160,6 +161,23 @@ TEST(TimelinePanel, ExportsTheShownTimelineWithItsSummary) {
   EXPECT_GE(QImage(dir.filePath("t.png")).width(), 1200);
   ASSERT_TRUE(f.timeline().export_to(dir.filePath("t.svg"), &error)) << error.toStdString();
   EXPECT_TRUE(QFile::exists(dir.filePath("t.svg")));
+}
+
+TEST(TimelineApp, TheWindowShowsTheBundledSessionsTimelinesOrSaysItHasNone) {
+  MainWindow::Options options = test::quiet_options();
+  options.open_bundled = true;
+  MainWindow w(options);
+  if (!w.wait_for_bundled_session()) GTEST_SKIP() << "this build has no bundled session";
+  auto* panel = w.findChild<BlockAnimationPanel*>();
+  ASSERT_NE(panel, nullptr);
+  const TimelinePanel& t = *panel->timeline_panel();
+  const QString m = t.message();
+  if (t.view()->timeline_count() > 0)
+    EXPECT_TRUE(m.contains("Showing the timelines stored in the bundled session"))
+        << m.toStdString();
+  else
+    EXPECT_TRUE(m.contains("The bundled session holds no recorded timelines yet"))
+        << m.toStdString();
 }
 
 // A larger hand-made timeline for looking at: 4 blocks of 8 warps (B=256) on one SM, the
