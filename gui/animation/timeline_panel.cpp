@@ -168,8 +168,16 @@ void TimelinePanel::on_discovery(const Discovery& d) {
 }
 
 void TimelinePanel::set_first_request(std::optional<TimelineRequest> r, const QString& why_not) {
-  first_ = std::move(r);
   first_why_not_ = why_not;
+  if (r) {
+    try {  // a variant without a measured timeline is said before anyone presses Record
+      check_timeline_request(*r);
+    } catch (const std::exception& e) {
+      first_why_not_ = e.what();
+      r.reset();
+    }
+  }
+  first_ = std::move(r);
   update_controls();
 }
 

@@ -109,6 +109,8 @@ void TimelinePanel::update_controls() {
   if (session_ && !session_->timelines.empty())
     text += QString(" Showing the timelines stored in %1, recorded on %2.")
                 .arg(words, qstr(session_->timelines.front().device).toHtmlEscaped());
+  else if (no_gpu.isEmpty() && !first_)
+    text = "Nothing to record: " + first_why_not_.toHtmlEscaped();
   else if (no_gpu.isEmpty())
     text = "Record on GPU measures when each warp of a few blocks runs, waits and ends.";
   else if (session_)

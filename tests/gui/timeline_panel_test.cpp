@@ -150,6 +150,19 @@ TEST(TimelinePanel, CancellingTheJobDropsTheRecording) {
   EXPECT_TRUE(f.panel.message().contains("cancelled")) << f.panel.message().toStdString();
 }
 
+TEST(TimelinePanel, AVariantWithoutATimelineIsSaidBeforeRecording) {
+  UnusableGpu f;
+  TimelineRequest r;
+  r.variant = "warp_shuffle";
+  r.block_size = 256;
+  f.panel.set_first_request(r);
+  EXPECT_FALSE(f.panel.findChild<QPushButton*>("record_timeline")->isEnabled());
+  EXPECT_TRUE(f.panel.message().contains("no measured timeline for warp_shuffle"))
+      << f.panel.message().toStdString();
+  EXPECT_FALSE(f.panel.record());
+  EXPECT_FALSE(f.tracker.busy());
+}
+
 TEST(TimelinePanel, ExportsTheShownTimelineWithItsSummary) {
   NoGpu f;
   QTemporaryDir dir;
