@@ -251,9 +251,14 @@ void BlockAnimationPanel::build_views(QVBoxLayout* root) {
   timeline_ = new TimelinePanel(splitter_);
   timeline_->setObjectName("timeline");
   timeline_->setVisible(false);
+  // As the views: it takes the height the splitter gives it (its rows scroll inside), so the
+  // strip and the transport stay on screen at 1366x768.
+  timeline_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
   splitter_->addWidget(timeline_);
   splitter_->setStretchFactor(0, 1);
   splitter_->setStretchFactor(1, 1);
+  // The splitter stands in the layout where the views stood: their height is what is left over.
+  splitter_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
   root->addWidget(splitter_, 1);
   source_strip_ = new StepSourceStrip(this);  // under the views: their width stays whole
   connect(source_strip_, &StepSourceStrip::code_shown_changed, this,

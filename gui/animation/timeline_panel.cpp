@@ -237,6 +237,7 @@ void TimelinePanel::on_recorded(const TimelineRecording& r) {
   if (r.cancelled) return set_message("Timeline recording cancelled.");
   if (!r.error.isEmpty()) return set_message(error_html("Recording failed: " + r.error));
   showing_recorded_ = true;
+  recorded_ = r;
   show_timelines(r.first, r.second);
   set_message(QString("Recorded on %1 just now.").arg(qstr(r.first->device).toHtmlEscaped()));
 }

@@ -96,6 +96,7 @@ class TimelinePanel : public QWidget {
   std::shared_ptr<const Session> session_;
   QString session_name_;
   bool showing_recorded_ = false;
+  TimelineRecording recorded_;  // the latest recording's timelines
 };
 
 }  // namespace rl::gui

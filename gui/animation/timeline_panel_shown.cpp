@@ -28,7 +28,10 @@ void TimelinePanel::set_session(std::shared_ptr<const Session> session, const QS
   session_ = std::move(session);
   session_name_ = name;
   fill_stored();
-  if (!showing_recorded_) show_stored();
+  if (!showing_recorded_)
+    show_stored();
+  else  // the recording stays; its counter pass neighbour may be in the new session
+    show_timelines(recorded_.first, recorded_.second);
   update_controls();
 }
 
@@ -102,7 +105,7 @@ void TimelinePanel::update_controls() {
                                                           "picked, the rung beside it"));
   if (recording_ != 0) return;  // "Recording..." stays until the result comes
   view_->set_empty_message(no_gpu.isEmpty() ? "No timeline yet: Record on GPU measures one."
-                                            : "No timeline to show. " + no_gpu);
+                                            : "No timeline to show.");  // the line above says why
   if (showing_recorded_) return;  // a recording's message stays until the next
   QString text = no_gpu.toHtmlEscaped();
   QString words = session_ ? session_words(session_name_).toHtmlEscaped() : QString();

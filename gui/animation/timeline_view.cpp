@@ -166,7 +166,8 @@ QSize TimelineView::sizeHint() const {
 }
 
 QSize TimelineView::minimumSizeHint() const {
-  return {320, std::max(120, layout_for(QSize(320, 0), false).height)};
+  if (shown_.empty()) return {320, 3 * fontMetrics().height()};  // its message
+  return {320, layout_for(QSize(320, 0), false).height};
 }
 
 bool TimelineView::event(QEvent* e) {
