@@ -173,7 +173,11 @@ QSize TimelineView::minimumSizeHint() const {
 bool TimelineView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(e);
-    const QString text = text_at(help->pos());
+    QString text = text_at(help->pos());
+    if (text.isEmpty() && !shown_.empty())  // between the spans: how to move around
+      text =
+          "Ctrl+wheel: zoom around the pointer · Shift+wheel: pan · double click: the whole "
+          "time axis · click a load, tree, last warp or write span: that step in the animation";
     if (text.isEmpty())
       QToolTip::hideText();
     else

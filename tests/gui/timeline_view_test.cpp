@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "animation/timeline_palette.h"
 #include "animation/timeline_text.h"
 #include "animation/timeline_view.h"
 #include "timeline_test_data.h"
@@ -155,6 +156,14 @@ TEST(TimelineText, SummaryLineWithTheCounterPassBarrierStall) {
   // Another point (N differs): no counter beside the measured share.
   s.results[0].point.size *= 2;
   EXPECT_FALSE(timeline_text::counter_barrier_stall(s, t).has_value());
+}
+
+TEST(TimelinePalette, AUsersPhaseKeepsAColourOfItsOwn) {
+  using timeline_palette::phase_color;
+  const QColor mine = phase_color("my phase");
+  EXPECT_EQ(mine, phase_color("my phase"));
+  for (const char* builtin : {"load", "tree", "last warp", "write", ""})
+    EXPECT_NE(mine, phase_color(builtin)) << builtin;
 }
 
 TEST(TimelineText, RulerLabelsReadInOneUnit) {
