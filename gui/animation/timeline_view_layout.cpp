@@ -1,7 +1,7 @@
 // Where the timeline view puts everything for a size and font: the ruler, each timeline's title,
-// its block bands and warp rows (as thin as kMinRow before the view scrolls, never taller than a
-// line of text; in an export, thicker), the legend flowed over the lines it needs, and an
-// export's footer.
+// its block bands and warp rows (as thin as kMinRow before the view scrolls, at most two lines of
+// text tall; in an export, never thinner than it reads), the legend flowed over the lines it needs,
+// and an export's footer.
 #include <QFontMetrics>
 
 #include <algorithm>
@@ -74,7 +74,7 @@ TimelineView::Layout TimelineView::layout_for(QSize size, bool for_export) const
   const int min_row = for_export && rows > 0 ? std::clamp(kExportRowsPx / rows, kMinRow,
                                                           std::max(kMinRow, l.line * 2 / 3))
                                              : kMinRow;
-  l.row_h = rows == 0 ? 0 : std::clamp((size.height() - fixed) / rows, min_row, l.line);
+  l.row_h = rows == 0 ? 0 : std::clamp((size.height() - fixed) / rows, min_row, 2 * l.line);
   l.label_every = 1;
   while (l.row_h > 0 && l.label_every * l.row_h < l.line * 9 / 10 && l.label_every < 32)
     l.label_every *= 2;

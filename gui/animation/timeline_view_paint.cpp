@@ -125,15 +125,26 @@ void TimelineView::paint_rows(QPainter& p, const Layout& l) const {
   }
   p.save();
   p.setClipRect(QRect(l.left, l.rows_top, l.right - l.left + 1, l.rows_bottom - l.rows_top));
+  const bool strides = l.row_h >= fm.height() * 4 / 5;
   for (const Layout::Place& pl : l.places) {
     for (const TimelineSpan* s : pl.row->spans) {
       const double x0 = x_of(l, s->start_ns), x1 = x_of(l, s->end_ns);
       if (x1 < l.left || x0 > l.right) continue;
       const QRectF r(x0, pl.top + gap, std::max(1.0, x1 - x0), l.row_h - gap);
-      if (s->kind == TimelineSpan::Kind::BarrierWait)
+      if (s->kind == TimelineSpan::Kind::BarrierWait) {
         fill_wait(p, r);
-      else
-        p.fillRect(r, pal::phase_color(QString::fromStdString(s->phase)));
+        continue;
+      }
+      p.fillRect(r, pal::phase_color(QString::fromStdString(s->phase)));
+      // A tree or last-warp step's stride inside it, where the row holds text and the span its
+      // width: which step is which, without hovering.
+      if (strides && (s->phase == "tree" || s->phase == "last warp")) {
+        const QString stride = QString::number(s->index);
+        if (fm.horizontalAdvance(stride) + 4 <= r.width()) {
+          p.setPen(Qt::white);
+          p.drawText(r, Qt::AlignCenter, stride);
+        }
+      }
     }
   }
   p.restore();

@@ -272,6 +272,14 @@ TEST(TimelineScreens, TimelinePanelAtTwoSizesAndForARoom) {
     QApplication::processEvents();
     f.panel.grab().save(QDir(dir).filePath("timeline_panel_" + wxh + ".png"));
   }
+  {  // Few warps: rows as tall as text, the strides inside the tree spans.
+    TimelineView view;
+    view.set_timelines({std::make_shared<const MeasuredTimeline>(test::two_block_timeline())});
+    view.resize(1024, 400);
+    view.show();
+    QApplication::processEvents();
+    view.grab().save(QDir(dir).filePath("timeline_two_blocks_1024.png"));
+  }
   // A room's text size, as presentation mode sets the application font.
   const QFont saved = QApplication::font();
   QFont room = saved;
