@@ -193,6 +193,35 @@ TEST(TimelineApp, TheWindowShowsTheBundledSessionsTimelinesOrSaysItHasNone) {
         << m.toStdString();
 }
 
+// On a GPU only: Record on GPU measures the animation's variant and a second rung on one axis.
+TEST(TimelineGpu, RecordsTheAnimationsVariantAndASecondRung) {
+  RunController controller;
+  QSignalSpy discovered(&controller, &RunController::discovered);
+  controller.discover();
+  ASSERT_TRUE(discovered.wait(60000));
+  if (controller.discovery()->gpus.empty()) GTEST_SKIP() << "no CUDA GPU here";
+  JobTracker tracker;
+  BlockAnimationPanel panel;
+  panel.set_gpu_jobs(&controller);
+  panel.set_job_tracker(&tracker);
+  ASSERT_TRUE(panel.show_variants("interleaved", "", 256));
+  panel.set_timeline_shown(true);
+  TimelinePanel& t = *panel.timeline_panel();
+  auto* second = t.findChild<QComboBox*>("timeline_second");
+  second->setCurrentIndex(second->findData("neighbored"));
+  QSignalSpy done(&controller, &RunController::timelines_recorded);
+  ASSERT_TRUE(t.record()) << t.message().toStdString();
+  ASSERT_TRUE(done.wait(120000));
+  ASSERT_EQ(t.view()->timeline_count(), 2) << t.message().toStdString();
+  EXPECT_TRUE(t.view()->problem(0).isEmpty()) << t.view()->problem(0).toStdString();
+  EXPECT_EQ(t.view()->timeline(0)->variant, "interleaved");
+  EXPECT_EQ(t.view()->timeline(1)->variant, "neighbored");
+  EXPECT_EQ(t.view()->row_count(), 2 * 4 * 8);  // 4 blocks of SM 0, 8 warps each, twice
+  ASSERT_EQ(t.summary_lines().size(), 2);
+  EXPECT_TRUE(t.summary_lines()[0].contains("SM clock")) << t.summary_lines()[0].toStdString();
+  EXPECT_FALSE(tracker.busy());
+}
+
 // A larger hand-made timeline for looking at: 4 blocks of 8 warps (B=256) on one SM, the
 // interleaved pattern with a deterministic spread of arrivals.
 MeasuredTimeline four_block_timeline(const std::string& variant, const std::string& label,
