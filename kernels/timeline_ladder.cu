@@ -180,8 +180,8 @@ cudaError_t launch_twin(const TwinLaunch& l) {
     using T = typename decltype(t)::type;
     return detail::with_workspace(l.workspace, [&](auto ws) {
       constexpr Workspace W = decltype(ws)::value;
-      return detail::with_unroll(
-          l.unroll, [&](auto u) { return launch_rung<T, W, decltype(u)::value>(l); });
+      return detail::with_unroll(l.unroll,
+                                 [&](auto u) { return launch_rung<T, W, decltype(u)::value>(l); });
     });
   });
 }

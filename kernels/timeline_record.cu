@@ -17,13 +17,19 @@ using instrumented::DevicePtr;
 
 std::string check_request(const TimelineLaunchRequest& r) {
   const int k = static_cast<int>(r.kernel);
-  if (k < 0 || k > static_cast<int>(KernelId::CompleteUnrollSync))
+  if (r.kernel == KernelId::User) {
+    if (r.user_kernel == nullptr || r.user_twin == nullptr || r.user_twin_sink == nullptr)
+      return "the user kernel is not loaded";
+    if (r.block_size < 32 || r.block_size > 1024 || r.block_size % 32 != 0)
+      return "block size " + std::to_string(r.block_size) + " is not whole warps up to 1024";
+  } else if (k < 0 || k > static_cast<int>(KernelId::CompleteUnrollSync)) {
     return "not a classic-ladder kernel";
-  if (!accepts(r.kernel).block_sizes.contains(r.block_size))
+  } else if (!accepts(r.kernel).block_sizes.contains(r.block_size))
     return "block size " + std::to_string(r.block_size) + " is not taken by this kernel";
-  if (!accepts(r.kernel).unroll_factors.contains(r.unroll))
+  else if (!accepts(r.kernel).unroll_factors.contains(r.unroll))
     return "unroll " + std::to_string(r.unroll) + " is not taken by this kernel";
-  if (r.workspace == Workspace::Registers) return "the ladder reduces in global or shared memory";
+  if (r.kernel != KernelId::User && r.workspace == Workspace::Registers)
+    return "the ladder reduces in global or shared memory";
   if (r.n == 0 || r.host_input == nullptr) return "no input";
   if (r.blocks.size() > kTimelineMaxSlots) return "record at most 16 blocks";
   if (r.blocks.empty() && (r.max_blocks == 0 || r.max_blocks > kTimelineMaxSlots))
@@ -121,6 +127,10 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   args.block_size = r.block_size;
   args.unroll = r.unroll;
   args.n = r.n;
+  args.user_kernel = r.user_kernel;
+  args.user_blocks_per_sm = r.user_blocks_per_sm;
+  args.user_writes_total = r.user_writes_total;
+  args.sm_count = r.sm_count;
   LaunchPlan plan;
   if (const cudaError_t e = plan_launch(args, &plan); e != cudaSuccess)
     return *where = "plan_launch", e;
@@ -134,16 +144,19 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   Allocator a{where};
   DevicePtr input = a.alloc(plan.input_capacity * 4, "input");
   DevicePtr partials = a.alloc(std::max<std::size_t>(plan.partial_count, 1) * 8, "partials");
+  DevicePtr result = a.alloc(8, "result");
   Sink sink = make_sink(a, r.blocks, r.sm, slots);
   if (a.err != cudaSuccess) return a.err;
   Checked check{cudaSuccess, where};
-  check(cudaMemcpy(input.get(), r.host_input, r.n * 4, cudaMemcpyHostToDevice), "cudaMemcpy(input)");
+  check(cudaMemcpy(input.get(), r.host_input, r.n * 4, cudaMemcpyHostToDevice),
+        "cudaMemcpy(input)");
   if (!r.blocks.empty())
     check(cudaMemcpy(sink.blocks.get(), r.blocks.data(), r.blocks.size() * sizeof(unsigned),
                      cudaMemcpyHostToDevice),
           "cudaMemcpy(block list)");
   args.input = input.get();
   args.partials = partials.get();
+  args.result = result.get();
 
   timeline::TwinLaunch l;
   l.kernel = r.kernel;
@@ -156,11 +169,27 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   l.input = input.get();
   l.partials = partials.get();
   l.sink = sink.view;
-  l.stage_offset = r.workspace == Workspace::Shared ? (unsigned(r.block_size) * 4 + 15) / 16 * 16 : 0;
+  l.stage_offset =
+      r.workspace == Workspace::Shared ? (unsigned(r.block_size) * 4 + 15) / 16 * 16 : 0;
   l.smem_bytes = l.stage_offset + std::size_t(r.block_size / 32) * RL_TL_STAGE_WORDS * 4;
+  // A user kernel's twin is its timeline-mode build: same arguments, sink in a module global.
+  auto launch = [&]() -> cudaError_t {
+    if (r.kernel != KernelId::User) return timeline::launch_twin(l);
+    if (r.user_writes_total) {
+      if (const cudaError_t e = cudaMemset(result.get(), 0, 8); e != cudaSuccess) return e;
+    }
+    void* in = input.get();
+    void* out = r.user_writes_total ? result.get() : partials.get();
+    unsigned long long n = r.n;
+    void* params[] = {&in, &out, &n};
+    return cudaLaunchKernel(r.user_twin, dim3(plan.grid), dim3(r.block_size), params, 0, nullptr);
+  };
+  if (r.kernel == KernelId::User)
+    check(cudaMemcpy(r.user_twin_sink, &sink.view, sizeof(sink.view), cudaMemcpyHostToDevice),
+          "cudaMemcpy(rl_timeline_sink)");
   auto twin = [&] {
     const cudaError_t e = cudaMemset(sink.slot_table.get(), 0xff, sink.table_bytes);
-    return e != cudaSuccess ? e : timeline::launch_twin(l);
+    return e != cudaSuccess ? e : launch();
   };
   if (!check(twin(), "timed twin launch") ||
       !check(cudaDeviceSynchronize(), "timed twin (cudaDeviceSynchronize)"))
@@ -179,7 +208,7 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
     check(cudaEventCreate(&e1), "cudaEventCreate");
     std::vector<float> twin_ms, real_ms;
     for (int i = 0; i < r.cost_runs && check.err == cudaSuccess; ++i) {
-      twin_ms.push_back(time_one([&] { return timeline::launch_twin(l); }, e0, e1, check));
+      twin_ms.push_back(time_one(launch, e0, e1, check));
       real_ms.push_back(time_one([&] { return launch_first(args, plan); }, e0, e1, check));
       check(cudaMemset(sink.slot_table.get(), 0xff, sink.table_bytes), "cudaMemset(slot table)");
     }
@@ -195,8 +224,8 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
 }
 
 cudaError_t record_spin_barrier_timeline(int block_size, unsigned spin_warp,
-                                         unsigned long long spin_cycles,
-                                         TimelineLaunchResult* out, std::string* where) {
+                                         unsigned long long spin_cycles, TimelineLaunchResult* out,
+                                         std::string* where) {
   std::string dummy;
   if (where == nullptr) where = &dummy;
   if (out == nullptr || block_size < 64 || block_size > 1024 || block_size % 32 != 0 ||

@@ -10,6 +10,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/trace/measured_timeline.h"
+#include "engine/user/user_kernel.h"
 #include "gpu_fixture.h"
 
 namespace rl {
@@ -88,8 +89,8 @@ TEST(TimelineGpu, ASpinningWarpMakesEveryOtherWarpWaitItsSpin) {
       if (w.warp == spinner)
         EXPECT_LT(wait, 2000) << "block " << block;
       else
-        EXPECT_NEAR(wait, double(spin), 0.02 * spin + 2000) << "block " << block << " warp "
-                                                            << w.warp;
+        EXPECT_NEAR(wait, double(spin), 0.02 * spin + 2000)
+            << "block " << block << " warp " << w.warp;
     }
   }
 }
@@ -119,8 +120,8 @@ TEST(TimelineGpu, EveryClassicRungRecordsWholeBlocksWithOrderedBarriers) {
         for (const WarpTimeline& w : b.warps) expect_well_formed(b, w);
         for (const auto& [ordinal, c] : barrier_clocks(b)) {
           EXPECT_EQ(c.arrivals, 32u) << "block " << b.block << " barrier " << ordinal;
-          EXPECT_GE(c.first_release, c.last_arrival) << "block " << b.block << " barrier "
-                                                      << ordinal;
+          EXPECT_GE(c.first_release, c.last_arrival)
+              << "block " << b.block << " barrier " << ordinal;
         }
       }
     }
@@ -174,12 +175,70 @@ TEST(TimelineGpuDiag, Dump) {
         std::cout << " w" << w.warp << " (%4=" << w.warp % 4 << "):";
         for (const TimelineMark& m : w.marks)
           if (m.kind != MarkKind::Phase)
-            std::cout << " " << "SPARE"[int(m.kind)] << m.index << "@" << (m.clock - c0) << "/"
+            std::cout << " "
+                      << "SPARE"[int(m.kind)] << m.index << "@" << (m.clock - c0) << "/"
                       << m.ns % 100000;
         std::cout << "\n";
       }
     }
   }
 }
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+// A kernel the user wrote, with two phases marked and the barriers it calls: its timeline has
+// the user's phase names, every barrier it calls and each warp's start and end; without marks
+// (the plain starter) still each warp's start, barriers and end.
+TEST(TimelineGpu, AUserKernelGetsItsOwnPhasesAndBarriers) {
+  RL_REQUIRE_GPU();
+  UserKernelSource k;
+  k.name = "myMarked";
+  k.source = R"(#include "rl_timeline.h"
+extern "C" __global__ void myMarked(const RL_T* in, RL_P* partials, unsigned long long n) {
+  __shared__ RL_P ws[RL_BLOCK];
+  const unsigned tid = threadIdx.x;
+  const unsigned long long i = (unsigned long long)blockIdx.x * RL_BLOCK + tid;
+  rl_phase("load");
+  ws[tid] = i < n ? RL_P(in[i]) : RL_P(0);
+  __syncthreads();
+  rl_phase("tree");
+  for (unsigned stride = RL_BLOCK / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) ws[tid] += ws[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) partials[blockIdx.x] = ws[0];
+}
+)";
+  ASSERT_EQ(register_user_kernel(k), "");
+  TimelineRequest r;
+  r.variant = "myMarked";
+  r.block_size = 256;
+  r.size = std::uint64_t(1) << 22;
+  r.blocks = {0, 3};
+  r.cost_runs = 3;
+  const MeasuredTimeline t = record_measured_timeline(r, 0);
+  ASSERT_EQ(t.blocks.size(), 2u);
+  EXPECT_GT(t.twin_median_ms, 0);
+  for (const BlockTimeline& b : t.blocks) {
+    ASSERT_EQ(b.warps.size(), 8u);
+    for (const WarpTimeline& w : b.warps) {
+      expect_well_formed(b, w);
+      std::vector<std::string> phases;
+      unsigned barriers = 0;
+      for (const TimelineMark& m : w.marks) {
+        if (m.kind == MarkKind::Phase) phases.push_back(m.phase);
+        if (m.kind == MarkKind::Release) ++barriers;
+      }
+      EXPECT_EQ(phases, (std::vector<std::string>{"load", "tree"})) << where(b, w);
+      EXPECT_EQ(barriers, 9u) << where(b, w);  // after the load, then 8 tree steps
+    }
+    for (const auto& [ordinal, c] : barrier_clocks(b))
+      EXPECT_GE(c.first_release, c.last_arrival) << "barrier " << ordinal;
+  }
+}
+
 }  // namespace
 }  // namespace rl

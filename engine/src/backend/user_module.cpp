@@ -23,11 +23,12 @@ using LibraryOwner = std::unique_ptr<std::remove_pointer_t<cudaLibrary_t>, Libra
 struct Loaded {
   LibraryOwner library;
   cudaKernel_t kernel = nullptr;
+  void* timeline_sink = nullptr;
   UserKernelContract contract;
 };
 
-using Key = std::tuple<std::string, std::string, int, int, int,
-                       std::string>;  // name, source, B, U, type, arch
+using Key = std::tuple<std::string, std::string, int, int, int, std::string,
+                       bool>;  // name, source, B, U, type, arch, timeline mode
 
 std::string first_errors(const CompileResult& r) {
   std::string out;
@@ -52,13 +53,15 @@ UserCompileShape user_shape_of(const PointSpec& p, int cc_major, int cc_minor) {
   return s;
 }
 
-LoadedUserKernel load_user_kernel(const PointSpec& p, int cc_major, int cc_minor) {
+LoadedUserKernel load_user_kernel(const PointSpec& p, int cc_major, int cc_minor, bool timeline) {
   static std::mutex mutex;
   static std::map<Key, Loaded> cache;
   const std::optional<UserKernelSource> k = user_variant_source(p.variant);
   if (!k) throw Error("no user kernel named " + p.variant + " is registered");
-  const UserCompileShape shape = user_shape_of(p, cc_major, cc_minor);
-  const Key key{k->name, k->source, shape.block_size, shape.unroll, int(shape.type), shape.arch};
+  UserCompileShape shape = user_shape_of(p, cc_major, cc_minor);
+  shape.timeline = timeline;
+  const Key key{k->name,         k->source,  shape.block_size, shape.unroll,
+                int(shape.type), shape.arch, timeline};
   const std::lock_guard lock(mutex);
   LoadedUserKernel out;
   auto it = cache.find(key);
@@ -73,12 +76,20 @@ LoadedUserKernel load_user_kernel(const PointSpec& p, int cc_major, int cc_minor
         cudaLibraryLoadData(&lib, r.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), ctx);
     Loaded loaded;
     loaded.library.reset(lib);
-    RL_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, lib, k->name.c_str()), ctx);
+    RL_CUDA_CHECK(
+        cudaLibraryGetKernel(&loaded.kernel, lib, timeline ? kUserTimelineEntry : k->name.c_str()),
+        ctx);
+    if (timeline) {
+      std::size_t bytes = 0;
+      RL_CUDA_CHECK(cudaLibraryGetGlobal(&loaded.timeline_sink, &bytes, lib, "rl_timeline_sink"),
+                    ctx);
+    }
     loaded.contract = user_kernel_contract(*k);
     out.compile_ms = r.compile_ms;
     it = cache.emplace(key, std::move(loaded)).first;
   }
   out.kernel = it->second.kernel;
+  out.timeline_sink = it->second.timeline_sink;
   out.contract = it->second.contract;
   return out;
 }

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <map>
 
+#include "backend/user_module.h"
 #include "core/cuda_raii.h"
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/core/utc_time.h"
 #include "engine/experiment/input_data.h"
 #include "engine/model/block_model_ladder.h"
+#include "engine/user/user_kernel.h"
 #include "kernels/timeline.h"
 #include "kernels/timeline_marks.cuh"
 #include "trace/timeline_marks_read.h"
@@ -30,7 +32,7 @@ Resolved resolve(const TimelineRequest& r) {
     throw Error("unknown variant " + echo(r.variant) + " (reductionlab-cli variants lists them)");
   if (!has_measured_timeline(*ref->variant))
     throw Error("no measured timeline for " + ref->variant->id +
-                ": measured timelines cover the classic ladder's nine rungs");
+                ": measured timelines cover the classic ladder's nine rungs and your own kernels");
   Resolved out{ref->variant, ref->variant->default_unroll};
   if (ref->unroll && r.unroll && *ref->unroll != *r.unroll)
     throw Error(echo(r.variant) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
@@ -40,15 +42,42 @@ Resolved resolve(const TimelineRequest& r) {
   return out;
 }
 
+// One block per tile of B x U elements: the classic ladder's grid, and a user kernel's unless it
+// declares a grid-stride grid (then the blocks the SMs hold, at most one per tile: checked again
+// on the GPU, where the SM count is known).
 std::uint64_t grid_of(const Resolved& v, const TimelineRequest& r) {
+  if (v.variant->family == VariantFamily::User) {
+    const std::uint64_t tile = std::uint64_t(r.block_size) * v.unroll;
+    return (r.size + tile - 1) / tile;
+  }
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);
   return ladder::grid_for(plan, r.size);
+}
+
+// A user kernel: its timeline-mode build beside the one a run launches.
+void attach_user_twin(kernels::TimelineLaunchRequest& req, const TimelineRequest& r,
+                      const Resolved& v, const cudaDeviceProp& prop) {
+  PointSpec p;
+  p.variant = v.variant->id;
+  p.block_size = r.block_size;
+  p.unroll = v.unroll;
+  p.type = r.type;
+  p.workspace = r.workspace;
+  p.size = r.size;
+  const LoadedUserKernel real = load_user_kernel(p, prop.major, prop.minor);
+  const LoadedUserKernel twin = load_user_kernel(p, prop.major, prop.minor, true);
+  req.user_kernel = real.kernel;
+  req.user_blocks_per_sm = real.contract.grid_blocks_per_sm;
+  req.user_writes_total = real.contract.writes_total;
+  req.sm_count = prop.multiProcessorCount;
+  req.user_twin = twin.kernel;
+  req.user_twin_sink = twin.timeline_sink;
 }
 
 }  // namespace
 
 bool has_measured_timeline(const VariantInfo& v) {
-  return v.family == VariantFamily::SeedLadder;
+  return v.family == VariantFamily::SeedLadder || v.family == VariantFamily::User;
 }
 
 void check_timeline_request(const TimelineRequest& r) {
@@ -88,8 +117,8 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
   check_timeline_request(r);
   const Resolved v = resolve(r);
   const std::string context = "measured timeline of " + v.variant->seed_label(v.unroll) +
-                              " B=" + std::to_string(r.block_size) + " on cuda:" +
-                              std::to_string(device);
+                              " B=" + std::to_string(r.block_size) +
+                              " on cuda:" + std::to_string(device);
   RL_CUDA_CHECK(cudaSetDevice(device), context);
   cudaDeviceProp prop{};
   RL_CUDA_CHECK(cudaGetDeviceProperties(&prop, device), context);
@@ -110,6 +139,8 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
   req.sm = r.sm;
   req.max_blocks = r.max_blocks;
   req.cost_runs = r.cost_runs;
+  const bool user = v.variant->family == VariantFamily::User;
+  if (user) attach_user_twin(req, r, v, prop);
   kernels::TimelineLaunchResult res;
   std::string where;
   if (const cudaError_t e = kernels::record_ladder_timeline(req, &res, &where); e != cudaSuccess)
@@ -126,7 +157,9 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
   t.grid = res.grid;
   t.selection = r.blocks.empty() ? "sm" : "blocks";
   t.sm = r.sm;
-  t.blocks = blocks_from_records(res.warps, unsigned(r.block_size / 32), {});
+  t.blocks = blocks_from_records(res.warps, unsigned(r.block_size / 32),
+                                 user ? user_phase_names(user_variant_source(v.variant->id)->source)
+                                      : std::map<unsigned, std::string>{});
   t.device = prop.name;
   t.recorded_utc = utc_now();
   t.twin_median_ms = res.twin_median_ms;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "engine/user/user_kernel.h"
+#include "engine_embedded/timeline_headers.h"
+#include "kernels/timeline_marks.cuh"
 #include "user/nvrtc_api.h"
 
 namespace rl {
@@ -28,12 +30,38 @@ std::string add_total_function(bool i32) {
          "}\n";
 }
 
+// Timeline mode: the marks' machinery, then __global__ (and __launch_bounds__, which only a
+// kernel takes) turned into a device function's attributes until timeline_entry() restores them.
+constexpr const char* kTimelinePrologue =
+    "#include \"timeline_user.cuh\"\n"
+    "#pragma push_macro(\"__global__\")\n#pragma push_macro(\"__launch_bounds__\")\n"
+    "#undef __global__\n#define __global__ __device__ __forceinline__\n"
+    "#undef __launch_bounds__\n#define __launch_bounds__(...)\n";
+
 std::string contract_header(const UserCompileShape& s) {
   const bool i32 = s.type == DType::Int32;
   return std::string("#pragma once\n") + "#define RL_BLOCK " + std::to_string(s.block_size) +
          "\n#define RL_UNROLL " + std::to_string(s.unroll) + "\n#define RL_INT32 " +
          (i32 ? "1" : "0") + "\ntypedef " + (i32 ? "int" : "float") + " RL_T;\ntypedef " +
-         (i32 ? "long long" : "float") + " RL_P;\n" + add_total_function(i32);
+         (i32 ? "long long" : "float") + " RL_P;\n" + add_total_function(i32) +
+         (s.timeline ? kTimelinePrologue : "#include \"rl_timeline.h\"\n");
+}
+
+// After the user's source (so its lines stay the compiler's lines): the kernel NVRTC exports in
+// timeline mode, marking each warp's start and end around the user's function.
+std::string timeline_entry(const std::string& name) {
+  return std::string(
+             "\n#pragma pop_macro(\"__launch_bounds__\")\n#pragma pop_macro(\"__global__\")\n") +
+         "extern \"C\" __global__ void __launch_bounds__(RL_BLOCK) " + kUserTimelineEntry +
+         "(const RL_T* in, RL_P* partials, unsigned long long n) {\n  rl_tl_user_begin();\n  " +
+         name + "(in, partials, n);\n  rl_tl_user_end();\n}\n";
+}
+
+// rl_timeline.h, which a user's kernel may include for rl_phase(): outside timeline mode the
+// marks compile to nothing.
+constexpr const char* kUserTimelineHeaderName = "rl_timeline.h";
+std::string user_timeline_header(bool timeline) {
+  return timeline ? "#pragma once\n" : "#pragma once\n#define rl_phase(name) ((void)0)\n";
 }
 
 std::vector<std::string> options_for(const UserCompileShape& s) {
@@ -105,10 +133,14 @@ CompileResult compile_user_kernel(const UserKernelSource& k, const UserCompileSh
   nvrtcProgram prog = nullptr;
   const std::string file = k.name + ".cu";  // the name in messages and line tables
   const std::string header = contract_header(shape);
-  const char* headers[] = {header.c_str()};
-  const char* header_names[] = {kContractHeader};
+  const std::string user_header = user_timeline_header(shape.timeline);
+  const char* headers[] = {header.c_str(), user_header.c_str(), kTimelineMarksHeader,
+                           kTimelineUserHeader};
+  const char* header_names[] = {kContractHeader, kUserTimelineHeaderName, "timeline_marks.cuh",
+                                "timeline_user.cuh"};
+  const std::string source = shape.timeline ? k.source + timeline_entry(k.name) : k.source;
   if (const nvrtcResult e =
-          api->create(&prog, k.source.c_str(), file.c_str(), 1, headers, header_names);
+          api->create(&prog, source.c_str(), file.c_str(), 4, headers, header_names);
       e != NVRTC_SUCCESS) {
     r.log = std::string("nvrtcCreateProgram failed: ") + api->error_string(e);
     r.diagnostics.push_back({0, 0, "error", r.log});
@@ -150,6 +182,18 @@ CompileResult compile_user_kernel(const UserKernelSource& k, const UserCompileSh
   }
   api->destroy(&prog);
   return r;
+}
+
+std::map<unsigned, std::string> user_phase_names(std::string_view source) {
+  static const std::regex call(R"re(\brl_phase\s*\(\s*"([^"\\]*)"\s*\))re");
+  std::map<unsigned, std::string> out;
+  const std::string text(source);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), call); it != std::sregex_iterator();
+       ++it) {
+    const std::string name = (*it)[1];
+    out.emplace(rl_tl_name_hash(name.c_str()), name);
+  }
+  return out;
 }
 
 }  // namespace rl

@@ -17,7 +17,7 @@ namespace rl::kernels {
 inline constexpr unsigned kTimelineMaxSlots = 16;
 
 struct TimelineLaunchRequest {
-  KernelId kernel = KernelId::Interleaved;  // a classic-ladder kernel (0..9)
+  KernelId kernel = KernelId::Interleaved;  // a classic-ladder kernel (0..9) or User
   DType type = DType::Int32;
   Workspace workspace = Workspace::Global;
   int block_size = 1024;
@@ -28,6 +28,14 @@ struct TimelineLaunchRequest {
   unsigned sm = 0;
   unsigned max_blocks = 4;
   int cost_runs = 0;  // launches of twin and real kernel each, alternating, for the cost
+  // KernelId::User: the kernel's launch fields as for a run (LaunchArgs), and its timeline-mode
+  // build: the entry to launch (a cudaKernel_t) and its module's rl_timeline_sink.
+  const void* user_kernel = nullptr;
+  int user_blocks_per_sm = 0;
+  bool user_writes_total = false;
+  int sm_count = 0;
+  const void* user_twin = nullptr;
+  void* user_twin_sink = nullptr;
 };
 
 // One warp's record as the GPU wrote it: the stage words are (code, clock low word,
@@ -54,7 +62,7 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& req, TimelineLau
 // spins spin_cycles clock cycles before the block's one __syncthreads(), so every other warp
 // waits about that long there.
 cudaError_t record_spin_barrier_timeline(int block_size, unsigned spin_warp,
-                                         unsigned long long spin_cycles,
-                                         TimelineLaunchResult* out, std::string* where);
+                                         unsigned long long spin_cycles, TimelineLaunchResult* out,
+                                         std::string* where);
 
 }  // namespace rl::kernels

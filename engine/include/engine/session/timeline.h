@@ -40,14 +40,14 @@ struct TimelineMark {
 };
 
 struct WarpTimeline {
-  unsigned warp = 0;  // warp index in the block (threadIdx.x / 32)
+  unsigned warp = 0;       // warp index in the block (threadIdx.x / 32)
   bool truncated = false;  // more than kTimelineMaxMarksPerWarp marks: the rest were dropped
   std::vector<TimelineMark> marks;  // in the order the warp stamped them
 };
 
 struct BlockTimeline {
-  unsigned block = 0;  // blockIdx.x
-  unsigned sm = 0;     // %smid it ran on
+  unsigned block = 0;               // blockIdx.x
+  unsigned sm = 0;                  // %smid it ran on
   std::vector<WarpTimeline> warps;  // every warp of the block, by warp index
 };
 

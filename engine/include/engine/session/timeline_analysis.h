@@ -39,9 +39,9 @@ struct BarrierTiming {
 };
 
 struct TimelineSummary {
-  double cycles_per_ns = 0;  // the SM clock the recording shows (GHz)
-  double span_ns = 0;        // earliest to latest mark over the recorded blocks
-  double block_median_ns = 0;  // median over recorded blocks of (last End - first Start)
+  double cycles_per_ns = 0;     // the SM clock the recording shows (GHz)
+  double span_ns = 0;           // earliest to latest mark over the recorded blocks
+  double block_median_ns = 0;   // median over recorded blocks of (last End - first Start)
   double warp_time_sum_ns = 0;  // every warp's End - Start, summed
   double barrier_wait_sum_ns = 0;
   double barrier_wait_share = 0;  // barrier_wait_sum_ns / warp_time_sum_ns (0..1)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,7 +63,18 @@ struct UserCompileShape {
   int unroll = 1;              // RL_UNROLL
   DType type = DType::Int32;   // RL_T (int or float), RL_P (long long or float)
   std::string arch = "sm_90";  // the device's, or a chosen one where there is no GPU
+  // Timeline mode (docs/user-kernels.md, "Timelines"): the kernel compiled into the device
+  // function that kUserTimelineEntry calls between each warp's start and end marks, with its
+  // __syncthreads() and rl_phase() marks stamped; the module's rl_timeline_sink says where the
+  // marks go.
+  bool timeline = false;
 };
+
+// The entry point of a kernel compiled in timeline mode.
+inline constexpr const char* kUserTimelineEntry = "rl_timeline_entry";
+
+// The names a source passes to rl_phase("..."), by the 16-bit hash its marks carry.
+std::map<unsigned, std::string> user_phase_names(std::string_view source);
 
 struct CompileResult {
   bool ok = false;
