@@ -63,6 +63,10 @@ rl::TimelineRequest build_timeline_request(const TraceArgs& a) {
   if (given(a.o_block_index))
     throw UsageError("--block-index " + a.block_index +
                      ": a measured timeline records --blocks, or the blocks of --sm");
+  if (given(a.o_kernel_name) && !given(a.o_kernel))
+    throw UsageError("--kernel-name " + a.kernel_name + ": give it with --kernel");
+  // Read, checked against the contract and registered, so that --variant may name it.
+  if (given(a.o_kernel)) read_kernel_arg(a.kernel, a.kernel_name);
   const rl::TraceRequest base = build_trace_request(a);
   rl::TimelineRequest r;
   r.variant = base.variant;
@@ -123,20 +127,29 @@ void add_measured_options(CLI::App* sub, TraceArgs& a) {
                                   "kernel timed for the instrumentation's cost (0..1000, "
                                   "default 20; 0: not measured)");
   a.o_device = sub->add_option("--device", a.device, "--measured: the GPU (default cuda:0)");
+  a.o_kernel = sub->add_option("--kernel", a.kernel,
+                               "--measured: a .cu file with a kernel you wrote "
+                               "(docs/user-kernels.md), so that --variant may name it");
+  a.o_kernel_name = sub->add_option("--kernel-name", a.kernel_name,
+                                    "--measured: which kernel of the --kernel file (default: its "
+                                    "only one)");
   const std::pair<CLI::Option*, const char*> value_names[] = {{a.o_sm, "N"},
                                                               {a.o_blocks, "I,..."},
                                                               {a.o_max_blocks, "K"},
                                                               {a.o_cost_runs, "R"},
-                                                              {a.o_device, "cuda:N"}};
+                                                              {a.o_device, "cuda:N"},
+                                                              {a.o_kernel, "FILE.cu"},
+                                                              {a.o_kernel_name, "NAME"}};
   for (const auto& [option, name] : value_names) option->type_name(name);
 }
 
 void check_no_measured_options(const TraceArgs& a) {
-  for (const CLI::Option* o : {a.o_sm, a.o_blocks, a.o_max_blocks, a.o_cost_runs, a.o_device})
+  for (const CLI::Option* o :
+       {a.o_sm, a.o_blocks, a.o_max_blocks, a.o_cost_runs, a.o_device, a.o_kernel, a.o_kernel_name})
     if (given(o))
       throw UsageError(o->get_name() +
-                       ": only with --measured (the host block model's trace "
-                       "runs no GPU)");
+                       ": only with --measured (an option of the GPU's timeline; the host block "
+                       "model's trace takes none)");
 }
 
 int write_measured_timeline(const TraceArgs& a) {

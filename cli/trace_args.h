@@ -18,9 +18,9 @@ struct TraceArgs {
   CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr;
   // --measured and the options only it takes.
   bool measured = false;
-  std::string sm, blocks, max_blocks, cost_runs, device = "cuda:0";
+  std::string sm, blocks, max_blocks, cost_runs, device = "cuda:0", kernel, kernel_name;
   CLI::Option *o_sm = nullptr, *o_blocks = nullptr, *o_max_blocks = nullptr, *o_cost_runs = nullptr,
-              *o_device = nullptr;
+              *o_device = nullptr, *o_kernel = nullptr, *o_kernel_name = nullptr;
 };
 
 // The variant, block size, unroll, workspace, type, size and block index; throws UsageError

@@ -39,6 +39,24 @@ TEST(CliTraceMeasured, NeedsAGpuAndSaysWhyOrWritesTheTimeline) {
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
 }
 
+// A kernel of your own: read and checked like run --kernel, then recorded as the classic rungs.
+TEST(CliTraceMeasured, TakesAKernelOfYourOwn) {
+  TempDir dir;
+  const std::string file = dir.file("timeline.json");
+  const CliResult r =
+      run_cli({"trace", "--measured", "--kernel", RL_USER_KERNELS_DIR "/int_accumulator.cu",
+               "--variant", "intAccumulator", "--block-size", "256", "--size", "2^20",
+               "--cost-runs", "0", "--json", file});
+  if (r.exit_code == 0) {  // a GPU is here
+    const auto doc = nlohmann::json::parse(slurp(file));
+    EXPECT_EQ(doc["timeline"]["label"], "intAccumulator");
+    EXPECT_FALSE(doc["timeline"]["blocks"].empty());
+    return;
+  }
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("a measured timeline needs a GPU"), std::string::npos) << r.err;
+}
+
 struct BadMeasured {
   const char* name;
   std::vector<std::string> args;
@@ -86,6 +104,16 @@ INSTANTIATE_TEST_SUITE_P(
                      "--json", "-"},
                     "no measured timeline for warp_shuffle"},
         BadMeasured{"Unwritable", measured({"--json", "/nonexistent/t.json"}), "does not exist"},
+        BadMeasured{"MissingKernelFile",
+                    {"trace", "--measured", "--kernel", "/nonexistent/k.cu", "--variant", "k",
+                     "--block-size", "256", "--json", "-"},
+                    "--kernel /nonexistent/k.cu"},
+        BadMeasured{"KernelNameWithoutKernel", measured({"--kernel-name", "k", "--json", "-"}),
+                    "--kernel-name k: give it with --kernel"},
+        BadMeasured{"KernelWithoutMeasured",
+                    {"trace", "--variant", "interleaved", "--block-size", "64", "--kernel", "k.cu",
+                     "--json", "-"},
+                    "--kernel: only with --measured"},
         BadMeasured{
             "SmWithoutMeasured",
             {"trace", "--variant", "interleaved", "--block-size", "64", "--sm", "2", "--json", "-"},
