@@ -1,5 +1,6 @@
 // `reductionlab-cli trace`: the step-by-step trace of one block of a variant, from the host
-// block model (engine/trace.h), as JSON to a file or to stdout (--json -).
+// block model (engine/trace.h), as JSON to a file or to stdout (--json -); with --measured, the
+// warp timeline a GPU stamps instead (cmd_trace_measured.cpp).
 #include <cstdio>
 #include <memory>
 
@@ -10,19 +11,11 @@
 #include "engine/trace/trace.h"
 #include "output_files.h"
 #include "parse_args.h"
+#include "trace_args.h"
 
 namespace rlcli {
 
-namespace {
-
-struct TraceArgs {
-  std::string variant, block_size, unroll, workspace = "global", size, type = "int32", block_index,
-                                           json;
-  bool pretty = false;
-  CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr;
-};
-
-rl::TraceRequest build_request(const TraceArgs& a) {
+rl::TraceRequest build_trace_request(const TraceArgs& a) {
   rl::TraceRequest r;
   const auto ref = rl::resolve_variant(a.variant);
   if (!ref)
@@ -54,8 +47,12 @@ rl::TraceRequest build_request(const TraceArgs& a) {
   return r;
 }
 
+namespace {
+
 int write_trace(const TraceArgs& a) {
-  const rl::TraceRequest request = build_request(a);
+  if (a.measured) return write_measured_timeline(a);
+  check_no_measured_options(a);
+  const rl::TraceRequest request = build_trace_request(a);
   // "-" (and /dev/stdout) is stdout, written as it is; a file goes through the engine's writer.
   const Output out = plan_output("--json", a.json);
   // One writer per file, as for a run: a run or another trace writing it refuses this one.
@@ -76,7 +73,8 @@ Command add_trace_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "trace",
       "Write the step-by-step trace of one block (workspace values, warp masks, barriers, "
-      "counters) as JSON, from the host block model");
+      "counters) as JSON, from the host block model; with --measured, the warp timeline a GPU "
+      "stamps as the kernel runs");
   auto a = std::make_shared<TraceArgs>();
   sub->add_option("--variant", a->variant, "Variant id or classic kernel name (reduceUnroll8)")
       ->required();
@@ -87,12 +85,13 @@ Command add_trace_command(CLI::App& app) {
                   "global (default, as in the classic ladder) or shared");
   a->o_size = sub->add_option("--size", a->size,
                               "N: the totals cover the whole launch of N elements (default: one "
-                              "block's tile); 2^24 and 16M are accepted");
+                              "block's tile; with --measured 2^24); 2^24 and 16M are accepted");
   sub->add_option("--type", a->type, "int32 (default) or float32");
   a->o_block_index =
       sub->add_option("--block-index", a->block_index, "Which block to trace (default 0)");
   sub->add_option("--json", a->json, "Output FILE, or - for stdout")->required();
   sub->add_flag("--pretty", a->pretty, "Indent the JSON");
+  add_measured_options(sub, *a);
   // Shown in --help instead of CLI11's "TEXT" (values are parsed by parse_args.h).
   const std::pair<const char*, const char*> value_names[] = {
       {"--variant", "ID"},    {"--block-size", "B"},

@@ -115,6 +115,9 @@ __global__ void __launch_bounds__(B > 0 ? B : 1024)
 template <typename T, Workspace W, int U, Tree Shape, int Last, int B = 0>
 cudaError_t go(const TwinLaunch& l) {
   using P = typename Accum<T>::type;
+  if (l.occupancy != nullptr)
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(l.occupancy, twin<T, W, U, Shape, Last, B>,
+                                                         l.block_size, l.smem_bytes);
   twin<T, W, U, Shape, Last, B><<<l.grid, l.block_size, l.smem_bytes, l.stream>>>(
       static_cast<T*>(l.input), l.n, static_cast<P*>(l.partials), l.sink, l.stage_offset);
   return cudaGetLastError();

@@ -24,6 +24,8 @@ struct TwinLaunch {
   unsigned stage_offset = 0;  // bytes of dynamic shared memory before the marks' stage
   std::size_t smem_bytes = 0;
   cudaStream_t stream = nullptr;
+  // Set: launch nothing, write how many blocks of the twin one SM holds at once.
+  int* occupancy = nullptr;
 };
 
 cudaError_t launch_twin(const TwinLaunch& l);

@@ -202,6 +202,20 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   TimelineLaunchResult res;
   res.grid = plan.grid;
   res.warps = read_records(raw, slots);
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&res.sm_count, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute(SM count)");
+  if (r.kernel == KernelId::User) {
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.resident_blocks_per_sm, r.user_twin,
+                                                        r.block_size, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(timeline entry)");
+  } else {
+    timeline::TwinLaunch o = l;
+    o.occupancy = &res.resident_blocks_per_sm;
+    check(timeline::launch_twin(o), "cudaOccupancyMaxActiveBlocksPerMultiprocessor(twin)");
+  }
+  if (check.err != cudaSuccess) return check.err;
   if (r.cost_runs > 0) {
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     check(cudaEventCreate(&e0), "cudaEventCreate");

@@ -3,6 +3,7 @@
 // messages land on the user's lines; a session carries the source and reads it back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -211,6 +212,61 @@ TEST(UserKernelSession, TheSourceTravelsWithTheSpec) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+// Timeline mode: every starter (with __launch_bounds__ or without, with marks or without)
+// compiles into the timeline entry, its lines still the user's; outside it rl_phase() is a no-op.
+class TimelineMode : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TimelineMode, EveryStarterCompilesWithMarksAndWithout) {
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  UserKernelSource k =
+      read_user_kernel_file(RL_RESOURCES_DIR "/kernels/" + std::string(GetParam()));
+  for (bool timeline : {false, true}) {
+    UserCompileShape shape;
+    shape.timeline = timeline;
+    const CompileResult r = compile_user_kernel(k, shape);
+    ASSERT_TRUE(r.ok) << (timeline ? "timeline mode: " : "") << r.log;
+    EXPECT_EQ(r.ptx.find(kUserTimelineEntry) != std::string::npos, timeline);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Starters, TimelineMode,
+                         ::testing::Values("neighbored.cu", "interleaved.cu", "unroll.cu",
+                                           "unroll_warp.cu", "warp_shuffle.cu"));
+
+TEST(TimelineMode, PhaseMarksCompileInBothModesAndNameTheirHashes) {
+  if (const std::string why = nvrtc_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  UserKernelSource k;
+  k.name = "myMarked";
+  k.source =
+      "#include \"rl_timeline.h\"\n"
+      "extern \"C\" __global__ void __launch_bounds__(RL_BLOCK) myMarked(const RL_T* in, "
+      "RL_P* partials, unsigned long long n) {\n"
+      "  rl_phase(\"load\");\n  RL_P v = threadIdx.x < n ? RL_P(in[threadIdx.x]) : 0;\n"
+      "  __syncthreads();\n  rl_phase( \"sum\" );\n"
+      "  if (threadIdx.x == 0) partials[blockIdx.x] = v;\n}\n";
+  for (bool timeline : {false, true}) {
+    UserCompileShape shape;
+    shape.timeline = timeline;
+    const CompileResult r = compile_user_kernel(k, shape);
+    EXPECT_TRUE(r.ok) << r.log;
+  }
+  const std::map<unsigned, std::string> names = user_phase_names(k.source);
+  ASSERT_EQ(names.size(), 2u);
+  std::vector<std::string> found;
+  for (const auto& [hash, name] : names) {
+    EXPECT_LT(hash, 0x10000u);
+    found.push_back(name);
+  }
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, (std::vector<std::string>{"load", "sum"}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "engine/backend/backend.h"
 #include "engine/io/resume.h"
 #include "engine/measure/runner.h"
+#include "timeline_fixtures.h"
 
 namespace rl {
 namespace {
@@ -30,6 +31,7 @@ TEST(Resume, FinishedPointsAreKeptAndFailedOnesRunAgain) {
   saved.results.resize(2);
   saved.results[1].status = PointStatus::Failed;
   saved.cancelled = true;
+  saved.timelines = {test::timeline_with({test::four_warp_block(test::SmClock{}, 7, 3)})};
   const FinishedPoints finished(&saved);
   EXPECT_EQ(finished.size(), 1u);
   EXPECT_EQ(finished.find(first.results[0].point), &saved.results[0]);
@@ -46,6 +48,8 @@ TEST(Resume, FinishedPointsAreKeptAndFailedOnesRunAgain) {
   EXPECT_FALSE(done.cancelled);
   EXPECT_EQ(done.results[0].total_samples_ms, saved.results[0].total_samples_ms);
   EXPECT_EQ(done.results[1].status, PointStatus::Ok);
+  ASSERT_EQ(done.timelines.size(), 1u);  // kept: a resumed file is written over
+  EXPECT_EQ(done.timelines[0].blocks[0].block, 7u);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(done.results[i].point, first.results[i].point);
 }
 

@@ -23,6 +23,7 @@
 #include "engine/measure/runner.h"
 #include "engine/process/supervisor.h"
 #include "engine/session/line_samples.h"
+#include "timeline_fixtures.h"
 
 namespace rl {
 namespace {
@@ -172,6 +173,7 @@ TEST_F(SupervisorTest, AResumedLineCountRunCountsOnlyThePointsItRuns) {
   ASSERT_EQ(first.results.size(), 5u);
   Session resume = first;
   resume.results.resize(2);
+  resume.timelines = {test::timeline_with({test::four_warp_block(test::SmClock{}, 7, 3)})};
   const std::string pids = ::testing::TempDir() + "rl_sup_resume_pids.txt";
   std::remove(pids.c_str());
   setenv("RL_FAKE_PID_FILE", pids.c_str(), 1);
@@ -179,6 +181,7 @@ TEST_F(SupervisorTest, AResumedLineCountRunCountsOnlyThePointsItRuns) {
   const Session s = sup.run(five_points(), {}, nullptr, &resume);
   unsetenv("RL_FAKE_COUNTS");
   ASSERT_EQ(s.results.size(), 5u);
+  EXPECT_EQ(s.timelines.size(), 1u);  // kept: a resumed file is written over
   for (std::size_t i = 0; i < 5; ++i) {
     ASSERT_TRUE(s.results[i].line_samples.has_value()) << i;
     EXPECT_EQ(s.results[i].line_samples->inst_executed(),

@@ -140,6 +140,7 @@ Json summary_json(const TimelineSummary& s) {
               {"barrier_wait_sum_ns", number(s.barrier_wait_sum_ns)},
               {"barrier_wait_share", number(s.barrier_wait_share)},
               {"instrumentation_cost", number(s.instrumentation_cost)},
+              {"twin_block_share_ns", number(s.twin_block_share_ns)},
               {"truncated_warps", s.truncated_warps},
               {"phase_ns", std::move(phases)}};
 }
@@ -183,6 +184,8 @@ OrderedJson timeline_to_json_value(const MeasuredTimeline& t) {
               {"twin_median_ms", number(t.twin_median_ms)},
               {"real_median_ms", number(t.real_median_ms)},
               {"cost_runs", t.cost_runs},
+              {"sm_count", t.sm_count},
+              {"resident_blocks_per_sm", t.resident_blocks_per_sm},
               {"phases", phases},
               {"blocks", std::move(blocks)}};
 }
@@ -207,6 +210,10 @@ MeasuredTimeline timeline_from_json_value(const OrderedJson& obj, const std::str
   t.twin_median_ms = as_double(get("twin_median_ms"), at("twin_median_ms"));
   t.real_median_ms = as_double(get("real_median_ms"), at("real_median_ms"));
   t.cost_runs = as_int(get("cost_runs"), at("cost_runs"));
+  // Kept since the block share is shown; older timelines have neither.
+  if (const Json* v = json::find(obj, "sm_count")) t.sm_count = as_int(*v, at("sm_count"));
+  if (const Json* v = json::find(obj, "resident_blocks_per_sm"))
+    t.resident_blocks_per_sm = as_int(*v, at("resident_blocks_per_sm"));
   const std::vector<std::string> phases = read_phases(get("phases"), at("phases"));
   const Json& blocks = bounded_array(get("blocks"), at("blocks"), kTimelineMaxBlocks, "blocks");
   for (std::size_t i = 0; i < blocks.size(); ++i)

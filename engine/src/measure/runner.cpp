@@ -84,7 +84,10 @@ Session Runner::run(const ExperimentSpec& spec, const RunCallbacks& cb,
   session.device = backend_->device();
   session.spec = spec;
   const FinishedPoints finished(resume, continuing_);  // resume.h: kept, not run again
-  if (resume) session.read_floors = resume->read_floors;
+  if (resume) {
+    session.read_floors = resume->read_floors;
+    session.timelines = resume->timelines;  // recorded apart from the points: kept as they are
+  }
   const std::vector<PointSpec> points = expand(spec);
   const auto start = Clock::now();
   const bool floor_known = continuing_ && resume && resume->device.measured_read_gbps > 0;

@@ -87,7 +87,10 @@ SupervisedRun::SupervisedRun(const SupervisorOptions& options, const ExperimentS
   session_.created_utc = utc_now();
   session_.device = options.device;
   session_.spec = spec;
-  if (resume) session_.read_floors = resume->read_floors;
+  if (resume) {
+    session_.read_floors = resume->read_floors;
+    session_.timelines = resume->timelines;  // recorded apart from the points: kept as they are
+  }
 }
 
 Session SupervisedRun::run(int* workers_started) {

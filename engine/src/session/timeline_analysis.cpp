@@ -148,6 +148,10 @@ TimelineSummary summarize_timeline(const MeasuredTimeline& t) {
     if (any) block_ns.push_back(last_end - first_start);
   }
   s.block_median_ns = median_of(std::move(block_ns));
+  if (t.twin_median_ms > 0 && t.sm_count > 0 && t.resident_blocks_per_sm > 0 && t.grid > 0) {
+    const double at_once = double(t.sm_count) * t.resident_blocks_per_sm;
+    s.twin_block_share_ns = t.twin_median_ms * 1e6 * std::min(at_once, double(t.grid)) / t.grid;
+  }
   for (const TimelineSpan& span : spans_with(t, base)) {
     const double ns = span.end_ns - span.start_ns;
     if (span.kind == TimelineSpan::Kind::BarrierWait)

@@ -165,6 +165,8 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
   t.twin_median_ms = res.twin_median_ms;
   t.real_median_ms = res.real_median_ms;
   t.cost_runs = res.cost_runs;
+  t.sm_count = res.sm_count;
+  t.resident_blocks_per_sm = res.resident_blocks_per_sm;
   return t;
 }
 

@@ -34,7 +34,6 @@ std::string add_total_function(bool i32) {
 // kernel takes) turned into a device function's attributes until timeline_entry() restores them.
 constexpr const char* kTimelinePrologue =
     "#include \"timeline_user.cuh\"\n"
-    "#pragma push_macro(\"__global__\")\n#pragma push_macro(\"__launch_bounds__\")\n"
     "#undef __global__\n#define __global__ __device__ __forceinline__\n"
     "#undef __launch_bounds__\n#define __launch_bounds__(...)\n";
 
@@ -50,8 +49,10 @@ std::string contract_header(const UserCompileShape& s) {
 // After the user's source (so its lines stay the compiler's lines): the kernel NVRTC exports in
 // timeline mode, marking each warp's start and end around the user's function.
 std::string timeline_entry(const std::string& name) {
-  return std::string(
-             "\n#pragma pop_macro(\"__launch_bounds__\")\n#pragma pop_macro(\"__global__\")\n") +
+  // NVRTC has no push_macro: the two are restored as the toolkit's crt/host_defines.h spells them.
+  return std::string("\n#undef __global__\n#define __global__ __attribute__((global))\n") +
+         "#undef __launch_bounds__\n"
+         "#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))\n" +
          "extern \"C\" __global__ void __launch_bounds__(RL_BLOCK) " + kUserTimelineEntry +
          "(const RL_T* in, RL_P* partials, unsigned long long n) {\n  rl_tl_user_begin();\n  " +
          name + "(in, partials, n);\n  rl_tl_user_end();\n}\n";

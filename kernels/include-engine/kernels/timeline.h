@@ -51,6 +51,8 @@ struct TimelineLaunchResult {
   std::vector<WarpMarksRecord> warps;  // recorded warps, by slot then warp
   float twin_median_ms = 0, real_median_ms = 0;
   int cost_runs = 0;
+  int sm_count = 0;
+  int resident_blocks_per_sm = 0;  // of the twin
 };
 
 // On the current device. On failure returns the CUDA error and sets *where to the call that

@@ -1,6 +1,6 @@
 // Measured warp timelines (session/timeline.h) as JSON: alone, in a session file (its
 // "timelines"), and as `reductionlab-cli trace --measured` writes one with its derived numbers.
-// The schema is in docs/cli.md ("Measured timelines"). Marks are small arrays, [kind, phase,
+// The schema is in docs/cli.md ("The timeline JSON"). Marks are small arrays, [kind, phase,
 // index, clock, ns], with the phase names in one table per timeline; clocks and ns are written
 // as exact 64-bit integers.
 #pragma once

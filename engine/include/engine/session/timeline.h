@@ -75,6 +75,10 @@ struct MeasuredTimeline {
   double twin_median_ms = 0;
   double real_median_ms = 0;
   int cost_runs = 0;
+  // The device's SMs and how many blocks of the twin one SM holds at once (the occupancy API, for
+  // the twin's launch); 0 when not known (timelines recorded before they were kept).
+  int sm_count = 0;
+  int resident_blocks_per_sm = 0;
 };
 
 }  // namespace rl

@@ -48,6 +48,10 @@ struct TimelineSummary {
   // twin / real median kernel time (1.05 = the instrumentation adds 5 %); 0 when not measured.
   double instrumentation_cost = 0;
   unsigned truncated_warps = 0;
+  // A block's share of the twin's kernel time, what the timing says one block takes: the twin's
+  // median x the blocks the SMs hold at once / the blocks of the launch (the launch runs in that
+  // many waves). Beside block_median_ns, the block as the marks saw it. 0 when not known.
+  double twin_block_share_ns = 0;
   // Work time per phase name summed over warps, in first-seen order.
   std::vector<std::pair<std::string, double>> phase_ns;
 };
