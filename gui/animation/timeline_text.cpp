@@ -115,7 +115,12 @@ QString summary_line(const MeasuredTimeline& t, const TimelineSummary& s,
   const QString name = t.label.empty() ? qstr(t.variant) : qstr(t.label);
   QStringList parts;
   parts << QString("SM clock %1").arg(qstr(rl::format_si(s.cycles_per_ns * 1e9, "Hz")));
-  parts << QString("block %1 (median of %2)").arg(duration(s.block_median_ns)).arg(t.blocks.size());
+  QString block = QString("block %1 (median of %2 marked")
+                      .arg(duration(s.block_median_ns))
+                      .arg(t.blocks.size());
+  if (s.twin_block_share_ns > 0)
+    block += QString("; %1 by the twin's kernel time").arg(duration(s.twin_block_share_ns));
+  parts << block + ")";
   QString wait = QString("barrier wait %1, %2 of warp time")
                      .arg(duration(s.barrier_wait_sum_ns),
                           qstr(rl::format_fixed(100 * s.barrier_wait_share, 1)) + "%");

@@ -32,7 +32,8 @@ QString span_tooltip(const MeasuredTimeline& t, const TimelineSpan& s, const Bar
 // The counter pass's barrier stall (%) of s's point with t's variant, block size, unroll,
 // workspace, type and N; none where s has no such point or no barrier counter for it.
 std::optional<double> counter_barrier_stall(const Session& s, const MeasuredTimeline& t);
-// "reduceUnroll8 B=256 U=8: SM clock 1.98 GHz · block 3.2 µs (median of 4) · barrier wait 12 µs,
+// "reduceUnroll8 B=256 U=8: SM clock 1.98 GHz · block 3.2 µs (median of 4 marked; 2.9 µs by the
+// twin's kernel time) · barrier wait 12 µs,
 // 41% of warp time (counter pass: barrier stall 38%) · instrumentation: twin 1.07x the real
 // kernel (20 runs each) · 2 warps truncated"
 QString summary_line(const MeasuredTimeline& t, const TimelineSummary& s,

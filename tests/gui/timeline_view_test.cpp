@@ -135,7 +135,9 @@ TEST(TimelineView, ExportsPngAndSvgNeverShorterThanItsRows) {
 }
 
 TEST(TimelineText, SummaryLineWithTheCounterPassBarrierStall) {
-  const MeasuredTimeline t = test::two_block_timeline();
+  MeasuredTimeline t = test::two_block_timeline();
+  t.sm_count = 132;  // as if on an H200 holding 8 blocks per SM: the twin's share of a block
+  t.resident_blocks_per_sm = 8;
   Session s;
   PointResult r;
   r.point = {t.variant, t.workspace, t.block_size, t.unroll, t.size, t.type};
@@ -151,6 +153,7 @@ TEST(TimelineText, SummaryLineWithTheCounterPassBarrierStall) {
   EXPECT_TRUE(line.startsWith("reduceInterleaved B=64 U=1: SM clock")) << line.toStdString();
   EXPECT_TRUE(line.contains("GHz")) << line.toStdString();
   EXPECT_TRUE(line.contains("barrier stall 38.0%")) << line.toStdString();
+  EXPECT_TRUE(line.contains("by the twin's kernel time")) << line.toStdString();
   EXPECT_TRUE(line.contains("twin 1.07x the real kernel (medians of 20 runs)"))
       << line.toStdString();
   // Another point (N differs): no counter beside the measured share.
