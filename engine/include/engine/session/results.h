@@ -13,12 +13,12 @@
 #include "engine/core/stats.h"
 #include "engine/core/types.h"
 #include "engine/device/device.h"
-#include "engine/session/timeline.h"
 #include "engine/device/kernel_occupancy.h"
 #include "engine/experiment/spec.h"
 #include "engine/session/counter_values.h"
 #include "engine/session/counts.h"
 #include "engine/session/line_samples.h"
+#include "engine/session/timeline.h"
 
 namespace rl {
 
