@@ -156,35 +156,6 @@ TEST(TimelineGpu, AnSmPastTheDeviceIsRefused) {
 }  // namespace
 }  // namespace rl
 
-namespace rl {
-namespace {
-TEST(TimelineGpuDiag, Dump) {
-  RL_REQUIRE_GPU();
-  for (const char* id : {"unroll_warp_sync", "interleaved"}) {
-    TimelineRequest r;
-    r.variant = id;
-    r.size = std::uint64_t(1) << 24;
-    r.max_blocks = 2;
-    r.cost_runs = 0;
-    const MeasuredTimeline t = record_measured_timeline(r, 0);
-    for (const BlockTimeline& b : t.blocks) {
-      std::cout << id << " block " << b.block << "\n";
-      std::uint64_t c0 = ~0ull;
-      for (const WarpTimeline& w : b.warps) c0 = std::min(c0, w.marks.front().clock);
-      for (const WarpTimeline& w : b.warps) {
-        std::cout << " w" << w.warp << " (%4=" << w.warp % 4 << "):";
-        for (const TimelineMark& m : w.marks)
-          if (m.kind != MarkKind::Phase)
-            std::cout << " "
-                      << "SPARE"[int(m.kind)] << m.index << "@" << (m.clock - c0) << "/"
-                      << m.ns % 100000;
-        std::cout << "\n";
-      }
-    }
-  }
-}
-}  // namespace
-}  // namespace rl
 
 namespace rl {
 namespace {
