@@ -140,32 +140,40 @@ __device__ __forceinline__ void rl_tl_barrier(RlTimelineWarp& w, unsigned& ordin
   ++ordinal;
 }
 
-// The warp's slot, or -1 when its block is not recorded. Lane 0 only.
+// The warp's slot, or -1 when its block is not recorded. Every lane calls it: lane i reads entry
+// i of the list or table at once, so a warp of the target SM costs one round of loads once the
+// table is full (an atomic only while it has a free entry).
 __device__ __forceinline__ int rl_tl_slot(const RlTimelineSink& s, unsigned sm) {
-  if (s.blocks != nullptr) {
-    for (unsigned i = 0; i < s.block_count; ++i)
-      if (s.blocks[i] == blockIdx.x) return static_cast<int>(i);
-    return -1;
+  const unsigned lane = threadIdx.x & 31u;
+  const bool listed = s.blocks != nullptr;
+  if (!listed && sm != s.target_sm) return -1;
+  unsigned entry = RL_TL_NO_SM;
+  if (lane < s.block_count)
+    entry = listed ? s.blocks[lane] : *static_cast<volatile unsigned*>(s.slot_table + lane);
+  const unsigned mine = __ballot_sync(0xffffffffu, lane < s.block_count && entry == blockIdx.x);
+  if (mine != 0) return __ffs(mine) - 1;
+  const unsigned free =
+      __ballot_sync(0xffffffffu, lane < s.block_count && entry == RL_TL_FREE_SLOT);
+  if (listed || free == 0) return -1;
+  int slot = -1;
+  if (lane == 0) {
+    for (unsigned i = __ffs(free) - 1; i < s.block_count; ++i) {
+      const unsigned seen = atomicCAS(s.slot_table + i, RL_TL_FREE_SLOT, blockIdx.x);
+      if (seen == RL_TL_FREE_SLOT || seen == blockIdx.x) {
+        slot = static_cast<int>(i);
+        break;
+      }
+    }
   }
-  if (sm != s.target_sm) return -1;
-  for (unsigned i = 0; i < s.block_count; ++i) {
-    const unsigned seen = atomicCAS(s.slot_table + i, RL_TL_FREE_SLOT, blockIdx.x);
-    if (seen == RL_TL_FREE_SLOT || seen == blockIdx.x) return static_cast<int>(i);
-  }
-  return -1;
+  return __shfl_sync(0xffffffffu, slot, 0);
 }
 
 // Every lane of the warp calls it last: lane 0 stamps the end; a recorded warp copies its marks
 // out (all 32 lanes copying, one burst).
 __device__ __forceinline__ void rl_tl_end(RlTimelineWarp& w, const RlTimelineSink& s) {
-  int slot = -1;
-  unsigned sm = 0;
-  if ((threadIdx.x & 31u) == 0) {
-    rl_tl_stamp(w, RL_TL_CODE(RL_TL_END, 0u, 0u));
-    sm = rl_tl_smid();
-    slot = rl_tl_slot(s, sm);
-  }
-  slot = __shfl_sync(0xffffffffu, slot, 0);
+  if ((threadIdx.x & 31u) == 0) rl_tl_stamp(w, RL_TL_CODE(RL_TL_END, 0u, 0u));
+  const unsigned sm = rl_tl_smid();
+  const int slot = rl_tl_slot(s, sm);
   if (slot < 0) return;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
   const unsigned count = __shfl_sync(0xffffffffu, w.count, 0);
