@@ -156,7 +156,6 @@ TEST(TimelineGpu, AnSmPastTheDeviceIsRefused) {
 }  // namespace
 }  // namespace rl
 
-
 namespace rl {
 namespace {
 
