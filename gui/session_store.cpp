@@ -155,7 +155,8 @@ void SessionStore::clear() {
 }
 
 SessionStore::KeptTimelines SessionStore::add_timelines(
-    const std::vector<std::shared_ptr<const MeasuredTimeline>>& list) {
+    const std::vector<std::shared_ptr<const MeasuredTimeline>>& list,
+    std::optional<DeviceInfo> device) {
   KeptTimelines kept;
   std::vector<MeasuredTimeline> recorded;
   for (const auto& t : list)
@@ -166,7 +167,12 @@ SessionStore::KeptTimelines SessionStore::add_timelines(
     // The bundled session stays as shipped: the recording is this machine's, a session of its own.
     for (OpenSession& o : open_) o.hidden = true;
     Session s;
-    s.device.name = recorded.front().device;
+    if (device) {
+      s.device = *device;
+    } else {  // timelines are recorded on CUDA GPUs only
+      s.device.backend = "cuda";
+      s.device.name = recorded.front().device;
+    }
     add(std::move(s), "recorded timelines", true);
     kept.new_session = reload = true;
   } else if (holds_ > 0 && !open_.front().live) {

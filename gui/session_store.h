@@ -143,7 +143,9 @@ class SessionStore : public QObject {
     int dropped = 0;  // the oldest timelines dropped to stay within the bound
     bool new_session = false;
   };
-  KeptTimelines add_timelines(const std::vector<std::shared_ptr<const MeasuredTimeline>>& list);
+  // device: the GPU they were recorded on, for a new session (else one named as they say).
+  KeptTimelines add_timelines(const std::vector<std::shared_ptr<const MeasuredTimeline>>& list,
+                              std::optional<DeviceInfo> device = std::nullopt);
 
   // A session another thread reads while the window goes on (a save, a CSV export): shared, not
   // copied, and not changed in place until release_hold(): a baseline chosen meanwhile applies

@@ -168,6 +168,7 @@ void TimelinePanel::set_store(SessionStore* store) {
 void TimelinePanel::on_discovery(const Discovery& d) {
   discovered_ = true;
   gpu_device_ = d.gpus.empty() ? -1 : d.gpus.front().index;
+  if (!d.gpus.empty()) gpu_ = d.gpus.front();
   no_gpu_reason_ = d.gpus.empty() ? qstr(d.no_gpu_reason) : QString();
   update_controls();
 }
@@ -259,14 +260,12 @@ void TimelinePanel::on_recorded(const TimelineRecording& r) {
 
 bool TimelinePanel::keep(const TimelineRecording& r, QString* words) {
   if (!store_) return false;
-  const SessionStore::KeptTimelines kept = store_->add_timelines({r.first, r.second});
+  const SessionStore::KeptTimelines kept = store_->add_timelines({r.first, r.second}, gpu_);
   if (kept.index != 0) return false;
   // The window passes the store's session on too; a panel on its own needs it here.
   set_session(store_->shared_primary(), store_->primary_source());
-  *words = kept.new_session
-               ? " Kept in a new session of recorded timelines (the bundled session stays as "
-                 "shipped): Save session writes them."
-               : " Kept in the shown session: Save session writes them.";
+  *words = kept.new_session ? " Kept in a new session (the bundled one stays as shipped)."
+                            : " Kept in the shown session.";
   if (kept.dropped > 0)
     *words += QString(" <b>A session keeps at most %1 timelines: the oldest %2 %3 dropped.</b>")
                   .arg(kTimelineMaxPerSession)

@@ -97,6 +97,7 @@ class TimelinePanel : public QWidget {
   QString first_why_not_;
   bool discovered_ = false;  // the GPU queue's discovery has answered
   int gpu_device_ = -1;
+  std::optional<DeviceInfo> gpu_;  // the GPU recordings are made on
   QString no_gpu_reason_;
   QPointer<RunController> jobs_;
   QPointer<JobTracker> tracker_;

@@ -10,9 +10,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "animation/block_animation.h"
 #include "animation/timeline_panel.h"
 #include "animation/timeline_view.h"
 #include "app_sample_session.h"
@@ -55,6 +57,18 @@ TEST(TimelineKeep, StoreKeepsThemInThePrimaryWithinTheBound) {
   EXPECT_EQ(store.add_timelines({nullptr}).index, -1);  // nothing to keep
 }
 
+TEST(TimelineKeep, AHeldSessionIsNotChangedUnderItsReader) {
+  SessionStore store;
+  store.set_primary(test::sample_session(), "s.json");
+  QSignalSpy reset(&store, &SessionStore::reset);
+  std::shared_ptr<const Session> saving = store.hold(0);  // as a save on another thread does
+  store.add_timelines({labelled("while saving")});
+  EXPECT_TRUE(saving->timelines.empty());
+  ASSERT_EQ(store.primary().timelines.size(), 1u);
+  EXPECT_EQ(reset.count(), 1);  // the views take the primary's new copy
+  store.release_hold();
+}
+
 TEST(TimelineKeep, TheBundledSessionStaysAsShipped) {
   SessionStore store;
   store.set_primary(test::sample_session("NVIDIA H200"), "bundled session");
@@ -64,6 +78,7 @@ TEST(TimelineKeep, TheBundledSessionStaysAsShipped) {
   EXPECT_EQ(store.primary_source(), "recorded timelines");
   ASSERT_EQ(store.primary().timelines.size(), 1u);
   EXPECT_EQ(store.primary().device.name, "hand-made for a test");
+  EXPECT_EQ(store.primary().device.backend, "cuda");  // never taken for the host emulation
   EXPECT_TRUE(store.open()[1].session->timelines.empty());
   EXPECT_EQ(store.open()[1].source, "bundled session");
   // A run started now keeps that session open (it is not an empty, cancelled run).
@@ -156,7 +171,8 @@ TEST(TimelineKeep, RecordedOverTheBundledSessionGoesToASessionOfItsOwn) {
   f.w.store()->set_primary(test::sample_session("NVIDIA H200"), "bundled session");
   f.record(labelled("mine"));
   EXPECT_EQ(f.w.store()->primary_source(), "recorded timelines");
-  EXPECT_TRUE(f.panel->message().contains("the bundled session stays as shipped"))
+  EXPECT_EQ(f.w.store()->primary().device.name, "no such GPU (test)");  // the queue's GPU
+  EXPECT_TRUE(f.panel->message().contains("the bundled one stays as shipped"))
       << f.panel->message().toStdString();
   EXPECT_EQ(f.panel->view()->timeline_count(), 1);
 }
@@ -229,6 +245,26 @@ TEST(TimelineKeepScreens, PresentationTimelinePageAtTwoSizes) {
     p->close();
     QApplication::processEvents();
   }
+}
+
+TEST(TimelineKeepScreens, WindowAfterARecordingOverTheBundledSession) {
+  const QString dir = qEnvironmentVariable("RL_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
+  QDir().mkpath(dir);
+  WindowWithQueue f;
+  f.w.store()->set_primary(test::sample_session("NVIDIA H200"), "bundled session");
+  f.record(std::make_shared<const MeasuredTimeline>(
+      test::four_block_timeline("interleaved", "reduceInterleaved", 1.0)));
+  f.w.findChild<BlockAnimationPanel*>()->set_timeline_shown(true);
+  for (QTabWidget* tabs : f.w.findChildren<QTabWidget*>())
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i) == "Inside a block") tabs->setCurrentIndex(i);
+  f.w.setWindowState(Qt::WindowNoState);
+  f.w.resize(1920, 1080);
+  f.w.show();
+  QApplication::processEvents();
+  f.w.grab().save(QDir(dir).filePath("window_recorded_over_bundled.png"));
+  QTest::qWait(100);
 }
 
 }  // namespace
