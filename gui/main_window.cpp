@@ -24,6 +24,7 @@
 #include <set>
 
 #include "animation/block_animation.h"
+#include "animation/timeline_panel.h"
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
@@ -131,8 +132,11 @@ MainWindow::MainWindow(Options options)
     // The levels above the block show the open multi-GPU session's measured phases.
     connect(multi_view_, &MultiGpuView::session_changed, panel,
             &BlockAnimationPanel::set_multi_session);
-    // Its measured timeline shows the shown session's stored timelines and counters.
-    for (auto changed : {&SessionStore::reset, &SessionStore::metadata_changed})
+    // Its measured timeline shows the shown session's stored timelines and counters, and keeps
+    // what it records there.
+    panel->timeline_panel()->set_store(store_);
+    for (auto changed :
+         {&SessionStore::reset, &SessionStore::metadata_changed, &SessionStore::timelines_changed})
       connect(store_, changed, panel, [this, panel] {
         panel->set_session(store_->shared_primary(), store_->primary_source());
       });

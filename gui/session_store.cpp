@@ -43,7 +43,8 @@ void SessionStore::begin_live(const ExperimentSpec& spec, const DeviceInfo& devi
   // The previous primary stays open, out of the charts; an empty one (a run cancelled before
   // its first point) is nothing to keep.
   if (!open_.empty()) {
-    if (open_.front().session->results.empty())
+    const Session& previous = *open_.front().session;
+    if (previous.results.empty() && previous.timelines.empty())
       open_.erase(open_.begin());
     else
       open_.front().hidden = true;
@@ -70,8 +71,12 @@ void SessionStore::finish_live(const Session& session) {
   Session& primary = *open_.front().session;
   const bool same_points = session.results.size() == primary.results.size();
   const std::string created = primary.created_utc;
+  // Timelines recorded while it ran were kept here (add_timelines); the runner's session has
+  // none of them.
+  std::vector<MeasuredTimeline> recorded = std::move(primary.timelines);
   primary = session;
   if (primary.created_utc.empty()) primary.created_utc = created;
+  if (primary.timelines.empty()) primary.timelines = std::move(recorded);
   recompute(primary);
   if (same_points) {
     emit metadata_changed();
@@ -147,6 +152,46 @@ void SessionStore::clear() {
   chosen_a_ = chosen_b_ = 0;
   emit reset();
   emit overlays_changed();
+}
+
+SessionStore::KeptTimelines SessionStore::add_timelines(
+    const std::vector<std::shared_ptr<const MeasuredTimeline>>& list,
+    std::optional<DeviceInfo> device) {
+  KeptTimelines kept;
+  std::vector<MeasuredTimeline> recorded;
+  for (const auto& t : list)
+    if (t) recorded.push_back(*t);
+  if (recorded.empty()) return kept;
+  bool reload = false;
+  if (open_.empty() || open_.front().source == "bundled session") {
+    // The bundled session stays as shipped: the recording is this machine's, a session of its own.
+    for (OpenSession& o : open_) o.hidden = true;
+    Session s;
+    if (device) {
+      s.device = *device;
+    } else {  // timelines are recorded on CUDA GPUs only
+      s.device.backend = "cuda";
+      s.device.name = recorded.front().device;
+    }
+    add(std::move(s), "recorded timelines", true);
+    kept.new_session = reload = true;
+  } else if (holds_ > 0 && !open_.front().live) {
+    // Another thread reads the held session (a save): the primary becomes a copy of its own.
+    open_.front().session = std::make_shared<Session>(*open_.front().session);
+    reload = true;
+  }
+  std::vector<MeasuredTimeline>& timelines = open_.front().session->timelines;
+  for (MeasuredTimeline& t : recorded) timelines.push_back(std::move(t));
+  if (timelines.size() > kTimelineMaxPerSession) {
+    const std::size_t excess = timelines.size() - kTimelineMaxPerSession;
+    timelines.erase(timelines.begin(), timelines.begin() + std::ptrdiff_t(excess));
+    kept.dropped = int(excess);
+  }
+  kept.index = 0;
+  if (reload) emit reset();
+  if (kept.new_session) emit overlays_changed();
+  if (!reload) emit timelines_changed();
+  return kept;
 }
 
 void SessionStore::set_baseline(const std::string& variant_id) {

@@ -134,6 +134,19 @@ class SessionStore : public QObject {
 
   void set_baseline(const std::string& variant_id);
 
+  // Warp timelines recorded in the app, kept with the shown session so that saving it keeps
+  // them: the primary, unless that is the bundled session (another machine's measurement, as
+  // shipped), when a new session of recorded timelines becomes the primary, as a run's does. A
+  // session keeps at most kTimelineMaxPerSession: the oldest go first. Null entries are skipped.
+  struct KeptTimelines {
+    int index = -1;   // into open(): where they were kept; -1: none given
+    int dropped = 0;  // the oldest timelines dropped to stay within the bound
+    bool new_session = false;
+  };
+  // device: the GPU they were recorded on, for a new session (else one named as they say).
+  KeptTimelines add_timelines(const std::vector<std::shared_ptr<const MeasuredTimeline>>& list,
+                              std::optional<DeviceInfo> device = std::nullopt);
+
   // A session another thread reads while the window goes on (a save, a CSV export): shared, not
   // copied, and not changed in place until release_hold(): a baseline chosen meanwhile applies
   // when the last hold ends. A live run's session grows as points arrive, so it is copied.
@@ -152,6 +165,7 @@ class SessionStore : public QObject {
   void time_basis_changed();
   void ladder_setting_changed();
   void chart_view_changed(const QString& chart_id);
+  void timelines_changed();  // the primary's timelines changed in place, nothing else did
 
  private:
   // o's ladder settings, listed again only when it has grown.

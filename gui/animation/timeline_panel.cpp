@@ -18,6 +18,7 @@
 #include "format.h"
 #include "jobs/job_tracker.h"
 #include "run_worker.h"
+#include "session_store.h"
 #include "wrap_row.h"
 
 namespace rl::gui {
@@ -160,9 +161,14 @@ void TimelinePanel::set_job_tracker(JobTracker* tracker) {
   tracker_ = tracker;
 }
 
+void TimelinePanel::set_store(SessionStore* store) {
+  store_ = store;
+}
+
 void TimelinePanel::on_discovery(const Discovery& d) {
   discovered_ = true;
   gpu_device_ = d.gpus.empty() ? -1 : d.gpus.front().index;
+  if (!d.gpus.empty()) gpu_ = d.gpus.front();
   no_gpu_reason_ = d.gpus.empty() ? qstr(d.no_gpu_reason) : QString();
   update_controls();
 }
@@ -236,10 +242,36 @@ void TimelinePanel::on_recorded(const TimelineRecording& r) {
   }
   if (r.cancelled) return set_message("Timeline recording cancelled.");
   if (!r.error.isEmpty()) return set_message(error_html("Recording failed: " + r.error));
-  showing_recorded_ = true;
   recorded_ = r;
-  show_timelines(r.first, r.second);
-  set_message(QString("Recorded on %1 just now.").arg(qstr(r.first->device).toHtmlEscaped()));
+  QString kept;
+  if (keep(r, &kept)) {  // shown as the newest of the session's stored timelines
+    const int n = stored_a_->count();
+    const bool two = r.second != nullptr && n >= 2;
+    stored_a_->setCurrentIndex(two ? n - 2 : n - 1);
+    stored_b_->setCurrentIndex(two ? stored_b_->count() - 1 : 0);
+    show_stored();
+  } else {
+    showing_recorded_ = true;
+    show_timelines(r.first, r.second);
+  }
+  set_message(QString("Recorded on %1 just now.").arg(qstr(r.first->device).toHtmlEscaped()) +
+              kept);
+}
+
+bool TimelinePanel::keep(const TimelineRecording& r, QString* words) {
+  if (!store_) return false;
+  const SessionStore::KeptTimelines kept = store_->add_timelines({r.first, r.second}, gpu_);
+  if (kept.index != 0) return false;
+  // The window passes the store's session on too; a panel on its own needs it here.
+  set_session(store_->shared_primary(), store_->primary_source());
+  *words = kept.new_session ? " Kept in a new session (the bundled one stays as shipped)."
+                            : " Kept in the shown session.";
+  if (kept.dropped > 0)
+    *words += QString(" <b>A session keeps at most %1 timelines: the oldest %2 %3 dropped.</b>")
+                  .arg(kTimelineMaxPerSession)
+                  .arg(kept.dropped)
+                  .arg(kept.dropped == 1 ? "was" : "were");
+  return true;
 }
 
 }  // namespace rl::gui

@@ -5,7 +5,8 @@
 // (summarize_timeline, and the shown session's counter pass barrier stall for the same point
 // where it has one). Without a GPU it says recording needs one and shows the timelines stored in
 // the session the window shows (the bundled H200 session at start), or says it holds none.
-// Export: PNG or SVG, the summary lines under the drawing.
+// A recording is kept in the window's sessions (SessionStore::add_timelines), so that saving the
+// session keeps it. Export: PNG or SVG, the summary lines under the drawing.
 #pragma once
 
 #include <QPointer>
@@ -29,6 +30,7 @@ namespace rl::gui {
 class Job;
 class JobTracker;
 class RunController;
+class SessionStore;
 class TimelineView;
 
 class TimelinePanel : public QWidget {
@@ -41,6 +43,8 @@ class TimelinePanel : public QWidget {
   void set_gpu_jobs(RunController* jobs);
   // Recordings show in the app's job list (and cancel from it).
   void set_job_tracker(JobTracker* tracker);
+  // The window's sessions: each recording is kept there (null: shown only).
+  void set_store(SessionStore* store);
   // The session the window shows (name: "bundled session", a path): its stored timelines and
   // its counter pass results. Null: none.
   void set_session(std::shared_ptr<const Session> session, const QString& name);
@@ -48,6 +52,8 @@ class TimelinePanel : public QWidget {
   void set_first_request(std::optional<TimelineRequest> r, const QString& why_not = {});
   // Starts a recording; false with the reason in message() when it cannot.
   bool record();
+  // The job id of the recording waited for (RunController::record_timelines); 0: none.
+  quint64 recording() const { return recording_; }
   // Shows these on one axis (the second may be null), with their summary lines.
   void show_timelines(std::shared_ptr<const MeasuredTimeline> first,
                       std::shared_ptr<const MeasuredTimeline> second);
@@ -71,6 +77,9 @@ class TimelinePanel : public QWidget {
   void show_stored();
   void on_discovery(const Discovery& d);
   void on_recorded(const TimelineRecording& r);
+  // Keeps r in the store and shows the session that has it; false without a store. *words:
+  // where it was kept, and what was dropped for it.
+  bool keep(const TimelineRecording& r, QString* words);
   void update_controls();
   QString gpu_words() const;
   void set_message(const QString& html);
@@ -88,9 +97,11 @@ class TimelinePanel : public QWidget {
   QString first_why_not_;
   bool discovered_ = false;  // the GPU queue's discovery has answered
   int gpu_device_ = -1;
+  std::optional<DeviceInfo> gpu_;  // the GPU recordings are made on
   QString no_gpu_reason_;
   QPointer<RunController> jobs_;
   QPointer<JobTracker> tracker_;
+  QPointer<SessionStore> store_;
   QPointer<Job> job_;
   quint64 recording_ = 0;
   std::shared_ptr<const Session> session_;

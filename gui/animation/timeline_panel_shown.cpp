@@ -16,9 +16,10 @@ namespace rl::gui {
 
 namespace {
 
-// "the bundled session", "the live run", "the session big.json"
+// "the bundled session", "the live run", "the recorded timelines", "the session big.json"
 QString session_words(const QString& name) {
-  if (name == "bundled session" || name == "live run") return "the " + name;
+  if (name == "bundled session" || name == "live run" || name == "recorded timelines")
+    return "the " + name;
   return "the session " + QFileInfo(name).fileName();
 }
 

@@ -222,52 +222,6 @@ TEST(TimelineGpu, RecordsTheAnimationsVariantAndASecondRung) {
   EXPECT_FALSE(tracker.busy());
 }
 
-// A larger hand-made timeline for looking at: 4 blocks of 8 warps (B=256) on one SM, the
-// interleaved pattern with a deterministic spread of arrivals.
-MeasuredTimeline four_block_timeline(const std::string& variant, const std::string& label,
-                                     double slower) {
-  MeasuredTimeline t = test::two_block_timeline(variant, label);
-  t.block_size = 256;
-  t.blocks.clear();
-  for (unsigned b = 0; b < 4; ++b) {
-    BlockTimeline block;
-    block.block = 40 + b * 132;
-    block.sm = 3;
-    for (unsigned w = 0; w < 8; ++w) {
-      const double t0 = b * 230.0 * slower + w * 3;
-      const double jitter = ((w * 37 + b * 11) % 9) * 9.0 * slower;
-      WarpTimeline warp;
-      warp.warp = w;
-      double now = t0;
-      warp.marks = {test::mark(MarkKind::Start, now), test::mark(MarkKind::Phase, now, "load")};
-      now = t0 + 240 * slower + jitter;
-      const double release0 = b * 230.0 * slower + 240 * slower + 80 * slower + 10;
-      warp.marks.push_back(test::mark(MarkKind::Arrive, now, {}, 0));
-      warp.marks.push_back(test::mark(MarkKind::Release, release0, {}, 0));
-      double at = release0;
-      unsigned ordinal = 1;
-      for (unsigned stride = 128; stride >= 32; stride /= 2, ++ordinal) {
-        warp.marks.push_back(test::mark(MarkKind::Phase, at, "tree", stride));
-        const bool acts = w * 32 < stride;
-        const double arrive = at + (acts ? 40 + (w % 3) * 8 : 6);
-        warp.marks.push_back(test::mark(MarkKind::Arrive, arrive, {}, ordinal));
-        at = at + 40 + 2 * 8 + 12;
-        warp.marks.push_back(test::mark(MarkKind::Release, at, {}, ordinal));
-      }
-      if (w == 0) {
-        warp.marks.push_back(test::mark(MarkKind::Phase, at, "last warp", 32));
-        at += 60;
-        warp.marks.push_back(test::mark(MarkKind::Phase, at, "write"));
-        at += 25;
-      }
-      warp.marks.push_back(test::mark(MarkKind::End, at + 2));
-      block.warps.push_back(warp);
-    }
-    t.blocks.push_back(block);
-  }
-  return t;
-}
-
 QString shots_dir() {
   return qEnvironmentVariable("RL_GUI_SCREENSHOTS");
 }
@@ -276,8 +230,8 @@ TEST(TimelineScreens, TimelinePanelAtTwoSizesAndForARoom) {
   if (shots_dir().isEmpty()) GTEST_SKIP() << "set RL_GUI_SCREENSHOTS=DIR to take screenshots";
   QDir().mkpath(shots_dir());
   const QString dir = shots_dir();
-  auto s = session_with({four_block_timeline("interleaved", "reduceInterleaved", 1.0),
-                         four_block_timeline("neighbored", "reduceNeighbored", 1.6)});
+  auto s = session_with({test::four_block_timeline("interleaved", "reduceInterleaved", 1.0),
+                         test::four_block_timeline("neighbored", "reduceNeighbored", 1.6)});
   const auto show_both = [&s](TimelinePanel& t) {
     t.set_session(s, "bundled session");
     auto* second = t.findChild<QComboBox*>("stored_second");

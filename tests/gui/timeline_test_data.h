@@ -68,4 +68,50 @@ inline MeasuredTimeline two_block_timeline(const std::string& variant = "interle
   return t;
 }
 
+// A larger hand-made timeline for looking at: 4 blocks of 8 warps (B=256) on one SM, the
+// interleaved pattern with a deterministic spread of arrivals.
+inline MeasuredTimeline four_block_timeline(const std::string& variant, const std::string& label,
+                                            double slower) {
+  MeasuredTimeline t = two_block_timeline(variant, label);
+  t.block_size = 256;
+  t.blocks.clear();
+  for (unsigned b = 0; b < 4; ++b) {
+    BlockTimeline block;
+    block.block = 40 + b * 132;
+    block.sm = 3;
+    for (unsigned w = 0; w < 8; ++w) {
+      const double t0 = b * 230.0 * slower + w * 3;
+      const double jitter = ((w * 37 + b * 11) % 9) * 9.0 * slower;
+      WarpTimeline warp;
+      warp.warp = w;
+      double now = t0;
+      warp.marks = {mark(MarkKind::Start, now), mark(MarkKind::Phase, now, "load")};
+      now = t0 + 240 * slower + jitter;
+      const double release0 = b * 230.0 * slower + 240 * slower + 80 * slower + 10;
+      warp.marks.push_back(mark(MarkKind::Arrive, now, {}, 0));
+      warp.marks.push_back(mark(MarkKind::Release, release0, {}, 0));
+      double at = release0;
+      unsigned ordinal = 1;
+      for (unsigned stride = 128; stride >= 32; stride /= 2, ++ordinal) {
+        warp.marks.push_back(mark(MarkKind::Phase, at, "tree", stride));
+        const bool acts = w * 32 < stride;
+        const double arrive = at + (acts ? 40 + (w % 3) * 8 : 6);
+        warp.marks.push_back(mark(MarkKind::Arrive, arrive, {}, ordinal));
+        at = at + 40 + 2 * 8 + 12;
+        warp.marks.push_back(mark(MarkKind::Release, at, {}, ordinal));
+      }
+      if (w == 0) {
+        warp.marks.push_back(mark(MarkKind::Phase, at, "last warp", 32));
+        at += 60;
+        warp.marks.push_back(mark(MarkKind::Phase, at, "write"));
+        at += 25;
+      }
+      warp.marks.push_back(mark(MarkKind::End, at + 2));
+      block.warps.push_back(warp);
+    }
+    t.blocks.push_back(block);
+  }
+  return t;
+}
+
 }  // namespace rl::gui::test
