@@ -5,7 +5,7 @@
 #   - binaries packed elsewhere by scripts/pack-device.sh (.device/bin.tar.xz, carried along), or
 #   - a tree built here (scripts/build.sh; BUILD_DIR, default build).
 # Every step writes a log under $OUT (default gpu-out), packed into $OUT/results.tar.gz.
-#   STEPS="tests memcheck racecheck memcheck_runner gui story remote session" (default: the
+#   STEPS="tests memcheck racecheck memcheck_runner gui story remote session timelines" (default: the
 #   first three); ladder floor cub counters lines multi labs run scripts/bench.sh NAME.
 # gui, story and remote need Qt's runtime: installed (scripts/install-deps.sh), or packed as
 # .device-qt/qt-runtime.tar.xz with an env.sh that sets QT_PLUGIN_PATH and LD_LIBRARY_PATH.
@@ -132,6 +132,20 @@ if has session; then
     --variants reduceNeighbored,reduceNeighboredLess,reduceInterleaved,reduceUnroll2,reduceUnroll4,reduceUnroll8,reduceUnrollWarp8,reduceCompleteUnrollWarp8,reduceCompleteUnroll,complete_unroll_sync,warp_shuffle,single_pass,cluster_single_pass,epoch_pass,cub_device_reduce \
     --workspace both --block-sizes 1024 --sizes 2^16,2^20,2^24,2^28 --json "$out/h200-ladder.json" > "$out/session.txt" 2>&1
   echo "exit $?" >> "$out/session.txt"
+fi
+if has timelines; then
+  # Measured warp timelines of the classic ladder's nine rungs at 2^24 x 1024, in its own global
+  # workspace and in shared memory (the four blocks SM 0 runs first; the twin against the real
+  # kernel over 50 launches each). scripts/add-timelines.py puts them into the bundled session.
+  mkdir -p "$out/timelines"
+  for ws in global shared; do
+    for v in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnroll2 reduceUnroll4 \
+             reduceUnroll8 reduceUnrollWarp8 reduceCompleteUnrollWarp8 reduceCompleteUnroll; do
+      timeout 60 $B/reductionlab-cli trace --measured --variant $v --block-size 1024 --size 2^24 \
+        --workspace $ws --cost-runs 50 --json "$out/timelines/$v-$ws.json" \
+        >> "$out/timelines.txt" 2>&1 || echo "$v $ws: exit $?" >> "$out/timelines.txt"
+    done
+  done
 fi
 for name in ladder floor cub counters lines multi labs; do
   if has $name; then
