@@ -92,8 +92,11 @@ void check_timeline_request(const TimelineRequest& r) {
     throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + id +
                 " reduces in global or shared memory");
   if (r.size == 0) throw Error("size must be at least 1 element");
-  if (r.size > (std::uint64_t(1) << 31))
-    throw Error("size " + std::to_string(r.size) + ": a timeline records at most 2^31 elements");
+  // The input is made on the host first (4 bytes an element): 2^28 elements is 1 GiB, as for a
+  // trace's input.
+  if (r.size > (std::uint64_t(1) << 28))
+    throw Error("size " + std::to_string(r.size) +
+                ": a timeline records at most 2^28 elements (1 GiB of input)");
   if (r.blocks.size() > kTimelineMaxBlocks)
     throw Error("blocks: at most " + std::to_string(kTimelineMaxBlocks) + " blocks, not " +
                 std::to_string(r.blocks.size()));
