@@ -117,9 +117,10 @@ cudaError_t go(const TwinLaunch& l) {
   using P = typename Accum<T>::type;
   if (l.occupancy != nullptr)
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(l.occupancy, twin<T, W, U, Shape, Last, B>,
-                                                         l.block_size, l.smem_bytes);
-  twin<T, W, U, Shape, Last, B><<<l.grid, l.block_size, l.smem_bytes, l.stream>>>(
-      static_cast<T*>(l.input), l.n, static_cast<P*>(l.partials), l.sink, l.stage_offset);
+                                                         l.args.block_size, l.smem_bytes);
+  twin<T, W, U, Shape, Last, B><<<l.grid, l.args.block_size, l.smem_bytes, l.args.stream>>>(
+      static_cast<T*>(l.args.input), l.args.n, static_cast<P*>(l.args.partials), l.sink,
+      l.stage_offset);
   return cudaGetLastError();
 }
 
@@ -127,11 +128,11 @@ template <typename T, Workspace W, int U>
 cudaError_t launch_rung(const TwinLaunch& l) {
   // The first three rungs take no unroll factor: instantiated at U == 1 only.
   if constexpr (U == 1) {
-    if (l.kernel == KernelId::Neighbored) return go<T, W, U, Tree::Neighbored, 0>(l);
-    if (l.kernel == KernelId::NeighboredLess) return go<T, W, U, Tree::NeighboredLess, 0>(l);
-    if (l.kernel == KernelId::Interleaved) return go<T, W, U, Tree::Interleaved, 0>(l);
+    if (l.args.kernel == KernelId::Neighbored) return go<T, W, U, Tree::Neighbored, 0>(l);
+    if (l.args.kernel == KernelId::NeighboredLess) return go<T, W, U, Tree::NeighboredLess, 0>(l);
+    if (l.args.kernel == KernelId::Interleaved) return go<T, W, U, Tree::Interleaved, 0>(l);
   }
-  switch (l.kernel) {
+  switch (l.args.kernel) {
     case KernelId::Unroll:
       return go<T, W, U, Tree::Interleaved, 0>(l);
     case KernelId::UnrollWarpVolatile:
@@ -144,12 +145,12 @@ cudaError_t launch_rung(const TwinLaunch& l) {
       return go<T, W, U, Tree::IfChain, 2>(l);
     case KernelId::CompleteUnrollVolatile:
     case KernelId::CompleteUnrollSync:
-      return detail::with_block_size(l.block_size, [&](auto b) -> cudaError_t {
+      return detail::with_block_size(l.args.block_size, [&](auto b) -> cudaError_t {
         constexpr int BS = decltype(b)::value;
         if constexpr (BS < 64) {
           return cudaErrorInvalidValue;
         } else {
-          return l.kernel == KernelId::CompleteUnrollVolatile
+          return l.args.kernel == KernelId::CompleteUnrollVolatile
                      ? go<T, W, U, Tree::TemplateChain, 1, BS>(l)
                      : go<T, W, U, Tree::TemplateChain, 2, BS>(l);
         }
@@ -179,11 +180,11 @@ __global__ void spin_barrier(unsigned spin_warp, unsigned long long spin_cycles,
 }  // namespace
 
 cudaError_t launch_twin(const TwinLaunch& l) {
-  return detail::with_type(l.type, [&](auto t) {
+  return detail::with_type(l.args.type, [&](auto t) {
     using T = typename decltype(t)::type;
-    return detail::with_workspace(l.workspace, [&](auto ws) {
+    return detail::with_workspace(l.args.workspace, [&](auto ws) {
       constexpr Workspace W = decltype(ws)::value;
-      return detail::with_unroll(l.unroll,
+      return detail::with_unroll(l.args.unroll,
                                  [&](auto u) { return launch_rung<T, W, decltype(u)::value>(l); });
     });
   });

@@ -11,19 +11,11 @@
 namespace rl::kernels::timeline {
 
 struct TwinLaunch {
-  KernelId kernel = KernelId::Interleaved;
-  DType type = DType::Int32;
-  Workspace workspace = Workspace::Global;
-  int block_size = 1024;
-  int unroll = 1;
-  std::size_t n = 0;
+  LaunchArgs args;  // the real kernel's launch, input and partials set
   unsigned grid = 0;
-  void* input = nullptr;
-  void* partials = nullptr;
   RlTimelineSink sink{};
   unsigned stage_offset = 0;  // bytes of dynamic shared memory before the marks' stage
   std::size_t smem_bytes = 0;
-  cudaStream_t stream = nullptr;
   // Set: launch nothing, write how many blocks of the twin one SM holds at once.
   int* occupancy = nullptr;
 };

@@ -16,21 +16,22 @@ using instrumented::Allocator;
 using instrumented::DevicePtr;
 
 std::string check_request(const TimelineLaunchRequest& r) {
-  const int k = static_cast<int>(r.kernel);
-  if (r.kernel == KernelId::User) {
-    if (r.user_kernel == nullptr || r.user_twin == nullptr || r.user_twin_sink == nullptr)
+  const LaunchArgs& a = r.launch;
+  const int k = static_cast<int>(a.kernel);
+  if (a.kernel == KernelId::User) {
+    if (a.user_kernel == nullptr || r.user_twin == nullptr || r.user_twin_sink == nullptr)
       return "the user kernel is not loaded";
-    if (r.block_size < 32 || r.block_size > 1024 || r.block_size % 32 != 0)
-      return "block size " + std::to_string(r.block_size) + " is not whole warps up to 1024";
+    if (a.block_size < 32 || a.block_size > 1024 || a.block_size % 32 != 0)
+      return "block size " + std::to_string(a.block_size) + " is not whole warps up to 1024";
   } else if (k < 0 || k > static_cast<int>(KernelId::CompleteUnrollSync)) {
     return "not a classic-ladder kernel";
-  } else if (!accepts(r.kernel).block_sizes.contains(r.block_size))
-    return "block size " + std::to_string(r.block_size) + " is not taken by this kernel";
-  else if (!accepts(r.kernel).unroll_factors.contains(r.unroll))
-    return "unroll " + std::to_string(r.unroll) + " is not taken by this kernel";
-  if (r.kernel != KernelId::User && r.workspace == Workspace::Registers)
+  } else if (!accepts(a.kernel).block_sizes.contains(a.block_size))
+    return "block size " + std::to_string(a.block_size) + " is not taken by this kernel";
+  else if (!accepts(a.kernel).unroll_factors.contains(a.unroll))
+    return "unroll " + std::to_string(a.unroll) + " is not taken by this kernel";
+  if (a.kernel != KernelId::User && a.workspace == Workspace::Registers)
     return "the ladder reduces in global or shared memory";
-  if (r.n == 0 || r.host_input == nullptr) return "no input";
+  if (a.n == 0 || r.host_input == nullptr) return "no input";
   if (r.blocks.size() > kTimelineMaxSlots) return "record at most 16 blocks";
   if (r.blocks.empty() && (r.max_blocks == 0 || r.max_blocks > kTimelineMaxSlots))
     return "record 1 to 16 blocks of the SM";
@@ -120,17 +121,7 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   if (out == nullptr) return *where = "record_ladder_timeline: no output", cudaErrorInvalidValue;
   if (const std::string bad = check_request(r); !bad.empty())
     return *where = "record_ladder_timeline: " + bad, cudaErrorInvalidValue;
-  LaunchArgs args;
-  args.kernel = r.kernel;
-  args.type = r.type;
-  args.workspace = r.workspace;
-  args.block_size = r.block_size;
-  args.unroll = r.unroll;
-  args.n = r.n;
-  args.user_kernel = r.user_kernel;
-  args.user_blocks_per_sm = r.user_blocks_per_sm;
-  args.user_writes_total = r.user_writes_total;
-  args.sm_count = r.sm_count;
+  LaunchArgs args = r.launch;
   LaunchPlan plan;
   if (const cudaError_t e = plan_launch(args, &plan); e != cudaSuccess)
     return *where = "plan_launch", e;
@@ -148,7 +139,7 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   Sink sink = make_sink(a, r.blocks, r.sm, slots);
   if (a.err != cudaSuccess) return a.err;
   Checked check{cudaSuccess, where};
-  check(cudaMemcpy(input.get(), r.host_input, r.n * 4, cudaMemcpyHostToDevice),
+  check(cudaMemcpy(input.get(), r.host_input, r.launch.n * 4, cudaMemcpyHostToDevice),
         "cudaMemcpy(input)");
   if (!r.blocks.empty())
     check(cudaMemcpy(sink.blocks.get(), r.blocks.data(), r.blocks.size() * sizeof(unsigned),
@@ -159,32 +150,27 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   args.result = result.get();
 
   timeline::TwinLaunch l;
-  l.kernel = r.kernel;
-  l.type = r.type;
-  l.workspace = r.workspace;
-  l.block_size = r.block_size;
-  l.unroll = r.unroll;
-  l.n = r.n;
+  l.args = args;
   l.grid = plan.grid;
-  l.input = input.get();
-  l.partials = partials.get();
   l.sink = sink.view;
-  l.stage_offset =
-      r.workspace == Workspace::Shared ? (unsigned(r.block_size) * 4 + 15) / 16 * 16 : 0;
-  l.smem_bytes = l.stage_offset + std::size_t(r.block_size / 32) * RL_TL_STAGE_WORDS * 4;
+  l.stage_offset = r.launch.workspace == Workspace::Shared
+                       ? (unsigned(r.launch.block_size) * 4 + 15) / 16 * 16
+                       : 0;
+  l.smem_bytes = l.stage_offset + std::size_t(r.launch.block_size / 32) * RL_TL_STAGE_WORDS * 4;
   // A user kernel's twin is its timeline-mode build: same arguments, sink in a module global.
   auto launch = [&]() -> cudaError_t {
-    if (r.kernel != KernelId::User) return timeline::launch_twin(l);
-    if (r.user_writes_total) {
+    if (r.launch.kernel != KernelId::User) return timeline::launch_twin(l);
+    if (r.launch.user_writes_total) {
       if (const cudaError_t e = cudaMemset(result.get(), 0, 8); e != cudaSuccess) return e;
     }
     void* in = input.get();
-    void* out = r.user_writes_total ? result.get() : partials.get();
-    unsigned long long n = r.n;
+    void* out = r.launch.user_writes_total ? result.get() : partials.get();
+    unsigned long long n = r.launch.n;
     void* params[] = {&in, &out, &n};
-    return cudaLaunchKernel(r.user_twin, dim3(plan.grid), dim3(r.block_size), params, 0, nullptr);
+    return cudaLaunchKernel(r.user_twin, dim3(plan.grid), dim3(r.launch.block_size), params, 0,
+                            nullptr);
   };
-  if (r.kernel == KernelId::User)
+  if (r.launch.kernel == KernelId::User)
     check(cudaMemcpy(r.user_twin_sink, &sink.view, sizeof(sink.view), cudaMemcpyHostToDevice),
           "cudaMemcpy(rl_timeline_sink)");
   auto twin = [&] {
@@ -206,9 +192,9 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&res.sm_count, cudaDevAttrMultiProcessorCount, device),
         "cudaDeviceGetAttribute(SM count)");
-  if (r.kernel == KernelId::User) {
+  if (r.launch.kernel == KernelId::User) {
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.resident_blocks_per_sm, r.user_twin,
-                                                        r.block_size, 0),
+                                                        r.launch.block_size, 0),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor(timeline entry)");
   } else {
     timeline::TwinLaunch o = l;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "backend/launch_args.h"
 #include "backend/user_module.h"
 #include "core/cuda_raii.h"
 #include "engine/core/echo.h"
@@ -16,29 +17,19 @@
 #include "kernels/timeline.h"
 #include "kernels/timeline_marks.cuh"
 #include "trace/timeline_marks_read.h"
+#include "trace/trace_internal.h"
 
 namespace rl {
 
 namespace {
 
-struct Resolved {
-  const VariantInfo* variant = nullptr;
-  int unroll = 1;
-};
+using Resolved = ResolvedVariant;
 
 Resolved resolve(const TimelineRequest& r) {
-  const std::optional<VariantRef> ref = resolve_variant(r.variant);
-  if (!ref)
-    throw Error("unknown variant " + echo(r.variant) + " (reductionlab-cli variants lists them)");
-  if (!has_measured_timeline(*ref->variant))
-    throw Error("no measured timeline for " + ref->variant->id +
+  const Resolved out = resolve_variant_unroll(r.variant, r.unroll);
+  if (!has_measured_timeline(*out.variant))
+    throw Error("no measured timeline for " + out.variant->id +
                 ": measured timelines cover the classic ladder's nine rungs and your own kernels");
-  Resolved out{ref->variant, ref->variant->default_unroll};
-  if (ref->unroll && r.unroll && *ref->unroll != *r.unroll)
-    throw Error(echo(r.variant) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
-                std::to_string(*r.unroll) + " was asked for");
-  if (ref->unroll) out.unroll = *ref->unroll;
-  if (r.unroll) out.unroll = *r.unroll;
   return out;
 }
 
@@ -54,9 +45,10 @@ std::uint64_t grid_of(const Resolved& v, const TimelineRequest& r) {
   return ladder::grid_for(plan, r.size);
 }
 
-// A user kernel: its timeline-mode build beside the one a run launches.
-void attach_user_twin(kernels::TimelineLaunchRequest& req, const TimelineRequest& r,
-                      const Resolved& v, const cudaDeviceProp& prop) {
+// The point a run would launch for r: its launch arguments come from the backend's own rules
+// (launch_args_for, attach_user_kernel), so the real kernel timed beside the twin is the one a
+// run times.
+PointSpec point_of(const TimelineRequest& r, const Resolved& v) {
   PointSpec p;
   p.variant = v.variant->id;
   p.block_size = r.block_size;
@@ -64,14 +56,7 @@ void attach_user_twin(kernels::TimelineLaunchRequest& req, const TimelineRequest
   p.type = r.type;
   p.workspace = r.workspace;
   p.size = r.size;
-  const LoadedUserKernel real = load_user_kernel(p, prop.major, prop.minor);
-  const LoadedUserKernel twin = load_user_kernel(p, prop.major, prop.minor, true);
-  req.user_kernel = real.kernel;
-  req.user_blocks_per_sm = real.contract.grid_blocks_per_sm;
-  req.user_writes_total = real.contract.writes_total;
-  req.sm_count = prop.multiProcessorCount;
-  req.user_twin = twin.kernel;
-  req.user_twin_sink = twin.timeline_sink;
+  return p;
 }
 
 }  // namespace
@@ -130,20 +115,21 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
                 std::to_string(prop.multiProcessorCount - 1));
 
   const InputData input = make_input(r.size, r.type);
+  const PointSpec point = point_of(r, v);
   kernels::TimelineLaunchRequest req;
-  req.kernel = v.variant->kernel;
-  req.type = r.type;
-  req.workspace = r.workspace;
-  req.block_size = r.block_size;
-  req.unroll = v.unroll;
-  req.n = r.size;
+  req.launch = launch_args_for(point);
+  attach_user_kernel(req.launch, point, device);
   req.host_input = input.data();
   req.blocks = r.blocks;
   req.sm = r.sm;
   req.max_blocks = r.max_blocks;
   req.cost_runs = r.cost_runs;
   const bool user = v.variant->family == VariantFamily::User;
-  if (user) attach_user_twin(req, r, v, prop);
+  if (user) {
+    const LoadedUserKernel twin = load_user_kernel(point, prop.major, prop.minor, true);
+    req.user_twin = twin.kernel;
+    req.user_twin_sink = twin.timeline_sink;
+  }
   kernels::TimelineLaunchResult res;
   std::string where;
   if (const cudaError_t e = kernels::record_ladder_timeline(req, &res, &where); e != cudaSuccess)

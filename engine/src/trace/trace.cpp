@@ -36,23 +36,25 @@ void StepCounters::scale(std::uint64_t k) {
     *f *= k;
 }
 
+ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll) {
+  const std::optional<VariantRef> ref = resolve_variant(name);
+  if (!ref)
+    throw Error("unknown variant " + echo(name) + " (reductionlab-cli variants lists them)");
+  ResolvedVariant out{ref->variant, ref->variant->default_unroll};
+  if (ref->unroll && unroll && *ref->unroll != *unroll)
+    throw Error(echo(name) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
+                std::to_string(*unroll) + " was asked for");
+  if (ref->unroll) out.unroll = *ref->unroll;
+  if (unroll) out.unroll = *unroll;
+  return out;
+}
+
 namespace {
 
-struct Resolved {
-  const VariantInfo* variant = nullptr;
-  int unroll = 1;
-};
+using Resolved = ResolvedVariant;
 
 Resolved resolve(const TraceRequest& r) {
-  const std::optional<VariantRef> ref = resolve_variant(r.variant);
-  if (!ref)
-    throw Error("unknown variant " + echo(r.variant) + " (reductionlab-cli variants lists them)");
-  Resolved out{ref->variant, ref->variant->default_unroll};
-  if (ref->unroll && r.unroll && *ref->unroll != *r.unroll)
-    throw Error(echo(r.variant) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
-                std::to_string(*r.unroll) + " was asked for");
-  if (ref->unroll) out.unroll = *ref->unroll;
-  if (r.unroll) out.unroll = *r.unroll;
+  const Resolved out = resolve_variant_unroll(r.variant, r.unroll);
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the classic ladder and warp_shuffle, reduce_add_sync, cg_reduce, "

@@ -3,6 +3,7 @@
 // classic ladder.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "engine/catalog/catalog.h"
@@ -41,6 +42,15 @@ Trace make_unroll_lab_trace(Trace t, KernelId k);
 // Once a tiled lab's steps are built (each step's loads set): lane states, lane counters and
 // the block's totals. trace_labs.cpp.
 void finish_tiled_lab_trace(Trace& t);
+
+// A variant named by id or classic name and the unroll factor it runs at: the one the name
+// gives ("reduceUnroll8"), else the one asked for, else the variant's default. Throws rl::Error
+// for an unknown name, or a name whose unroll differs from the one asked for. trace.cpp.
+struct ResolvedVariant {
+  const VariantInfo* variant = nullptr;
+  int unroll = 1;
+};
+ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll);
 
 // A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
 // size, grid and block index. trace.cpp.

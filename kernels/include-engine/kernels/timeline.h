@@ -17,23 +17,16 @@ namespace rl::kernels {
 inline constexpr unsigned kTimelineMaxSlots = 16;
 
 struct TimelineLaunchRequest {
-  KernelId kernel = KernelId::Interleaved;  // a classic-ladder kernel (0..9) or User
-  DType type = DType::Int32;
-  Workspace workspace = Workspace::Global;
-  int block_size = 1024;
-  int unroll = 1;
-  std::size_t n = 0;
-  const void* host_input = nullptr;  // n elements
+  // The real kernel's launch as a run makes it (buffers and stream left empty: the recording
+  // allocates its own): a classic-ladder kernel (0..9), or KernelId::User with its user fields.
+  LaunchArgs launch;
+  const void* host_input = nullptr;  // launch.n elements
   std::vector<unsigned> blocks;      // record these blocks; empty: the first max_blocks on sm
   unsigned sm = 0;
   unsigned max_blocks = 4;
   int cost_runs = 0;  // launches of twin and real kernel each, alternating, for the cost
-  // KernelId::User: the kernel's launch fields as for a run (LaunchArgs), and its timeline-mode
-  // build: the entry to launch (a cudaKernel_t) and its module's rl_timeline_sink.
-  const void* user_kernel = nullptr;
-  int user_blocks_per_sm = 0;
-  bool user_writes_total = false;
-  int sm_count = 0;
+  // KernelId::User: its timeline-mode build, the entry to launch (a cudaKernel_t) and its
+  // module's rl_timeline_sink.
   const void* user_twin = nullptr;
   void* user_twin_sink = nullptr;
 };
