@@ -68,6 +68,11 @@ struct LaunchArgs {
   // per SM (a grid-stride kernel), sm_count giving the SMs; and whether it adds the whole total
   // into its partials argument itself (then that argument is the zeroed result, no finishing).
   const void* user_kernel = nullptr;
+  // The rows and columns kernels (is_segmented_kernel): the matrix's shape, rows * cols == n,
+  // row-major. Their plan has partial_count = rows (or cols for reduces_columns), no finishing
+  // pass and no separate first kernel: launch_first writes every row's (column's) sum to
+  // partials, in order, using scratch for a split's own partial sums.
+  std::size_t rows = 0, cols = 0;
   int user_blocks_per_sm = 0;
   bool user_writes_total = false;
   int sm_count = 0;

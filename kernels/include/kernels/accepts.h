@@ -135,6 +135,22 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
                             bit(Workspace::Shared)),
     accepts_detail::lab_row(KernelId::TreeLoopUnrolled, accepts_detail::kNoUnroll,
                             bit(Workspace::Shared)),
+    // Rows and columns of a matrix (segmented_*.cu): U loads in flight per thread; CUB's
+    // segmented reduce picks its own shape.
+    {KernelId::RowPerThread, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::RowPerWarp, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::RowPerBlock, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::RowSplit, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::ColumnStrided, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::ColumnTiled, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
+    {KernelId::CubSegmentedRows, Pow2Range{}, accepts_detail::kNoUnroll, 0,
+     accepts_detail::kBothTypes, accepts_detail::kRegisters},
     // A user kernel (user_launch.cpp): any block size, the unroll factor it is compiled with,
     // its input restored before every sample (it may reduce in place).
     {KernelId::User, accepts_detail::kAllBlocks, accepts_detail::kUnrolls, 1,

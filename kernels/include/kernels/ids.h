@@ -64,6 +64,16 @@ enum class KernelId : int {
   UnrollPragma = 60,      // a 32-trip strided load loop with #pragma unroll U
   TreeLoopRolled = 61,    // the shared-memory tree loop with #pragma unroll 1
   TreeLoopUnrolled = 62,  // the same loop, block size known, #pragma unroll
+  // Many sums at once (kernels/segmented_rows.cu, kernels/segmented_columns.cu): one sum per
+  // row, or per column, of a row-major LaunchArgs::rows x LaunchArgs::cols matrix, written to
+  // LaunchArgs::partials (one Accum entry per row or column, in order).
+  RowPerThread = 70,      // thread r sums row r: for many short rows
+  RowPerWarp = 71,        // a warp per row, lanes along the row, shuffles combine
+  RowPerBlock = 72,       // a block per row, warp sums through shared memory
+  RowSplit = 73,          // several blocks per long row; a second pass adds their sums in order
+  ColumnStrided = 75,     // a warp per column, lanes down the column: strided, the lesson
+  ColumnTiled = 76,       // threads along the row, partial sums down slabs of rows, then added
+  CubSegmentedRows = 78,  // cub::DeviceSegmentedReduce::Sum, a segment per row (the reference)
   // A kernel the user wrote, compiled at run time (engine/user/user_kernel.h): launched through
   // the handle in LaunchArgs::user_kernel, one partial per block, the finishing pass after it.
   User = 90,
@@ -72,6 +82,14 @@ enum class KernelId : int {
 // Whether kernel k is one of the labs: its total is a function of the input, not its sum.
 constexpr bool is_lab_kernel(KernelId k) {
   return static_cast<int>(k) >= 40 && static_cast<int>(k) < 70;
+}
+
+// Whether kernel k sums the rows or the columns of a matrix (one output per row or column).
+constexpr bool is_segmented_kernel(KernelId k) {
+  return static_cast<int>(k) >= 70 && static_cast<int>(k) < 80;
+}
+constexpr bool reduces_columns(KernelId k) {
+  return k == KernelId::ColumnStrided || k == KernelId::ColumnTiled;
 }
 
 }  // namespace rl::kernels
