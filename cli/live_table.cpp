@@ -110,7 +110,9 @@ void LiveTable::print_header() {
       "speed-up: against %s at the same %s and type; first = first kernel alone (what "
       "the classic ladder times), total = whole reduction\n",
       baseline_.empty() ? "(none)" : baseline_.c_str(),
-      size_header_ == "N" ? "size" : size_header_ == "MxN" ? "shape" : "size or shape");
+      size_header_ == "N"     ? "size"
+      : size_header_ == "MxN" ? "shape"
+                              : "size or shape");
   if (basis_ != rl::TimeBasis::Whole)
     std::printf("--time %s: GB/s, %%floor, %%theo and speed-up are on the %s\n",
                 rl::time_basis_key(basis_).c_str(), rl::time_basis_name(basis_).c_str());
