@@ -15,6 +15,7 @@
 #include "engine/measure/runner.h"
 #include "engine/measure/verify.h"
 #include "engine/model/block_model.h"
+#include "engine/session/metrics.h"
 
 namespace rl {
 namespace {
@@ -323,6 +324,21 @@ TEST(SegmentedBaseline, SpeedUpsOnlyAtTheSameShape) {
   ASSERT_TRUE(results[1].speedup.has_value());
   EXPECT_DOUBLE_EQ(*results[1].speedup, 2.0);
   EXPECT_FALSE(results[2].speedup.has_value());  // same elements, another shape
+}
+
+// The read floor is looked up by bytes: a matrix point finds the one of its rows x cols x 4.
+TEST(SegmentedReadFloor, FoundByTheMatrixBytes) {
+  PointResult r;
+  r.point = PointSpec{"row_per_warp", Workspace::Registers, 256,  4,
+                      4096u * 4096u,  DType::Int32,         4096, 4096};
+  r.total.samples = 5;
+  r.total.median_ms = 0.1;
+  ReadFloor f;
+  f.bytes = 4096u * 4096u * 4u;
+  f.time.samples = 5;
+  f.time.median_ms = 0.05;
+  EXPECT_EQ(input_bytes(r.point), f.bytes);
+  EXPECT_DOUBLE_EQ(point_rates(r, DeviceInfo{}, {f}).pct_of_read_floor, 50.0);
 }
 
 }  // namespace
