@@ -55,8 +55,9 @@ void add_rows(std::vector<VariantInfo>& out) {
       "Each long row is cut into pieces, one block each, and a second pass adds each row's "
       "piece sums in order. It wins when there are too few rows to fill the GPU with a block "
       "per row, down to a single row of millions of elements.",
-      {"load: block (r, k) sums piece k of row r into scratch",
-       "second pass: each row's piece sums added in order", kWrite}));
+      {"load: block (r, k) adds piece k of row r, U loads in flight",
+       "block sum: warp shuffles, warp sums through shared memory; the piece's sum to scratch",
+       "second pass: a warp per row adds its piece sums in order", kWrite}));
   out.push_back(segmented(
       "cub_segmented_rows", KernelId::CubSegmentedRows, Reduces::Rows,
       "CUB DeviceSegmentedReduce::Sum (a segment per row)",
