@@ -34,8 +34,8 @@ rl::Session read_session(const char* which, const std::string& path) {
 
 std::string point_name(const rl::PointSpec& p) {
   return rl::variant_label(p.variant, p.unroll) + " " + std::string(rl::to_string(p.workspace)) +
-         " B=" + std::to_string(p.block_size) + " N=" + rl::format_size(p.size) + " " +
-         std::string(rl::to_string(p.type));
+         " B=" + std::to_string(p.block_size) + (p.is_matrix() ? " " : " N=") + p.size_text() +
+         " " + std::string(rl::to_string(p.type));
 }
 
 int run_compare(const CompareArgs& args) {

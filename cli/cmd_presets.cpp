@@ -24,13 +24,16 @@ std::string ints(const std::vector<int>& values, const char* none) {
 
 int list_presets() {
   for (const rl::Preset& p : rl::presets()) {
+    // A preset of matrices lists its shapes: its variants run on nothing else.
     std::vector<std::string> sizes;
-    for (std::uint64_t n : p.spec.sizes) sizes.push_back(rl::format_size(n));
-    std::printf("%s  %s\n    %s\n    variants %s; block sizes %s; unroll %s; sizes %s\n",
-                p.id.c_str(), p.name.c_str(), p.description.c_str(),
-                joined(p.spec.variants).c_str(),
+    if (p.spec.shapes.empty())
+      for (std::uint64_t n : p.spec.sizes) sizes.push_back(rl::format_size(n));
+    for (const rl::MatrixShape& m : p.spec.shapes) sizes.push_back(rl::format_shape(m));
+    std::printf("%s  %s\n    %s\n    variants %s; block sizes %s; unroll %s; %s %s\n", p.id.c_str(),
+                p.name.c_str(), p.description.c_str(), joined(p.spec.variants).c_str(),
                 ints(p.spec.block_sizes, "each variant's own").c_str(),
-                ints(p.spec.unroll_factors, "each variant's own").c_str(), joined(sizes).c_str());
+                ints(p.spec.unroll_factors, "each variant's own").c_str(),
+                p.spec.shapes.empty() ? "sizes" : "shapes", joined(sizes).c_str());
   }
   return kExitOk;
 }

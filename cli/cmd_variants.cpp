@@ -41,6 +41,8 @@ std::string family_column(const rl::VariantInfo& v) {
       return "modern";
     case rl::VariantFamily::CubReference:
       return "cub";
+    case rl::VariantFamily::RowsAndColumns:
+      return v.reduces == rl::Reduces::Columns ? "mat:cols" : "mat:rows";
     case rl::VariantFamily::DivergenceLab:
       return "lab:div";
     case rl::VariantFamily::PredicateLab:

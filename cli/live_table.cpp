@@ -72,12 +72,17 @@ LiveTable::LiveTable(const rl::DeviceInfo& device, const std::vector<rl::PointSp
   progress_tty_ = isatty(STDERR_FILENO) != 0;
   color_ = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
   seed_width_ = std::max(seed_width_, std::size_t(7));  // the header's "classic"
+  bool matrix_points = false, whole_points = false;
   for (const rl::PointSpec& p : points) {
     variant_width_ = std::max(variant_width_, p.variant.size());
     seed_width_ = std::max(seed_width_, seed_label(p).size());
-    size_width_ = std::max(size_width_, rl::format_size(p.size).size());
+    size_width_ = std::max(size_width_, p.size_text().size());
     point_width_ = std::max(point_width_, narrow_point(p).size());
+    (p.is_matrix() ? matrix_points : whole_points) = true;
   }
+  // The size column holds N for a whole array, the shape (rows x cols) for a matrix.
+  size_header_ = !matrix_points ? "N" : whole_points ? "N|MxN" : "MxN";
+  size_width_ = std::max(size_width_, size_header_.size());
 }
 
 void LiveTable::print_header() {
@@ -102,9 +107,12 @@ void LiveTable::print_header() {
         counts_ ? ": the counts columns are what a GPU would execute" : "");
   }
   std::printf(
-      "speed-up: against %s at the same size and type; first = first kernel alone (what "
+      "speed-up: against %s at the same %s and type; first = first kernel alone (what "
       "the classic ladder times), total = whole reduction\n",
-      baseline_.empty() ? "(none)" : baseline_.c_str());
+      baseline_.empty() ? "(none)" : baseline_.c_str(),
+      size_header_ == "N"     ? "size"
+      : size_header_ == "MxN" ? "shape"
+                              : "size or shape");
   if (basis_ != rl::TimeBasis::Whole)
     std::printf("--time %s: GB/s, %%floor, %%theo and speed-up are on the %s\n",
                 rl::time_basis_key(basis_).c_str(), rl::time_basis_name(basis_).c_str());
@@ -126,7 +134,7 @@ void LiveTable::print_header() {
   if (narrow_) {
     std::printf("narrow table (--table wide for every column, --json for every number):\n");
     std::printf(kNarrowFormat, pad_right("point", point_width_).c_str(), "workspace", "B",
-                pad_left("N", size_width_).c_str(), "type", "total", "speed-up", "status");
+                pad_left(size_header_, size_width_).c_str(), "type", "total", "speed-up", "status");
     std::fflush(stdout);
     return;
   }
@@ -142,8 +150,8 @@ void LiveTable::print_header() {
   std::printf("%s  %s  %-9s %4s %3s  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
               pad_right("variant", variant_width_).c_str(),
               pad_right("classic", seed_width_).c_str(), "workspace", "B", "U",
-              pad_left("N", size_width_).c_str(), "type", "first", "total", "gpu", "noise", "GB/s",
-              "%floor", "%theo", "speed-up", counts_header.c_str(), "status");
+              pad_left(size_header_, size_width_).c_str(), "type", "first", "total", "gpu", "noise",
+              "GB/s", "%floor", "%theo", "speed-up", counts_header.c_str(), "status");
   std::fflush(stdout);
 }
 
@@ -232,7 +240,7 @@ void LiveTable::on_result(const rl::Session& so_far) {
       "%s  %s  %-9s %4s %3d  %s  %-7s  %10s  %10s  %10s  %6s  %8s  %7s  %6s  %8s%s  %s\n",
       pad_right(p.variant, variant_width_).c_str(), pad_right(seed_label(p), seed_width_).c_str(),
       std::string(rl::to_string(p.workspace)).c_str(), rl::block_size_text(p.block_size).c_str(),
-      p.unroll, pad_left(rl::format_size(p.size), size_width_).c_str(),
+      p.unroll, pad_left(p.size_text(), size_width_).c_str(),
       std::string(rl::to_string(p.type)).c_str(), first.c_str(), total.c_str(), gpu.c_str(),
       noise.c_str(), measured ? gbps_text(m.gbps).c_str() : "-", floor.c_str(),
       measured ? pct_text(m.pct_of_theoretical).c_str() : "-", speedup.c_str(),
@@ -256,8 +264,8 @@ void LiveTable::print_narrow_row(const rl::PointResult& r, const std::string& to
   std::printf(
       kNarrowFormat, pad_right(narrow_point(p), point_width_).c_str(),
       std::string(rl::to_string(p.workspace)).c_str(), rl::block_size_text(p.block_size).c_str(),
-      pad_left(rl::format_size(p.size), size_width_).c_str(),
-      std::string(rl::to_string(p.type)).c_str(), total.c_str(), speedup.c_str(), status.c_str());
+      pad_left(p.size_text(), size_width_).c_str(), std::string(rl::to_string(p.type)).c_str(),
+      total.c_str(), speedup.c_str(), status.c_str());
   if (r.status != rl::PointStatus::Ok && !r.message.empty()) {
     std::string why = "    " + r.message;
     if (why.size() >= kNarrowTableColumns) why = why.substr(0, kNarrowTableColumns - 4) + "...";

@@ -59,6 +59,7 @@ class LiveTable {
   rl::TimeBasis basis_ = rl::TimeBasis::Whole;
   CounterColumns counters_{{}};
   std::size_t variant_width_ = 7, seed_width_ = 4, size_width_ = 4, point_width_ = 5;
+  std::string size_header_ = "N";
 };
 
 }  // namespace rlcli

@@ -50,8 +50,10 @@ void settle_baseline(const RunArgs& a, rl::ExperimentSpec& spec,
   };
   if (given(a.o_baseline) && !in_run(spec.baseline))
     throw UsageError("--baseline " + a.baseline + ": " + not_run_reason(spec.baseline, excluded));
-  if (!spec.baseline.empty() && !in_run(variant_id(spec.baseline)))
-    spec.baseline = variant_id(spec.variants.front());
+  if (!spec.baseline.empty() && !in_run(variant_id(spec.baseline))) {
+    const std::string fallback = rl::default_baseline(spec);  // cub_segmented_rows for matrices
+    spec.baseline = in_run(fallback) ? fallback : variant_id(spec.variants.front());
+  }
   if (spec.baseline.empty()) return;
   spec.baseline = variant_id(spec.baseline);
   std::stable_partition(spec.variants.begin(), spec.variants.end(),
@@ -78,6 +80,7 @@ std::string flag_of(const RunArgs& a, const std::string& message) {
                           {"unroll", true, {a.o_unroll}},
                           {"block size", true, {a.o_block_sizes}},
                           {"size", true, {a.o_sizes}},
+                          {"shape", true, {a.o_shapes, a.o_cols, a.o_rows, a.o_total}},
                           {"workspace", true, {a.o_workspace}},
                           {"type", true, {a.o_type}},
                           {"noise", true, {a.o_noise}},
@@ -124,6 +127,25 @@ std::vector<std::string> default_variants() {
 
 namespace {
 
+// Matrices for the variants that sum each row or column (docs/cli.md "Rows and columns").
+void add_matrix_options(CLI::App& sub, RunArgs& a) {
+  a.o_shapes = sub.add_option("--shapes", a.shapes,
+                              "Matrices (rows x cols, row-major) for the rows and columns "
+                              "variants: 4096x4096, 2^12x2^12, comma list");
+  a.o_cols = sub.add_option("--cols", a.cols,
+                            "A sweep of widths at a fixed --total: 32..2^24,1000,4097; rows = "
+                            "total / cols, rounded down (said when it does not divide)");
+  a.o_rows = sub.add_option("--rows", a.rows,
+                            "The same sweeping the rows (cols = total / rows); with --cols and "
+                            "no --total, every rows x cols");
+  a.o_total = sub.add_option("--total", a.total,
+                             "Elements of each matrix of a --cols or --rows sweep; alone, the "
+                             "spec's (preset's) shapes at this total, each keeping its cols");
+  a.o_reduce = sub.add_option("--reduce", a.reduce,
+                              "Which rows and columns variants --variants all runs on the "
+                              "shapes: rows, columns or both (default both)");
+}
+
 // What to measure: device, variants, workspaces, block sizes, unroll factors, sizes, types.
 void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_device = sub.add_option("--device", a.device,
@@ -154,6 +176,7 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
   a.o_sizes = sub.add_option("--sizes", a.sizes,
                              "Comma list: 1000003, 2^24, 16M, 2^10..2^28 (default 2^24)");
   a.o_type = sub.add_option("--type", a.type, "int32, float32 or both (default int32)");
+  add_matrix_options(sub, a);
 }
 
 // One reduction across several GPUs (run_multi.h, docs/multi-gpu.md).
@@ -239,6 +262,11 @@ void set_value_names(RunArgs& a) {
                                                               {a.o_unroll, "U,..."},
                                                               {a.o_sizes, "N,..."},
                                                               {a.o_type, "int32|float32|both"},
+                                                              {a.o_shapes, "RxC,..."},
+                                                              {a.o_cols, "C,..."},
+                                                              {a.o_rows, "R,..."},
+                                                              {a.o_total, "N"},
+                                                              {a.o_reduce, "rows|columns|both"},
                                                               {a.o_noise, "FRACTION"},
                                                               {a.o_budget, "MS"},
                                                               {a.o_min_samples, "N"},
@@ -317,6 +345,79 @@ std::vector<std::string> add_user_kernels(const RunArgs& a, rl::ExperimentSpec& 
   return names;
 }
 
+std::vector<std::uint64_t> parse_counts(const char* flag, const std::string& text) {
+  std::vector<std::uint64_t> out;
+  std::string error;
+  if (!rl::parse_size_list(text, &out, &error)) throw UsageError(std::string(flag) + ": " + error);
+  return out;
+}
+
+// --cols or --rows at --total: the shapes, and a line on stderr for each that does not divide.
+std::vector<rl::MatrixShape> sweep_at_total(const RunArgs& a) {
+  if (given(a.o_cols) && given(a.o_rows))
+    throw UsageError("--total " + a.total + ": give --cols or --rows with it, not both");
+  const bool rows = given(a.o_rows);
+  const char* flag = rows ? "--rows" : "--cols";
+  const std::vector<std::uint64_t> values = parse_counts(flag, rows ? a.rows : a.cols);
+  const std::uint64_t total = parse_size_arg("--total", a.total);
+  std::vector<rl::MatrixShape> shapes;
+  std::vector<std::string> notes;
+  std::string error;
+  if (!rl::shapes_at_total(values, rows, total, &shapes, &notes, &error))
+    throw UsageError(std::string(flag) + ": " + error);
+  for (const std::string& n : notes) std::fprintf(stderr, "reductionlab-cli: %s\n", n.c_str());
+  return shapes;
+}
+
+// The spec's own shapes (a preset's, a --spec file's) at another total, each keeping its cols.
+std::vector<rl::MatrixShape> rescaled(const RunArgs& a, const std::vector<rl::MatrixShape>& from) {
+  if (from.empty())
+    throw UsageError("--total " + a.total +
+                     ": needs --cols or --rows (or a preset or spec with shapes)");
+  std::vector<std::uint64_t> cols;
+  for (const rl::MatrixShape& m : from) cols.push_back(m.cols);
+  std::vector<rl::MatrixShape> shapes;
+  std::vector<std::string> notes;
+  std::string error;
+  if (!rl::shapes_at_total(cols, false, parse_size_arg("--total", a.total), &shapes, &notes,
+                           &error))
+    throw UsageError("--total " + a.total + ": " + error);
+  for (const std::string& n : notes) std::fprintf(stderr, "reductionlab-cli: %s\n", n.c_str());
+  return shapes;
+}
+
+// --shapes, --cols, --rows, --total and --reduce over the spec.
+void apply_matrix_flags(const RunArgs& a, rl::ExperimentSpec& spec) {
+  const bool sweep = given(a.o_cols) || given(a.o_rows) || given(a.o_total);
+  if (given(a.o_shapes)) {
+    if (sweep)
+      throw UsageError("--shapes " + a.shapes +
+                       ": give --shapes or --cols/--rows with --total, "
+                       "not both");
+    std::string error;
+    if (!rl::parse_shape_list(a.shapes, &spec.shapes, &error))
+      throw UsageError("--shapes: " + error);
+  } else if (given(a.o_total)) {
+    spec.shapes = given(a.o_cols) || given(a.o_rows) ? sweep_at_total(a) : rescaled(a, spec.shapes);
+  } else if (given(a.o_cols) && given(a.o_rows)) {  // every rows x cols
+    spec.shapes.clear();
+    for (std::uint64_t r : parse_counts("--rows", a.rows))
+      for (std::uint64_t c : parse_counts("--cols", a.cols)) spec.shapes.push_back({r, c});
+  } else if (sweep) {
+    throw UsageError(std::string(given(a.o_cols) ? "--cols" : "--rows") +
+                     ": needs --total (the other side is total / this one) or both --rows and "
+                     "--cols");
+  }
+  if (given(a.o_reduce)) {
+    if (!rl::parse_reduce_filter(a.reduce, &spec.reduce))
+      throw UsageError("--reduce " + rl::echo(a.reduce) + ": expected rows, columns or both");
+    if (spec.shapes.empty())
+      throw UsageError("--reduce " + a.reduce +
+                       ": picks among the rows and columns variants, which run on shapes: give "
+                       "--shapes or --cols with --total");
+  }
+}
+
 }  // namespace
 
 void apply_timing_flags(const RunArgs& a, rl::TimingOptions& t) {
@@ -362,6 +463,7 @@ rl::ExperimentSpec build_spec(const RunArgs& a) {
   if (given(a.o_unroll)) spec.unroll_factors = parse_int_list("--unroll", a.unroll);
   if (given(a.o_sizes)) spec.sizes = parse_sizes_arg("--sizes", a.sizes);
   if (given(a.o_type)) spec.types = parse_types("--type", a.type);
+  apply_matrix_flags(a, spec);
   apply_timing_flags(a, spec.timing);
   if (!a.kernel_time_limit.empty())
     spec.timing.user_kernel_limit_s = parse_number("--kernel-time-limit", a.kernel_time_limit);

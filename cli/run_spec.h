@@ -16,6 +16,8 @@ namespace rlcli {
 
 struct RunArgs {
   std::string device, variants, workspace, block_sizes, unroll, sizes, type;
+  // Matrices for the rows and columns variants: --shapes, or --cols / --rows with --total.
+  std::string shapes, cols, rows, total, reduce;
   std::string noise, budget_ms, min_samples, max_samples, max_points, baseline, csv, json,
       spec_file, resume;
   std::string preset, time = "whole", stream;
@@ -36,7 +38,9 @@ struct RunArgs {
               *o_spec = nullptr, *o_resume = nullptr, *o_warm_l2 = nullptr, *o_preset = nullptr,
               *o_time = nullptr, *o_devices = nullptr, *o_gpus = nullptr, *o_exchange = nullptr,
               *o_gpu_counts = nullptr, *o_stream = nullptr, *o_max_points = nullptr,
-              *o_kernel = nullptr, *o_kernel_name = nullptr, *o_kernel_time_limit = nullptr;
+              *o_kernel = nullptr, *o_kernel_name = nullptr, *o_kernel_time_limit = nullptr,
+              *o_shapes = nullptr, *o_cols = nullptr, *o_rows = nullptr, *o_total = nullptr,
+              *o_reduce = nullptr;
 };
 
 void add_run_options(CLI::App& sub, RunArgs& args);
@@ -56,7 +60,8 @@ bool narrow_table_wanted(const RunArgs& args);
 // it. Throws UsageError for another value.
 bool stream_wanted(const RunArgs& args);
 
-// Throws UsageError for a bad value or an unreadable --spec file (`--spec -`: stdin). Validation
+// Throws UsageError for a bad value or an unreadable --spec file (`--spec -`: stdin). A shape
+// sweep whose total does not divide says so on stderr (rows rounded down). Validation
 // against the device happens later, once the device is known (settle_for_device); `all` stays until
 // then.
 rl::ExperimentSpec build_spec(const RunArgs& args);

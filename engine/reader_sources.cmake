@@ -7,6 +7,7 @@ set(RL_READER_SOURCES
     catalog/catalog.cpp
     catalog/catalog_labs.cpp
     catalog/catalog_modern.cpp
+    catalog/catalog_segmented.cpp
     catalog/catalog_user.cpp
     core/echo.cpp
     core/error.cpp
@@ -18,6 +19,7 @@ set(RL_READER_SOURCES
     io/line_samples_io.cpp
     io/export_json.cpp
     io/export_json_read.cpp
+    io/shapes_json.cpp
     io/timeline_json.cpp
     io/input_file.cpp
     io/json_bounded.cpp
@@ -28,6 +30,7 @@ set(RL_READER_SOURCES
     experiment/presets.cpp
     session/results.cpp
     experiment/spec.cpp
+    experiment/spec_shapes.cpp
     user/user_contract.cpp
     user/user_registry.cpp
 )

@@ -156,7 +156,7 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   s.results[0].message = "a \"quoted\", word";
   const std::string csv = summary_csv(s);
   EXPECT_NE(csv.find("\"a \"\"quoted\"\", word\""), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\ninterleaved,reduceInterleaved,global,1024,1,5,int32,"), std::string::npos)
+  EXPECT_NE(csv.find("\ninterleaved,reduceInterleaved,global,1024,1,5,,,int32,"), std::string::npos)
       << csv;
 }
 

@@ -67,6 +67,8 @@ void expect_same(const ExperimentSpec& a, const ExperimentSpec& b) {
   EXPECT_EQ(a.unroll_factors, b.unroll_factors);
   EXPECT_EQ(a.sizes, b.sizes);
   EXPECT_EQ(a.types, b.types);
+  EXPECT_EQ(a.shapes, b.shapes);
+  EXPECT_EQ(a.reduce, b.reduce);
   expect_same(a.timing.noise, b.timing.noise, "timing.noise");
   expect_same(a.timing.budget_ms, b.timing.budget_ms, "timing.budget_ms");
   EXPECT_EQ(a.timing.warmup, b.timing.warmup);

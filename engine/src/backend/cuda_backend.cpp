@@ -245,7 +245,10 @@ class CudaBackend final : public Backend {
     ReductionOutput out;
     out.type = args_.type;
     cudaStream_t s = stream_->get();
-    out.has_partials = plan_.has_first_kernel && plan_.needs_finish && plan_.partial_count > 0;
+    // The rows and columns kernels write one sum per row (column) to partials and no total.
+    const bool segmented = kernels::is_segmented_kernel(args_.kernel);
+    out.has_partials =
+        segmented || (plan_.has_first_kernel && plan_.needs_finish && plan_.partial_count > 0);
     const bool i32 = args_.type == DType::Int32;  // int64 partials and total, else float
     const std::size_t n = plan_.partial_count, elem = i32 ? 8 : 4;
     if (out.has_partials) {
@@ -253,6 +256,11 @@ class CudaBackend final : public Backend {
       void* host = i32 ? static_cast<void*>(out.partials_i64.data()) : out.partials_f32.data();
       RL_CUDA_CHECK(cudaMemcpyAsync(host, partials_.get(), n * elem, cudaMemcpyDeviceToHost, s),
                     "reading partials, " + ctx_);
+    }
+    if (segmented) {
+      RL_CUDA_CHECK(cudaStreamSynchronize(s), "reading the sums, " + ctx_);
+      total_from_segments(out);
+      return out;
     }
     // From the result, or from the scratch where the kernel keeps it (the epoch pass); it waits
     // for the stream, the partials' copy included.

@@ -21,6 +21,9 @@ inline kernels::LaunchArgs launch_args_for(const PointSpec& p) {
   a.block_size = p.block_size;
   a.unroll = p.unroll;
   a.n = p.size;
+  // The rows and columns kernels' matrix (rows * cols == n); 0 x 0 for the others.
+  a.rows = p.rows;
+  a.cols = p.cols;
   return a;
 }
 

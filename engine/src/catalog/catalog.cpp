@@ -9,6 +9,7 @@
 
 #include "catalog/catalog_labs.h"
 #include "catalog/catalog_modern.h"
+#include "catalog/catalog_segmented.h"
 #include "catalog/catalog_user.h"
 
 namespace rl {
@@ -134,6 +135,7 @@ std::vector<VariantInfo> build_catalog() {
                 "do not apply and their barriers, and schedules the rest freely.",
                 chain_phases, false);
   append_modern_variants(out);
+  append_segmented_variants(out);
   append_lab_variants(out);
   for (VariantInfo& v : out) take_kernel_accepts(v);
   return out;
@@ -215,6 +217,8 @@ std::string_view to_string(VariantFamily f) {
       return "past the classic ladder";
     case VariantFamily::CubReference:
       return "CUB reference";
+    case VariantFamily::RowsAndColumns:
+      return "rows and columns of a matrix";
     case VariantFamily::DivergenceLab:
       return "divergence lab";
     case VariantFamily::PredicateLab:
@@ -232,11 +236,24 @@ const std::vector<FamilyHeading>& family_headings() {
       {VariantFamily::SeedLadder, "The classic ladder"},
       {VariantFamily::Modern, "Past the classic ladder"},
       {VariantFamily::CubReference, "CUB references"},
+      {VariantFamily::RowsAndColumns, "Rows and columns of a matrix"},
       {VariantFamily::DivergenceLab, "Divergence lab"},
       {VariantFamily::PredicateLab, "Block-wide predicates lab"},
       {VariantFamily::UnrollLab, "#pragma unroll lab"},
       {VariantFamily::User, "Your kernels"}};
   return headings;
+}
+
+std::string_view to_string(Reduces r) {
+  switch (r) {
+    case Reduces::Whole:
+      return "whole";
+    case Reduces::Rows:
+      return "rows";
+    case Reduces::Columns:
+      return "columns";
+  }
+  return "?";
 }
 
 bool is_lab(VariantFamily f) {

@@ -134,7 +134,7 @@ std::string mark_phase(const VariantInfo* v, const std::string& kind) {
       {"tree", {"tree"}},
       {"last warp", {"last warp"}},
       {"block sum", {"block sum"}},
-      {"write", {"thread 0", "int32:", "last block", "RED"}},
+      {"write", {"thread 0", "int32:", "last block", "RED", "write"}},
       {"epoch", {"epoch"}},
       {"cluster", {"cluster:"}},
       {"finish", {"CUB's"}}};

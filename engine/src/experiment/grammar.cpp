@@ -2,6 +2,7 @@
 // form (grammar.h).
 #include "engine/experiment/grammar.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdio>
@@ -216,6 +217,86 @@ std::string format_size(std::uint64_t n) {
     return "2^" + std::to_string(k);
   }
   return std::to_string(n);
+}
+
+std::string format_shape(std::uint64_t rows, std::uint64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+bool parse_shape(std::string_view text, MatrixShape* out, std::string* error) {
+  const std::string_view t = trim(text);
+  auto fail = [&](const std::string& why) {
+    if (error) *error = "shape " + echo(t) + ": " + why;
+    return false;
+  };
+  const std::size_t x = t.find_first_of("xX");
+  if (t.empty()) return fail("empty");
+  if (x == std::string_view::npos || t.find_first_of("xX", x + 1) != std::string_view::npos)
+    return fail("expected ROWSxCOLS, e.g. 4096x4096 or 2^12x2^12");
+  MatrixShape s;
+  std::string why;
+  const std::string_view rows = trim(t.substr(0, x)), cols = trim(t.substr(x + 1));
+  if (rows.empty()) return fail("rows missing (expected ROWSxCOLS)");
+  if (cols.empty()) return fail("cols missing (expected ROWSxCOLS)");
+  if (rows == "0") return fail("rows must be at least 1");
+  if (cols == "0") return fail("cols must be at least 1");
+  if (!parse_size(rows, &s.rows, &why)) return fail("rows: " + why);
+  if (!parse_size(cols, &s.cols, &why)) return fail("cols: " + why);
+  if (s.rows > (std::uint64_t(1) << 40) / s.cols)
+    return fail("rows x cols too large (at most 2^40 elements)");
+  *out = s;
+  return true;
+}
+
+bool parse_shape_list(std::string_view text, std::vector<MatrixShape>* out, std::string* error) {
+  if (text.find_first_not_of(" ,") == std::string_view::npos) {
+    if (error) *error = "shapes: none given";
+    return false;
+  }
+  std::vector<MatrixShape> shapes;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    MatrixShape s;
+    if (!parse_shape(text.substr(start, comma == text.npos ? text.npos : comma - start), &s, error))
+      return false;
+    shapes.push_back(s);
+    if (comma == text.npos) break;
+    start = comma + 1;
+  }
+  *out = std::move(shapes);
+  return true;
+}
+
+bool shapes_at_total(const std::vector<std::uint64_t>& values, bool values_are_rows,
+                     std::uint64_t total, std::vector<MatrixShape>* out,
+                     std::vector<std::string>* notes, std::string* error) {
+  const std::string side = values_are_rows ? "rows" : "cols";
+  const std::string other = values_are_rows ? "cols" : "rows";
+  std::vector<std::uint64_t> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<MatrixShape> shapes;
+  for (std::uint64_t v : sorted) {
+    if (v == 0 || v > total) {
+      if (error)
+        *error =
+            side + " " + format_size(v) + ": must be from 1 to the total " + format_size(total);
+      return false;
+    }
+    const std::uint64_t derived = total / v;
+    shapes.push_back(values_are_rows ? MatrixShape{v, derived} : MatrixShape{derived, v});
+    if (total % v != 0 && notes)
+      notes->push_back(side + " " + format_size(v) + ": " + format_size(total) + " / " +
+                       format_size(v) + " = " + std::to_string(derived) + " " + other +
+                       " (rounded down), " + std::to_string(total % v) +
+                       " elements of the total left out");
+  }
+  if (shapes.empty()) {
+    if (error) *error = side + ": none given";
+    return false;
+  }
+  *out = std::move(shapes);
+  return true;
 }
 
 }  // namespace rl

@@ -12,7 +12,7 @@ namespace {
 std::vector<std::string> modern_variants(int block) {
   std::vector<std::string> out;
   for (const VariantInfo& v : catalog())
-    if (v.family != VariantFamily::SeedLadder && !is_lab(v.family) &&
+    if (v.family != VariantFamily::SeedLadder && !is_lab(v.family) && !v.is_segmented() &&
         (v.block_sizes.empty() || v.takes_block_size(block)))
       out.push_back(v.id);
   return out;
@@ -70,6 +70,33 @@ void add_lab_presets(std::vector<Preset>& out) {
       "rolled against unrolled with the block size known.",
       {"unroll_pragma", "tree_loop_rolled", "tree_loop_unrolled"},
       {Workspace::Registers, Workspace::Shared}, {1, 2, 4, 8, 16, 32}, "tree_loop_rolled"));
+}
+
+// Every rows and columns strategy over one matrix of 2^24 elements whose width goes from 32 to
+// 2^24 (and two widths that divide nothing: 1000, 4097): where each strategy wins.
+Preset rows_and_columns_preset() {
+  constexpr std::uint64_t kTotal = std::uint64_t(1) << 24;
+  Preset p;
+  p.id = "rows-and-columns";
+  p.name = "Rows and columns (M x N = 2^24, N = 32..2^24, block 256)";
+  p.description =
+      "Many sums at once: every row's and every column's sum of one int32 matrix of 2^24 "
+      "elements, from 2^19 rows of 32 to one row of 2^24 (plus N = 1000 and 4097, rows rounded "
+      "down), with every strategy: a thread, a warp or a block per row, a split row, CUB's "
+      "segmented reduce, and columns strided or tiled. Speed-ups against CUB's segmented "
+      "reduce at the same shape. The same sweep at 2^28 elements: add --total 2^28 (each "
+      "width keeps its N, the rows become 2^28 / N).";
+  std::vector<std::uint64_t> cols;
+  for (std::uint64_t n = 32; n <= kTotal; n *= 2) cols.push_back(n);
+  cols.push_back(1000);
+  cols.push_back(4097);
+  shapes_at_total(cols, false, kTotal, &p.spec.shapes, nullptr, nullptr);
+  for (const VariantInfo& v : catalog())
+    if (v.is_segmented()) p.spec.variants.push_back(v.id);
+  p.spec.workspaces = {Workspace::Registers};
+  p.spec.block_sizes = {256};
+  p.spec.baseline = "cub_segmented_rows";
+  return p;
 }
 
 std::vector<Preset> build() {
@@ -144,6 +171,7 @@ std::vector<Preset> build() {
     p.spec.baseline = "interleaved";
     out.push_back(p);
   }
+  out.push_back(rows_and_columns_preset());
   add_lab_presets(out);
   return out;
 }
@@ -172,7 +200,8 @@ int preset_index_of(const ExperimentSpec& spec) {
     const ExperimentSpec& p = presets()[i].spec;
     if (p.variants == spec.variants && p.workspaces == spec.workspaces &&
         p.block_sizes == spec.block_sizes && p.unroll_factors == spec.unroll_factors &&
-        p.sizes == spec.sizes && p.types == spec.types)
+        p.sizes == spec.sizes && p.types == spec.types && p.shapes == spec.shapes &&
+        p.reduce == spec.reduce)
       return int(i);
   }
   return -1;

@@ -16,6 +16,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/device/device.h"
+#include "experiment/spec_shapes.h"
 
 namespace rl {
 
@@ -125,7 +126,7 @@ std::vector<std::string> ids_for_all(const ExperimentSpec& s, const DeviceInfo* 
                                      bool check_device, std::vector<Exclusion>* excluded) {
   std::vector<std::string> ids;
   for (const VariantInfo& v : catalog()) {
-    if (is_lab(v.family)) continue;  // "all" is every reduction; the labs are named or preset
+    if (!spec_detail::all_considers(v, s)) continue;
     std::vector<std::string> why = axis_reasons(VariantRef{&v, std::nullopt}, s);
     if (const std::string d = check_device ? device_excludes(v, device) : ""; !d.empty())
       why.push_back(d);
@@ -246,22 +247,8 @@ void check_sizes(const ExperimentSpec& s, const DeviceInfo* device,
       errors.push_back("size " + format_size(n) + ": too large (at most 2^40)");
       continue;
     }
-    // The host always holds the input (and, for checking, the block model's copy of it).
-    const std::uint64_t host_need = saturating_mul(n, 4 * 2);
-    if (host_have && host_need > host_have)
-      errors.push_back("size " + format_size(n) + ": needs " + gigabytes(host_need) +
-                       " of host memory for the input and its check; " + gigabytes(host_have) +
-                       " installed");
-    if (device && device->backend == "cuda" && device->total_memory) {
-      std::uint64_t need = 0;
-      for (Workspace w : s.workspaces)
-        need = std::max(need, device_bytes_needed(PointSpec{"", w, 1024, 16, n, DType::Int32},
-                                                  device->l2_bytes));
-      if (need > device->total_memory)
-        errors.push_back("size " + format_size(n) + ": needs " + gigabytes(need) +
-                         " of device memory; " + gigabytes(device->total_memory) + " total, " +
-                         gigabytes(device->free_memory) + " free");
-    }
+    spec_detail::check_memory("size " + format_size(n), PointSpec{"", {}, 1024, 16, n}, s, device,
+                              host_have, errors);
   }
 }
 
@@ -295,8 +282,76 @@ std::string PointSpec::label() const {
   std::ostringstream os;
   os << (v ? v->seed_label(unroll) : variant) << '/' << to_string(workspace);
   if (block_size) os << " B=" << block_size;
-  os << " U=" << unroll << " N=" << format_size(size) << ' ' << to_string(type);
+  os << " U=" << unroll << (is_matrix() ? " " : " N=") << size_text() << ' ' << to_string(type);
   return os.str();
+}
+
+namespace spec_detail {
+
+void check_memory(const std::string& what, PointSpec p, const ExperimentSpec& s,
+                  const DeviceInfo* device, std::uint64_t host_have,
+                  std::vector<std::string>& errors) {
+  // The host always holds the input (and, for checking, the block model's copy of it).
+  const std::uint64_t host_need = saturating_mul(p.size, 4 * 2);
+  if (host_have && host_need > host_have)
+    errors.push_back(what + ": needs " + gigabytes(host_need) +
+                     " of host memory for the input and its check; " + gigabytes(host_have) +
+                     " installed");
+  if (device && device->backend == "cuda" && device->total_memory) {
+    // A matrix point keeps its sums in registers whatever the spec's workspaces.
+    std::uint64_t need = p.is_matrix() ? device_bytes_needed(p, device->l2_bytes) : 0;
+    for (Workspace w : p.is_matrix() ? std::vector<Workspace>{} : s.workspaces) {
+      p.workspace = w;
+      need = std::max(need, device_bytes_needed(p, device->l2_bytes));
+    }
+    if (need > device->total_memory)
+      errors.push_back(what + ": needs " + gigabytes(need) + " of device memory; " +
+                       gigabytes(device->total_memory) + " total, " +
+                       gigabytes(device->free_memory) + " free");
+  }
+}
+
+std::uint64_t installed_host_memory() {
+  return host_memory_bytes();
+}
+
+}  // namespace spec_detail
+
+std::string_view to_string(ReduceFilter f) {
+  switch (f) {
+    case ReduceFilter::Both:
+      return "both";
+    case ReduceFilter::Rows:
+      return "rows";
+    case ReduceFilter::Columns:
+      return "columns";
+  }
+  return "?";
+}
+
+bool parse_reduce_filter(std::string_view text, ReduceFilter* out) {
+  for (ReduceFilter f : {ReduceFilter::Both, ReduceFilter::Rows, ReduceFilter::Columns})
+    if (text == to_string(f)) return *out = f, true;
+  return false;
+}
+
+std::string PointSpec::size_text() const {
+  return is_matrix() ? format_shape(rows, cols) : format_size(size);
+}
+
+bool same_data(const PointSpec& a, const PointSpec& b) {
+  return a.size == b.size && a.rows == b.rows && a.cols == b.cols && a.type == b.type;
+}
+
+std::string default_baseline(const ExperimentSpec& spec) {
+  bool whole = false;
+  for (const std::string& name : spec.variants) {
+    const auto ref = resolve_variant(name);
+    whole = whole ||
+            (ref ? !ref->variant->is_segmented() : name == kAllVariants && spec.shapes.empty());
+  }
+  if (whole || spec.shapes.empty()) return "neighbored";
+  return spec.reduce == ReduceFilter::Columns ? "column_tiled" : "cub_segmented_rows";
 }
 
 std::string device_excludes(const VariantInfo& v, const DeviceInfo* device) {
@@ -338,7 +393,9 @@ std::uint64_t device_bytes_needed(const PointSpec& p, std::size_t l2_bytes) {
   const std::uint64_t pad = 1024u * 16u;
   const std::uint64_t input = saturating_mul(saturating_add(p.size, pad), 4);
   const std::uint64_t pristine = p.workspace == Workspace::Global ? input : 0;
-  const std::uint64_t partials = saturating_mul(p.size / 32 + 1, 8);
+  // A matrix point writes a sum per row (column), and a split its pieces' sums as well.
+  const std::uint64_t partials = p.is_matrix() ? saturating_mul(std::max(p.rows, p.cols) + 1, 8 * 2)
+                                               : saturating_mul(p.size / 32 + 1, 8);
   std::uint64_t total = saturating_add(input, pristine);
   // branch_partitioned maps a partitioned copy of the input.
   if (const VariantInfo* v = find_variant_by_id(p.variant); v && !v->sums_input)
@@ -383,7 +440,7 @@ std::uint64_t count_resolved(const ExperimentSpec& s) {
     for (int u : unrolls_for(*ref, s))
       if (ref->variant->takes_unroll(u)) axes.unrolls.insert(u);
   }
-  std::uint64_t per_size = 0;
+  std::uint64_t per_size = 0, per_shape = 0;
   for (const auto& [id, axes] : variants) {
     const std::vector<Workspace> ws = workspaces_for(*axes.v, s);
     const std::vector<int> bs = blocks_for(*axes.v, s);
@@ -393,9 +450,12 @@ std::uint64_t count_resolved(const ExperimentSpec& s) {
     for (DType t : types)
       if (std::find(axes.v->types.begin(), axes.v->types.end(), t) != axes.v->types.end()) ++n;
     n = saturating_mul(saturating_mul(saturating_mul(n, w.size()), b.size()), axes.unrolls.size());
-    per_size = saturating_add(per_size, n);
+    std::uint64_t& per = axes.v->is_segmented() ? per_shape : per_size;
+    per = saturating_add(per, n);
   }
-  return saturating_mul(per_size, sizes.size());
+  const std::set<MatrixShape> shapes(s.shapes.begin(), s.shapes.end());
+  return saturating_add(saturating_mul(per_size, sizes.size()),
+                        saturating_mul(per_shape, shapes.size()));
 }
 
 // Registers every user kernel of a spec; the first refusal is thrown as rl::Error.
@@ -421,11 +481,12 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
   check_names(s, &refs, errors);
   if (s.workspaces.empty()) errors.push_back("workspaces: none selected");
   if (s.block_sizes.empty()) errors.push_back("block sizes: none selected");
-  if (s.sizes.empty()) errors.push_back("sizes: none selected");
+  if (s.sizes.empty() && s.shapes.empty()) errors.push_back("sizes: none selected");
   if (s.types.empty()) errors.push_back("types: none selected");
   check_block_sizes(s, device, errors);
-  const auto reductions = std::count_if(catalog().begin(), catalog().end(),
-                                        [](const VariantInfo& v) { return !is_lab(v.family); });
+  const auto reductions =
+      std::count_if(catalog().begin(), catalog().end(),
+                    [&](const VariantInfo& v) { return spec_detail::all_considers(v, spec); });
   if (errors.empty() && names_all(spec) && std::ptrdiff_t(excluded.size()) == reductions) {
     // Said only when nothing else is wrong: a bad axis value leaves out every variant too.
     errors.push_back("variants all: no variant applies to this request on this device");
@@ -434,6 +495,7 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
   }
   if (errors.empty()) check_variants_take(s, refs, errors);
   check_sizes(s, device, errors);
+  spec_detail::check_shapes(s, refs, device, errors);
   check_timing(s.timing, errors);
   if (const std::uint64_t n = count_points(s); n > s.max_points)
     errors.push_back(too_many_points(n, s.max_points));
@@ -452,25 +514,29 @@ std::vector<PointSpec> expand(const ExperimentSpec& spec) {
   if (const std::uint64_t n = count_resolved(s); n > s.max_points)
     throw Error(too_many_points(n, s.max_points));
   std::vector<PointSpec> points;
-  std::set<std::tuple<std::uint64_t, int, std::string, int, int, int>> seen;
-  for (std::uint64_t n : s.sizes) {
+  std::set<std::tuple<std::uint64_t, std::uint64_t, int, std::string, int, int, int>> seen;
+  // One size (rows 0: a whole array) or one shape: every type, variant and axis value.
+  auto add_at = [&](std::uint64_t n, std::uint64_t rows, std::uint64_t cols) {
     for (DType t : s.types) {
       for (const auto& name : s.variants) {
         auto ref = resolve_variant(name);
-        if (!ref) continue;
+        if (!ref || ref->variant->is_segmented() != (rows != 0)) continue;
         const VariantInfo& v = *ref->variant;
         if (std::find(v.types.begin(), v.types.end(), t) == v.types.end()) continue;
         for (Workspace w : workspaces_for(v, s))
           for (int b : blocks_for(v, s))
             for (int u : unrolls_for(*ref, s)) {
               if (!v.takes_unroll(u)) continue;
-              auto key = std::make_tuple(n, int(t), v.id, int(w), b, u);
+              auto key = std::make_tuple(n, rows, int(t), v.id, int(w), b, u);
               if (!seen.insert(key).second) continue;
-              points.push_back(PointSpec{v.id, w, b, u, n, t});
+              points.push_back(PointSpec{v.id, w, b, u, n, t, rows, cols});
             }
       }
     }
-  }
+  };
+  for (std::uint64_t n : s.sizes) add_at(n, 0, 0);
+  for (const MatrixShape& m : s.shapes)
+    if (m.rows && m.cols) add_at(m.rows * m.cols, m.rows, m.cols);  // validate() says why not
   return points;
 }
 

@@ -30,13 +30,17 @@ void add_point_columns(Row& row, const PointResult& r) {
       .add(to_string(p.workspace))
       .add(p.block_size)
       .add(p.unroll)
-      .add(p.size)
-      .add(to_string(p.type))
-      .add(to_string(r.status));
+      .add(p.size);
+  // A matrix point's shape; empty for a whole-array point.
+  if (p.is_matrix())
+    row.add(p.rows).add(p.cols);
+  else
+    row.add(std::string_view()).add(std::string_view());
+  row.add(to_string(p.type)).add(to_string(r.status));
 }
 
 constexpr std::string_view kPointHeader =
-    "variant,seed_name,workspace,block_size,unroll,size,type,status";
+    "variant,seed_name,workspace,block_size,unroll,size,rows,cols,type,status";
 
 void add_summary_columns(Row& row, const Summary& s) {
   if (s.empty()) {

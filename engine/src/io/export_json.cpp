@@ -12,6 +12,7 @@
 #include "io/counters_io.h"
 #include "io/export_json_parts.h"
 #include "io/model_counts_json.h"
+#include "io/shapes_json.h"
 
 namespace rl {
 
@@ -65,6 +66,7 @@ Json spec_json(const ExperimentSpec& s) {
          {"types", types},
          {"timing", detail::timing_to_json_value(t)},
          {"baseline", s.baseline}};
+  detail::shapes_to_json(s, j);  // only where there are matrices: files without read as before
   // Said only where raised (or lowered) on purpose: files of the usual bound read as before.
   if (s.max_points != kDefaultMaxPoints) j["max_points"] = s.max_points;
   if (!s.user_kernels.empty()) {
@@ -118,6 +120,7 @@ Json result_json(const PointResult& r, const PointRates& rates) {
          {"expected", r.expected},
          {"abs_error", number(r.abs_error)},
          {"rel_error", number(r.rel_error)}};
+  detail::point_shape_to_json(p, j);
   // Later in schema 1, and only where taken: most sessions have none.
   if (r.line_samples) j["line_samples"] = line_samples_to_json(*r.line_samples);
   if (!r.occupancy.empty()) j["occupancy"] = detail::occupancy_to_json_value(r.occupancy);

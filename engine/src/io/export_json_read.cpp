@@ -18,6 +18,7 @@
 #include "io/json_bounded.h"
 #include "io/json_read.h"
 #include "io/model_counts_json.h"
+#include "io/shapes_json.h"
 
 namespace rl {
 
@@ -239,6 +240,10 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
       s.sizes = read_sizes(v, p);
     else if (key == "types")
       s.types = as_vector<DType>(v, p, as_dtype);
+    else if (key == "shapes")
+      s.shapes = detail::shapes_from_json(v, p);
+    else if (key == "reduce")
+      s.reduce = detail::reduce_from_json(v, p);
     else if (key == "timing")
       read_timing(v, p, &s.timing);
     else if (key == "baseline") {
@@ -252,7 +257,7 @@ ExperimentSpec read_spec(const Json& obj, const std::string& path) {
     } else {
       fail(p,
            "unknown field (known: variants, workspaces, block_sizes, unroll_factors, sizes, "
-           "types, timing, baseline, max_points, user_kernels)");
+           "shapes, reduce, types, timing, baseline, max_points, user_kernels)");
     }
   }
   return s;
@@ -272,6 +277,7 @@ PointResult read_result(const Json& obj, const std::string& path) {
   p.unroll = as_int(get("unroll"), at("unroll"));
   p.size = as_uint64(get("size"), at("size"));
   p.type = as_dtype(get("type"), at("type"));
+  detail::point_shape_from_json(obj, path, p);  // a matrix point's rows and cols
   const std::string status = as_string(get("status"), at("status"));
   const auto parsed = parse_point_status(status);
   if (!parsed) fail(at("status"), "unknown status " + echo(status));

@@ -4,8 +4,8 @@
 
 namespace rl {
 
-FinishedPoints::Key FinishedPoints::key_of(const PointSpec& p) {
-  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type)};
+FinishedPoints::Key FinishedPoints::key_of(const PointSpec& p) {  // size and rows: the shape
+  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, p.rows, int(p.type)};
 }
 
 FinishedPoints::FinishedPoints(const Session* resumed, bool keep_failed) {

@@ -84,6 +84,8 @@ class HostBackend final : public Backend {
     grid_ = v->family == VariantFamily::SeedLadder && tile > 0
                 ? static_cast<unsigned>((p.size + tile - 1) / tile)
                 : 0;
+    // The rows and columns models have no blocks: their partials are the sums, not a grid.
+    sizes_grid_ = !v->is_segmented();
   }
 
   unsigned grid() const override { return grid_; }
@@ -107,7 +109,8 @@ class HostBackend final : public Backend {
       t.total_ms = ms_between(t0, Clock::now());
     }
     if (!out->has_partials) t.first_ms.reset();
-    if (grid_ == 0 && out->has_partials) grid_ = static_cast<unsigned>(out->partial_count());
+    if (grid_ == 0 && sizes_grid_ && out->has_partials)
+      grid_ = static_cast<unsigned>(out->partial_count());
     output_ = std::move(out);
     return t;
   }
@@ -129,6 +132,7 @@ class HostBackend final : public Backend {
   const InputData* input_ = nullptr;
   std::optional<ReductionOutput> output_;
   unsigned grid_ = 0;
+  bool sizes_grid_ = true;  // whether the partial count is the grid
 };
 
 }  // namespace

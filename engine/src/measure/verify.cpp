@@ -44,6 +44,7 @@ void verify_point(const PointSpec& p, const InputData& input, const ReductionOut
   r->status = PointStatus::Ok;
   std::optional<ReductionOutput> model;
   const VariantInfo* variant = find_variant_by_id(p.variant);
+  if (variant && variant->is_segmented()) return verify_segmented_point(p, input, out, r);
   const bool sums_input = variant == nullptr || variant->sums_input;
   // A lab's total is a function of the input that only the host model gives.
   if (check_against_model || !sums_input) model = model_reduce(p, input);

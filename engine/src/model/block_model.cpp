@@ -94,6 +94,7 @@ void model_finish(ReductionOutput& out) {
 std::optional<ReductionOutput> model_reduce(const PointSpec& p, const InputData& input) {
   const VariantInfo& v = variant_of(p);
   if (is_lab(v.family)) return model_reduce_labs(p, input);
+  if (v.is_segmented()) return model_reduce_segmented(p, input);
   if (v.family != VariantFamily::SeedLadder) return model_reduce_modern(p, input);
   std::optional<ReductionOutput> out = model_first_pass(p, input);
   model_finish(*out);

@@ -10,10 +10,10 @@ namespace rl {
 
 namespace {
 
-using Key = std::tuple<std::string, int, int, int, std::uint64_t, int>;
+using Key = std::tuple<std::string, int, int, int, std::uint64_t, std::uint64_t, int>;
 
-Key key_of(const PointSpec& p) {
-  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, int(p.type)};
+Key key_of(const PointSpec& p) {  // size and rows give the shape (cols = size / rows)
+  return {p.variant, int(p.workspace), p.block_size, p.unroll, p.size, p.rows, int(p.type)};
 }
 
 // The spread of a measurement, relative: what one more run could differ by.

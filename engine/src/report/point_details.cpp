@@ -68,8 +68,8 @@ std::vector<std::string> point_details(const PointResult& r, const DeviceInfo& d
   lines.push_back(variant_label(p.variant, p.unroll) + " (" + variant_display_name(p.variant) +
                   ")");
   lines.push_back(std::string(to_string(p.workspace)) + " · B=" + block_size_text(p.block_size) +
-                  " · U=" + std::to_string(p.unroll) + " · N=" + format_size(p.size) + " · " +
-                  std::string(to_string(p.type)));
+                  " · U=" + std::to_string(p.unroll) + " · " + (p.is_matrix() ? "" : "N=") +
+                  p.size_text() + " · " + std::string(to_string(p.type)));
   lines.push_back("device: " + device.label());
   if (r.status != PointStatus::Ok)
     lines.push_back("status: " + upper(std::string(to_string(r.status))) +

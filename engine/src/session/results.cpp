@@ -70,16 +70,19 @@ std::string baseline_id(const std::string& name) {
 
 }  // namespace
 
+BaselineIndex::DataKey BaselineIndex::data_key(const PointSpec& p) {
+  return {p.size, p.rows, p.cols, int(p.type)};  // what same_data() compares
+}
+
 BaselineIndex::BaselineIndex(const std::vector<PointResult>& results, const std::string& baseline)
     : baseline_(baseline_id(baseline)) {
   for (const PointResult& r : results)
-    if (usable_baseline(r, baseline_))
-      by_size_type_[{r.point.size, int(r.point.type)}].push_back(&r);
+    if (usable_baseline(r, baseline_)) by_data_[data_key(r.point)].push_back(&r);
 }
 
 const PointResult* BaselineIndex::find(const PointSpec& p) const {
-  const auto it = by_size_type_.find({p.size, int(p.type)});
-  if (it == by_size_type_.end()) return nullptr;
+  const auto it = by_data_.find(data_key(p));
+  if (it == by_data_.end()) return nullptr;
   const PointResult* best = nullptr;
   for (const PointResult* r : it->second)
     if (better_baseline(r->point, best ? &best->point : nullptr, p)) best = r;
@@ -92,7 +95,7 @@ const PointResult* find_baseline(const std::vector<PointResult>& results, const 
   const std::string base = baseline_id(baseline);
   const PointResult* best = nullptr;
   for (const PointResult& r : results)
-    if (usable_baseline(r, base) && r.point.size == p.size && r.point.type == p.type &&
+    if (usable_baseline(r, base) && same_data(r.point, p) &&
         better_baseline(r.point, best ? &best->point : nullptr, p))
       best = &r;
   return best;

@@ -31,6 +31,11 @@ struct ReductionOutput {
   double total() const { return type == DType::Int32 ? double(total_i64) : double(total_f32); }
 };
 
+// For the rows and columns variants, whose partials are one sum per row (column): the total as
+// their sum, the same on every backend. int64 exactly; float32 added in double in order and
+// rounded to float once.
+void total_from_segments(ReductionOutput& out);
+
 struct SampleTimes {
   std::optional<double> first_ms;  // the first kernel alone; none if the variant has no split
   double total_ms = 0;             // the whole reduction

@@ -15,16 +15,23 @@
 namespace rl {
 
 // The reductions (SeedLadder, Modern, CubReference) sum their input; the labs map each element
-// first (kernels/lab.h) and are run by their own presets, never by "all".
+// first (kernels/lab.h) and are run by their own presets, never by "all". RowsAndColumns sums
+// every row or every column of a matrix: it runs on a spec's shapes, never on its sizes.
 enum class VariantFamily {
   SeedLadder,
   Modern,
   CubReference,
+  RowsAndColumns,
   DivergenceLab,
   PredicateLab,
   UnrollLab,
   User  // a kernel the user wrote (engine/user/user_kernel.h)
 };
+
+// What one run of a variant sums: the whole array to one value, or a rows x cols row-major
+// matrix to one value per row (per column).
+enum class Reduces { Whole, Rows, Columns };
+std::string_view to_string(Reduces r);
 
 struct VariantInfo {
   std::string id;  // stable, used in files and on the command line
@@ -51,7 +58,10 @@ struct VariantInfo {
   // What the unroll axis means for this variant where it is not tiles per block, as an axis
   // title ("k: values of 256 on path B"); empty: the usual unroll factor.
   std::string unroll_meaning;
+  Reduces reduces = Reduces::Whole;
 
+  // Whether it sums rows or columns of a matrix (one output each): runs on shapes only.
+  bool is_segmented() const { return reduces != Reduces::Whole; }
   bool takes_workspace(Workspace w) const;
   bool takes_block_size(int b) const;
   bool takes_unroll(int u) const;

@@ -22,7 +22,7 @@ const Preset* find_preset(std::string_view id);
 // "ladder, unroll, block-sizes, sizes": for messages.
 std::string preset_ids();
 // The preset whose experiment `spec` is (same variants, workspaces, block sizes, unroll factors,
-// sizes and types; timing aside), or -1.
+// sizes, shapes and types; timing aside), or -1.
 int preset_index_of(const ExperimentSpec& spec);
 
 }  // namespace rl

@@ -40,6 +40,12 @@ inline constexpr std::string_view kAllVariants = "all";
 // refused before its points are built (they would take gigabytes).
 inline constexpr std::uint64_t kDefaultMaxPoints = 100000;
 
+// Which of the matrix variants `all` stands for on a spec with shapes: those that sum rows,
+// those that sum columns, or both. Named variants are not filtered.
+enum class ReduceFilter { Both, Rows, Columns };
+std::string_view to_string(ReduceFilter f);  // "both", "rows", "columns"
+bool parse_reduce_filter(std::string_view text, ReduceFilter* out);
+
 struct ExperimentSpec {
   std::vector<std::string> variants;  // ids, classic names or "all" (resolved when expanded)
   std::vector<Workspace> workspaces{Workspace::Global};
@@ -47,6 +53,10 @@ struct ExperimentSpec {
   std::vector<int> unroll_factors;  // empty: each variant's default (the classic ladder's factor)
   std::vector<std::uint64_t> sizes{std::uint64_t(1) << 24};
   std::vector<DType> types{DType::Int32};
+  // Matrices for the variants that sum each row or column (VariantInfo::is_segmented): those
+  // run on every shape and never on `sizes`; the others run on `sizes` and never on shapes.
+  std::vector<MatrixShape> shapes;
+  ReduceFilter reduce = ReduceFilter::Both;  // what `all` means with shapes
   TimingOptions timing;
   std::string baseline = "neighbored";           // speed-ups are against this variant
   std::uint64_t max_points = kDefaultMaxPoints;  // raised on purpose for a larger run
@@ -61,11 +71,27 @@ struct PointSpec {
   Workspace workspace = Workspace::Global;
   int block_size = 0;  // 0: the variant picks (CUB DeviceReduce)
   int unroll = 1;
-  std::uint64_t size = 0;
+  std::uint64_t size = 0;  // elements; rows * cols for a matrix point
   DType type = DType::Int32;
+  // A matrix point (a variant that sums each row or column): its shape, row-major; 0 x 0 for a
+  // whole-array point.
+  std::uint64_t rows = 0, cols = 0;
   bool operator==(const PointSpec&) const = default;
-  std::string label() const;  // "interleaved/global B=1024 U=1 N=16777216 int32"
+  bool is_matrix() const { return rows != 0; }
+  // "interleaved/global B=1024 U=1 N=16777216 int32", "row_per_warp/registers B=256 U=4
+  // 4096x4096 int32"
+  std::string label() const;
+  // "2^24" for a whole-array point, "4096x4096" for a matrix point: the data it ran on.
+  std::string size_text() const;
 };
+
+// Whether a and b ran on the same data (size, shape and type): a speed-up compares only these.
+bool same_data(const PointSpec& a, const PointSpec& b);
+
+// The baseline a spec's speed-ups use when it names none that runs: neighbored for whole
+// arrays; for a spec of matrices only, cub_segmented_rows (column_tiled when `all` takes
+// columns only).
+std::string default_baseline(const ExperimentSpec& spec);
 
 // A variant that `all` left out, and why: "takes int32 only, not float32", "no host model, GPU
 // only", "needs sm_80; this GPU is sm_75" (several reasons joined with "; ").
@@ -106,7 +132,9 @@ std::vector<std::string> validate(const ExperimentSpec& spec, const DeviceInfo* 
 std::uint64_t count_points(const ExperimentSpec& spec);
 
 // The points of a valid spec, in a stable order (size, type, variant, workspace, block, unroll;
-// unroll ascending, so a variant's lowest factor, its own speed-up baseline, runs first).
+// unroll ascending, so a variant's lowest factor, its own speed-up baseline, runs first): the
+// whole-array variants at every size, then the matrix variants at every shape in the same order
+// (shape, type, variant, ...).
 // Axis values a variant does not take are left out for that variant (validate() reports a
 // value no selected variant takes); a variant that picks its own block size gets one point
 // with block_size 0. "all" still in the spec is resolved without a device: callers that know

@@ -23,7 +23,8 @@ Session session_from_json(std::string_view text);
 std::string spec_to_json(const ExperimentSpec& spec, int indent = 2);
 ExperimentSpec spec_from_json(std::string_view text);
 
-// One row per point: variant, classic name, workspace, block size, unroll, size, type, status,
+// One row per point: variant, classic name, workspace, block size, unroll, size, rows and cols
+// (a matrix point's shape, else empty), type, status,
 // timings (median/mean/min/max/stddev/samples for first kernel and total), bandwidth, % of
 // roofs, speed-up, value, expected, errors, GPU time, then the block model's counts (counts_*:
 // the first kernel's barriers, warp-steps, lane efficiency, lanes, warps, loads, stores; the

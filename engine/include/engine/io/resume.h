@@ -22,7 +22,7 @@ class FinishedPoints {
   std::size_t size() const { return index_.size(); }
 
  private:
-  using Key = std::tuple<std::string, int, int, int, std::uint64_t, int>;
+  using Key = std::tuple<std::string, int, int, int, std::uint64_t, std::uint64_t, int>;
   static Key key_of(const PointSpec& p);
   std::map<Key, const PointResult*> index_;
 };

@@ -34,6 +34,20 @@ std::optional<ReductionOutput> model_reduce_modern(const PointSpec& p, const Inp
 // that is not a lab; throws rl::Error for a point the lab does not take.
 std::optional<ReductionOutput> model_reduce_labs(const PointSpec& p, const InputData& input);
 
+// The rows and columns variants (VariantInfo::is_segmented; block_model_segmented.cpp): one sum
+// per row (column) of the point's rows x cols matrix in the partials, their sum as the total
+// (total_from_segments). int32 exactly in int64. float32 in a stated order, the same for every
+// such variant: each row (column) into 32 float accumulators, element k of it into accumulator
+// k % 32 in order, then a tree over the accumulators (16, 8, 4, 2, 1), a warp's order; the GPU
+// kernels may add in another order, so float32 is checked within a tolerance
+// (measure/verify.h), not bit for bit. nullopt for a variant that is not one of them; throws
+// rl::Error for a point without a shape.
+std::optional<ReductionOutput> model_reduce_segmented(const PointSpec& p, const InputData& input);
+
+// Every row's (column's) sum of the point's matrix in double, exact for int32 (int64 values)
+// and as close as double gets for float32: what verification compares each sum with.
+std::vector<double> exact_segment_sums(const PointSpec& p, const InputData& input);
+
 // What branch_partitioned maps: cub::DevicePartition::If's output for "x >= 256 - k", the
 // selected elements in order, then the rejected ones in reverse order.
 std::vector<std::int32_t> cub_partitioned(const std::vector<std::int32_t>& x, int k);

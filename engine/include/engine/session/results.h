@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -109,7 +110,8 @@ const ReadFloor* find_read_floor(const std::vector<ReadFloor>& floors, std::uint
 int count_noisy(const std::vector<PointResult>& results);
 
 // Which point a point's speed-up is against (the baseline rule; docs/cli.md "Speed-ups"). The
-// candidates are the Ok points of the baseline variant with the same size and type. For a point
+// candidates are the Ok points of the baseline variant on the same data (same_data(): size,
+// matrix shape and type). For a point
 // of another variant: the one sharing the workspace, then the block size, then the unroll factor
 // (a ladder at one block size compares like with like, and a registers-only kernel still finds
 // the baseline's global run), the lowest unroll factor among equals. For a point of the
@@ -126,7 +128,7 @@ void compute_speedups(std::vector<PointResult>& results, const std::string& base
 const PointResult* find_baseline(const std::vector<PointResult>& results, const PointSpec& p,
                                  const std::string& baseline);
 
-// The same rule for many look-ups: the baseline's Ok points grouped by (size, type), so a
+// The same rule for many look-ups: the baseline's Ok points grouped by their data, so a
 // session of n points costs about n x (points per size and type) instead of n^2. Keeps
 // pointers into results: valid while results is not resized.
 class BaselineIndex {
@@ -135,8 +137,10 @@ class BaselineIndex {
   const PointResult* find(const PointSpec& p) const;
 
  private:
+  using DataKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, int>;
+  static DataKey data_key(const PointSpec& p);
   std::string baseline_;  // canonical id
-  std::map<std::pair<std::uint64_t, int>, std::vector<const PointResult*>> by_size_type_;
+  std::map<DataKey, std::vector<const PointResult*>> by_data_;
 };
 
 }  // namespace rl

@@ -1,0 +1,93 @@
+// Many reductions at once: one sum per row, or per column, of a row-major rows x cols matrix
+// (int32 summed in int64, float32 in float). Kernels: kernels/segmented_rows.cu,
+// segmented_columns.cu. Block sizes, unroll factors, types and workspaces come from
+// kernels/accepts.h (catalog.cpp); which dimension each sums is said here.
+#include "catalog/catalog_segmented.h"
+
+namespace rl {
+
+namespace {
+
+const std::string kUnrollMeaning =
+    " Unroll U: loads each thread has in flight before it adds them.";
+const std::string kWrite = "write: one sum per row (column) to its place in the output, in order";
+
+VariantInfo segmented(std::string id, KernelId k, Reduces reduces, std::string display,
+                      std::string explanation, std::vector<std::string> phases,
+                      bool has_unroll = true) {
+  VariantInfo v;
+  v.id = std::move(id);
+  v.kernel = k;
+  v.display_name = std::move(display);
+  v.family = VariantFamily::RowsAndColumns;
+  v.reduces = reduces;
+  v.explanation = std::move(explanation) + (has_unroll ? kUnrollMeaning : "");
+  v.phases = std::move(phases);
+  v.default_unroll = has_unroll ? 4 : 1;
+  return v;
+}
+
+void add_rows(std::vector<VariantInfo>& out) {
+  out.push_back(segmented(
+      "row_per_thread", KernelId::RowPerThread, Reduces::Rows, "A thread per row",
+      "Thread r walks row r alone: no shuffles, no barriers, no shared memory. It wins for "
+      "thousands of short rows (a few dozen elements), where anything wider leaves lanes idle; "
+      "on long rows neighbouring threads read addresses a row apart, so loads do not coalesce.",
+      {"load: thread r adds row r's elements in order, U loads in flight", kWrite}));
+  out.push_back(segmented(
+      "row_per_warp", KernelId::RowPerWarp, Reduces::Rows, "A warp per row",
+      "The 32 lanes of a warp read a row side by side (coalesced) and a shuffle tree adds "
+      "their sums: no shared memory and no block barrier. The all-rounder for rows of a few "
+      "hundred to a few thousand elements.",
+      {"load: lane l adds elements l, l + 32, ... of its warp's row, U loads in flight",
+       "warp sum: __shfl_down_sync tree (offsets 16..1)", kWrite}));
+  out.push_back(segmented(
+      "row_per_block", KernelId::RowPerBlock, Reduces::Rows, "A block per row",
+      "A whole block reads one row and adds its warps' sums through shared memory: as many "
+      "loads in flight per row as a block holds. It wins for long rows (tens of thousands of "
+      "elements) with enough rows to fill the GPU.",
+      {"load: thread t adds elements t, t + B, ... of its block's row, U loads in flight",
+       "block sum: warp shuffles, warp sums through shared memory, __syncthreads(), warp 0 adds "
+       "them",
+       kWrite}));
+  out.push_back(segmented(
+      "row_split", KernelId::RowSplit, Reduces::Rows, "Several blocks per row (split)",
+      "Each long row is cut into pieces, one block each, and a second pass adds each row's "
+      "piece sums in order. It wins when there are too few rows to fill the GPU with a block "
+      "per row, down to a single row of millions of elements.",
+      {"load: block (r, k) adds piece k of row r, U loads in flight",
+       "block sum: warp shuffles, warp sums through shared memory; the piece's sum to scratch",
+       "second pass: a warp per row adds its piece sums in order", kWrite}));
+  out.push_back(segmented(
+      "cub_segmented_rows", KernelId::CubSegmentedRows, Reduces::Rows,
+      "CUB DeviceSegmentedReduce::Sum (a segment per row)",
+      "The library reference: cub::DeviceSegmentedReduce::Sum with one segment per row and "
+      "CUB's own tuning. It picks its own block size (recorded as 0); unroll is not used.",
+      {"CUB's segmented reduction kernel: a block per segment", kWrite}, false));
+}
+
+void add_columns(std::vector<VariantInfo>& out) {
+  out.push_back(segmented(
+      "column_strided", KernelId::ColumnStrided, Reduces::Columns, "A warp per column (strided)",
+      "The lesson in coalescing: the lanes of a warp walk down one column, so each load of "
+      "a warp touches 32 addresses a whole row apart, 32 memory transactions for 128 useful "
+      "bytes. Kept to show what the tiled column kernel avoids.",
+      {"load: lane l adds rows l, l + 32, ... of its warp's column, U loads in flight",
+       "warp sum: __shfl_down_sync tree", kWrite}));
+  out.push_back(segmented(
+      "column_tiled", KernelId::ColumnTiled, Reduces::Columns, "Columns, tiled (coalesced)",
+      "Threads lie along the row, so a warp reads 32 neighbouring columns of one row in one "
+      "coalesced load; each thread keeps a running sum down a slab of rows, and the slabs' "
+      "sums are added at the end. The way to sum columns at full bandwidth.",
+      {"load: thread c adds column c down its slab of rows, U loads in flight",
+       "slabs: the partial column sums of every slab added in order", kWrite}));
+}
+
+}  // namespace
+
+void append_segmented_variants(std::vector<VariantInfo>& out) {
+  add_rows(out);
+  add_columns(out);
+}
+
+}  // namespace rl
