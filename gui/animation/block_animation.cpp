@@ -113,6 +113,7 @@ void BlockAnimationPanel::rebuild() {
   set_playing(false);
   rebuild_levels();
   update_timeline_request();
+  update_shape_fields();
   QString error;
   const auto ra = request_from(variant_a_, unroll_a_, &error);
   std::optional<TraceRequest> rb;
@@ -208,6 +209,19 @@ bool BlockAnimationPanel::show_variants(const QString& first, const QString& sec
   building_ = false;
   rebuild();
   return ok && view_a_->trace() != nullptr;
+}
+
+// N applies to the whole-array variants, the shape to the matrix ones: each field is enabled
+// while a variant shown takes it.
+void BlockAnimationPanel::update_shape_fields() {
+  auto segmented = [](QComboBox* c) {
+    const VariantInfo* v = find_variant_by_id(c->currentData().toString().toStdString());
+    return v != nullptr && v->is_segmented();
+  };
+  const bool a = segmented(variant_a_), b = compare_->isChecked() && segmented(variant_b_);
+  const bool b_whole = compare_->isChecked() && !segmented(variant_b_);
+  shape_->setEnabled(a || b);
+  size_->setEnabled(!a || b_whole);
 }
 
 void BlockAnimationPanel::set_shape(const QString& shape) {

@@ -138,9 +138,10 @@ class BlockAnimationPanel : public QWidget {
   void connect_transport();
   void connect_pickers();
   void add_shortcuts();
-  void ask_export_frame();  // asks for a path, writes the current frame as PNG
-  void rebuild();           // traces from the pickers
-  void tick();              // the play timer
+  void ask_export_frame();     // asks for a path, writes the current frame as PNG
+  void rebuild();              // traces from the pickers
+  void update_shape_fields();  // N for whole arrays, Shape for matrices
+  void tick();                 // the play timer
   void show_frame(int f, double progress);
   void update_transport();
   void on_discovery(const Discovery& d);

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QImage>
+#include <QLineEdit>
 
 #include "animation/block_animation.h"
 #include "animation/block_view.h"
@@ -55,6 +56,20 @@ TEST(AnimationRows, WarpPerRowBesideBlockPerRowWalksEveryFrame) {
   EXPECT_EQ(pixel_at(img, view->lane_rect(32 + 9)), BlockView::acting_color());
   EXPECT_NE(pixel_at(img, view->lane_rect(20)), BlockView::acting_color());
   EXPECT_EQ(pixel_at(img, view->lane_rect(6 * 32)), BlockView::exited_color());
+  // The load, warp per row beside block per row, for a look.
+  panel.set_frame(1);
+  QApplication::processEvents();
+  EXPECT_TRUE(panel.grab().save("/tmp/animation_rows.png"));
+}
+
+TEST(AnimationRows, ShapeAndNAreEnabledForTheVariantsThatTakeThem) {
+  BlockAnimationPanel panel;
+  auto* shape = panel.findChild<QLineEdit*>("shape");
+  ASSERT_NE(shape, nullptr);
+  ASSERT_TRUE(panel.show_variants("interleaved", "", 64));
+  EXPECT_FALSE(shape->isEnabled());
+  ASSERT_TRUE(panel.show_variants("row_per_warp", "", 64));
+  EXPECT_TRUE(shape->isEnabled());
 }
 
 TEST(AnimationRows, RefusesAMissingOrBadShapeNamingTheField) {

@@ -78,8 +78,9 @@ void build_pass(Trace& t, const rows::RowPass& p, bool per_warp, const T* x) {
   b.snapshot(load);
   if (per_warp) {
     load.caption =
-        "load: lane l of warp w adds elements l, l + 32, ... of row " + num(p.first_row) +
-        " + w (16-byte vectors, " + num(U) +
+        "load: lane l of warp w adds elements l, l + 32, ... of row " +
+        (p.first_row == 0 ? std::string("w") : num(p.first_row) + " + w") + " (16-byte vectors, " +
+        num(U) +
         " in flight; up to 3 single elements before the row's first 16-byte boundary "
         "and after its last). " +
         (t.cols < 4 * kWarp ? "A row of " + num(t.cols) +
