@@ -15,6 +15,27 @@
 
 namespace rlcli {
 
+namespace {
+
+// --rows and --cols: both or neither; a matrix variant needs them, the others refuse them.
+void add_shape(const TraceArgs& a, const rl::VariantInfo& v, rl::TraceRequest& r) {
+  const bool rows = a.o_rows != nullptr && a.o_rows->count() > 0;
+  const bool cols = a.o_cols != nullptr && a.o_cols->count() > 0;
+  if (!v.is_segmented()) {
+    if (rows || cols)
+      throw UsageError(std::string(rows ? "--rows" : "--cols") + ": " + v.id +
+                       " sums a whole array; only the rows and columns variants take a shape");
+    return;
+  }
+  if (!rows || !cols)
+    throw UsageError(std::string(rows ? "--cols" : "--rows") + " missing: " + v.id +
+                     " sums the rows of a matrix; give its shape with --rows R --cols C");
+  r.rows = parse_size_arg("--rows", a.rows);
+  r.cols = parse_size_arg("--cols", a.cols);
+}
+
+}  // namespace
+
 rl::TraceRequest build_trace_request(const TraceArgs& a) {
   rl::TraceRequest r;
   const auto ref = rl::resolve_variant(a.variant);
@@ -44,6 +65,7 @@ rl::TraceRequest build_trace_request(const TraceArgs& a) {
     if (b < 0) throw UsageError("--block-index " + a.block_index + ": must be 0 or more");
     r.block_index = unsigned(b);
   }
+  add_shape(a, *ref->variant, r);
   return r;
 }
 
@@ -89,6 +111,9 @@ Command add_trace_command(CLI::App& app) {
                               "N: the totals cover the whole launch of N elements (default: one "
                               "block's tile; with --measured 2^24); 2^24 and 16M are accepted");
   sub->add_option("--type", a->type, "int32 (default) or float32");
+  a->o_rows = sub->add_option("--rows", a->rows,
+                              "Rows of the matrix (row_per_warp, row_per_block; with --cols)");
+  a->o_cols = sub->add_option("--cols", a->cols, "Columns of the matrix (with --rows)");
   a->o_block_index =
       sub->add_option("--block-index", a->block_index, "Which block to trace (default 0)");
   sub->add_option("--json", a->json, "Output FILE, or - for stdout")->required();
@@ -99,7 +124,8 @@ Command add_trace_command(CLI::App& app) {
       {"--variant", "ID"},    {"--block-size", "B"},
       {"--unroll", "U"},      {"--workspace", "global|shared"},
       {"--size", "N"},        {"--type", "int32|float32"},
-      {"--block-index", "I"}, {"--json", "FILE|-"}};
+      {"--block-index", "I"}, {"--json", "FILE|-"},
+      {"--rows", "R"},        {"--cols", "C"}};
   for (const auto& [flag, name] : value_names) sub->get_option(flag)->type_name(name);
   return Command{sub, [a] { return write_trace(*a); }};
 }

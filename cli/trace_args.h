@@ -13,10 +13,10 @@ namespace rlcli {
 
 struct TraceArgs {
   std::string variant, block_size, unroll, workspace = "global", size, type = "int32", block_index,
-                                           json;
+                                           json, rows, cols;
   bool pretty = false;
   CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr,
-              *o_workspace = nullptr;
+              *o_workspace = nullptr, *o_rows = nullptr, *o_cols = nullptr;
   // --measured and the options only it takes.
   bool measured = false;
   std::string sm, blocks, max_blocks, cost_runs, device = "cuda:0", kernel, kernel_name;
@@ -24,8 +24,8 @@ struct TraceArgs {
               *o_device = nullptr, *o_kernel = nullptr, *o_kernel_name = nullptr;
 };
 
-// The variant, block size, unroll, workspace, type, size and block index; throws UsageError
-// naming the flag.
+// The variant, block size, unroll, workspace, type, size, block index and shape (--rows/--cols);
+// throws UsageError naming the flag.
 rl::TraceRequest build_trace_request(const TraceArgs& a);
 
 // Adds --measured and the options only it takes to `trace`.

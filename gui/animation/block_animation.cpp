@@ -33,6 +33,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/device/device.h"
+#include "engine/experiment/grammar.h"
 #include "engine/experiment/spec.h"
 
 namespace rl::gui {
@@ -77,6 +78,25 @@ std::optional<TraceRequest> BlockAnimationPanel::request_from(QComboBox* variant
   r.workspace = static_cast<Workspace>(workspace_->currentData().toInt());
   r.type = static_cast<DType>(type_->currentData().toInt());
   r.block_index = static_cast<unsigned>(block_index_->value());
+  const VariantInfo* v = find_variant_by_id(r.variant);
+  if (v != nullptr && v->is_segmented()) {
+    // A matrix variant's N is its shape's: the N field does not apply.
+    const QString shape = shape_->text().trimmed();
+    if (shape.isEmpty()) {
+      *error = "Shape: " + QString::fromStdString(v->id) +
+               " sums the rows of a matrix; type its rows x cols, e.g. 6x40";
+      return std::nullopt;
+    }
+    MatrixShape m;
+    std::string why;
+    if (!parse_shape(shape.toStdString(), &m, &why)) {
+      *error = "Shape: " + QString::fromStdString(why);
+      return std::nullopt;
+    }
+    r.rows = m.rows;
+    r.cols = m.cols;
+    return r;
+  }
   const QString n = size_->text().trimmed();
   if (!n.isEmpty()) {
     std::string why;
@@ -93,6 +113,7 @@ void BlockAnimationPanel::rebuild() {
   set_playing(false);
   rebuild_levels();
   update_timeline_request();
+  update_shape_fields();
   QString error;
   const auto ra = request_from(variant_a_, unroll_a_, &error);
   std::optional<TraceRequest> rb;
@@ -188,6 +209,24 @@ bool BlockAnimationPanel::show_variants(const QString& first, const QString& sec
   building_ = false;
   rebuild();
   return ok && view_a_->trace() != nullptr;
+}
+
+// N applies to the whole-array variants, the shape to the matrix ones: each field is enabled
+// while a variant shown takes it.
+void BlockAnimationPanel::update_shape_fields() {
+  auto segmented = [](QComboBox* c) {
+    const VariantInfo* v = find_variant_by_id(c->currentData().toString().toStdString());
+    return v != nullptr && v->is_segmented();
+  };
+  const bool a = segmented(variant_a_), b = compare_->isChecked() && segmented(variant_b_);
+  const bool b_whole = compare_->isChecked() && !segmented(variant_b_);
+  shape_->setEnabled(a || b);
+  size_->setEnabled(!a || b_whole);
+}
+
+void BlockAnimationPanel::set_shape(const QString& shape) {
+  shape_->setText(shape);
+  rebuild();
 }
 
 bool BlockAnimationPanel::side_by_side() const {

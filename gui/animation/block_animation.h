@@ -60,6 +60,9 @@ class BlockAnimationPanel : public QWidget {
   bool show_variants(const QString& first, const QString& second, int block_size,
                      std::optional<int> unroll = std::nullopt,
                      Workspace workspace = Workspace::Global);
+  // The matrix the rows variants (row_per_warp, row_per_block) sum: "6x40", "2^10x1000"; the
+  // whole-array variants ignore it. Rebuilds the views.
+  void set_shape(const QString& shape);
   BlockView* first_view() const { return view_a_; }
   BlockView* second_view() const { return view_b_; }
   bool side_by_side() const;
@@ -135,9 +138,10 @@ class BlockAnimationPanel : public QWidget {
   void connect_transport();
   void connect_pickers();
   void add_shortcuts();
-  void ask_export_frame();  // asks for a path, writes the current frame as PNG
-  void rebuild();           // traces from the pickers
-  void tick();              // the play timer
+  void ask_export_frame();     // asks for a path, writes the current frame as PNG
+  void rebuild();              // traces from the pickers
+  void update_shape_fields();  // N for whole arrays, Shape for matrices
+  void tick();                 // the play timer
   void show_frame(int f, double progress);
   void update_transport();
   void on_discovery(const Discovery& d);
@@ -151,6 +155,7 @@ class BlockAnimationPanel : public QWidget {
             *unroll_b_ = nullptr, *block_ = nullptr, *workspace_ = nullptr, *type_ = nullptr,
             *speed_ = nullptr, *source_ = nullptr;
   QLineEdit* size_ = nullptr;
+  QLineEdit* shape_ = nullptr;  // rows x cols of a matrix variant
   QSpinBox* block_index_ = nullptr;
   QCheckBox *compare_ = nullptr, *loop_ = nullptr;
   QPushButton *play_ = nullptr, *back_ = nullptr, *forward_ = nullptr, *first_ = nullptr,

@@ -105,7 +105,8 @@ void BlockAnimationPanel::build_ui() {
   view_b_->set_cell_size(zoom_->value());
 }
 
-// First row: variant, unroll, block size, workspace, type, N and which block.
+// First row: variant, unroll, block size, workspace, type, N (a matrix variant: its shape) and
+// which block.
 void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   // Three parts (the kernel; its block; the type, N and which block): one line where the tab
   // holds them, more where it does not.
@@ -133,6 +134,13 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   size_->setToolTip("N for the launch totals, e.g. 2^24 or 1000003; empty: one block's tile");
   size_->setMaximumWidth(110);
   size_->setMinimumWidth(60);
+  shape_ = new QLineEdit("6x40", this);
+  shape_->setObjectName("shape");
+  shape_->setToolTip(
+      "rows x cols of the matrix that row_per_warp and row_per_block sum, e.g. 6x40 (short rows: "
+      "lanes past a row's end read nothing) or 2x5000; the whole-array variants ignore it");
+  shape_->setMaximumWidth(110);
+  shape_->setMinimumWidth(60);
   block_index_ = new QSpinBox(this);
   block_index_->setRange(0, 0x7fffffff);
   block_index_->setMaximumWidth(80);
@@ -155,6 +163,8 @@ void BlockAnimationPanel::build_pickers(QVBoxLayout* root) {
   launch->addWidget(type_);
   launch->addWidget(new QLabel("N", this));
   launch->addWidget(size_);
+  launch->addWidget(new QLabel("Shape", this));
+  launch->addWidget(shape_);
   launch->addWidget(new QLabel("block #", this));
   launch->addWidget(block_index_);
   root->addWidget(row);
@@ -367,6 +377,7 @@ void BlockAnimationPanel::connect_pickers() {
     set_frame(0);
   });
   connect(size_, &QLineEdit::editingFinished, this, on_pick);
+  connect(shape_, &QLineEdit::editingFinished, this, on_pick);
   connect(block_index_, &QSpinBox::valueChanged, this, on_pick);
 }
 

@@ -1,4 +1,4 @@
-// Where stories come from: the two that ship inside the app (Qt resources, from
+// Where stories come from: those that ship inside the app (Qt resources, from
 // resources/stories/) and a presenter's own file (File > Open story...). The rules of a story
 // file are the engine's (engine/views/story.h); this only reads the bytes.
 #pragma once

@@ -62,6 +62,8 @@ void StoryView::fill_animation(const ResolvedStep& s) {
   r.workspace = s.step.point.workspace;
   r.type = s.step.point.type;
   r.block_size = story_.animation_block;
+  r.rows = s.step.point.rows;  // a matrix step's shape (0 x 0 for a whole array)
+  r.cols = s.step.point.cols;
   try {
     block_->set_trace(std::make_shared<const Trace>(make_trace(r)));
   } catch (const std::exception& e) {

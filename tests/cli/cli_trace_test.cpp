@@ -54,5 +54,41 @@ TEST(CliTrace, WholeLaunchTotalsMatchTheClassicCounts) {
   EXPECT_EQ(t["totals"]["barriers"], 90112u);
 }
 
+TEST(CliTrace, RowsVariantsTakeAShape) {
+  const CliResult r = run_cli({"trace", "--variant", "row_per_warp", "--block-size", "128",
+                               "--rows", "6", "--cols", "40", "--json", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json t = parse(r.out);
+  EXPECT_EQ(t["rows"], 6u);
+  EXPECT_EQ(t["cols"], 40u);
+  EXPECT_EQ(t["size"], 240u);
+  EXPECT_EQ(t["grid"], 2u);  // 4 warps a block, a row each
+  EXPECT_EQ(t["row_sums"].size(), 4u);
+  // The load: ten 16-byte vectors per row, lanes 0..9 of each warp.
+  EXPECT_EQ(t["steps"][0]["kind"], "load");
+  for (const auto& m : t["steps"][0]["masks"]) EXPECT_EQ(m, 0x3ffu);
+  EXPECT_EQ(t["totals"]["loads"], 240u);
+}
+
+TEST(CliTrace, ShapeErrorsNameTheFlag) {
+  const CliResult none =
+      run_cli({"trace", "--variant", "row_per_block", "--block-size", "128", "--json", "-"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--rows missing"), std::string::npos) << none.err;
+  const CliResult half = run_cli(
+      {"trace", "--variant", "row_per_block", "--block-size", "128", "--rows", "4", "--json", "-"});
+  EXPECT_EQ(half.exit_code, 2);
+  EXPECT_NE(half.err.find("--cols missing"), std::string::npos) << half.err;
+  const CliResult bad = run_cli({"trace", "--variant", "row_per_block", "--block-size", "128",
+                                 "--rows", "4", "--cols", "x", "--json", "-"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--cols"), std::string::npos) << bad.err;
+  const CliResult whole = run_cli({"trace", "--variant", "reduceInterleaved", "--block-size", "128",
+                                   "--rows", "4", "--json", "-"});
+  EXPECT_EQ(whole.exit_code, 2);
+  EXPECT_NE(whole.err.find("--rows: interleaved sums a whole array"), std::string::npos)
+      << whole.err;
+}
+
 }  // namespace
 }  // namespace rl::testing

@@ -37,7 +37,7 @@ QString write_story(QTemporaryDir& dir, const QByteArray& json) {
 }  // namespace
 
 TEST(AppStory, ShippedStoriesAreValid) {
-  ASSERT_EQ(shipped_stories().size(), 2);
+  ASSERT_EQ(shipped_stories().size(), 3);
   for (const ShippedStory& s : shipped_stories()) {
     QString error;
     const std::optional<rl::Story> story = read_story_file(s.path, &error);
@@ -116,6 +116,25 @@ TEST(AppStory, ModernStoryShowsWhatHasNoTrace) {
   w.present();  // F5 leaves a story too
   QCoreApplication::processEvents();
   EXPECT_EQ(w.story_view(), nullptr);
+}
+
+TEST(AppStory, RowsStoryAnimatesItsMatrixStepsAndSaysWhatTheSessionLacks) {
+  auto options = test::quiet_options();
+  options.open_bundled = false;  // no session: every step says it is not measured
+  MainWindow w(options);
+  ASSERT_TRUE(w.present_story(":/stories/rows.json")) << w.last_error().toStdString();
+  StoryView* v = w.story_view();
+  ASSERT_EQ(v->step_count(), 9);
+  v->show_step(1);  // row_per_warp at 524288x32: a warp per row, lanes past the row idle
+  const rl::Trace* t = v->block_view()->trace();
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->variant, "row_per_warp");
+  EXPECT_EQ(t->cols, 32u);
+  EXPECT_EQ(t->steps.front().masks.front(), 0xffu);  // 8 vectors: lanes 0..7 read
+  for (int i = 0; i < v->step_count(); ++i) EXPECT_FALSE(v->bars()->value(i)) << i;
+  EXPECT_FALSE(v->numbers_text().contains("×")) << v->numbers_text().toStdString();
+  v->show_step(6);  // row_split: no trace, said so
+  EXPECT_EQ(v->block_view()->trace(), nullptr);
 }
 
 TEST(AppStory, StoryTakesOverFromPresentationMode) {

@@ -133,7 +133,7 @@ std::string mark_phase(const VariantInfo* v, const std::string& kind) {
       {"partition", {"partition"}},
       {"tree", {"tree"}},
       {"last warp", {"last warp"}},
-      {"block sum", {"block sum"}},
+      {"block sum", {"block sum", "warp sum"}},  // a warp per row (column): its sum is a warp's
       {"write", {"thread 0", "int32:", "last block", "RED", "write"}},
       {"epoch", {"epoch"}},
       {"cluster", {"cluster:"}},

@@ -98,7 +98,7 @@ Lines tree_lines(const CodeEntry& e, const Lines& phase_lines, unsigned stride) 
 // (the single pass's warp_total when every warp hands on its own sum).
 Lines warp_lines(const CodeEntry& e, const Trace& t, std::size_t step) {
   static const std::regex block_call(
-      R"(\b(block_sum_shfl|block_total|BlockReduce|block_window_hand_on)\b)"),
+      R"(\b(block_sum_shfl|block_total|BlockReduce|block_window_hand_on|block_range_sum)\b)"),
       warp_call(
           R"(\b(warp_sum_redux|warp_sum_shfl|warp_total|warp_window_entry)\b|cg::reduce\s*\()"),
       store(R"(\w+_sums\[[^\]]*\]\s*=[^=])"), read(R"(\w+_sums\[(lane|tile\.thread_rank\(\))\])"),
@@ -152,7 +152,9 @@ Lines load_lines(const CodeEntry& e, const Trace& t, std::string* phase) {
     }
     return lines;
   }
-  return {};
+  // row_per_block reads its row inside block_range_sum: one line that loads and sums.
+  static const std::regex loads_and_sums(R"(\bblock_range_sum\b)");
+  return matching(e, kernel_lines(e), loads_and_sums);
 }
 
 // The cluster kernel (kernels/modern_cluster.cu) hands on one sum per cluster of 8 blocks, from

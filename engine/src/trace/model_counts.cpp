@@ -109,7 +109,9 @@ StepCounters finish_pass_counts(std::uint64_t m) {
 
 std::optional<ModelCounts> model_counts(const PointSpec& p) {
   const VariantInfo* v = find_variant_by_id(p.variant);
-  if (v == nullptr || !has_trace(*v) || p.size == 0) return std::nullopt;
+  // The rows traces draw a block of a matrix; a matrix point's counts (one kernel, no finishing
+  // pass, its shape beside N) are not modelled here.
+  if (v == nullptr || !has_trace(*v) || v->is_segmented() || p.size == 0) return std::nullopt;
   const Key key = key_of(p);
   Cache& c = cache();
   {

@@ -58,9 +58,13 @@ Resolved resolve(const TraceRequest& r) {
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the classic ladder and warp_shuffle, reduce_add_sync, cg_reduce, "
-                "single_pass, cluster_single_pass, epoch_pass and every lab kernel (divergence, "
-                "block-wide "
-                "predicates, #pragma unroll); not the vectorized grid-stride kernel or CUB's");
+                "single_pass, cluster_single_pass, epoch_pass, every lab kernel (divergence, "
+                "block-wide predicates, #pragma unroll) and the matrix variants row_per_warp and "
+                "row_per_block; not the vectorized grid-stride kernel, CUB's or the other rows "
+                "and columns kernels");
+  if (!out.variant->is_segmented() && (r.rows != 0 || r.cols != 0))
+    throw Error("rows/cols: " + out.variant->id +
+                " sums a whole array; only the rows and columns variants take a shape");
   return out;
 }
 
@@ -235,7 +239,7 @@ InputData trace_input(std::uint64_t needed, DType type, unsigned block_index, st
 bool has_trace(const VariantInfo& v) {
   return ladder::is_ladder_kernel(v.kernel) || has_warp_family_trace(v.kernel) ||
          v.kernel == KernelId::SinglePass || v.kernel == KernelId::ClusterSinglePass ||
-         v.kernel == KernelId::EpochPass || has_lab_trace(v.kernel);
+         v.kernel == KernelId::EpochPass || has_lab_trace(v.kernel) || has_rows_trace(v.kernel);
 }
 
 Trace trace_shell(const TraceRequest& r, const VariantInfo& v, int unroll) {
@@ -287,6 +291,7 @@ Trace make_trace(const TraceRequest& request) {
       v.variant->kernel == KernelId::ClusterSinglePass || v.variant->kernel == KernelId::EpochPass)
     return make_single_pass_trace(r, *v.variant, v.unroll);
   if (has_lab_trace(v.variant->kernel)) return make_lab_trace(r, *v.variant, v.unroll);
+  if (has_rows_trace(v.variant->kernel)) return make_rows_trace(r, *v.variant, v.unroll);
   if (!ladder::is_ladder_kernel(v.variant->kernel))
     return make_warp_family_trace(r, *v.variant, v.unroll);
   const ladder::BlockPlan plan = ladder::make_plan(*v.variant, r.workspace, r.block_size, v.unroll);

@@ -28,6 +28,13 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
 // block sum, and the one atomic that hands the block's sum on. trace_single_pass.cpp.
 Trace make_single_pass_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
+// Traces of row_per_warp and row_per_block (kernels/segmented_rows.cu) on the request's
+// rows x cols matrix: the rows a block sums, its lanes along each row (those past a short row's
+// end read nothing), the shuffle trees, the block's warp sums. trace_rows.cpp. Throws rl::Error
+// for a request without a shape, a size that is not rows x cols, or a bad block size or unroll.
+bool has_rows_trace(KernelId k);
+Trace make_rows_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
+
 // Traces of the labs (kernels/lab_*.cu), every lab kernel: the request checked, then the
 // divergence lab's two paths as steps whose masks show which lanes run each and the warp-shuffle
 // block sum (trace_labs.cpp), or the predicates' and the unroll lab's tiles.

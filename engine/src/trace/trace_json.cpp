@@ -76,6 +76,12 @@ nlohmann::json to_json(const Trace& t) {
       {"block_totals", counters_json(t.block_totals)},
       {"totals", totals}};
   if (!t.source_device.empty()) j["source_device"] = t.source_device;
+  if (t.rows != 0) {  // a matrix variant: its shape and the sums the traced block writes
+    j["rows"] = t.rows;
+    j["cols"] = t.cols;
+    j["first_row"] = t.first_row;
+    j["row_sums"] = values_json(t.row_sums, t.type);
+  }
   return j;
 }
 

@@ -37,6 +37,10 @@ inline std::int32_t add(std::int32_t a, std::int32_t b) {
 inline float add(float a, float b) {
   return a + b;
 }
+// The rows kernels' int32 accumulator (kernels/segmented_common.cuh Accum): no wrap in range.
+inline std::int64_t add(std::int64_t a, std::int64_t b) {
+  return a + b;
+}
 
 inline std::string num(std::uint64_t v) {
   return std::to_string(v);

@@ -6,6 +6,7 @@
 #include "engine/core/echo.h"
 #include "engine/core/error.h"
 #include "engine/counters/counter_catalog.h"
+#include "engine/experiment/grammar.h"
 #include "engine/experiment/presets.h"
 #include "engine/report/counters_text.h"
 #include "engine/report/format.h"
@@ -110,11 +111,33 @@ UserKernelSource step_kernel(const Fields& f, const std::string& file, const std
   return k;
 }
 
+// A rows and columns variant's matrix ("shape": "4096x4096"), which sets the point's N; the
+// whole-array variants take none.
+void read_shape(const Fields& f, const VariantInfo& v, PointSpec& point) {
+  const std::optional<std::string> text = f.text("shape", false);
+  if (!v.is_segmented()) {
+    if (text)
+      Fields::fail(f.at("shape"),
+                   v.id + " sums a whole array; only the rows and columns variants take a shape");
+    return;
+  }
+  if (!text)
+    Fields::fail(f.at("shape"), "missing: " + v.id +
+                                    " sums the rows or columns of a matrix; give its rows x "
+                                    "cols, e.g. \"4096x4096\"");
+  MatrixShape m;
+  std::string why;
+  if (!parse_shape(*text, &m, &why)) Fields::fail(f.at("shape"), why);
+  point.rows = m.rows;
+  point.cols = m.cols;
+  point.size = m.rows * m.cols;
+}
+
 StoryStep read_step(const Json& j, const std::string& where, const LadderChoice& story_setting,
                     std::optional<Workspace> story_workspace, const std::string& base_dir) {
-  const Fields f(
-      j, where,
-      {"title", "caption", "variant", "kernel", "unroll", "workspace", "setting", "counter"});
+  const Fields f(j, where,
+                 {"title", "caption", "variant", "kernel", "unroll", "workspace", "setting",
+                  "shape", "counter"});
   StoryStep step;
   const std::optional<std::string> kernel_file = f.text("kernel", false);
   std::string name = f.text("variant", !kernel_file).value_or("");
@@ -155,12 +178,15 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   LadderChoice setting = story_setting;
   if (const std::optional<std::string> s = f.text("setting", false)) {
     const LadderChoice own = choice_of(f, "setting", *s);
+    if (own.size && v.is_segmented())
+      Fields::fail(f.at("setting"), "N: " + v.id + " takes no N; its \"shape\" sets the matrix");
     if (own.size) setting.size = own.size;
     if (own.block) setting.block = own.block;
     if (own.type) setting.type = own.type;
   }
   step.point.size = *setting.size;
   step.point.type = *setting.type;
+  read_shape(f, v, step.point);
   const std::string setting_where = f.find("setting") ? f.at("setting") : "setting";
   if (std::find(v.types.begin(), v.types.end(), step.point.type) == v.types.end())
     Fields::fail(setting_where, v.id + " does not take " + std::string(to_string(step.point.type)));
@@ -447,7 +473,10 @@ ExperimentSpec story_step_spec(const StoryStep& step, const TimingOptions& timin
   // A variant that picks its own block size is recorded as 0; any valid size asks for it.
   s.block_sizes = {step.point.block_size ? step.point.block_size : 1024};
   s.unroll_factors = {step.point.unroll};
-  s.sizes = {step.point.size};
+  if (step.point.is_matrix())
+    s.shapes = {{step.point.rows, step.point.cols}};
+  else
+    s.sizes = {step.point.size};
   s.types = {step.point.type};
   s.timing = timing;
   s.baseline = step.point.variant;

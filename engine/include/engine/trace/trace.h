@@ -24,10 +24,14 @@ struct TraceRequest {
   std::uint64_t size = 0;  // 0: one block's tile; else totals cover the whole launch of N elements
   DType type = DType::Int32;
   unsigned block_index = 0;
+  // The matrix of a rows and columns variant (row_per_warp, row_per_block): rows x cols,
+  // row-major; 0 for the whole-array variants. size, when given, must equal rows x cols.
+  std::uint64_t rows = 0, cols = 0;
 };
 
 struct TraceStep {
   std::string kind;                   // "load", "tree", "skipped", "last_warp", "write_partial"
+                                      // (matrix variants: one sum per row)
                                       // warp-level kernels: "shuffle", "warp_reduce",
                                       // "warp_sums", "gather"
   unsigned stride = 0;                // src = dst + stride (tree and last-warp steps)
@@ -52,7 +56,11 @@ struct Trace {
   DType type = DType::Int32;
   std::uint64_t size = 0;  // N the launch covers (one tile when the request said 0)
   unsigned block_index = 0;
-  std::uint64_t grid = 0;        // blocks in the launch
+  std::uint64_t grid = 0;  // blocks in the launch
+  // A matrix variant's shape, the first row the traced block sums and the sums it writes (one
+  // per row, in order); rows == 0 for the whole-array variants.
+  std::uint64_t rows = 0, cols = 0, first_row = 0;
+  std::vector<double> row_sums;
   std::string source = "model";  // "model" or "gpu"
   std::string source_device;     // the GPU's name when source == "gpu"
   bool volatile_last_warp = false;
