@@ -81,8 +81,10 @@ Command add_trace_command(CLI::App& app) {
   sub->add_option("--block-size", a->block_size, "Threads per block (power of two, 32..1024)")
       ->required();
   a->o_unroll = sub->add_option("--unroll", a->unroll, "Unroll factor (default: the variant's)");
-  sub->add_option("--workspace", a->workspace,
-                  "global (default, as in the classic ladder) or shared");
+  a->o_workspace = sub->add_option(
+      "--workspace", a->workspace,
+      "global (default, as in the classic ladder) or shared; registers for the kernels past the "
+      "ladder (with --measured, their default)");
   a->o_size = sub->add_option("--size", a->size,
                               "N: the totals cover the whole launch of N elements (default: one "
                               "block's tile; with --measured 2^24); 2^24 and 16M are accepted");

@@ -73,6 +73,12 @@ rl::TimelineRequest build_timeline_request(const TraceArgs& a) {
   r.block_size = base.block_size;
   r.unroll = base.unroll;
   r.workspace = base.workspace;
+  // The kernels past the ladder reduce in registers: that is their workspace unless one is given.
+  if (!given(a.o_workspace))
+    if (const auto ref = rl::resolve_variant(r.variant);
+        ref && !ref->variant->takes_workspace(r.workspace) &&
+        ref->variant->takes_workspace(rl::Workspace::Registers))
+      r.workspace = rl::Workspace::Registers;
   r.type = base.type;
   if (given(a.o_size)) r.size = base.size;
   choose_blocks(a, r);

@@ -15,7 +15,8 @@ struct TraceArgs {
   std::string variant, block_size, unroll, workspace = "global", size, type = "int32", block_index,
                                            json;
   bool pretty = false;
-  CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr;
+  CLI::Option *o_unroll = nullptr, *o_size = nullptr, *o_block_index = nullptr,
+              *o_workspace = nullptr;
   // --measured and the options only it takes.
   bool measured = false;
   std::string sm, blocks, max_blocks, cost_runs, device = "cuda:0", kernel, kernel_name;

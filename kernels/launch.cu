@@ -3,6 +3,7 @@
 #include "kernels/accepts.h"
 #include "lab_launchers.cuh"
 #include "ladder_launchers.h"
+#include "segmented_shape.h"
 #include "user_launch.h"
 
 namespace rl::kernels {
@@ -25,6 +26,8 @@ cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
   if (!accepts_launch(a.kernel, a.block_size, a.unroll, a.type, a.workspace))
     return cudaErrorInvalidValue;
   if (a.kernel == KernelId::User) return plan_user(a, plan);
+  // Rows and columns of a matrix: a sum per row (column), no finishing pass.
+  if (is_segmented_kernel(a.kernel)) return segmented::plan_segmented(a, plan);
   if (is_seed_tree(a.kernel) || is_seed_warp(a.kernel)) {
     const std::size_t tile = static_cast<std::size_t>(a.block_size) * a.unroll;
     const std::size_t grid = (a.n + tile - 1) / tile;
@@ -43,6 +46,7 @@ cudaError_t plan_launch(const LaunchArgs& a, LaunchPlan* plan) {
 
 cudaError_t launch_first(const LaunchArgs& a, const LaunchPlan& p) {
   if (a.kernel == KernelId::User) return launch_user(a, p);
+  if (is_segmented_kernel(a.kernel)) return segmented::launch_segmented(a, p);
   if (is_seed_tree(a.kernel)) return launch_seed_tree(a, p);
   if (is_seed_warp(a.kernel)) return launch_seed_warp(a, p);
   if (labs::is_branch_lab(a.kernel)) return labs::launch_branch_lab_first(a, p);

@@ -179,7 +179,7 @@ __global__ void spin_barrier(unsigned spin_warp, unsigned long long spin_cycles,
 
 }  // namespace
 
-cudaError_t launch_twin(const TwinLaunch& l) {
+cudaError_t launch_ladder_twin(const TwinLaunch& l) {
   return detail::with_type(l.args.type, [&](auto t) {
     using T = typename decltype(t)::type;
     return detail::with_workspace(l.args.workspace, [&](auto ws) {

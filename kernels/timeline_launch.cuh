@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "kernels/launch.h"
+#include "kernels/timeline.h"
 #include "kernels/timeline_marks.cuh"
 
 namespace rl::kernels::timeline {
@@ -20,7 +21,16 @@ struct TwinLaunch {
   int* occupancy = nullptr;
 };
 
-cudaError_t launch_twin(const TwinLaunch& l);
+// The classic ladder's twins (timeline_ladder.cu) and those of the kernels past it that have one
+// (timeline_modern.cu).
+cudaError_t launch_ladder_twin(const TwinLaunch& l);
+inline bool has_modern_twin(KernelId k) {
+  return has_timeline_twin(k) && k > KernelId::CompleteUnrollSync;
+}
+cudaError_t launch_modern_twin(const TwinLaunch& l);
+inline cudaError_t launch_twin(const TwinLaunch& l) {
+  return has_modern_twin(l.args.kernel) ? launch_modern_twin(l) : launch_ladder_twin(l);
+}
 cudaError_t launch_spin_barrier(int block_size, unsigned spin_warp, unsigned long long spin_cycles,
                                 const RlTimelineSink& sink);
 

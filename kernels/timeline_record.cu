@@ -17,20 +17,19 @@ using instrumented::DevicePtr;
 
 std::string check_request(const TimelineLaunchRequest& r) {
   const LaunchArgs& a = r.launch;
-  const int k = static_cast<int>(a.kernel);
   if (a.kernel == KernelId::User) {
     if (a.user_kernel == nullptr || r.user_twin == nullptr || r.user_twin_sink == nullptr)
       return "the user kernel is not loaded";
     if (a.block_size < 32 || a.block_size > 1024 || a.block_size % 32 != 0)
       return "block size " + std::to_string(a.block_size) + " is not whole warps up to 1024";
-  } else if (k < 0 || k > static_cast<int>(KernelId::CompleteUnrollSync)) {
-    return "not a classic-ladder kernel";
+  } else if (!has_timeline_twin(a.kernel)) {
+    return "no timed twin of this kernel";
   } else if (!accepts(a.kernel).block_sizes.contains(a.block_size))
     return "block size " + std::to_string(a.block_size) + " is not taken by this kernel";
   else if (!accepts(a.kernel).unroll_factors.contains(a.unroll))
     return "unroll " + std::to_string(a.unroll) + " is not taken by this kernel";
-  if (a.kernel != KernelId::User && a.workspace == Workspace::Registers)
-    return "the ladder reduces in global or shared memory";
+  if (a.kernel != KernelId::User && !accepts(a.kernel).takes_workspace(a.workspace))
+    return "workspace not taken by this kernel";
   if (a.n == 0 || r.host_input == nullptr) return "no input";
   if (r.blocks.size() > kTimelineMaxSlots) return "record at most 16 blocks";
   if (r.blocks.empty() && (r.max_blocks == 0 || r.max_blocks > kTimelineMaxSlots))
@@ -114,20 +113,20 @@ float time_one(F&& launch, cudaEvent_t a, cudaEvent_t b, Checked& check) {
 
 }  // namespace
 
-cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunchResult* out,
+cudaError_t record_kernel_timeline(const TimelineLaunchRequest& r, TimelineLaunchResult* out,
                                    std::string* where) {
   std::string dummy;
   if (where == nullptr) where = &dummy;
-  if (out == nullptr) return *where = "record_ladder_timeline: no output", cudaErrorInvalidValue;
+  if (out == nullptr) return *where = "record_kernel_timeline: no output", cudaErrorInvalidValue;
   if (const std::string bad = check_request(r); !bad.empty())
-    return *where = "record_ladder_timeline: " + bad, cudaErrorInvalidValue;
+    return *where = "record_kernel_timeline: " + bad, cudaErrorInvalidValue;
   LaunchArgs args = r.launch;
   LaunchPlan plan;
   if (const cudaError_t e = plan_launch(args, &plan); e != cudaSuccess)
     return *where = "plan_launch", e;
   for (unsigned b : r.blocks)
     if (b >= plan.grid)
-      return *where = "record_ladder_timeline: block " + std::to_string(b) +
+      return *where = "record_kernel_timeline: block " + std::to_string(b) +
                       " is past the grid of " + std::to_string(plan.grid) + " blocks",
              cudaErrorInvalidValue;
 
@@ -136,9 +135,14 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   DevicePtr input = a.alloc(plan.input_capacity * 4, "input");
   DevicePtr partials = a.alloc(std::max<std::size_t>(plan.partial_count, 1) * 8, "partials");
   DevicePtr result = a.alloc(8, "result");
+  // The one-launch kernels' finish counts in scratch: zeroed once, and zeroed again by the slot
+  // that finishes, so the twin and the real kernel can take turns on it.
+  DevicePtr scratch = a.alloc(std::max<std::size_t>(plan.scratch_bytes, 1), "scratch");
   Sink sink = make_sink(a, r.blocks, r.sm, slots);
   if (a.err != cudaSuccess) return a.err;
   Checked check{cudaSuccess, where};
+  check(cudaMemset(scratch.get(), 0, std::max<std::size_t>(plan.scratch_bytes, 1)),
+        "cudaMemset(scratch)");
   check(cudaMemcpy(input.get(), r.host_input, r.launch.n * 4, cudaMemcpyHostToDevice),
         "cudaMemcpy(input)");
   if (!r.blocks.empty())
@@ -148,6 +152,7 @@ cudaError_t record_ladder_timeline(const TimelineLaunchRequest& r, TimelineLaunc
   args.input = input.get();
   args.partials = partials.get();
   args.result = result.get();
+  args.scratch = scratch.get();
 
   timeline::TwinLaunch l;
   l.args = args;

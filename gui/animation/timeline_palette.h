@@ -11,14 +11,20 @@
 
 namespace rl::gui::timeline_palette {
 
+inline constexpr int kBuiltInPhases = 7;
+
 inline QColor phase_color(const QString& phase) {
   if (phase == "load") return QColor("#4e79a7");       // blue
   if (phase == "tree") return QColor("#59a14f");       // green
   if (phase == "last warp") return QColor("#f28e2b");  // orange
   if (phase == "write") return QColor("#b07aa1");      // purple
+  if (phase == "warp") return QColor("#76b7b2");       // teal: a warp's sum in registers
+  if (phase == "hand on") return QColor("#edc948");    // yellow: the one-launch finish
+  if (phase == "cluster") return QColor("#9c755f");    // brown: a cluster's exchange
   if (phase.isEmpty()) return QColor("#9da3ab");       // before the first phase mark
-  // Past the four above in the charts' palette, so a user's phase never takes theirs.
-  return charts::palette_color(4 + int(qHash(phase) % (charts::kPaletteSize - 4)));
+  // Past the seven above in the charts' palette, so a user's phase never takes theirs.
+  return charts::palette_color(kBuiltInPhases +
+                               int(qHash(phase) % (charts::kPaletteSize - kBuiltInPhases)));
 }
 
 // A warp waiting at __syncthreads(): pale, hatched, so it reads as idle next to any phase.

@@ -1,7 +1,8 @@
 // Measured warp timelines on the GPU: the recording's own check (a warp that spins a known number
 // of cycles before a barrier makes every other warp wait that long there), and every classic rung
-// at 2^24 elements recorded whole: every warp of every recorded block, marks in order, every
-// release after the block's last arrival at that barrier. Skips, saying why, without a GPU.
+// and every kernel past the ladder that has a twin at 2^24 elements recorded whole: every warp of
+// every recorded block, marks in order, every release after the block's last arrival at that
+// barrier. Skips, saying why, without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -95,7 +96,8 @@ TEST(TimelineGpu, ASpinningWarpMakesEveryOtherWarpWaitItsSpin) {
   }
 }
 
-TEST(TimelineGpu, EveryClassicRungRecordsWholeBlocksWithOrderedBarriers) {
+// The classic ladder's rungs and the kernels past it that have a twin.
+TEST(TimelineGpu, EveryTwinRecordsWholeBlocksWithOrderedBarriers) {
   RL_REQUIRE_GPU();
   for (const VariantInfo& v : catalog()) {
     if (!has_measured_timeline(v)) continue;
@@ -109,7 +111,12 @@ TEST(TimelineGpu, EveryClassicRungRecordsWholeBlocksWithOrderedBarriers) {
       r.cost_runs = 3;
       SCOPED_TRACE(v.id + " " + std::string(to_string(ws)));
       const MeasuredTimeline t = record_measured_timeline(r, 0);
-      ASSERT_EQ(t.blocks.size(), 4u);
+      // The vectorized kernel's grid is what the SMs hold of the real kernel at once: SM 0 may
+      // run fewer than four of its blocks.
+      if (v.kernel == KernelId::VectorizedGridStride)
+        ASSERT_GE(t.blocks.size(), 1u);
+      else
+        ASSERT_EQ(t.blocks.size(), 4u);
       EXPECT_GT(t.twin_median_ms, 0);
       EXPECT_GT(t.real_median_ms, 0);
       std::cout << v.id << " " << to_string(ws) << ": twin " << t.twin_median_ms << " ms, real "

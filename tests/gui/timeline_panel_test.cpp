@@ -153,11 +153,11 @@ TEST(TimelinePanel, CancellingTheJobDropsTheRecording) {
 TEST(TimelinePanel, AVariantWithoutATimelineIsSaidBeforeRecording) {
   UnusableGpu f;
   TimelineRequest r;
-  r.variant = "warp_shuffle";
+  r.variant = "cg_reduce";
   r.block_size = 256;
   f.panel.set_first_request(r);
   EXPECT_FALSE(f.panel.findChild<QPushButton*>("record_timeline")->isEnabled());
-  EXPECT_TRUE(f.panel.message().contains("no measured timeline for warp_shuffle"))
+  EXPECT_TRUE(f.panel.message().contains("no measured timeline for cg_reduce"))
       << f.panel.message().toStdString();
   EXPECT_FALSE(f.panel.record());
   EXPECT_FALSE(f.tracker.busy());

@@ -29,7 +29,9 @@ Resolved resolve(const TimelineRequest& r) {
   const Resolved out = resolve_variant_unroll(r.variant, r.unroll);
   if (!has_measured_timeline(*out.variant))
     throw Error("no measured timeline for " + out.variant->id +
-                ": measured timelines cover the classic ladder's nine rungs and your own kernels");
+                ": measured timelines cover the classic ladder's nine rungs, warp_shuffle, "
+                "reduce_add_sync, vectorized, single_pass, cluster_single_pass and your own "
+                "kernels");
   return out;
 }
 
@@ -37,6 +39,9 @@ Resolved resolve(const TimelineRequest& r) {
 // declares a grid-stride grid (then the blocks the SMs hold, at most one per tile: checked again
 // on the GPU, where the SM count is known).
 std::uint64_t grid_of(const Resolved& v, const TimelineRequest& r) {
+  // Past the ladder the grid comes from the GPU (its SMs, the kernel's occupancy): the kernels
+  // library checks the listed blocks against it.
+  if (v.variant->family == VariantFamily::Modern) return 0;
   if (v.variant->family == VariantFamily::User) {
     const std::uint64_t tile = std::uint64_t(r.block_size) * v.unroll;
     return (r.size + tile - 1) / tile;
@@ -62,7 +67,7 @@ PointSpec point_of(const TimelineRequest& r, const Resolved& v) {
 }  // namespace
 
 bool has_measured_timeline(const VariantInfo& v) {
-  return v.family == VariantFamily::SeedLadder || v.family == VariantFamily::User;
+  return v.family == VariantFamily::User || kernels::has_timeline_twin(v.kernel);
 }
 
 void check_timeline_request(const TimelineRequest& r) {
@@ -75,7 +80,9 @@ void check_timeline_request(const TimelineRequest& r) {
     throw Error("unroll " + std::to_string(v.unroll) + ": not taken by " + id);
   if (!v.variant->takes_workspace(r.workspace))
     throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + id +
-                " reduces in global or shared memory");
+                (v.variant->takes_workspace(Workspace::Registers)
+                     ? " reduces in registers"
+                     : " reduces in global or shared memory"));
   if (r.size == 0) throw Error("size must be at least 1 element");
   // The input is made on the host first (4 bytes an element): 2^28 elements is 1 GiB, as for a
   // trace's input.
@@ -90,7 +97,7 @@ void check_timeline_request(const TimelineRequest& r) {
                 std::to_string(kTimelineMaxBlocks));
   const std::uint64_t grid = grid_of(v, r);
   for (unsigned b : r.blocks)
-    if (b >= grid)
+    if (grid != 0 && b >= grid)
       throw Error("block " + std::to_string(b) + " is past the grid: " + std::to_string(r.size) +
                   " elements launch " + std::to_string(grid) + " blocks of " + id);
   std::vector<unsigned> sorted = r.blocks;
@@ -132,7 +139,7 @@ MeasuredTimeline record_measured_timeline(const TimelineRequest& r, int device) 
   }
   kernels::TimelineLaunchResult res;
   std::string where;
-  if (const cudaError_t e = kernels::record_ladder_timeline(req, &res, &where); e != cudaSuccess)
+  if (const cudaError_t e = kernels::record_kernel_timeline(req, &res, &where); e != cudaSuccess)
     throw CudaError(where, e, context);
 
   MeasuredTimeline t;

@@ -18,6 +18,12 @@ std::string phase_name(unsigned phase, unsigned arg, const std::map<unsigned, st
       return "last warp";
     case RL_TL_PHASE_WRITE:
       return "write";
+    case RL_TL_PHASE_WARP:
+      return "warp";
+    case RL_TL_PHASE_HAND_ON:
+      return "hand on";
+    case RL_TL_PHASE_CLUSTER:
+      return "cluster";
     default:
       if (auto it = user.find(arg); it != user.end()) return it->second;
       return "phase #" + std::to_string(arg);

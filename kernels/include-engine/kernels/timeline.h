@@ -1,7 +1,8 @@
 // Measured warp timelines, host side of the kernels library: runs the instrumented twin of a
-// classic-ladder kernel over a whole launch and copies back the marks of the chosen blocks
-// (kernels/include/kernels/timeline_marks.cuh says how they are stamped), and times the twin
-// against the real kernel for the instrumentation's cost. Plain C++ with the CUDA runtime only.
+// kernel (a classic-ladder rung or one past the ladder that has a twin) over a whole launch and
+// copies back the marks of the chosen blocks (kernels/include/kernels/timeline_marks.cuh says how
+// they are stamped), and times the twin against the real kernel for the instrumentation's cost.
+// Plain C++ with the CUDA runtime only.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -16,9 +17,21 @@ namespace rl::kernels {
 
 inline constexpr unsigned kTimelineMaxSlots = 16;
 
+// The kernels with a timed twin: the classic ladder's rungs and, past it, the warp-level sums,
+// the vectorized grid-stride kernel and the one-launch kernels (a user's kernel gets its twin
+// from its own timeline-mode build).
+constexpr bool has_timeline_twin(KernelId k) {
+  return static_cast<int>(k) >= 0 &&
+         (k <= KernelId::CompleteUnrollSync || k == KernelId::WarpShuffle ||
+          k == KernelId::ReduceAddSync || k == KernelId::VectorizedGridStride ||
+          k == KernelId::SinglePass || k == KernelId::ClusterSinglePass);
+}
+
 struct TimelineLaunchRequest {
   // The real kernel's launch as a run makes it (buffers and stream left empty: the recording
-  // allocates its own): a classic-ladder kernel (0..9), or KernelId::User with its user fields.
+  // allocates its own): a classic-ladder kernel (0..9), one past the ladder with a twin
+  // (timeline_modern.cu: warp shuffle, REDUX, vectorized, single pass, cluster single pass), or
+  // KernelId::User with its user fields.
   LaunchArgs launch;
   const void* host_input = nullptr;  // launch.n elements
   std::vector<unsigned> blocks;      // record these blocks; empty: the first max_blocks on sm
@@ -50,7 +63,7 @@ struct TimelineLaunchResult {
 
 // On the current device. On failure returns the CUDA error and sets *where to the call that
 // failed; cudaErrorInvalidValue with *where explaining a bad request.
-cudaError_t record_ladder_timeline(const TimelineLaunchRequest& req, TimelineLaunchResult* out,
+cudaError_t record_kernel_timeline(const TimelineLaunchRequest& req, TimelineLaunchResult* out,
                                    std::string* where);
 
 // The check of the recording itself: one block of block_size threads where warp spin_warp

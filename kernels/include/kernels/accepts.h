@@ -136,14 +136,16 @@ inline constexpr KernelAccepts kKernelAccepts[] = {
     accepts_detail::lab_row(KernelId::TreeLoopUnrolled, accepts_detail::kNoUnroll,
                             bit(Workspace::Shared)),
     // Rows and columns of a matrix (segmented_*.cu): U loads in flight per thread; CUB's
-    // segmented reduce picks its own shape.
-    {KernelId::RowPerThread, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+    // segmented reduce picks its own shape. The row kernels read 16-byte vectors (the up to 3
+    // elements before a row's first 16-byte boundary and after its last one singly); a column's
+    // elements are not contiguous, so the column kernels read scalars.
+    {KernelId::RowPerThread, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 4,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
-    {KernelId::RowPerWarp, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+    {KernelId::RowPerWarp, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 4,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
-    {KernelId::RowPerBlock, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
+    {KernelId::RowPerBlock, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 4,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
-    {KernelId::RowSplit, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 1,
+    {KernelId::RowSplit, accepts_detail::kStreamBlocks, accepts_detail::kVectorUnrolls, 4,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},
     {KernelId::ColumnStrided, accepts_detail::kAllBlocks, accepts_detail::kVectorUnrolls, 1,
      accepts_detail::kBothTypes, accepts_detail::kRegisters},

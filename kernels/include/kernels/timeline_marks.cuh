@@ -29,6 +29,10 @@
 #define RL_TL_PHASE_TREE 1u
 #define RL_TL_PHASE_LAST_WARP 2u
 #define RL_TL_PHASE_WRITE 3u
+#define RL_TL_PHASE_WARP 4u     // a warp's sum in registers (shuffles or REDUX); arg: its level
+#define RL_TL_PHASE_HAND_ON 5u  // a one-launch kernel's atomics that hand a sum on to the total
+#define RL_TL_PHASE_CLUSTER \
+  6u  // a cluster's barriers and its sums through distributed shared memory
 #define RL_TL_PHASE_USER 255u  // argument: rl_tl_name_hash() of the user's name
 #define RL_TL_CODE(kind, phase, arg) \
   (((kind) << 24) | (((phase)&0xffu) << 16) | ((unsigned)(arg)&0xffffu))

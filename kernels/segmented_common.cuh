@@ -1,0 +1,91 @@
+// Device helpers of the rows and columns kernels (segmented_rows.cu, segmented_columns.cu): a
+// contiguous range summed by cooperating threads with 16-byte loads, and the dispatch from a
+// launch's type and unroll factor to template arguments. The block size stays a run-time value
+// (blockDim.x): these kernels only read and add, so a compile-time block size would buy nothing
+// but six times the instantiations.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dispatch.cuh"
+#include "kernels/accepts.h"
+#include "kernels/launch.h"
+#include "modern_common.cuh"
+
+namespace rl::kernels::segmented {
+
+using modern::kWarp;
+using modern::lanes_sum;
+using modern::Vec4;
+
+// Thread t's share, of `nthreads` cooperating threads, of the sum of x[begin, end). x must be
+// 16-byte aligned (cudaMalloc's memory is). A row of a matrix whose width is not a multiple of
+// 4 starts anywhere in a 16-byte word, so the range is cut at 16-byte boundaries: up to 3
+// elements before the first boundary (the head) and after the last one (the tail) are read one
+// by one; the body between is read as 16-byte vectors, thread t taking vectors t, t + nthreads,
+// ..., U of them issued before any is added: U x 16 bytes in flight per thread is what lets a
+// long row stream at the read floor (as in modern_stream.cuh). Each thread adds head, body and
+// tail in this order, so a float sum is the same on every launch.
+//
+// int32: the 4U values of one group (at most 32 x 255) are added in int32, then into the
+// 64-bit running sum.
+template <typename T, int U>
+__device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __restrict__ x,
+                                                                    std::size_t begin,
+                                                                    std::size_t end, unsigned t,
+                                                                    unsigned nthreads) {
+  using A = typename Accum<T>::type;
+  using V = typename Vec4<T>::type;
+  A acc = A(0);
+  const std::size_t body_begin = (begin + 3) & ~std::size_t(3);
+  if (body_begin >= end) {  // shorter than the way to the first boundary: all head
+    for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
+    return acc;
+  }
+  for (std::size_t i = begin + t; i < body_begin; i += nthreads) acc += __ldg(x + i);
+  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+  const std::size_t vend = end / 4;
+  std::size_t v = body_begin / 4 + t;
+  for (; v + std::size_t(U - 1) * nthreads < vend; v += std::size_t(U) * nthreads) {
+    V r[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
+    T s = lanes_sum(r[0]);
+#pragma unroll
+    for (int k = 1; k < U; ++k) s += lanes_sum(r[k]);
+    acc += s;
+  }
+  for (; v < vend; v += nthreads) acc += lanes_sum(__ldg(xv + v));
+  for (std::size_t i = vend * 4 + t; i < end; i += nthreads) acc += __ldg(x + i);
+  return acc;
+}
+
+// Unroll factors (loads in flight per thread) the kernels are instantiated for: the rows of
+// kernels/accepts.h, which all six hand-written kernels share.
+inline constexpr Pow2Range kSegmentedUnrolls = accepts(KernelId::RowPerThread).unroll_factors;
+static_assert(kSegmentedUnrolls.covers(accepts(KernelId::RowPerWarp).unroll_factors) &&
+                  kSegmentedUnrolls.covers(accepts(KernelId::RowPerBlock).unroll_factors) &&
+                  kSegmentedUnrolls.covers(accepts(KernelId::RowSplit).unroll_factors) &&
+                  kSegmentedUnrolls.covers(accepts(KernelId::ColumnStrided).unroll_factors) &&
+                  kSegmentedUnrolls.covers(accepts(KernelId::ColumnTiled).unroll_factors),
+              "one unroll dispatch serves every rows and columns kernel");
+// blockDim.x is read at run time, but the warp and block sums need whole warps.
+static_assert(accepts(KernelId::RowPerWarp).block_sizes.min >= kWarp &&
+                  accepts(KernelId::RowPerBlock).block_sizes.min >= kWarp &&
+                  accepts(KernelId::ColumnStrided).block_sizes.min >= kWarp,
+              "blocks of whole warps");
+
+template <typename F>
+cudaError_t with_segmented_unroll(int u, F&& f) {
+  return detail::with_pow2<kSegmentedUnrolls.min, kSegmentedUnrolls.max>(u, static_cast<F&&>(f));
+}
+
+// 16-byte loads need a 16-byte aligned matrix (cudaMalloc gives 256).
+inline bool is_vector_aligned(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+}  // namespace rl::kernels::segmented

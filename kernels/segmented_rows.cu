@@ -1,0 +1,177 @@
+// One sum per row of a row-major rows x cols matrix, four ways; which wins depends on the width:
+//  RowPerThread: thread r walks row r alone. Thousands of short rows: no cooperation to pay for,
+//    but neighbouring threads read addresses a row apart, so wide rows waste the loads.
+//  RowPerWarp: a warp per row, lanes along it (coalesced), a shuffle tree adds the 32 lanes.
+//    Rows of a few hundred to a few thousand elements.
+//  RowPerBlock: a block per row, warp sums through shared memory, one barrier. Rows long
+//    enough to keep a whole block busy, and as many rows as the GPU has block slots.
+//  RowSplit: a long row in several pieces, a block each, every piece's sum to the scratch, then
+//    a second small kernel adds each row's pieces. A few very long rows still fill the GPU.
+// Every thread reads its part with range_thread_sum (segmented_common.cuh): 16-byte loads, U in
+// flight. Grids larger than kMaxGrid blocks walk the rows with grid-stride loops.
+#include "segmented_common.cuh"
+#include "segmented_shape.h"
+
+namespace rl::kernels::segmented {
+namespace {
+
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    row_per_thread(const T* __restrict__ x, std::size_t rows, std::size_t cols,
+                   typename Accum<T>::type* __restrict__ sums) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t r = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride)
+    sums[r] = range_thread_sum<T, U>(x, r * cols, (r + 1) * cols, 0, 1);
+}
+
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    row_per_warp(const T* __restrict__ x, std::size_t rows, std::size_t cols,
+                 typename Accum<T>::type* __restrict__ sums) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::size_t warps = blockDim.x / kWarp;
+  const std::size_t stride = std::size_t(gridDim.x) * warps;
+  // The loop bound is the same for every lane of a warp, so the shuffles see whole warps.
+  for (std::size_t r = blockIdx.x * warps + threadIdx.x / kWarp; r < rows; r += stride) {
+    const auto s =
+        modern::warp_sum_shfl(range_thread_sum<T, U>(x, r * cols, (r + 1) * cols, lane, kWarp));
+    if (lane == 0) sums[r] = s;
+  }
+}
+
+// A block's sum of x[begin, end), valid in thread 0. block_sum_shfl's shared warp sums are
+// reused by the next call, so a block that sums again first waits at a barrier.
+template <typename T, int U>
+__device__ __forceinline__ typename Accum<T>::type block_range_sum(const T* __restrict__ x,
+                                                                   std::size_t begin,
+                                                                   std::size_t end) {
+  return modern::block_sum_shfl(range_thread_sum<T, U>(x, begin, end, threadIdx.x, blockDim.x),
+                                blockDim.x / kWarp);
+}
+
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    row_per_block(const T* __restrict__ x, std::size_t rows, std::size_t cols,
+                  typename Accum<T>::type* __restrict__ sums) {
+  for (std::size_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const auto s = block_range_sum<T, U>(x, r * cols, (r + 1) * cols);
+    if (threadIdx.x == 0) sums[r] = s;
+    if (r + gridDim.x < rows) __syncthreads();
+  }
+}
+
+// Piece p = r * splits + s is elements [s * chunk, min((s + 1) * chunk, cols)) of row r; its
+// sum goes to out[p] (the scratch; the partials themselves when splits == 1).
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    row_pieces(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
+               std::size_t chunk, typename Accum<T>::type* __restrict__ out) {
+  const std::size_t pieces = rows * splits;
+  for (std::size_t p = blockIdx.x; p < pieces; p += gridDim.x) {
+    const std::size_t r = p / splits, begin = (p % splits) * chunk;
+    const std::size_t end = begin + chunk < cols ? begin + chunk : cols;
+    const auto s = block_range_sum<T, U>(x, r * cols + begin, r * cols + end);
+    if (threadIdx.x == 0) out[p] = s;
+    if (p + gridDim.x < pieces) __syncthreads();
+  }
+}
+
+// The second pass of RowSplit, a warp per row: lane l adds the row's piece sums l, l + 32, ...
+// in that order, then the shuffle tree adds the 32 lanes (offsets 16, 8, 4, 2, 1). The order is
+// fixed by the shape alone, so a float row sum has the same bits on every launch.
+template <typename A>
+__global__ void __launch_bounds__(kCombineBlock)
+    combine_pieces(const A* __restrict__ pieces, std::size_t rows, std::size_t splits,
+                   A* __restrict__ sums) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::size_t warps = blockDim.x / kWarp;
+  const std::size_t stride = std::size_t(gridDim.x) * warps;
+  for (std::size_t r = blockIdx.x * warps + threadIdx.x / kWarp; r < rows; r += stride) {
+    A acc = A(0);
+    for (std::size_t s = lane; s < splits; s += kWarp) acc += pieces[r * splits + s];
+    acc = modern::warp_sum_shfl(acc);
+    if (lane == 0) sums[r] = acc;
+  }
+}
+
+// Blocks of the main kernel, and the scratch a split needs.
+struct RowsShape {
+  std::size_t blocks = 0;
+  RowSplitShape split;
+  std::size_t scratch_bytes = 0;
+};
+RowsShape rows_shape(const LaunchArgs& a) {
+  RowsShape s;
+  const std::size_t warps = static_cast<std::size_t>(a.block_size) / kWarp;
+  switch (a.kernel) {
+    case KernelId::RowPerThread:
+      s.blocks = ceil_div(a.rows, static_cast<std::size_t>(a.block_size));
+      break;
+    case KernelId::RowPerWarp:
+      s.blocks = ceil_div(a.rows, warps);
+      break;
+    case KernelId::RowPerBlock:
+      s.blocks = a.rows;
+      break;
+    default:  // RowSplit
+      s.split = row_split_shape(a.rows, a.cols, a.block_size, a.unroll);
+      s.blocks = a.rows * s.split.splits;
+      if (s.split.splits > 1) s.scratch_bytes = s.blocks * accum_size(a.type);
+  }
+  return s;
+}
+
+template <typename T, int U>
+cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
+  using A = typename Accum<T>::type;
+  const T* x = static_cast<const T*>(a.input);
+  A* sums = static_cast<A*>(a.partials);
+  const unsigned grid = capped_grid(s.blocks), block = static_cast<unsigned>(a.block_size);
+  switch (a.kernel) {
+    case KernelId::RowPerThread:
+      row_per_thread<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
+      return cudaGetLastError();
+    case KernelId::RowPerWarp:
+      row_per_warp<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
+      return cudaGetLastError();
+    case KernelId::RowPerBlock:
+      row_per_block<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
+      return cudaGetLastError();
+    default:
+      break;
+  }
+  const std::size_t splits = s.split.splits;
+  A* pieces = splits > 1 ? static_cast<A*>(a.scratch) : sums;
+  row_pieces<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, splits, s.split.chunk, pieces);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || splits == 1) return e;
+  const unsigned combine_grid = capped_grid(ceil_div(a.rows, kCombineBlock / kWarp));
+  combine_pieces<A><<<combine_grid, kCombineBlock, 0, a.stream>>>(pieces, a.rows, splits, sums);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t plan_rows(const LaunchArgs& a, LaunchPlan* plan) {
+  const RowsShape s = rows_shape(a);
+  *plan = LaunchPlan{};
+  plan->grid = capped_grid(s.blocks);
+  plan->partial_count = a.rows;
+  plan->input_capacity = a.n;
+  plan->scratch_bytes = s.scratch_bytes;
+  plan->has_first_kernel = false;
+  plan->needs_finish = false;
+  return cudaSuccess;
+}
+
+cudaError_t launch_rows(const LaunchArgs& a, const LaunchPlan& p) {
+  if (!is_vector_aligned(a.input)) return cudaErrorInvalidValue;
+  const RowsShape s = rows_shape(a);
+  if (p.scratch_bytes < s.scratch_bytes) return cudaErrorInvalidValue;  // planned for another shape
+  return detail::with_type(a.type, [&](auto t) {
+    using T = typename decltype(t)::type;
+    return with_segmented_unroll(
+        a.unroll, [&](auto u) { return launch_rows_typed<T, decltype(u)::value>(a, s); });
+  });
+}
+
+}  // namespace rl::kernels::segmented

@@ -1,0 +1,149 @@
+// Plans of the rows and columns kernels that need no GPU: the shape checks come before any
+// device call, and the hand-written kernels' grids are a function of the shape alone (so these
+// run everywhere; only CUB's plan asks the device, for its temp storage).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "kernels/launch.h"
+
+namespace rl {
+namespace {
+
+using kernels::DType;
+using kernels::KernelId;
+using kernels::LaunchArgs;
+using kernels::LaunchPlan;
+using kernels::Workspace;
+
+LaunchArgs matrix_args(KernelId k, std::size_t rows, std::size_t cols, int block = 256,
+                       int unroll = 4, DType t = DType::Int32) {
+  LaunchArgs a;
+  a.kernel = k;
+  a.type = t;
+  a.workspace = Workspace::Registers;
+  a.block_size = block;
+  a.unroll = unroll;
+  a.rows = rows;
+  a.cols = cols;
+  a.n = rows * cols;
+  return a;
+}
+
+constexpr KernelId kHandWritten[] = {KernelId::RowPerThread,  KernelId::RowPerWarp,
+                                     KernelId::RowPerBlock,   KernelId::RowSplit,
+                                     KernelId::ColumnStrided, KernelId::ColumnTiled};
+constexpr KernelId kAll[] = {
+    KernelId::RowPerThread,  KernelId::RowPerWarp,  KernelId::RowPerBlock,     KernelId::RowSplit,
+    KernelId::ColumnStrided, KernelId::ColumnTiled, KernelId::CubSegmentedRows};
+
+int block_for(KernelId k) {
+  return k == KernelId::CubSegmentedRows ? 0 : 256;
+}
+int unroll_for(KernelId k) {
+  return k == KernelId::CubSegmentedRows ? 1 : 4;
+}
+
+TEST(SegmentedPlan, RefusesAShapeThatIsNotTheWholeInput) {
+  for (KernelId k : kAll) {
+    SCOPED_TRACE(static_cast<int>(k));
+    LaunchPlan plan;
+    const int b = block_for(k), u = unroll_for(k);
+    LaunchArgs a = matrix_args(k, 10, 20, b, u);
+    a.n = 201;  // n != rows * cols
+    EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+    a = matrix_args(k, 0, 20, b, u);
+    a.n = 20;  // no rows
+    EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+    a = matrix_args(k, 20, 0, b, u);
+    a.n = 20;  // no columns
+    EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+    a = matrix_args(k, std::size_t(1) << 40, std::size_t(1) << 40, b, u);
+    a.n = 1;  // rows * cols overflows
+    EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+    a = matrix_args(k, 0, 0, b, u);  // n == 0 too
+    EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+    EXPECT_EQ(kernels::plan_launch(matrix_args(k, 4, 4, b, u), nullptr), cudaErrorInvalidValue);
+  }
+}
+
+TEST(SegmentedPlan, RefusesShapesOutsideTheAcceptsTable) {
+  LaunchPlan plan;
+  LaunchArgs a = matrix_args(KernelId::RowPerWarp, 8, 8);
+  a.workspace = Workspace::Shared;
+  EXPECT_EQ(kernels::plan_launch(a, &plan), cudaErrorInvalidValue);
+  EXPECT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 8, 8, 48), &plan),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 8, 8, 2048), &plan),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerBlock, 8, 8, 256, 16), &plan),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 8, 8, 64), &plan),
+            cudaErrorInvalidValue);
+  // CUB picks its own block size: a launch names 0.
+  EXPECT_EQ(kernels::plan_launch(matrix_args(KernelId::CubSegmentedRows, 8, 8, 256, 1), &plan),
+            cudaErrorInvalidValue);
+}
+
+TEST(SegmentedPlan, OneSumPerRowOrColumnNoFinishingPass) {
+  for (KernelId k : kHandWritten)
+    for (DType t : {DType::Int32, DType::Float32}) {
+      SCOPED_TRACE(static_cast<int>(k));
+      LaunchPlan plan;
+      ASSERT_EQ(kernels::plan_launch(matrix_args(k, 33, 1025, 256, 4, t), &plan), cudaSuccess);
+      EXPECT_EQ(plan.partial_count, kernels::reduces_columns(k) ? 1025u : 33u);
+      EXPECT_FALSE(plan.needs_finish);
+      EXPECT_FALSE(plan.has_first_kernel);
+      EXPECT_FALSE(plan.total_in_scratch);
+      EXPECT_EQ(plan.input_capacity, 33u * 1025u);
+      EXPECT_GE(plan.grid, 1u);
+      EXPECT_LE(plan.grid, 1u << 28);
+    }
+}
+
+TEST(SegmentedPlan, OnlyASplitRowOrSlabbedColumnNeedsScratch) {
+  LaunchPlan plan;
+  for (KernelId k : {KernelId::RowPerThread, KernelId::RowPerWarp, KernelId::RowPerBlock,
+                     KernelId::ColumnStrided}) {
+    ASSERT_EQ(kernels::plan_launch(matrix_args(k, 3, (1 << 20) + 7), &plan), cudaSuccess);
+    EXPECT_EQ(plan.scratch_bytes, 0u);
+  }
+  // Three long rows: split into pieces, one Accum entry each.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 3, (1 << 20) + 7), &plan),
+            cudaSuccess);
+  EXPECT_GT(plan.scratch_bytes, 3u * 8u);
+  EXPECT_EQ(plan.scratch_bytes % (3 * 8), 0u);
+  EXPECT_GT(plan.grid, 3u);
+  // Thousands of short rows: one piece per row, written straight to the partials.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 70001, 1), &plan), cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+  // Three columns of 4097 rows: slabs of rows, one float per slab and column.
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::ColumnTiled, 4097, 3, 256, 4, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_GT(plan.scratch_bytes, 3u * 4u);
+  EXPECT_EQ(plan.scratch_bytes % (3 * 4), 0u);
+  // A wide matrix has column blocks enough: one slab.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 3, (1 << 20) + 7), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+}
+
+TEST(SegmentedPlan, HugeShapesKeepTheGridWithinCudaLimits) {
+  const std::size_t rows = std::size_t(1) << 33;
+  for (KernelId k : kHandWritten) {
+    SCOPED_TRACE(static_cast<int>(k));
+    LaunchPlan plan;
+    const bool columns = kernels::reduces_columns(k);
+    // Only the plan: 2^33 rows (columns) of 2 elements, block size 32 where the kernel takes it.
+    const int block = k == KernelId::RowSplit ? 128 : 32;
+    ASSERT_EQ(kernels::plan_launch(matrix_args(k, columns ? 2 : rows, columns ? rows : 2, block, 1),
+                                   &plan),
+              cudaSuccess);
+    EXPECT_GE(plan.grid, 1u);
+    EXPECT_LE(plan.grid, 0x7fffffffu);
+  }
+}
+
+}  // namespace
+}  // namespace rl
