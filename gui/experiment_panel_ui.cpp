@@ -37,6 +37,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   build_sampling(axes);
   build_profiling(axes);
   layout->addLayout(axes);
+  build_matrix(layout);
   build_messages(layout);
   build_run_controls(layout);
   connect_validation();
