@@ -57,7 +57,7 @@ std::optional<DType> drawn_type(const Session& s) {
 }
 
 QString no_matrix_hint() {
-  return "No matrix points in this session.\nPick the preset \"Rows and columns of a matrix\" in "
+  return "No matrix points in this session.\nPick the preset \"Rows and columns\" in "
          "the Experiment panel and press Run (Ctrl+R), or run\nreductionlab-cli run --preset "
          "rows-and-columns --json rows.json and open that file.";
 }
