@@ -139,6 +139,13 @@ Chart row_length_chart(const QString& id, const std::vector<ShownSession>& ss, T
   }
   offer_pct_of_floor(c, ss);
   pct = pct && c.pct_of_limit_available;
+  // Microseconds where every median is under a millisecond: "0.00" ticks say nothing.
+  double slowest = 0;
+  for (const PointResult& r : primary->results)
+    if (r.point.is_matrix())
+      if (const Summary* t = time_of(r, basis)) slowest = std::max(slowest, t->median_ms);
+  const double unit = slowest < 1 ? 1000 : 1;
+  if (unit > 1) c.y = {qtext::time_axis_title(basis, "µs"), "time (µs)", AxisScale::Auto};
   std::map<std::tuple<int, std::string, int, int, int>, Line> lines;
   std::map<std::string, std::set<std::tuple<int, int, int>>> configs;
   int missing_floor = 0;
@@ -180,9 +187,9 @@ Chart row_length_chart(const QString& id, const std::vector<ShownSession>& ss, T
         }
         pt.y = *v;
       } else {
+        pt.y = t->median_ms * unit;
         // No min-max band: one slow sample (a CPU's, a GPU's first) would set the axis and
         // flatten every line; the tooltip gives the spread.
-        pt.y = t->median_ms;
       }
       pt.wrong = r->status == PointStatus::Wrong;
       pt.noisy = r->noisy;
