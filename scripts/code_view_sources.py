@@ -34,6 +34,17 @@ VARIANTS = {
     "cub_block_reduce_raking": ("cub_reference.cu", "cub_block_reduce", []),
     "cub_block_reduce_warp_reductions": ("cub_reference.cu", "cub_block_reduce", []),
 }
+# Rows and columns of a matrix (kernels/segmented_*.cu, cub_segmented.cu): the split row and the
+# tiled columns show their first kernel (its second pass adds the pieces in order).
+VARIANTS.update({
+    "row_per_thread": ("segmented_rows.cu", "row_per_thread", []),
+    "row_per_warp": ("segmented_rows.cu", "row_per_warp", []),
+    "row_per_block": ("segmented_rows.cu", "row_per_block", []),
+    "row_split": ("segmented_rows.cu", "row_pieces", []),
+    "cub_segmented_rows": ("cub_segmented.cu", "segmented_sum", ["with_type"]),
+    "column_strided": ("segmented_columns.cu", "column_strided", []),
+    "column_tiled": ("segmented_columns.cu", "column_slabs", []),
+})
 # The labs (kernels/lab_*.cu): the divergence lab's variants share one kernel template whose
 # map (the helper `mapped`) is written out per variant with if constexpr.
 VARIANTS.update({v: ("lab_divergence.cu", "branch_lab", []) for v in (
@@ -51,19 +62,20 @@ VARIANTS.update({v: ("lab_unroll.cu", v, []) for v in (
 PHASE_RULES = [
     ("epoch", r"epoch_ready_next"),
     ("load", r"prepare_workspace|load_pre_reduced|stream_thread_sum|tile_thread_sum|"
-             r"LoadDirectStriped|T items\[|sum \+= mine|sum \+= x\[i\]|ws\[threadIdx\.x\] = i"),
+             r"LoadDirectStriped|T items\[|sum \+= mine|sum \+= x\[i\]|ws\[threadIdx\.x\] = i|"
+             r"range_thread_sum|column_thread_sum"),
     ("map", r"mapped<"),
     ("count", r"__syncthreads_count|__syncthreads_or|__ballot_sync|lab::counted|lab::searched"),
     ("last warp", r"last_warp"),
     ("block sum", r"block_sum_shfl|warp_sum_redux|cg::reduce|BlockReduce|tile_sums|warp_sums|"
                   r"block\.sync|nwarps > 1|meta_group|block_total|warp_total|block_window_hand_on|"
-                  r"warp_window_entry"),
+                  r"warp_window_entry|block_range_sum"),
     ("cluster", r"map_shared_rank|cluster\.sync"),
     ("write", r"partials\[blockIdx\.x\]|write_partial|hand_on_counted|hand_on_windows|"
-              r"epoch_hand_on|\*result"),
+              r"epoch_hand_on|\*result|sums\[[rc]\] = |out\[p\] = "),
     ("tree", r"__syncthreads|ws\[(tid|index)\] \+=|stride|blockDim\.x >=|B >="),
     ("block sum", r"__syncthreads"),  # past the seed, the one barrier is the block sum's
-    ("finish", r"DeviceReduce::Sum"),
+    ("finish", r"DeviceReduce::Sum|DeviceSegmentedReduce::Sum"),
 ]
 
 FUNC_START = re.compile(r"^(?:__global__|__device__|cudaError_t|template)", re.M)

@@ -128,6 +128,15 @@ def instance_keys(demangled):
   if name in ("branch_lab", "count_syncthreads_count", "count_shared_tree", "count_ballot",
               "any_early_exit", "any_full_scan", "unroll_pragma", "tree_loop_unrolled"):
     return lab_keys(name, targs, key)
+  segmented = {"row_per_thread": "row_per_thread", "row_per_warp": "row_per_warp",
+               "row_per_block": "row_per_block", "row_pieces": "row_split",
+               "column_strided": "column_strided", "column_slabs": "column_tiled"}
+  if name in segmented:
+    return [key(segmented[name], t, "registers", int(targs[1]))]
+  if "SegmentedReduce" in name and "cub" in demangled:
+    # CUB's segmented reduce (its own shape): by input type.
+    ty = "float32" if re.search(r"\bfloat\b", m.group(2)) else "int32"
+    return [key("cub_segmented_rows", ty, "registers", 1)]
   if "DeviceReduce" in name and "cub" in demangled:
     # CUB's own kernels (its tuning picks block size and items per thread): by input type.
     accum = re.search(r"policy_hub<([^,]*),", demangled)
