@@ -29,10 +29,14 @@ def main(argv):
         if "timeline" not in doc:
             sys.exit(f"{path}: not written by trace --measured (no \"timeline\")")
         timelines.append(doc["timeline"])
-    session["timelines"] = timelines
+    session.pop("timelines", None)
+    # The session as it was (indented); each timeline on one compact line, since their marks
+    # are thousands of small objects that indentation would triple in size.
+    text = json.dumps(session, indent=2)
+    lines = ",\n    ".join(json.dumps(t, separators=(",", ":")) for t in timelines)
+    text = text[: text.rfind("}")].rstrip() + ',\n  "timelines": [\n    ' + lines + "\n  ]\n}\n"
     with open(session_path, "w", encoding="utf-8") as f:
-        json.dump(session, f, indent=2)
-        f.write("\n")
+        f.write(text)
     print(f"{session_path}: {len(timelines)} timelines")
 
 

@@ -136,7 +136,9 @@ fi
 if has timelines; then
   # Measured warp timelines of the classic ladder's nine rungs at 2^24 x 1024, in its own global
   # workspace and in shared memory (the four blocks SM 0 runs first; the twin against the real
-  # kernel over 50 launches each). scripts/add-timelines.py puts them into the bundled session.
+  # kernel over 50 launches each), and the kernels past the ladder that have a twin at 2^28 x 1024.
+  # scripts/add-timelines.py puts them into the bundled session (the global ones and those past
+  # the ladder); scripts/timeline_table.py makes docs/benchmarks.md's table of them.
   mkdir -p "$out/timelines"
   for ws in global shared; do
     for v in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnroll2 reduceUnroll4 \
@@ -145,6 +147,11 @@ if has timelines; then
         --workspace $ws --cost-runs 50 --json "$out/timelines/$v-$ws.json" \
         >> "$out/timelines.txt" 2>&1 || echo "$v $ws: exit $?" >> "$out/timelines.txt"
     done
+  done
+  for v in warp_shuffle reduce_add_sync vectorized single_pass cluster_single_pass; do
+    timeout 60 $B/reductionlab-cli trace --measured --variant $v --block-size 1024 --size 2^28 \
+      --cost-runs 50 --json "$out/timelines/$v-2e28.json" \
+      >> "$out/timelines.txt" 2>&1 || echo "$v: exit $?" >> "$out/timelines.txt"
   done
 fi
 for name in ladder floor cub counters lines multi labs; do

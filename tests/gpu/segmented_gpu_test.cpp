@@ -172,7 +172,7 @@ TEST_P(SegmentedOnGpu, EverySegmentSumsRightAndRepeatsBitForBit) {
   // Two launches; every entry is poisoned first, so one left unwritten shows.
   std::vector<unsigned char> got[2];
   for (auto& g : got) {
-    ASSERT_EQ(cudaMemset(partials.get(), 0xff, count * accum), cudaSuccess);
+    ASSERT_EQ(cudaMemsetAsync(partials.get(), 0xff, count * accum, stream.get()), cudaSuccess);
     ASSERT_EQ(kernels::launch_first(a, plan), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
     g.resize(count * accum);
