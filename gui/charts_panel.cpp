@@ -17,6 +17,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
+#include "engine/experiment/grammar.h"
 #include "session_store.h"
 
 namespace rl::gui {
@@ -25,8 +26,11 @@ namespace {
 
 // The Ladder page's bar charts need the whole width (a bar and its label per rung, three bar
 // sets in a GPU session): they stand one above the other in a scroll area, two to a screen.
+const char* const kMatrixGroup = "Rows and columns";
+
+// The rows and columns page's maps need the width too (a cell and its label per power of two).
 bool stacked(const QString& group) {
-  return group == "Ladder";
+  return group == "Ladder" || group == kMatrixGroup;
 }
 
 // A page of more than four charts (Unroll: time, bandwidth, speed-up, registers, barrier stall)
@@ -78,7 +82,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
         auto* box = new QVBoxLayout(inner);
         box->setContentsMargins(4, 4, 4, 4);
         box->setSpacing(6);
-        box->addWidget(setting_row());
+        box->addWidget(kind.group == kMatrixGroup ? total_row() : setting_row());
       } else {
         auto* grid = new QGridLayout(inner);
         grid->setContentsMargins(4, 4, 4, 4);
@@ -106,9 +110,11 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   }
   arrange();
   fill_setting_selector();
+  fill_total_selector();
   auto stale_all = [this] {
     arrange();
     fill_setting_selector();
+    fill_total_selector();
     for (const auto& [id, w] : charts_) stale_.insert(id);
     schedule_refresh();
   };
@@ -119,6 +125,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
   connect(store_, &SessionStore::metadata_changed, this, stale_all);
   connect(store_, &SessionStore::time_basis_changed, this, stale_all);
   connect(store_, &SessionStore::ladder_setting_changed, this, stale_all);
+  connect(store_, &SessionStore::matrix_total_changed, this, stale_all);
   connect(store_, &SessionStore::chart_view_changed, this, [this](const QString& id) {
     if (chart(id)) refresh(id);
   });
@@ -146,6 +153,41 @@ QWidget* ChartsPanel::setting_row() {
     if (i >= 0 && i < int(settings_.size())) store_->set_ladder_setting(settings_[size_t(i)]);
   });
   return row;
+}
+
+QWidget* ChartsPanel::total_row() {
+  auto* row = new QWidget;
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  auto* label = new QLabel("Total M x N");
+  total_ = new QComboBox;
+  total_->setObjectName("matrix_total");
+  total_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  total_->setToolTip(
+      "The elements of every matrix the row length chart draws (a sweep of widths at a fixed "
+      "total); the strategy maps show every shape measured");
+  label->setBuddy(total_);
+  h->addWidget(label);
+  h->addWidget(total_);
+  h->addStretch(1);
+  connect(total_, &QComboBox::activated, this, [this](int i) {
+    if (i >= 0 && i < int(totals_.size())) store_->set_matrix_total(totals_[size_t(i)]);
+  });
+  return row;
+}
+
+void ChartsPanel::fill_total_selector() {
+  totals_ = store_->has_primary() ? matrix_totals(store_->primary()) : std::vector<std::uint64_t>{};
+  const std::optional<std::uint64_t> drawn =
+      store_->has_primary() ? drawn_matrix_total(store_->primary(), store_->matrix_total())
+                            : std::nullopt;
+  const QSignalBlocker quiet(total_);
+  total_->clear();
+  for (size_t i = 0; i < totals_.size(); ++i) {
+    total_->addItem(QString::fromStdString(rl::format_size(totals_[i])));
+    if (drawn && totals_[i] == *drawn) total_->setCurrentIndex(int(i));
+  }
+  total_->setEnabled(totals_.size() > 1);
 }
 
 void ChartsPanel::fill_setting_selector() {

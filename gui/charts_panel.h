@@ -13,6 +13,7 @@
 #include <QSet>
 #include <QString>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -59,6 +60,10 @@ class ChartsPanel : public QObject {
   // current; choosing one sets it in the store (which redraws the ladder charts).
   QWidget* setting_row();
   void fill_setting_selector();
+  // The rows and columns page's Total selector: the primary session's totals M x N, the one the
+  // row length chart draws current; choosing one sets it in the store.
+  QWidget* total_row();
+  void fill_total_selector();
   // Places each page's charts in chart_kinds_for(the shown sessions) order: on the Ladder page
   // one above the other, two to a screen, in a scroll area (the lead chart first: the counts
   // where the times are CPU times); on other pages three as two side by side and the third
@@ -77,6 +82,8 @@ class ChartsPanel : public QObject {
   QTimer* timer_;
   QComboBox* setting_ = nullptr;
   std::vector<LadderSetting> settings_;  // the selector's items, in order
+  QComboBox* total_ = nullptr;
+  std::vector<std::uint64_t> totals_;  // the Total selector's items, in order
 };
 
 }  // namespace rl::gui

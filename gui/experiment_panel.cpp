@@ -39,6 +39,24 @@ void mark(QLineEdit* field, bool bad) {
 
 }  // namespace
 
+// The matrix fields' message beside them, and in the list of problems: the engine's error for
+// the field that cannot be read, else a sweep's rounding notes (in grey: they do not stop a run).
+void ExperimentPanel::check_matrix(QStringList& problems) {
+  update_matrix_box();
+  std::vector<MatrixShape> shapes;
+  QString error;
+  QStringList notes;
+  const bool ok = read_shapes(&shapes, &error, &notes);
+  const bool sweep = shape_mode_->currentIndex() != 0;
+  mark(shapes_, !ok && !sweep);
+  mark(sweep_values_, !ok && sweep && !error.startsWith("total"));
+  mark(sweep_total_, !ok && sweep && error.startsWith("total"));
+  if (!ok) problems << error;
+  matrix_message_->setStyleSheet(ok ? "color: #555555;" : "color: #b3001b;");
+  matrix_message_->setText(ok ? notes.join("\n") : error);
+  matrix_message_->setVisible(wants_matrix() && !matrix_message_->text().isEmpty());
+}
+
 void ExperimentPanel::set_discovery(const Discovery& discovery) {
   const DeviceTarget keep = target();
   discovery_ = discovery;
@@ -70,6 +88,7 @@ void ExperimentPanel::set_spec(const ExperimentSpec& spec) {
                                     : QString());
   preset_note_->setVisible(preset >= 0);
   variants_->set_checked(spec.variants);
+  show_shapes(spec);
   auto has_ws = [&](Workspace w) {
     return std::find(spec.workspaces.begin(), spec.workspaces.end(), w) != spec.workspaces.end();
   };
@@ -135,6 +154,8 @@ std::optional<ExperimentSpec> ExperimentPanel::form_spec() const {
   if (!parse_int_list(unrolls_->text(), "unroll factor", &s.unroll_factors, &error))
     return std::nullopt;
   if (!parse_sizes(sizes_->text(), &s.sizes, &error)) return std::nullopt;
+  if (!read_shapes(&s.shapes, &error, nullptr)) return std::nullopt;
+  s.reduce = reduce_filter();
   return s;
 }
 
@@ -166,6 +187,7 @@ void ExperimentPanel::validate_now() {
     return parse_int_list(unrolls_->text(), "unroll factor", &s.unroll_factors, e);
   });
   read(sizes_, [&](QString* e) { return parse_sizes(sizes_->text(), &s.sizes, e); });
+  check_matrix(problems);
   if (blocks_->text().trimmed().isEmpty()) {
     problems << "block sizes: enter at least one, e.g. 1024";
     mark(blocks_, true);

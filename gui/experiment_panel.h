@@ -89,6 +89,16 @@ class ExperimentPanel : public QWidget {
   QLineEdit* sizes_field() const { return sizes_; }
   QLineEdit* blocks_field() const { return blocks_; }
   QLineEdit* unroll_field() const { return unrolls_; }
+  // The matrices of the rows and columns variants (experiment_matrix.cpp): a list of shapes or a
+  // sweep of columns (rows) at a total, and which of them `all` runs (rows, columns, both).
+  QWidget* matrix_box() const { return matrix_box_; }
+  QComboBox* shape_mode_box() const { return shape_mode_; }
+  QLineEdit* shapes_field() const { return shapes_; }
+  QLineEdit* sweep_field() const { return sweep_values_; }
+  QLineEdit* total_field() const { return sweep_total_; }
+  QComboBox* reduce_box() const { return reduce_; }
+  // What the matrix fields say now: an error naming the field, or the rounding notes of a sweep.
+  QString matrix_message() const;
 
  protected:
   void changeEvent(QEvent* event) override;  // the app's text size: the messages' space follows
@@ -108,6 +118,16 @@ class ExperimentPanel : public QWidget {
   void build_workspaces(QFormLayout* axes);
   void build_ranges(QFormLayout* axes);
   void build_types(QFormLayout* axes);
+  void build_matrix(QVBoxLayout* layout);
+  // The matrix box is shown where a ticked variant sums rows or columns.
+  bool wants_matrix() const;
+  void update_matrix_box();
+  void show_shapes(const ExperimentSpec& spec);
+  void check_matrix(QStringList& problems);
+  ReduceFilter reduce_filter() const;
+  // The shapes the fields give (empty where the box is hidden); false with *error when a field
+  // cannot be read. notes: a sweep's rounding.
+  bool read_shapes(std::vector<MatrixShape>* out, QString* error, QStringList* notes) const;
   void build_sampling(QFormLayout* axes);
   void build_profiling(QFormLayout* axes);
   // Each box enabled where it can be used, its tooltip saying why not where it cannot.
@@ -129,6 +149,13 @@ class ExperimentPanel : public QWidget {
   QCheckBox *ws_global_, *ws_shared_, *ws_registers_;
   QLineEdit *blocks_, *unrolls_, *sizes_;
   QCheckBox *int32_, *float32_;
+  QWidget* matrix_box_ = nullptr;
+  QComboBox* shape_mode_ = nullptr;  // a list, columns at a total, rows at a total
+  QLineEdit *shapes_ = nullptr, *sweep_values_ = nullptr, *sweep_total_ = nullptr;
+  QWidget* sweep_row_ = nullptr;
+  QLabel* sweep_label_ = nullptr;
+  QComboBox* reduce_ = nullptr;
+  QLabel* matrix_message_ = nullptr;  // beside the fields: the error, or a sweep's rounding
   QDoubleSpinBox* noise_;
   QSpinBox* budget_;
   QComboBox* l2_;

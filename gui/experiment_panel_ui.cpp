@@ -30,6 +30,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   build_device(layout);
   variants_ = new VariantTree;
   layout->addWidget(variants_, 1);
+  // Right under the variants that need them: a preset of matrices shows its shapes in view.
+  build_matrix(layout);
   auto* axes = new QFormLayout;
   build_workspaces(axes);
   build_ranges(axes);

@@ -28,6 +28,14 @@ inline QString format_gbps(double gbps) {
 inline QString format_size(std::uint64_t n) {
   return qstr(rl::format_size(n));
 }
+// The data a point ran on: "2^24" for a whole array, "4096x4096" for a matrix.
+inline QString size_text(const rl::PointSpec& p) {
+  return qstr(p.size_text());
+}
+// The same with its name where a line lists several things: "N=2^24", "4096x4096".
+inline QString size_label(const rl::PointSpec& p) {
+  return (p.is_matrix() ? QString() : QString("N=")) + size_text(p);
+}
 inline QString block_size_text(int block_size) {
   return qstr(rl::block_size_text(block_size));
 }

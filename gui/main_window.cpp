@@ -51,6 +51,24 @@ namespace rl::gui {
 
 const char* const kBundledSession = ":/sessions/h200-ladder.json";
 
+namespace {
+
+// The chosen baseline where the run has it; else the engine's default for the spec (a run of
+// matrices only compares with cub_segmented_rows, never with a whole-array variant it lacks).
+std::string baseline_for(const ExperimentSpec& spec, const std::string& chosen) {
+  auto runs = [&](const std::string& id) {
+    for (const std::string& name : spec.variants) {
+      const auto ref = resolve_variant(name);
+      if (ref && ref->variant->id == id) return true;
+    }
+    return false;
+  };
+  const std::string fallback = default_baseline(spec);
+  return runs(chosen) || !runs(fallback) ? chosen : fallback;
+}
+
+}  // namespace
+
 // page in a scroll area: a page whose controls need more width than a small screen leaves
 // scrolls, rather than making the window wider than the screen.
 QWidget* scrolled(QWidget* page) {
@@ -319,7 +337,7 @@ void MainWindow::run_experiment(const std::function<void(ExperimentSpec&)>& add)
     return;
   }
   add(*spec);
-  spec->baseline = store_->baseline();
+  spec->baseline = baseline_for(*spec, store_->baseline());
   const QList<DeviceTarget> targets =
       QList<DeviceTarget>{experiment_->target()} + experiment_->also_targets();
   if (targets.size() > 1 || targets.front().remote()) return start_lanes(*spec, targets);

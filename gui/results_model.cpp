@@ -124,7 +124,7 @@ QVariant ResultsModel::display(const PointResult& r, int column) const {
     case Block:
       return r.point.block_size == 0 ? QString("auto") : v;
     case Size:
-      return format_size(r.point.size);
+      return size_text(r.point);
     case Status:
       return r.status == PointStatus::Ok ? v : v.toString().toUpper();
     case TotalMedian:
@@ -172,6 +172,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
       // Numbers without units (the header says which): spreadsheets read them as numbers.
       const QVariant v = raw(r, c);
       if (c == Speedup && r.status == PointStatus::Wrong) return QString("wrong");
+      if (c == Size && r.point.is_matrix()) return size_text(r.point);
       return v.isValid() ? v.toString() : QString();
     }
     case Qt::ToolTipRole:
@@ -232,6 +233,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     if (section == Speedup) name += " vs " + QString::fromStdString(baseline_);
     return name;
   }
+  if (role == Qt::ToolTipRole && section == Size)
+    return QString("N, the elements summed; for a matrix point its shape, rows x cols");
   if (role == Qt::ToolTipRole && section == TotalMedian)
     return "The whole reduction to one value on the device, median of the samples";
   if (role == Qt::ToolTipRole && section == FirstMedian)

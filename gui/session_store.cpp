@@ -225,6 +225,12 @@ void SessionStore::set_time_basis(TimeBasis basis) {
   emit time_basis_changed();
 }
 
+void SessionStore::set_matrix_total(std::optional<std::uint64_t> total) {
+  if (total == matrix_total_) return;
+  matrix_total_ = total;
+  emit matrix_total_changed();
+}
+
 void SessionStore::set_ladder_setting(std::optional<LadderSetting> setting) {
   if (setting == ladder_setting_) return;
   ladder_setting_ = setting;

@@ -155,6 +155,9 @@ class SessionStore : public QObject {
   bool held() const { return holds_ > 0; }
   void set_time_basis(TimeBasis basis);
   void set_ladder_setting(std::optional<LadderSetting> setting);
+  // The total M x N the row length chart draws (none: the one with the most points).
+  const std::optional<std::uint64_t>& matrix_total() const { return matrix_total_; }
+  void set_matrix_total(std::optional<std::uint64_t> total);
 
  signals:
   void reset();             // the primary session changed: views reload everything
@@ -164,6 +167,7 @@ class SessionStore : public QObject {
   void metadata_changed();  // device / origin of the primary changed, points did not
   void time_basis_changed();
   void ladder_setting_changed();
+  void matrix_total_changed();
   void chart_view_changed(const QString& chart_id);
   void timelines_changed();  // the primary's timelines changed in place, nothing else did
 
@@ -180,6 +184,7 @@ class SessionStore : public QObject {
   std::string baseline_ = "neighbored";
   TimeBasis time_basis_ = TimeBasis::Whole;
   std::optional<LadderSetting> ladder_setting_;
+  std::optional<std::uint64_t> matrix_total_;
   QSet<QString> pct_of_limit_;
   int holds_ = 0;
   std::optional<std::string> held_baseline_;  // chosen while a session was held

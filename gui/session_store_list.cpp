@@ -109,7 +109,7 @@ std::vector<ChartKind> SessionStore::chart_kinds() const {
 
 charts::Chart SessionStore::chart(const QString& id) const {
   return build_chart(id, sessions_for(id), baseline_, time_basis_, ladder_setting_,
-                     pct_of_limit(id));
+                     pct_of_limit(id), matrix_total_);
 }
 
 void SessionStore::set_pct_of_limit(const QString& chart_id, bool on) {

@@ -36,6 +36,9 @@ const std::vector<ChartKind>& chart_kinds() {
       {"stall_vs_block", "Block size", "Barrier stall against block size (hardware counters)"},
       {"bandwidth_vs_size", "Size", "Bandwidth against size, with the roofs"},
       {"time_vs_size", "Size", "Time against size"},
+      {"row_length", "Rows and columns", "Time against the row length N"},
+      {"strategy_map_rows", "Rows and columns", "Strategy map: the fastest row sum"},
+      {"strategy_map_columns", "Rows and columns", "Strategy map: the fastest column sum"},
   };
   return kinds;
 }
@@ -118,7 +121,8 @@ bool is_compare_chart(const QString& id) {
 
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss,
                           const std::string& baseline, TimeBasis basis,
-                          const std::optional<LadderSetting>& ladder, bool pct_of_limit) {
+                          const std::optional<LadderSetting>& ladder, bool pct_of_limit,
+                          std::optional<std::uint64_t> matrix_total) {
   Chart c;
   if (id == "ladder_speedup")
     c = detail::ladder_chart(id, ss, true, baseline, basis, ladder);
@@ -161,6 +165,10 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& ss
                             pct_of_limit);
   else if (id == "time_vs_size")
     c = detail::sweep_chart(id, ss, detail::Dim::Size, detail::Measure::Time, baseline, basis);
+  else if (id == "row_length")
+    c = detail::row_length_chart(id, ss, basis, matrix_total, pct_of_limit);
+  else if (id == "strategy_map_rows" || id == "strategy_map_columns")
+    c = detail::strategy_map_chart(id, ss, basis, id == "strategy_map_columns");
   c.id = id;
   return c;
 }

@@ -54,9 +54,20 @@ bool is_compare_chart(const QString& id);
 // setting the ladder charts draw (the Setting selector, --setting): a session that does not hold
 // it draws its default (engine/views/ladder_setting.h). pct_of_limit: a bandwidth chart drawn
 // as % of each point's read floor (Chart::pct_of_limit_note says why it cannot be).
+// matrix_total: the M x N the row length chart draws; none: the one with the most points.
 charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& sessions,
                           const std::string& baseline, TimeBasis basis = TimeBasis::Whole,
                           const std::optional<LadderSetting>& ladder = std::nullopt,
-                          bool pct_of_limit = false);
+                          bool pct_of_limit = false,
+                          std::optional<std::uint64_t> matrix_total = std::nullopt);
+
+// The totals M x N of a session's matrix points, ascending: a sweep's widths that do not divide
+// its total (rows rounded down) count as that total (chart_matrix.cpp). The row length chart
+// draws one (build_chart's matrix_total).
+std::vector<std::uint64_t> matrix_totals(const Session& s);
+// The total the row length chart draws: `chosen` where the session has it, else the total with
+// the most points; none without matrix points.
+std::optional<std::uint64_t> drawn_matrix_total(const Session& s,
+                                                std::optional<std::uint64_t> chosen);
 
 }  // namespace rl::gui

@@ -2,10 +2,12 @@
 // chart_sweeps.cpp); not for use outside them.
 #pragma once
 
+#include <QColor>
 #include <QString>
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,5 +93,27 @@ charts::Chart counter_sweep_chart(const QString& id, const std::vector<ShownSess
 // largest rung (chart_counter_sweeps.cpp).
 charts::Chart ladder_barriers_stall_chart(const QString& id, const std::vector<ShownSession>& ss,
                                           const std::optional<LadderSetting>& chosen);
+
+// The rows and columns charts (chart_matrix.cpp, chart_strategy_map.cpp), of matrix points only.
+// A variant's colour in both: its place among the rows and columns variants.
+QColor strategy_color(const std::string& id);
+// The type they draw: int32 where the primary session has matrix points of it, else float32.
+std::optional<DType> drawn_type(const Session& s);
+// Every M x N the session's matrix points have.
+std::set<std::uint64_t> exact_totals(const Session& s);
+// The total of the sweep a matrix point belongs to: its own M x N, or, for a width that does not
+// divide a sweep's total (rows rounded down), the largest total T of `totals` with T / N = M.
+std::uint64_t total_of(const PointSpec& p, const std::set<std::uint64_t>& totals);
+QString no_matrix_hint();  // what a session without matrix points shows, and how to get some
+// r's time on the basis, nullptr where it lacks one.
+const Summary* time_of(const PointResult& r, TimeBasis basis);
+// Time (or % of the read floor) against the row length N at one total, one line per strategy;
+// total: the one drawn where the primary session has it, else the one with the most points.
+charts::Chart row_length_chart(const QString& id, const std::vector<ShownSession>& ss,
+                               TimeBasis basis, std::optional<std::uint64_t> total, bool pct);
+// The fastest strategy (median) at every shape of the primary session: row sums (columns: false)
+// or column sums, each cell labelled with its margin over the runner-up.
+charts::Chart strategy_map_chart(const QString& id, const std::vector<ShownSession>& ss,
+                                 TimeBasis basis, bool columns);
 
 }  // namespace rl::gui::detail

@@ -52,7 +52,8 @@ Point verdict_point(const PointComparison& p, double x, bool difference) {
   pt.source = p.point;
   pt.label = difference ? QString("%1%2").arg(pt.y > 0 ? "+" : "").arg(pt.y, 0, 'g', 3)
                         : QString("×%1").arg(pt.y, 0, 'f', 2);
-  pt.tooltip = QString("%1 %2\nA: %3 · B: %4 · B - A: %5 µs · B/A ×%6 · noise %7%\n%8")
+  pt.tooltip = QString("%1 %2 " + size_label(p.point) +
+                       "\nA: %3 · B: %4 · B - A: %5 µs · B/A ×%6 · noise %7%\n%8")
                    .arg(variant_label(p.point.variant, p.point.unroll), ws_name(p.point.workspace),
                         format_time_ms(p.a_ms), format_time_ms(p.b_ms))
                    .arg((p.b_ms - p.a_ms) * 1000, 0, 'g', 4)
@@ -113,7 +114,8 @@ Chart compare_chart(const QString& id, const std::vector<ShownSession>& ss, Time
       continue;
     }
     c.x.categories << short_label(p.point.variant, p.point.unroll) + " " +
-                          ws_name(p.point.workspace);
+                          ws_name(p.point.workspace) +
+                          (p.point.is_matrix() ? " " + size_text(p.point) : QString());
     (other_kinds                    ? faster
      : p.verdict == Verdict::Faster ? faster
      : p.verdict == Verdict::Slower ? slower

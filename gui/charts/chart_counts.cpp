@@ -45,10 +45,10 @@ QString counts_tooltip(const PointResult& r, const ModelCounts& m) {
   QStringList lines;
   lines << QString("%1 (%2)").arg(variant_label(r.point.variant, r.point.unroll),
                                   variant_display_name(r.point.variant));
-  lines << QString("%1 · B=%2 · U=%3 · N=%4 · %5")
+  lines << QString("%1 · B=%2 · U=%3 · %4 · %5")
                .arg(ws_name(r.point.workspace), block_size_text(r.point.block_size))
                .arg(r.point.unroll)
-               .arg(format_size(r.point.size), type_name(r.point.type));
+               .arg(size_label(r.point), type_name(r.point.type));
   lines << "block model, every block of the first kernel (the same on every device):";
   lines << QString("  barriers (__syncthreads()): %1 = %2 blocks × %3")
                .arg(count_text(c.barriers), count_text(m.grid), count_text(per_block));

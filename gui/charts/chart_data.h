@@ -17,8 +17,10 @@
 namespace rl::gui::charts {
 
 enum class AxisScale {
-  Linear,    // from 0 (times and bandwidths are never negative: the bar starts at nothing)
-  Log2,      // powers of two on the axis (sizes, block sizes, unroll factors), labels as given
+  Linear,  // from 0 (times and bandwidths are never negative: the bar starts at nothing)
+  // powers of two on the axis (sizes, block sizes, unroll factors), labels as given; on the
+  // value axis only for a chart of Cells
+  Log2,
   Auto,      // log10 when the positive values span more than a decade and a half, else linear
   Log10,     // log10 whatever the span (a person's choice: ChartWidget::set_value_log)
   Category,  // bars: one slot per entry of Axis::categories
@@ -55,6 +57,9 @@ enum class SeriesKind {
   Line,  // points joined in x order, with a min-max band where points have a spread
   Bars,  // one bar per category (x = category index); all Bars series of a chart share slots
   Roof,  // a horizontal reference line across the chart (points[0].y), dashed
+  // A map: one cell per point, centred on (x, y) of two Log2 axes, a power of two wide and high,
+  // in the series' colour with the point's label written inside (the strategy map).
+  Cells,
 };
 
 struct Series {

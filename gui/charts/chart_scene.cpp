@@ -94,6 +94,11 @@ QAbstractAxis* make_x_axis(const Chart& data, Scale xs) {
 }
 
 QAbstractAxis* make_y_axis(Scale ys) {
+  if (ys == Scale::Log2) {
+    auto* cat = new QCategoryAxis;
+    cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    return cat;
+  }
   if (ys == Scale::Log10) {
     auto* log = new QLogValueAxis;
     log->setBase(10);
@@ -188,6 +193,8 @@ void ChartScene::build_series(QAbstractAxis* x, QAbstractAxis* y) {
         bars->setBarWidth(data_.stacked ? 0.6 : 0.8);
       }
       build_bar_set(i, *d, color, bars);
+    } else if (s.kind == SeriesKind::Cells) {
+      build_cells(i, *d, color, x, y);
     } else {
       build_line(i, *d, color, x, y);
     }
@@ -279,14 +286,16 @@ void ChartScene::on_xy_hovered(int series, const QPointF& p, bool state) {
     return;
   }
   // The nearest drawn point on screen: hovered() reports the cursor, not the point.
-  const Scale xs = resolve_x(data_);
-  QAbstractSeries* s = series < 0 ? wrong_series_ : drawn_[series]->line;
+  const Scale xs = resolve_x(data_), ys = resolve_y(data_);
+  QAbstractSeries* s = series < 0              ? wrong_series_
+                       : drawn_[series]->cells ? drawn_[series]->cells
+                                               : drawn_[series]->line;
   const QPointF cursor = chart_->mapToPosition(p, s);
   double best = INFINITY;
   QPair<int, int> hit{-1, -1};
   auto consider = [&](int si, int k) {
     const Point& q = data_.series[si].points[k];
-    const QPointF at = chart_->mapToPosition(QPointF(tx(q.x, xs), q.y), s);
+    const QPointF at = chart_->mapToPosition(QPointF(tx(q.x, xs), tx(q.y, ys)), s);
     const double dist = QLineF(at, cursor).length();
     if (dist < best) best = dist, hit = {si, k};
   };

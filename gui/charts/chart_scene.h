@@ -23,6 +23,7 @@ class QAbstractSeries;
 class QAbstractBarSeries;
 class QBarSet;
 class QLineSeries;
+class QXYSeries;
 class QChart;
 class QGraphicsSimpleTextItem;
 class QGraphicsRectItem;
@@ -83,6 +84,8 @@ class ChartScene : public QObject {
     QLineSeries* lower = nullptr;
     QAbstractSeries* band = nullptr;  // the area between them
     QBarSet* bar = nullptr;
+    QXYSeries* cells = nullptr;  // Cells: the hover targets; the cells are drawn as overlays
+    QColor color;                // Cells: their fill
     QList<int> shown;  // data point indices, in the order drawn (hover maps back through it)
   };
   void build();
@@ -91,7 +94,12 @@ class ChartScene : public QObject {
   void build_bar_set(int i, Drawn& d, const QColor& color, QAbstractBarSeries* bars);
   void build_line(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
   void build_wrong_series(QAbstractAxis* x, QAbstractAxis* y);  // red markers
-  void build_legend();                                          // chart_scene_legend.cpp
+  // Cells (chart_scene_cells.cpp): a transparent marker per cell answers hover; the cells and
+  // their labels are overlays placed once the plot's size is known.
+  void build_cells(int i, Drawn& d, const QColor& color, QAbstractAxis* x, QAbstractAxis* y);
+  void draw_cells(int series, detail::Scale xs, detail::Scale ys);
+  void place_cells(const QRectF& plot);
+  void build_legend();              // chart_scene_legend.cpp
   void fit_title(double width);     // title and subtitle wrapped to the chart's width
   QString shown_subtitle() const {  // the subtitle and the pointer notes
     QStringList parts;
@@ -168,8 +176,12 @@ class ChartScene : public QObject {
   QList<QPair<int, int>> wrong_points_;  // (series, point) of each red marker
   QList<QGraphicsSimpleTextItem*> bar_labels_;
   QList<QGraphicsRectItem*> noisy_hatches_;  // over each noisy bar, placed with the labels
-  QStringList warning_lines_;                // drawn under the subtitle (fit_title)
-  double title_width_ = -1;                  // the width the title was last fitted to
+  // Cells: (series, point) of each, its rectangle and label, placed by place_cells().
+  QList<QPair<int, int>> cell_points_;
+  QList<QGraphicsRectItem*> cell_rects_;
+  QList<QGraphicsSimpleTextItem*> cell_labels_;
+  QStringList warning_lines_;  // drawn under the subtitle (fit_title)
+  double title_width_ = -1;    // the width the title was last fitted to
   QGraphicsTextItem* empty_hint_ = nullptr;
   int drawn_points_ = 0;
   double value_top_ = 1;      // top of the value axis as fill() sets it, before nice numbers

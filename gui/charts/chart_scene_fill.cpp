@@ -71,6 +71,11 @@ void ChartScene::clear_overlays() {
   bar_labels_.clear();
   qDeleteAll(noisy_hatches_);
   noisy_hatches_.clear();
+  qDeleteAll(cell_rects_);
+  cell_rects_.clear();
+  qDeleteAll(cell_labels_);
+  cell_labels_.clear();
+  cell_points_.clear();
   empty_hint_->setPlainText(data_.empty() ? data_.empty_hint : QString());
 }
 
@@ -91,7 +96,7 @@ void ChartScene::fill_series(int i, Scale xs, Scale ys, Extent& e, QList<QPointF
       ++dropped;
       continue;
     }
-    e.grow(tx(p.x, xs), p.y);
+    e.grow(tx(p.x, xs), tx(p.y, ys));
     if (s.kind == SeriesKind::Line && p.has_spread() && usable(p.lo, ys))
       e.grow(NAN, p.lo), e.grow(NAN, p.hi);
     if (p.wrong && s.kind == SeriesKind::Line) {
@@ -105,6 +110,8 @@ void ChartScene::fill_series(int i, Scale xs, Scale ys, Extent& e, QList<QPointF
             [&](int a, int b) { return s.points[a].x < s.points[b].x; });
   if (s.kind == SeriesKind::Bars)
     draw_bars(s, *d);
+  else if (s.kind == SeriesKind::Cells)
+    draw_cells(i, xs, ys);
   else
     draw_line(s, *d, xs, ys);
 }
@@ -139,8 +146,12 @@ void ChartScene::set_x_axis(Scale xs, const Extent& e, double* x_lo, double* x_h
   const double xmin = e.xmin, xmax = e.xmax;
   if (xs == Scale::Log2) {
     const int k0 = int(std::floor(xmin + 1e-9)), k1 = int(std::ceil(xmax - 1e-9));
-    *x_lo = k0 - 0.3, *x_hi = std::max(k1, k0 + 1) + 0.3;
-    if (k1 == k0) *x_lo = k0 - 1.3;
+    // A map's cells are a power of two wide: half of one past the first and last.
+    const bool cells = std::any_of(data_.series.begin(), data_.series.end(),
+                                   [](const Series& s) { return s.kind == SeriesKind::Cells; });
+    const double pad = cells ? 0.5 : 0.3;
+    *x_lo = k0 - pad, *x_hi = (cells ? k1 : std::max(k1, k0 + 1)) + pad;
+    if (k1 == k0 && !cells) *x_lo = k0 - 1.3;
     auto* cat = static_cast<QCategoryAxis*>(xa);
     for (const QString& l : cat->categoriesLabels()) cat->remove(l);
     cat->setStartValue(*x_lo);
@@ -158,7 +169,15 @@ void ChartScene::set_x_axis(Scale xs, const Extent& e, double* x_lo, double* x_h
 
 void ChartScene::set_y_axis(Scale ys, const Extent& e) {
   QAbstractAxis* ya = value_axis();
-  if (ys == Scale::Log10) {
+  if (ys == Scale::Log2) {  // a map's rows: a cell's half height past the first and last
+    auto* cat = static_cast<QCategoryAxis*>(ya);
+    const int k0 = int(std::floor(e.ymin + 1e-9)), k1 = int(std::ceil(e.ymax - 1e-9));
+    for (const QString& l : cat->categoriesLabels()) cat->remove(l);
+    cat->setStartValue(k0 - 0.5);
+    const int step = std::max(1, (k1 - k0 + 9) / 10);
+    for (int k = k0; k <= k1; k += step) cat->append(tick_label(k, data_.y.ticks), k);
+    cat->setRange(k0 - 0.5, k1 + 0.5);
+  } else if (ys == Scale::Log10) {
     double lo = std::pow(10.0, std::floor(std::log10(e.ymin))),
            hi = std::pow(10.0, std::ceil(std::log10(e.ymax)));
     if (hi <= lo) hi = lo * 10;

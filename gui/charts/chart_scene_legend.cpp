@@ -35,9 +35,9 @@ void ChartScene::build_legend() {
     e.series = i;
     e.dashed = s.dashed;
     e.pen_width = line_width(s.kind, high_contrast_);
-    if (d.bar) {
+    if (d.bar || d.cells) {
       e.swatch = ChartLegend::Swatch::Bar;
-      e.color = d.bar->color();
+      e.color = d.bar ? d.bar->color() : d.color;
     } else if (d.line) {
       e.swatch = s.kind == SeriesKind::Roof ? ChartLegend::Swatch::Roof : ChartLegend::Swatch::Line;
       e.color = d.line->pen().color();

@@ -48,6 +48,7 @@ void ChartScene::place_overlays() {
     const QSizeF sz = empty_hint_->boundingRect().size();
     empty_hint_->setPos(whole.center() - QPointF(sz.width() / 2, sz.height() / 2));
   }
+  place_cells(plot);
   const bool refit = refit_categories(plot);
   int bar_sets = 0;
   QAbstractSeries* bars = nullptr;

@@ -42,6 +42,9 @@ std::map<std::string, Group> group_points(const std::vector<ShownSession>& ss, D
         m == Measure::Speedup ? basis_speedups(results, baseline, basis) : BasisSpeedups{};
     for (size_t i = 0; i < results.size(); ++i) {
       const PointResult& r = results[i];
+      // A matrix's sums are the rows and columns charts' (chart_matrix.cpp): against N they
+      // would stand among whole arrays of as many elements, a different reduction.
+      if (r.point.is_matrix()) continue;
       if (r.status == PointStatus::Failed || r.status == PointStatus::Skipped) {
         ++t.failed;
         continue;
@@ -50,10 +53,10 @@ std::map<std::string, Group> group_points(const std::vector<ShownSession>& ss, D
       if (dim == Dim::Block && p.block_size <= 0) continue;  // the variant picks its own
       if (r.status == PointStatus::Wrong) {
         ++t.wrong;
-        t.wrong_names << QString("%1 %2 B=%3 N=%4")
+        t.wrong_names << QString("%1 %2 B=%3 %4")
                              .arg(variant_label(p.variant, p.unroll), ws_name(p.workspace))
                              .arg(block_size_text(p.block_size))
-                             .arg(format_size(p.size));
+                             .arg(size_label(p));
         if (m == Measure::Speedup) continue;  // never drawn as a speed-up
       }
       PointSpec key = p;

@@ -133,7 +133,7 @@ QString series_name(const Group& g, const Varies& v, Dim dim, const std::vector<
   QStringList name{short_label(p.variant, p.unroll, dim != Dim::Unroll)};
   if (v.ws) name << ws_name(p.workspace);
   if (v.block) name << "B=" + block_size_text(p.block_size);
-  if (v.size) name << "N=" + format_size(p.size);
+  if (v.size) name << size_label(p);
   if (v.type) name << type_name(p.type);
   if (v.session) name.prepend(ss[g.session].label);
   return name.join(" · ");
@@ -225,7 +225,7 @@ int add_series(Chart& c, const std::vector<Group>& kept, const Varies& v, const 
 QString sweep_subtitle(const std::vector<ShownSession>& ss, const PointSpec& first, const Varies& v,
                        const SweepStyle& st) {
   QStringList sub{device_part(ss)};
-  if (!v.size && st.dim != Dim::Size) sub << "N=" + format_size(first.size);
+  if (!v.size && st.dim != Dim::Size) sub << size_label(first);
   if (!v.block && st.dim != Dim::Block) sub << "B=" + block_size_text(first.block_size);
   if (!v.type) sub << type_name(first.type);
   sub << (st.m == Measure::Speedup

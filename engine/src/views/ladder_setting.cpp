@@ -33,8 +33,11 @@ std::optional<LadderSetting> seed_setting() {
 
 }  // namespace
 
+// A matrix point sums every row or column (one output each): never a rung of a whole-array ladder,
+// even at the same number of elements.
 bool LadderSetting::matches(const PointSpec& p) const {
-  return p.size == size && p.type == type && (p.block_size == block || p.block_size == 0);
+  return !p.is_matrix() && p.size == size && p.type == type &&
+         (p.block_size == block || p.block_size == 0);
 }
 
 bool LadderSetting::holds(const PointResult& r) const {
@@ -50,7 +53,7 @@ std::string LadderSetting::label() const {
 std::vector<LadderSetting> ladder_settings(const Session& s) {
   std::map<Key, std::set<std::pair<std::string, int>>> rungs_at;  // (variant, unroll)
   for (const PointResult& r : s.results)
-    if (measured(r))
+    if (measured(r) && !r.point.is_matrix())
       rungs_at[{r.point.size, int(r.point.type), r.point.block_size}].insert(
           {r.point.variant, r.point.unroll});
   // The (N, type) pairs measured at a chosen block size: looked up once per key, so a session of
