@@ -24,11 +24,14 @@ using modern::Vec4;
 // Thread t's share, of `nthreads` cooperating threads, of the sum of x[begin, end). x must be
 // 16-byte aligned (cudaMalloc's memory is). A row of a matrix whose width is not a multiple of
 // 4 starts anywhere in a 16-byte word, so the range is cut at 16-byte boundaries: up to 3
-// elements before the first boundary (the head) and after the last one (the tail) are read one
-// by one; the body between is read as 16-byte vectors, thread t taking vectors t, t + nthreads,
+// elements before the first boundary (the head) and after the last one (the tail) are read
+// singly; the body between is read as 16-byte vectors, thread t taking vectors t, t + nthreads,
 // ..., U of them issued before any is added: U x 16 bytes in flight per thread is what lets a
-// long row stream at the read floor (as in modern_stream.cuh). Each thread adds head, body and
-// tail in this order, so a float sum is the same on every launch.
+// long row stream at the read floor (as in modern_stream.cuh). With 4 or more threads each
+// takes at most one head and one tail element, loaded first and added last, and the body's last
+// group is predicated like the others: a short or misaligned row costs one round trip to memory
+// per group, not extra ones for the head, each leftover vector and the tail. The order (groups,
+// head, tail) depends on the shape alone, so a float sum is the same on every launch.
 //
 // int32: the 4U values of one group (at most 32 x 255) are added in int32, then into the
 // 64-bit running sum.
@@ -45,22 +48,43 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __r
     for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
     return acc;
   }
-  for (std::size_t i = begin + t; i < body_begin; i += nthreads) acc += __ldg(x + i);
-  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
   const std::size_t vend = end / 4;
-  std::size_t v = body_begin / 4 + t;
-  for (; v + std::size_t(U - 1) * nthreads < vend; v += std::size_t(U) * nthreads) {
+  T head = T(0), tail = T(0);
+  if (nthreads >= 4) {
+    if (begin + t < body_begin) head = __ldg(x + begin + t);
+    if (vend * 4 + t < end) tail = __ldg(x + vend * 4 + t);
+  } else {
+    for (std::size_t i = begin + t; i < body_begin; i += nthreads) head += __ldg(x + i);
+    for (std::size_t i = vend * 4 + t; i < end; i += nthreads) tail += __ldg(x + i);
+  }
+  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+  // Every group is predicated, the last one partial: the lanes of a warp leave the loop
+  // together (their trip counts differ by at most one), never one group of loads after another.
+  for (std::size_t v = body_begin / 4 + t; v < vend; v += std::size_t(U) * nthreads) {
     V r[U];
 #pragma unroll
-    for (int k = 0; k < U; ++k) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
+    for (int k = 0; k < U; ++k) {
+      r[k] = V{T(0), T(0), T(0), T(0)};
+      if (v + std::size_t(k) * nthreads < vend) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
+    }
     T s = lanes_sum(r[0]);
 #pragma unroll
     for (int k = 1; k < U; ++k) s += lanes_sum(r[k]);
     acc += s;
   }
-  for (; v < vend; v += nthreads) acc += lanes_sum(__ldg(xv + v));
-  for (std::size_t i = vend * 4 + t; i < end; i += nthreads) acc += __ldg(x + i);
+  acc += head;
+  acc += tail;
   return acc;
+}
+
+// Sum of `v` over the `lanes` consecutive lanes (a power of two, 1 to 32) of a logical warp,
+// valid in its first lane: a shuffle tree with offsets lanes / 2, ..., 2, 1, the same order on
+// every launch. Every lane of the warp must call it.
+template <typename A>
+__device__ __forceinline__ A group_sum_shfl(A v, unsigned lanes) {
+  for (unsigned offset = lanes / 2; offset > 0; offset >>= 1)
+    v += __shfl_down_sync(modern::kFullMask, v, offset, lanes);
+  return v;
 }
 
 // Unroll factors (loads in flight per thread) the kernels are instantiated for: the rows of
