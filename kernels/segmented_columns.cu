@@ -67,9 +67,10 @@ __global__ void __launch_bounds__(1024)
 // ..., 1), the same order on every launch; the column's sum goes to out[s * cols + c].
 // Needs blockDim.x x sizeof(A) bytes of dynamic shared memory when down > 1.
 template <typename T, int U, typename A>
-__global__ void __launch_bounds__(1024)
-    column_tiles(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
-                 std::size_t column_blocks, std::size_t slab_rows, A* __restrict__ out) {
+__device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::size_t rows,
+                                                 std::size_t cols, unsigned width,
+                                                 std::size_t column_blocks, std::size_t slab_rows,
+                                                 A* __restrict__ out) {
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
@@ -91,6 +92,24 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+// The first pass of ColumnTiled: each slab's column sums (the sums themselves for one slab).
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    column_slabs(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
+                 std::size_t column_blocks, std::size_t slab_rows,
+                 typename Accum<T>::type* __restrict__ out) {
+  column_tile_sums<T, U>(x, rows, cols, width, column_blocks, slab_rows, out);
+}
+
+// The second pass: the slab sums are a slabs x cols matrix of A, summed down its columns by the
+// same tiles in one slab, kCombineUnroll sums in flight per thread.
+template <typename A>
+__global__ void __launch_bounds__(kColumnCombineBlock)
+    combine_slabs(const A* __restrict__ slab_sums, std::size_t slabs, std::size_t cols,
+                  unsigned width, std::size_t column_blocks, A* __restrict__ sums) {
+  column_tile_sums<A, kCombineUnroll>(slab_sums, slabs, cols, width, column_blocks, slabs, sums);
+}
+
 struct ColumnsShape {
   dim3 grid;
   ColumnSlabShape slabs;
@@ -104,7 +123,7 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     return s;
   }
   s.slabs = column_slab_shape(a.rows, a.cols, a.block_size);
-  // slabs <= kColumnTargetBlocks, well inside grid.y's limit of 65535.
+  // slabs <= kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs > 1) s.scratch_bytes = s.slabs.slabs * a.cols * accum_size(a.type);
   s.combine =
@@ -126,14 +145,14 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   const std::size_t slabs = s.slabs.slabs;
   A* out = slabs > 1 ? static_cast<A*>(a.scratch) : sums;
   const std::size_t tile_bytes = block * sizeof(A);
-  column_tiles<T, U, A><<<s.grid, block, tile_bytes, a.stream>>>(
+  column_slabs<T, U><<<s.grid, block, tile_bytes, a.stream>>>(
       x, a.rows, a.cols, s.slabs.tile.width, s.slabs.tile.column_blocks, s.slabs.slab_rows, out);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slabs == 1) return e;
   // The slab sums are a slabs x cols matrix of A: the same kernel adds its columns, one slab.
   const std::size_t combine_bytes = kColumnCombineBlock * sizeof(A);
-  column_tiles<A, kCombineUnroll, A>
+  combine_slabs<A>
       <<<capped_grid(s.combine.column_blocks), kColumnCombineBlock, combine_bytes, a.stream>>>(
-          out, slabs, a.cols, s.combine.width, s.combine.column_blocks, slabs, sums);
+          out, slabs, a.cols, s.combine.width, s.combine.column_blocks, sums);
   return cudaGetLastError();
 }
 

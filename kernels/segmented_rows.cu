@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(1024)
 // pieces is a few loads per thread, all in flight, not a long chain in one warp. The order is
 // fixed by the shape alone, so a float row sum has the same bits on every launch.
 template <typename A>
-__global__ void __launch_bounds__(kCombineBlock)
+__global__ void __launch_bounds__(1024)
     combine_pieces(const A* __restrict__ pieces, std::size_t rows, std::size_t splits,
                    A* __restrict__ sums) {
   for (std::size_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -156,7 +156,8 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
   row_pieces<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, splits, s.split.chunk, pieces);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || splits == 1) return e;
   const unsigned combine_grid = capped_grid(a.rows);
-  combine_pieces<A><<<combine_grid, kCombineBlock, 0, a.stream>>>(pieces, a.rows, splits, sums);
+  combine_pieces<A>
+      <<<combine_grid, s.split.combine_block, 0, a.stream>>>(pieces, a.rows, splits, sums);
   return cudaGetLastError();
 }
 

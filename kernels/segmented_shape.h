@@ -17,16 +17,15 @@ inline constexpr std::size_t kMaxGrid = 65536;
 // (132 SMs x 16 blocks of 128 threads on an H200), so a few long rows still keep every SM
 // streaming.
 inline constexpr std::size_t kTargetBlocks = 4096;
-// Blocks a slabbed column aims at: about one wave of 256-thread blocks on an H200 (132 SMs x 8).
-// Fewer than a split row's, because the combine pass walks slabs x columns partial sums: 1024
-// slabs of 32 columns are 32 sums per combine thread.
-inline constexpr std::size_t kColumnTargetBlocks = 1024;
+// Threads a slabbed column aims at: about one wave on an H200 (132 SMs x 2048 threads), as
+// 1024 blocks of 256. Fewer than a split row's blocks, because the combine pass walks slabs x
+// columns partial sums: 1024 slabs of 32 columns are 32 sums per combine thread.
+inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 18;
 // The fewest rows a column slab holds, and the fewest each of its threads adds, so each
 // thread's running sum amortises its block.
 inline constexpr std::size_t kMinSlabRows = 64;
 inline constexpr std::size_t kMinRowsPerThread = 8;
-// Threads per block of the second passes (a split row's and a slabbed column's combine).
-inline constexpr int kCombineBlock = 256;
+// Threads per block of the column combine pass (a split row's combine sizes its own block).
 inline constexpr int kColumnCombineBlock = 1024;
 // Threads along a row in the column combine pass: its partial sums sit in L2, so 128-byte rows
 // suffice, and the rest of the block goes down the slabs.
@@ -61,6 +60,9 @@ inline unsigned row_group_lanes(std::size_t cols, int unroll) {
 struct RowSplitShape {
   std::size_t splits = 1;
   std::size_t chunk = 0;
+  // Threads of the combine pass's block per row: about 4 piece sums each (32 to 1024), so a
+  // row of thousands of pieces is one round of loads and a row of a few pieces one warp.
+  unsigned combine_block = 32;
 };
 inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int block, int unroll) {
   const std::size_t pass = static_cast<std::size_t>(block) * unroll * 4;
@@ -70,6 +72,8 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
   RowSplitShape s;
   s.chunk = ceil_div(ceil_div(cols, splits < 1 ? 1 : splits), 4) * 4;
   s.splits = ceil_div(cols, s.chunk);
+  const std::size_t threads = pow2_ceil(ceil_div(s.splits, 4));
+  s.combine_block = static_cast<unsigned>(threads < 32 ? 32 : (threads > 1024 ? 1024 : threads));
   return s;
 }
 
@@ -89,8 +93,9 @@ inline ColumnTile column_tile(std::size_t cols, std::size_t block) {
 }
 
 // ColumnTiled: tiles of column_tile's width by slabs of `slab_rows` rows (the last slab
-// shorter); enough slabs that column blocks x slabs aims at kColumnTargetBlocks, each slab at
-// least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a column.
+// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads, each
+// slab at least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a
+// column.
 struct ColumnSlabShape {
   ColumnTile tile;
   std::size_t slabs = 1;
@@ -100,7 +105,8 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   ColumnSlabShape s;
   s.tile = column_tile(cols, static_cast<std::size_t>(block));
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
-  const std::size_t wanted = ceil_div(kColumnTargetBlocks, s.tile.column_blocks);
+  const std::size_t target_blocks = kColumnTargetThreads / static_cast<std::size_t>(block);
+  const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
       kMinSlabRows > down * kMinRowsPerThread ? kMinSlabRows : down * kMinRowsPerThread;
   const std::size_t most = rows / least < 1 ? 1 : rows / least;
