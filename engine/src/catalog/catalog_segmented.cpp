@@ -85,7 +85,7 @@ void add_columns(std::vector<VariantInfo>& out) {
       "added at the end. The way to sum columns at full bandwidth.",
       {"load: the K threads of column c in a tile add every K-th row of its slab, U loads in "
        "flight",
-       "tile sum: the column's threads added in shared memory by a fixed tree",
+       "block sum: the tile's threads of a column added in shared memory by a fixed tree",
        "slabs: the partial column sums of every slab added in a fixed order", kWrite}));
 }
 
