@@ -24,14 +24,11 @@ using modern::Vec4;
 // Thread t's share, of `nthreads` cooperating threads, of the sum of x[begin, end). x must be
 // 16-byte aligned (cudaMalloc's memory is). A row of a matrix whose width is not a multiple of
 // 4 starts anywhere in a 16-byte word, so the range is cut at 16-byte boundaries: up to 3
-// elements before the first boundary (the head) and after the last one (the tail) are read
-// singly; the body between is read as 16-byte vectors, thread t taking vectors t, t + nthreads,
+// elements before the first boundary (the head) and after the last one (the tail) are read one
+// by one; the body between is read as 16-byte vectors, thread t taking vectors t, t + nthreads,
 // ..., U of them issued before any is added: U x 16 bytes in flight per thread is what lets a
-// long row stream at the read floor (as in modern_stream.cuh). With 4 or more threads each
-// takes at most one head and one tail element, loaded first and added last, and the body's last
-// group is predicated like the others: a short or misaligned row costs one round trip to memory
-// per group, not extra ones for the head, each leftover vector and the tail. The order (groups,
-// head, tail) depends on the shape alone, so a float sum is the same on every launch.
+// long row stream at the read floor (as in modern_stream.cuh). Each thread adds head, body and
+// tail in this order, so a float sum is the same on every launch.
 //
 // int32: the 4U values of one group (at most 32 x 255) are added in int32, then into the
 // 64-bit running sum.
@@ -40,6 +37,42 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __r
                                                                     std::size_t begin,
                                                                     std::size_t end, unsigned t,
                                                                     unsigned nthreads) {
+  using A = typename Accum<T>::type;
+  using V = typename Vec4<T>::type;
+  A acc = A(0);
+  const std::size_t body_begin = (begin + 3) & ~std::size_t(3);
+  if (body_begin >= end) {  // shorter than the way to the first boundary: all head
+    for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
+    return acc;
+  }
+  for (std::size_t i = begin + t; i < body_begin; i += nthreads) acc += __ldg(x + i);
+  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+  const std::size_t vend = end / 4;
+  std::size_t v = body_begin / 4 + t;
+  for (; v + std::size_t(U - 1) * nthreads < vend; v += std::size_t(U) * nthreads) {
+    V r[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
+    T s = lanes_sum(r[0]);
+#pragma unroll
+    for (int k = 1; k < U; ++k) s += lanes_sum(r[k]);
+    acc += s;
+  }
+  for (; v < vend; v += nthreads) acc += lanes_sum(__ldg(xv + v));
+  for (std::size_t i = vend * 4 + t; i < end; i += nthreads) acc += __ldg(x + i);
+  return acc;
+}
+
+// range_thread_sum's cut and reads in fewer round trips to memory, for RowPerThread's groups of
+// lanes (the other row kernels keep range_thread_sum, whose order of additions the rows block
+// model replays). With 4 or more threads each takes at most one head and one tail element,
+// loaded first and added last, and the body's last group is predicated like the others: a short
+// or misaligned row costs one round trip per group, not extra ones for the head, each leftover
+// vector and the tail. The order (groups, head, tail) depends on the shape alone, so a float sum
+// is the same on every launch; int32 as in range_thread_sum.
+template <typename T, int U>
+__device__ __forceinline__ typename Accum<T>::type range_thread_sum_predicated(
+    const T* __restrict__ x, std::size_t begin, std::size_t end, unsigned t, unsigned nthreads) {
   using A = typename Accum<T>::type;
   using V = typename Vec4<T>::type;
   A acc = A(0);

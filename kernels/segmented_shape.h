@@ -43,9 +43,9 @@ inline std::size_t pow2_ceil(std::size_t v) {
   return p;
 }
 
-// RowPerWarp's logical warp: the lanes that share one row, a power of two from 1 to 32, just
-// enough that each lane has about one group of U 16-byte vectors of the row (32 lanes for rows
-// of 128U elements and longer). A warp takes 32 / lanes rows at once, so short rows still give
+// RowPerThread's lanes per row: a power of two from 1 to 32, just enough that each lane has
+// about one group of U 16-byte vectors of the row (one lane for rows of up to 4U elements, 32
+// for rows of 128U and longer). A warp takes 32 / lanes rows at once, so short rows still give
 // every lane U vectors in flight and a warp reads whole consecutive rows.
 inline unsigned row_group_lanes(std::size_t cols, int unroll) {
   const std::size_t per_lane = ceil_div(ceil_div(cols, 4), static_cast<std::size_t>(unroll));

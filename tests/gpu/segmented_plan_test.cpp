@@ -133,17 +133,23 @@ TEST(SegmentedPlan, ShortRowsShareAWarp) {
   LaunchPlan plan;
   // Rows of 32 elements, U = 4: 8 vectors a row, 2 lanes each (a group of 4 loads), so a warp
   // of 256-thread blocks takes 16 rows and a block 128.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 524288, 32), &plan),
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 524288, 32), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 524288u / 128u);
   // One element a row: a lane per row, 256 rows a block.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 70001, 1), &plan), cudaSuccess);
-  EXPECT_EQ(plan.grid, (70001u + 255u) / 256u);
-  // Rows of 128U elements or more: the whole warp on one row, a row per warp.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 4096, 1000), &plan),
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 70001, 1), &plan),
             cudaSuccess);
-  EXPECT_EQ(plan.grid, 4096u / 8u);
-  EXPECT_EQ(plan.scratch_bytes, 0u);
+  EXPECT_EQ(plan.grid, (70001u + 255u) / 256u);
+  // Rows of 128U elements or more: all 32 lanes on one row, a row per warp, as RowPerWarp.
+  for (KernelId k : {KernelId::RowPerThread, KernelId::RowPerWarp}) {
+    ASSERT_EQ(kernels::plan_launch(matrix_args(k, 4096, 1000), &plan), cudaSuccess);
+    EXPECT_EQ(plan.grid, 4096u / 8u);
+    EXPECT_EQ(plan.scratch_bytes, 0u);
+  }
+  // RowPerWarp keeps a warp per row, however short.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 524288, 32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 524288u / 8u);
 }
 
 TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
