@@ -29,20 +29,22 @@ VariantInfo segmented(std::string id, KernelId k, Reduces reduces, std::string d
 
 void add_rows(std::vector<VariantInfo>& out) {
   out.push_back(segmented(
-      "row_per_thread", KernelId::RowPerThread, Reduces::Rows, "A thread per row",
-      "Thread r walks row r alone: no shuffles, no barriers, no shared memory. It wins for "
-      "thousands of short rows (a few dozen elements), where anything wider leaves lanes idle; "
-      "on long rows neighbouring threads read addresses a row apart, so loads do not coalesce.",
-      {"load: thread r adds row r's elements in order, U loads in flight", kWrite}));
-  out.push_back(segmented(
-      "row_per_warp", KernelId::RowPerWarp, Reduces::Rows, "A warp per row",
-      "The lanes of a warp read a row side by side (coalesced) and a shuffle tree adds their "
-      "sums: no shared memory and no block barrier. Short rows get a logical warp of fewer "
-      "lanes (a power of two, so that each lane has about U 16-byte loads), and a warp takes "
-      "several consecutive rows at once. The all-rounder for rows up to a few thousand elements.",
+      "row_per_thread", KernelId::RowPerThread, Reduces::Rows, "A thread (or a few lanes) per row",
+      "Each row gets G lanes, a power of two just large enough that each lane has about U "
+      "16-byte loads (one lane for rows of up to 4U elements, up to 32 for long rows), and a "
+      "warp takes 32 / G consecutive rows at once: no barriers, no shared memory, and a warp "
+      "reads whole neighbouring rows. It wins for thousands of short rows (a few dozen to a few "
+      "hundred elements), where a whole warp per row would leave lanes idle.",
       {"load: lane l of a G-lane group adds 16-byte vectors l, l + G, ... of its row, U loads in "
        "flight",
        "group sum: __shfl_down_sync tree over the G lanes (offsets G/2..1)", kWrite}));
+  out.push_back(segmented(
+      "row_per_warp", KernelId::RowPerWarp, Reduces::Rows, "A warp per row",
+      "The 32 lanes of a warp read a row side by side (coalesced) and a shuffle tree adds "
+      "their sums: no shared memory and no block barrier. The all-rounder for rows of a few "
+      "hundred to a few thousand elements.",
+      {"load: lane l adds elements l, l + 32, ... of its warp's row, U loads in flight",
+       "warp sum: __shfl_down_sync tree (offsets 16..1)", kWrite}));
   out.push_back(segmented(
       "row_per_block", KernelId::RowPerBlock, Reduces::Rows, "A block per row",
       "A whole block reads one row and adds its warps' sums through shared memory: as many "
