@@ -2,11 +2,14 @@
 //  ColumnStrided: a warp per column, its lanes reading down the column. Consecutive lanes read
 //    addresses a whole row apart, so every 4-byte load costs its own 32-byte sector: the
 //    coalescing lesson, kept naive on purpose.
-//  ColumnTiled: the threads of a block lie along a row (consecutive columns), so a warp's loads
-//    are 128 contiguous bytes; each thread adds its column down a slab of rows, U rows in
-//    flight. With few column blocks the rows are cut into slabs (segmented_shape.h) so that the
-//    GPU stays busy; each slab's sums go to the scratch and a second pass adds the slabs of each
-//    column in slab order. One slab: the sums go straight to the partials.
+//  ColumnTiled: a block is a 2-D tile (segmented_shape.h's column_tile): `width` threads along a
+//    row (consecutive columns, up to the whole block) by block / width threads down the rows, so
+//    even a matrix of a few columns is read in whole consecutive rows, one contiguous chunk per
+//    block. Each thread adds its column down every (block / width)-th row of a slab, U rows in
+//    flight; the threads of a column are then added in shared memory by a fixed tree. With few
+//    column blocks the rows are cut into slabs so that the GPU stays busy; each slab's sums go to
+//    the scratch and a second pass, the same tiled kernel over the slabs x columns sums (narrow
+//    tiles, many slabs per step), adds them. One slab: the sums go straight to the partials.
 // Both read scalars: a column's elements are not contiguous. Grids larger than kMaxGrid blocks
 // walk the columns with grid-stride loops.
 #include "segmented_common.cuh"
@@ -15,25 +18,31 @@
 namespace rl::kernels::segmented {
 namespace {
 
+// Slab sums in flight per thread of the combine pass.
+constexpr int kCombineUnroll = 8;
+
 // int32: the U values of one group are added in int32 (at most 8 x 255), then into the 64-bit
-// running sum; float adds the group, then adds it to the running sum.
-template <typename T, int U>
-__device__ __forceinline__ typename Accum<T>::type column_thread_sum(
-    const T* __restrict__ x, std::size_t cols, std::size_t c, std::size_t row_begin,
-    std::size_t row_end, std::size_t row_step) {
-  using A = typename Accum<T>::type;
+// running sum; float adds the group, then adds it to the running sum. The combine pass reads
+// the partial sums themselves (T = A).
+template <typename T, int U, typename A = typename Accum<T>::type>
+__device__ __forceinline__ A column_thread_sum(const T* __restrict__ x, std::size_t cols,
+                                               std::size_t c, std::size_t row_begin,
+                                               std::size_t row_end, std::size_t row_step) {
   A acc = A(0);
-  std::size_t r = row_begin;
-  for (; r + std::size_t(U - 1) * row_step < row_end; r += std::size_t(U) * row_step) {
+  // Every group is predicated, the last one partial, so a thread's last rows are one round trip.
+  for (std::size_t r = row_begin; r < row_end; r += std::size_t(U) * row_step) {
     T v[U];
 #pragma unroll
-    for (int k = 0; k < U; ++k) v[k] = __ldg(x + (r + std::size_t(k) * row_step) * cols + c);
+    for (int k = 0; k < U; ++k) {
+      v[k] = T(0);
+      if (r + std::size_t(k) * row_step < row_end)
+        v[k] = __ldg(x + (r + std::size_t(k) * row_step) * cols + c);
+    }
     T s = v[0];
 #pragma unroll
     for (int k = 1; k < U; ++k) s += v[k];
     acc += s;
   }
-  for (; r < row_end; r += row_step) acc += __ldg(x + r * cols + c);
   return acc;
 }
 
@@ -51,39 +60,60 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-// Block (bx, s): columns bx * blockDim.x + threadIdx.x, rows [s * slab_rows, (s + 1) *
-// slab_rows) clipped to the matrix; the sum goes to out[s * cols + c].
-template <typename T, int U>
-__global__ void __launch_bounds__(1024)
-    column_slabs(const T* __restrict__ x, std::size_t rows, std::size_t cols,
-                 std::size_t column_blocks, std::size_t slab_rows,
-                 typename Accum<T>::type* __restrict__ out) {
+// Block (bx, s) of a tile `width` wide: thread (tx, ty) = (threadIdx.x % width, threadIdx.x /
+// width) adds column c = bx * width + tx over rows row_begin + ty, + down, ... of slab s (rows
+// [s * slab_rows, (s + 1) * slab_rows) clipped to the matrix, down = blockDim.x / width). The
+// `down` sums of a column are added in shared memory by a tree (ty + h into ty, h = down / 2,
+// ..., 1), the same order on every launch; the column's sum goes to out[s * cols + c].
+// Needs blockDim.x x sizeof(A) bytes of dynamic shared memory when down > 1.
+template <typename T, int U, typename A>
+__device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::size_t rows,
+                                                 std::size_t cols, unsigned width,
+                                                 std::size_t column_blocks, std::size_t slab_rows,
+                                                 A* __restrict__ out) {
+  extern __shared__ __align__(16) unsigned char tile_bytes[];
+  A* tile = reinterpret_cast<A*>(tile_bytes);
+  const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
   const std::size_t row_begin = std::size_t(blockIdx.y) * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
+  // bx is the same for the whole block, so every thread meets every barrier.
   for (std::size_t bx = blockIdx.x; bx < column_blocks; bx += gridDim.x) {
-    const std::size_t c = bx * blockDim.x + threadIdx.x;
-    if (c < cols)
-      out[blockIdx.y * cols + c] = column_thread_sum<T, U>(x, cols, c, row_begin, row_end, 1);
+    const std::size_t c = bx * width + tx;
+    A acc = c < cols ? column_thread_sum<T, U, A>(x, cols, c, row_begin + ty, row_end, down) : A(0);
+    if (down > 1) {
+      tile[threadIdx.x] = acc;
+      __syncthreads();
+      for (unsigned h = down / 2; h > 0; h >>= 1) {
+        if (ty < h) tile[threadIdx.x] = acc = acc + tile[threadIdx.x + h * width];
+        __syncthreads();
+      }
+    }
+    if (ty == 0 && c < cols) out[std::size_t(blockIdx.y) * cols + c] = acc;
   }
 }
 
-// The second pass of ColumnTiled, a thread per column: slab sums 0, 1, ..., slabs - 1 in that
-// order, so a float column sum has the same bits on every launch.
+// The first pass of ColumnTiled: each slab's column sums (the sums themselves for one slab).
+template <typename T, int U>
+__global__ void __launch_bounds__(1024)
+    column_slabs(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
+                 std::size_t column_blocks, std::size_t slab_rows,
+                 typename Accum<T>::type* __restrict__ out) {
+  column_tile_sums<T, U>(x, rows, cols, width, column_blocks, slab_rows, out);
+}
+
+// The second pass: the slab sums are a slabs x cols matrix of A, summed down its columns by the
+// same tiles in one slab, kCombineUnroll sums in flight per thread.
 template <typename A>
-__global__ void __launch_bounds__(kCombineBlock)
-    combine_slabs(const A* __restrict__ slab_sums, std::size_t cols, std::size_t slabs,
-                  A* __restrict__ sums) {
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; c < cols; c += stride) {
-    A acc = A(0);
-    for (std::size_t s = 0; s < slabs; ++s) acc += slab_sums[s * cols + c];
-    sums[c] = acc;
-  }
+__global__ void __launch_bounds__(kColumnCombineBlock)
+    combine_slabs(const A* __restrict__ slab_sums, std::size_t slabs, std::size_t cols,
+                  unsigned width, std::size_t column_blocks, A* __restrict__ sums) {
+  column_tile_sums<A, kCombineUnroll>(slab_sums, slabs, cols, width, column_blocks, slabs, sums);
 }
 
 struct ColumnsShape {
   dim3 grid;
   ColumnSlabShape slabs;
+  ColumnTile combine;  // the second pass's tile over the slabs x columns sums
   std::size_t scratch_bytes = 0;
 };
 ColumnsShape columns_shape(const LaunchArgs& a) {
@@ -93,9 +123,12 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     return s;
   }
   s.slabs = column_slab_shape(a.rows, a.cols, a.block_size);
-  // slabs <= kTargetBlocks, well inside grid.y's limit of 65535.
-  s.grid = dim3(capped_grid(s.slabs.column_blocks), static_cast<unsigned>(s.slabs.slabs));
+  // slabs <= kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
+  s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs > 1) s.scratch_bytes = s.slabs.slabs * a.cols * accum_size(a.type);
+  s.combine =
+      column_tile(a.cols < kColumnCombineWidth ? a.cols : kColumnCombineWidth, kColumnCombineBlock);
+  s.combine.column_blocks = ceil_div(a.cols, s.combine.width);
   return s;
 }
 
@@ -111,11 +144,15 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   }
   const std::size_t slabs = s.slabs.slabs;
   A* out = slabs > 1 ? static_cast<A*>(a.scratch) : sums;
-  column_slabs<T, U><<<s.grid, block, 0, a.stream>>>(x, a.rows, a.cols, s.slabs.column_blocks,
-                                                     s.slabs.slab_rows, out);
+  const std::size_t tile_bytes = block * sizeof(A);
+  column_slabs<T, U><<<s.grid, block, tile_bytes, a.stream>>>(
+      x, a.rows, a.cols, s.slabs.tile.width, s.slabs.tile.column_blocks, s.slabs.slab_rows, out);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slabs == 1) return e;
-  const unsigned combine_grid = capped_grid(ceil_div(a.cols, kCombineBlock));
-  combine_slabs<A><<<combine_grid, kCombineBlock, 0, a.stream>>>(out, a.cols, slabs, sums);
+  // The slab sums are a slabs x cols matrix of A: the same kernel adds its columns, one slab.
+  const std::size_t combine_bytes = kColumnCombineBlock * sizeof(A);
+  combine_slabs<A>
+      <<<capped_grid(s.combine.column_blocks), kColumnCombineBlock, combine_bytes, a.stream>>>(
+          out, slabs, a.cols, s.combine.width, s.combine.column_blocks, sums);
   return cudaGetLastError();
 }
 

@@ -63,6 +63,63 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __r
   return acc;
 }
 
+// range_thread_sum's cut and reads in fewer round trips to memory, for RowPerThread's groups of
+// lanes (the other row kernels keep range_thread_sum, whose order of additions the rows block
+// model replays). With 4 or more threads each takes at most one head and one tail element,
+// loaded first and added last, and the body's last group is predicated like the others: a short
+// or misaligned row costs one round trip per group, not extra ones for the head, each leftover
+// vector and the tail. The order (groups, head, tail) depends on the shape alone, so a float sum
+// is the same on every launch; int32 as in range_thread_sum.
+template <typename T, int U>
+__device__ __forceinline__ typename Accum<T>::type range_thread_sum_predicated(
+    const T* __restrict__ x, std::size_t begin, std::size_t end, unsigned t, unsigned nthreads) {
+  using A = typename Accum<T>::type;
+  using V = typename Vec4<T>::type;
+  A acc = A(0);
+  const std::size_t body_begin = (begin + 3) & ~std::size_t(3);
+  if (body_begin >= end) {  // shorter than the way to the first boundary: all head
+    for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
+    return acc;
+  }
+  const std::size_t vend = end / 4;
+  T head = T(0), tail = T(0);
+  if (nthreads >= 4) {
+    if (begin + t < body_begin) head = __ldg(x + begin + t);
+    if (vend * 4 + t < end) tail = __ldg(x + vend * 4 + t);
+  } else {
+    for (std::size_t i = begin + t; i < body_begin; i += nthreads) head += __ldg(x + i);
+    for (std::size_t i = vend * 4 + t; i < end; i += nthreads) tail += __ldg(x + i);
+  }
+  const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+  // Every group is predicated, the last one partial: the lanes of a warp leave the loop
+  // together (their trip counts differ by at most one), never one group of loads after another.
+  for (std::size_t v = body_begin / 4 + t; v < vend; v += std::size_t(U) * nthreads) {
+    V r[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) {
+      r[k] = V{T(0), T(0), T(0), T(0)};
+      if (v + std::size_t(k) * nthreads < vend) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
+    }
+    T s = lanes_sum(r[0]);
+#pragma unroll
+    for (int k = 1; k < U; ++k) s += lanes_sum(r[k]);
+    acc += s;
+  }
+  acc += head;
+  acc += tail;
+  return acc;
+}
+
+// Sum of `v` over the `lanes` consecutive lanes (a power of two, 1 to 32) of a logical warp,
+// valid in its first lane: a shuffle tree with offsets lanes / 2, ..., 2, 1, the same order on
+// every launch. Every lane of the warp must call it.
+template <typename A>
+__device__ __forceinline__ A group_sum_shfl(A v, unsigned lanes) {
+  for (unsigned offset = lanes / 2; offset > 0; offset >>= 1)
+    v += __shfl_down_sync(modern::kFullMask, v, offset, lanes);
+  return v;
+}
+
 // Unroll factors (loads in flight per thread) the kernels are instantiated for: the rows of
 // kernels/accepts.h, which all six hand-written kernels share.
 inline constexpr Pow2Range kSegmentedUnrolls = accepts(KernelId::RowPerThread).unroll_factors;

@@ -1,27 +1,45 @@
 // One sum per row of a row-major rows x cols matrix, four ways; which wins depends on the width:
-//  RowPerThread: thread r walks row r alone. Thousands of short rows: no cooperation to pay for,
-//    but neighbouring threads read addresses a row apart, so wide rows waste the loads.
+//  RowPerThread: a thread, or a small group of lanes, per row: `lanes` lanes (row_group_lanes,
+//    1 to 32: one for rows of up to 4U elements) along it, a shuffle tree adds them; a warp
+//    takes 32 / lanes consecutive rows at once. Short rows: no cooperation to pay for, every
+//    lane has U 16-byte loads in flight and a warp reads whole consecutive rows.
 //  RowPerWarp: a warp per row, lanes along it (coalesced), a shuffle tree adds the 32 lanes.
 //    Rows of a few hundred to a few thousand elements.
 //  RowPerBlock: a block per row, warp sums through shared memory, one barrier. Rows long
 //    enough to keep a whole block busy, and as many rows as the GPU has block slots.
 //  RowSplit: a long row in several pieces, a block each, every piece's sum to the scratch, then
-//    a second small kernel adds each row's pieces. A few very long rows still fill the GPU.
-// Every thread reads its part with range_thread_sum (segmented_common.cuh): 16-byte loads, U in
-// flight. Grids larger than kMaxGrid blocks walk the rows with grid-stride loops.
+//    a second small kernel (a block per row) adds each row's pieces. A few very long rows still
+//    fill the GPU.
+// Every thread reads its part with range_thread_sum (RowPerThread: range_thread_sum_predicated;
+// segmented_common.cuh): 16-byte loads, U in flight. Grids larger than kMaxGrid blocks walk the
+// rows with grid-stride loops.
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
 
 namespace rl::kernels::segmented {
 namespace {
 
+// Lane l of a warp works on row first + l / lanes, as lane l % lanes of its group.
 template <typename T, int U>
 __global__ void __launch_bounds__(1024)
-    row_per_thread(const T* __restrict__ x, std::size_t rows, std::size_t cols,
+    row_per_thread(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned lanes,
                    typename Accum<T>::type* __restrict__ sums) {
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t r = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride)
-    sums[r] = range_thread_sum<T, U>(x, r * cols, (r + 1) * cols, 0, 1);
+  using A = typename Accum<T>::type;
+  const unsigned lane = threadIdx.x % kWarp, group_lane = lane % lanes;
+  const std::size_t rows_per_warp = kWarp / lanes;
+  const std::size_t warps = blockDim.x / kWarp;
+  const std::size_t stride = std::size_t(gridDim.x) * warps * rows_per_warp;
+  // The loop bound is the same for every lane of a warp, so the shuffles see whole warps; a
+  // group past the last row adds zeros.
+  for (std::size_t first = (blockIdx.x * warps + threadIdx.x / kWarp) * rows_per_warp; first < rows;
+       first += stride) {
+    const std::size_t r = first + lane / lanes;
+    A s = r < rows
+              ? range_thread_sum_predicated<T, U>(x, r * cols, (r + 1) * cols, group_lane, lanes)
+              : A(0);
+    s = group_sum_shfl(s, lanes);
+    if (group_lane == 0 && r < rows) sums[r] = s;
+  }
 }
 
 template <typename T, int U>
@@ -76,27 +94,28 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-// The second pass of RowSplit, a warp per row: lane l adds the row's piece sums l, l + 32, ...
-// in that order, then the shuffle tree adds the 32 lanes (offsets 16, 8, 4, 2, 1). The order is
+// The second pass of RowSplit, a block per row: thread t adds the row's piece sums t, t +
+// blockDim.x, ... in that order, then block_sum_shfl adds the threads. A row of thousands of
+// pieces is a few loads per thread, all in flight, not a long chain in one warp. The order is
 // fixed by the shape alone, so a float row sum has the same bits on every launch.
 template <typename A>
-__global__ void __launch_bounds__(kCombineBlock)
+__global__ void __launch_bounds__(1024)
     combine_pieces(const A* __restrict__ pieces, std::size_t rows, std::size_t splits,
                    A* __restrict__ sums) {
-  const unsigned lane = threadIdx.x % kWarp;
-  const std::size_t warps = blockDim.x / kWarp;
-  const std::size_t stride = std::size_t(gridDim.x) * warps;
-  for (std::size_t r = blockIdx.x * warps + threadIdx.x / kWarp; r < rows; r += stride) {
+  for (std::size_t r = blockIdx.x; r < rows; r += gridDim.x) {
     A acc = A(0);
-    for (std::size_t s = lane; s < splits; s += kWarp) acc += pieces[r * splits + s];
-    acc = modern::warp_sum_shfl(acc);
-    if (lane == 0) sums[r] = acc;
+#pragma unroll 4
+    for (std::size_t s = threadIdx.x; s < splits; s += blockDim.x) acc += pieces[r * splits + s];
+    acc = modern::block_sum_shfl(acc, blockDim.x / kWarp);
+    if (threadIdx.x == 0) sums[r] = acc;
+    if (r + gridDim.x < rows) __syncthreads();
   }
 }
 
 // Blocks of the main kernel, and the scratch a split needs.
 struct RowsShape {
   std::size_t blocks = 0;
+  unsigned lanes = 1;  // RowPerThread's lanes per row
   RowSplitShape split;
   std::size_t scratch_bytes = 0;
 };
@@ -105,7 +124,8 @@ RowsShape rows_shape(const LaunchArgs& a) {
   const std::size_t warps = static_cast<std::size_t>(a.block_size) / kWarp;
   switch (a.kernel) {
     case KernelId::RowPerThread:
-      s.blocks = ceil_div(a.rows, static_cast<std::size_t>(a.block_size));
+      s.lanes = row_group_lanes(a.cols, a.unroll);
+      s.blocks = ceil_div(a.rows, warps * (kWarp / s.lanes));
       break;
     case KernelId::RowPerWarp:
       s.blocks = ceil_div(a.rows, warps);
@@ -129,7 +149,7 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
   const unsigned grid = capped_grid(s.blocks), block = static_cast<unsigned>(a.block_size);
   switch (a.kernel) {
     case KernelId::RowPerThread:
-      row_per_thread<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
+      row_per_thread<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, s.lanes, sums);
       return cudaGetLastError();
     case KernelId::RowPerWarp:
       row_per_warp<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
@@ -144,8 +164,9 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
   A* pieces = splits > 1 ? static_cast<A*>(a.scratch) : sums;
   row_pieces<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, splits, s.split.chunk, pieces);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || splits == 1) return e;
-  const unsigned combine_grid = capped_grid(ceil_div(a.rows, kCombineBlock / kWarp));
-  combine_pieces<A><<<combine_grid, kCombineBlock, 0, a.stream>>>(pieces, a.rows, splits, sums);
+  const unsigned combine_grid = capped_grid(a.rows);
+  combine_pieces<A>
+      <<<combine_grid, s.split.combine_block, 0, a.stream>>>(pieces, a.rows, splits, sums);
   return cudaGetLastError();
 }
 

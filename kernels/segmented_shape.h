@@ -13,20 +13,44 @@ namespace rl::kernels::segmented {
 // Past this many blocks the kernels walk their rows (columns, pieces) with grid-stride loops:
 // far more than any GPU keeps resident, far below CUDA's grid.x limit of 2^31 - 1.
 inline constexpr std::size_t kMaxGrid = 65536;
-// Blocks a split row or a slabbed column aims to give the GPU: a few waves of resident blocks
-// on the largest GPUs (132 SMs x 16 blocks of 128 threads on an H200), so a few long rows still
-// keep every SM streaming.
+// Blocks a split row aims to give the GPU: a few waves of resident blocks on the largest GPUs
+// (132 SMs x 16 blocks of 128 threads on an H200), so a few long rows still keep every SM
+// streaming.
 inline constexpr std::size_t kTargetBlocks = 4096;
-// The fewest rows a column slab holds, so each thread's running sum amortises its block.
+// Threads a slabbed column aims at: about one wave on an H200 (132 SMs x 2048 threads), as
+// 1024 blocks of 256. Fewer than a split row's blocks, because the combine pass walks slabs x
+// columns partial sums: 1024 slabs of 32 columns are 32 sums per combine thread.
+inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 18;
+// The fewest rows a column slab holds, and the fewest each of its threads adds, so each
+// thread's running sum amortises its block.
 inline constexpr std::size_t kMinSlabRows = 64;
-// Threads per block of the second passes (a split row's and a slabbed column's combine).
-inline constexpr int kCombineBlock = 256;
+inline constexpr std::size_t kMinRowsPerThread = 8;
+// Threads per block of the column combine pass (a split row's combine sizes its own block).
+inline constexpr int kColumnCombineBlock = 1024;
+// Threads along a row in the column combine pass: its partial sums sit in L2, so 128-byte rows
+// suffice, and the rest of the block goes down the slabs.
+inline constexpr std::size_t kColumnCombineWidth = 32;
 
 inline std::size_t ceil_div(std::size_t a, std::size_t b) {
   return (a + b - 1) / b;
 }
 inline unsigned capped_grid(std::size_t blocks) {
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks < kMaxGrid ? blocks : kMaxGrid));
+}
+inline std::size_t pow2_ceil(std::size_t v) {
+  std::size_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// RowPerThread's lanes per row: a power of two from 1 to 32, just enough that each lane has
+// about one group of U 16-byte vectors of the row (one lane for rows of up to 4U elements, 32
+// for rows of 128U and longer). A warp takes 32 / lanes rows at once, so short rows still give
+// every lane U vectors in flight and a warp reads whole consecutive rows.
+inline unsigned row_group_lanes(std::size_t cols, int unroll) {
+  const std::size_t per_lane = ceil_div(ceil_div(cols, 4), static_cast<std::size_t>(unroll));
+  const std::size_t lanes = pow2_ceil(per_lane);
+  return static_cast<unsigned>(lanes < 32 ? lanes : 32);
 }
 
 // RowSplit: each row in `splits` contiguous pieces of `chunk` elements (a multiple of 4, so
@@ -36,6 +60,9 @@ inline unsigned capped_grid(std::size_t blocks) {
 struct RowSplitShape {
   std::size_t splits = 1;
   std::size_t chunk = 0;
+  // Threads of the combine pass's block per row: about 4 piece sums each (32 to 1024), so a
+  // row of thousands of pieces is one round of loads and a row of a few pieces one warp.
+  unsigned combine_block = 32;
 };
 inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int block, int unroll) {
   const std::size_t pass = static_cast<std::size_t>(block) * unroll * 4;
@@ -45,22 +72,44 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
   RowSplitShape s;
   s.chunk = ceil_div(ceil_div(cols, splits < 1 ? 1 : splits), 4) * 4;
   s.splits = ceil_div(cols, s.chunk);
+  const std::size_t threads = pow2_ceil(ceil_div(s.splits, 4));
+  s.combine_block = static_cast<unsigned>(threads < 32 ? 32 : (threads > 1024 ? 1024 : threads));
   return s;
 }
 
-// ColumnTiled: blocks of `block` consecutive columns by slabs of `slab_rows` rows (the last
-// slab shorter); enough slabs that column blocks x slabs aims at kTargetBlocks, each slab at
-// least kMinSlabRows rows.
-struct ColumnSlabShape {
+// A 2-D tile of a column kernel's block: `width` threads along a row (consecutive columns, a
+// power of two up to the block) by block / width threads down the rows, so a block of a narrow
+// matrix still reads whole consecutive rows, one contiguous chunk.
+struct ColumnTile {
+  unsigned width = 1;
   std::size_t column_blocks = 1;
+};
+inline ColumnTile column_tile(std::size_t cols, std::size_t block) {
+  ColumnTile t;
+  const std::size_t w = pow2_ceil(cols);
+  t.width = static_cast<unsigned>(w < block ? w : block);
+  t.column_blocks = ceil_div(cols, t.width);
+  return t;
+}
+
+// ColumnTiled: tiles of column_tile's width by slabs of `slab_rows` rows (the last slab
+// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads, each
+// slab at least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a
+// column.
+struct ColumnSlabShape {
+  ColumnTile tile;
   std::size_t slabs = 1;
   std::size_t slab_rows = 0;
 };
 inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int block) {
   ColumnSlabShape s;
-  s.column_blocks = ceil_div(cols, static_cast<std::size_t>(block));
-  const std::size_t wanted = ceil_div(kTargetBlocks, s.column_blocks);
-  const std::size_t most = rows / kMinSlabRows < 1 ? 1 : rows / kMinSlabRows;
+  s.tile = column_tile(cols, static_cast<std::size_t>(block));
+  const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
+  const std::size_t target_blocks = kColumnTargetThreads / static_cast<std::size_t>(block);
+  const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
+  const std::size_t least =
+      kMinSlabRows > down * kMinRowsPerThread ? kMinSlabRows : down * kMinRowsPerThread;
+  const std::size_t most = rows / least < 1 ? 1 : rows / least;
   const std::size_t slabs = wanted < most ? wanted : most;
   s.slab_rows = ceil_div(rows, slabs);
   s.slabs = ceil_div(rows, s.slab_rows);

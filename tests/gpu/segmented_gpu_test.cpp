@@ -62,8 +62,11 @@ std::string case_name(const ::testing::TestParamInfo<SegmentedCase>& info) {
 }
 
 std::vector<SegmentedCase> all_cases() {
-  const std::vector<Shape> shapes{{1, 1},    {1, 100003},  {70001, 1},         {33, 1025},
-                                  {4097, 3}, {1000, 1000}, {3, (1u << 20) + 7}};
+  // Short rows of a few lanes each (row_per_thread), misaligned rows, narrow columns tiled down the
+  // rows, a few very long rows split into thousands of pieces.
+  const std::vector<Shape> shapes{{1, 1},      {1, 100003},  {70001, 1},          {33, 1025},
+                                  {4097, 3},   {1000, 1000}, {3, (1u << 20) + 7}, {4099, 37},
+                                  {20011, 32}, {2053, 250},  {2, 1u << 22}};
   std::vector<SegmentedCase> out;
   for (KernelId k :
        {KernelId::RowPerThread, KernelId::RowPerWarp, KernelId::RowPerBlock, KernelId::RowSplit,

@@ -129,6 +129,45 @@ TEST(SegmentedPlan, OnlyASplitRowOrSlabbedColumnNeedsScratch) {
   EXPECT_EQ(plan.scratch_bytes, 0u);
 }
 
+TEST(SegmentedPlan, ShortRowsShareAWarp) {
+  LaunchPlan plan;
+  // Rows of 32 elements, U = 4: 8 vectors a row, 2 lanes each (a group of 4 loads), so a warp
+  // of 256-thread blocks takes 16 rows and a block 128.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 524288, 32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 524288u / 128u);
+  // One element a row: a lane per row, 256 rows a block.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 70001, 1), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, (70001u + 255u) / 256u);
+  // Rows of 128U elements or more: all 32 lanes on one row, a row per warp, as RowPerWarp.
+  for (KernelId k : {KernelId::RowPerThread, KernelId::RowPerWarp}) {
+    ASSERT_EQ(kernels::plan_launch(matrix_args(k, 4096, 1000), &plan), cudaSuccess);
+    EXPECT_EQ(plan.grid, 4096u / 8u);
+    EXPECT_EQ(plan.scratch_bytes, 0u);
+  }
+  // RowPerWarp keeps a warp per row, however short.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerWarp, 524288, 32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 524288u / 8u);
+}
+
+TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
+  LaunchPlan plan;
+  // 32 columns in 256-thread blocks: 8 rows per step, one column block, the rows in slabs of
+  // enough blocks to fill the GPU, one int64 per slab and column.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32), &plan),
+            cudaSuccess);
+  EXPECT_GE(plan.grid, 256u);
+  EXPECT_LE(plan.grid, 4096u);
+  EXPECT_EQ(plan.scratch_bytes, std::size_t(plan.grid) * 32u * 8u);
+  // Few rows, many columns: one slab, the sums straight to the partials.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4, 1u << 22), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+  EXPECT_EQ(plan.grid, (1u << 22) / 256u);
+}
+
 TEST(SegmentedPlan, HugeShapesKeepTheGridWithinCudaLimits) {
   const std::size_t rows = std::size_t(1) << 33;
   for (KernelId k : kHandWritten) {

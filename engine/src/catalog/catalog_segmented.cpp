@@ -29,11 +29,15 @@ VariantInfo segmented(std::string id, KernelId k, Reduces reduces, std::string d
 
 void add_rows(std::vector<VariantInfo>& out) {
   out.push_back(segmented(
-      "row_per_thread", KernelId::RowPerThread, Reduces::Rows, "A thread per row",
-      "Thread r walks row r alone: no shuffles, no barriers, no shared memory. It wins for "
-      "thousands of short rows (a few dozen elements), where anything wider leaves lanes idle; "
-      "on long rows neighbouring threads read addresses a row apart, so loads do not coalesce.",
-      {"load: thread r adds row r's elements in order, U loads in flight", kWrite}));
+      "row_per_thread", KernelId::RowPerThread, Reduces::Rows, "A thread (or a few lanes) per row",
+      "Each row gets G lanes, a power of two just large enough that each lane has about U "
+      "16-byte loads (one lane for rows of up to 4U elements, up to 32 for long rows), and a "
+      "warp takes 32 / G consecutive rows at once: no barriers, no shared memory, and a warp "
+      "reads whole neighbouring rows. It wins for thousands of short rows (a few dozen to a few "
+      "hundred elements), where a whole warp per row would leave lanes idle.",
+      {"load: lane l of a G-lane group adds 16-byte vectors l, l + G, ... of its row, U loads in "
+       "flight",
+       "group sum: __shfl_down_sync tree over the G lanes (offsets G/2..1)", kWrite}));
   out.push_back(segmented(
       "row_per_warp", KernelId::RowPerWarp, Reduces::Rows, "A warp per row",
       "The 32 lanes of a warp read a row side by side (coalesced) and a shuffle tree adds "
@@ -57,7 +61,7 @@ void add_rows(std::vector<VariantInfo>& out) {
       "per row, down to a single row of millions of elements.",
       {"load: block (r, k) adds piece k of row r, U loads in flight",
        "block sum: warp shuffles, warp sums through shared memory; the piece's sum to scratch",
-       "second pass: a warp per row adds its piece sums in order", kWrite}));
+       "second pass: a block per row adds its piece sums in a fixed order", kWrite}));
   out.push_back(segmented(
       "cub_segmented_rows", KernelId::CubSegmentedRows, Reduces::Rows,
       "CUB DeviceSegmentedReduce::Sum (a segment per row)",
@@ -76,11 +80,15 @@ void add_columns(std::vector<VariantInfo>& out) {
        "warp sum: __shfl_down_sync tree", kWrite}));
   out.push_back(segmented(
       "column_tiled", KernelId::ColumnTiled, Reduces::Columns, "Columns, tiled (coalesced)",
-      "Threads lie along the row, so a warp reads 32 neighbouring columns of one row in one "
-      "coalesced load; each thread keeps a running sum down a slab of rows, and the slabs' "
-      "sums are added at the end. The way to sum columns at full bandwidth.",
-      {"load: thread c adds column c down its slab of rows, U loads in flight",
-       "slabs: the partial column sums of every slab added in order", kWrite}));
+      "A block is a tile of threads along the row (neighbouring columns, one coalesced load "
+      "per warp) by several rows, so even a matrix of a few columns is read in whole "
+      "consecutive rows; each thread keeps a running sum down its column of a slab of rows, "
+      "the tile's threads of a column are added in shared memory, and the slabs' sums are "
+      "added at the end. The way to sum columns at full bandwidth.",
+      {"load: the K threads of column c in a tile add every K-th row of its slab, U loads in "
+       "flight",
+       "block sum: the tile's threads of a column added in shared memory by a fixed tree",
+       "slabs: the partial column sums of every slab added in a fixed order", kWrite}));
 }
 
 }  // namespace
