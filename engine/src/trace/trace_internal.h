@@ -22,6 +22,10 @@ std::string trace_caption(const ladder::BlockPlan& plan, const ladder::Step& s, 
 // works in registers: values are each thread's register. trace_modern.cpp. The request is
 // validated already; throws rl::Error for a variant it does not cover.
 bool has_warp_family_trace(KernelId k);
+// The block size, unroll and workspace of a trace of a kernel that works in registers (the warp
+// family's and the row kernels'), each refusal naming `name`.
+void check_register_trace(const TraceRequest& r, const VariantInfo& v, int unroll,
+                          const std::string& name);
 Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll);
 
 // The trace of single_pass (kernels/modern_single_pass.cu): its tile loads, the same warp-level

@@ -83,9 +83,8 @@ bool has_warp_family_trace(KernelId k) {
   return k == KernelId::WarpShuffle || k == KernelId::ReduceAddSync || k == KernelId::CgReduce;
 }
 
-Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
-  if (!has_warp_family_trace(v.kernel)) throw Error("no step-by-step trace for " + v.id);
-  const std::string name = v.seed_label(unroll);
+void check_register_trace(const TraceRequest& r, const VariantInfo& v, int unroll,
+                          const std::string& name) {
   if (!is_block_size(r.block_size))
     throw Error("block size " + std::to_string(r.block_size) + ": " + kBlockSizeRule);
   if (!v.takes_block_size(r.block_size))
@@ -98,6 +97,12 @@ Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int un
   if (!v.takes_workspace(r.workspace))
     throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + name +
                 " works in registers");
+}
+
+Trace make_warp_family_trace(const TraceRequest& r, const VariantInfo& v, int unroll) {
+  if (!has_warp_family_trace(v.kernel)) throw Error("no step-by-step trace for " + v.id);
+  const std::string name = v.seed_label(unroll);
+  check_register_trace(r, v, unroll, name);
   if (std::find(v.types.begin(), v.types.end(), r.type) == v.types.end())
     throw Error("type " + std::string(to_string(r.type)) + ": " + name + " takes int32 only");
 

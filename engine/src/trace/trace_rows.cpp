@@ -163,18 +163,7 @@ StepCounters launch_totals(const Trace& shell, KernelId k) {
 
 void check_request(const TraceRequest& r, const VariantInfo& v, int unroll) {
   const std::string name = v.id;
-  if (!is_block_size(r.block_size))
-    throw Error("block size " + std::to_string(r.block_size) + ": " + kBlockSizeRule);
-  if (!v.takes_block_size(r.block_size))
-    throw Error("block size " + std::to_string(r.block_size) + ": " + name + " does not take it");
-  if (!v.takes_unroll(unroll)) {
-    std::string list;
-    for (int u : v.unroll_factors) list += (list.empty() ? "" : ", ") + std::to_string(u);
-    throw Error("unroll " + std::to_string(unroll) + ": " + name + " takes " + list);
-  }
-  if (!v.takes_workspace(r.workspace))
-    throw Error("workspace " + std::string(to_string(r.workspace)) + ": " + name +
-                " works in registers");
+  check_register_trace(r, v, unroll, name);
   if (r.rows == 0 || r.cols == 0)
     throw Error("no shape: " + name +
                 " sums the rows of a matrix; give its rows and cols (reductionlab-cli trace "
