@@ -3,15 +3,18 @@
 //    addresses a whole row apart, so every 4-byte load costs its own 32-byte sector: the
 //    coalescing lesson, kept naive on purpose.
 //  ColumnTiled: a block is a 2-D tile (segmented_shape.h's column_tile): `width` threads along a
-//    row (consecutive columns, up to the whole block) by block / width threads down the rows, so
-//    even a matrix of a few columns is read in whole consecutive rows, one contiguous chunk per
-//    block. Each thread adds its column down every (block / width)-th row of a slab, U rows in
-//    flight; the threads of a column are then added in shared memory by a fixed tree. With few
-//    column blocks the rows are cut into slabs so that the GPU stays busy; each slab's sums go to
-//    the scratch and a second pass, the same tiled kernel over the slabs x columns sums (narrow
-//    tiles, many slabs per step), adds them. One slab: the sums go straight to the partials.
-// Both read scalars: a column's elements are not contiguous. Grids larger than kMaxGrid blocks
-// walk the columns with grid-stride loops.
+//    row by block / width threads down the rows, so even a matrix of a few columns is read in
+//    whole consecutive rows, one contiguous chunk per block. A thread adds four neighbouring
+//    columns from one 16-byte load when the width is a multiple of 4 (every row then starts on
+//    a 16-byte boundary), else one: four times the bytes per load, where a scalar per load
+//    leaves HBM waiting. Each thread adds its columns down every (block / width)-th row of a
+//    slab, U rows in flight; the threads of a column are then added in shared memory by a fixed
+//    tree. With few column blocks the rows are cut into slabs so that the GPU stays busy; each
+//    slab's sums go to the scratch and a second pass, the same tiled kernel over the slabs x
+//    columns sums (narrow tiles, many slabs per step), adds them. One slab: the sums go straight
+//    to the partials.
+// ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
+// grid-stride loops.
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
 
@@ -21,27 +24,58 @@ namespace {
 // Slab sums in flight per thread of the combine pass.
 constexpr int kCombineUnroll = 8;
 
-// int32: the U values of one group are added in int32 (at most 8 x 255), then into the 64-bit
-// running sum; float adds the group, then adds it to the running sum. The combine pass reads
-// the partial sums themselves (T = A).
-template <typename T, int U, typename A = typename Accum<T>::type>
-__device__ __forceinline__ A column_thread_sum(const T* __restrict__ x, std::size_t cols,
-                                               std::size_t c, std::size_t row_begin,
-                                               std::size_t row_end, std::size_t row_step) {
-  A acc = A(0);
+// L neighbouring elements of one row: a thread's share of a load.
+template <typename T, int L>
+struct Cells {
+  T v[L];
+};
+
+// One load of L = 4 elements is a 16-byte vector (p 16-byte aligned), of L = 1 a scalar.
+template <typename T, int L>
+__device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
+  Cells<T, L> c;
+  if constexpr (L == 4) {
+    const auto q = __ldg(reinterpret_cast<const typename Vec4<T>::type*>(p));
+    c.v[0] = q.x;
+    c.v[1] = q.y;
+    c.v[2] = q.z;
+    c.v[3] = q.w;
+  } else {
+    static_assert(L == 1, "a thread adds one column or a 16-byte vector of four");
+    c.v[0] = __ldg(p);
+  }
+  return c;
+}
+
+// Columns c, ..., c + L - 1 summed down rows row_begin, + row_step, ... < row_end, U loads in
+// flight. int32: the U values of one group are added in int32 (at most 8 x 255), then into the
+// 64-bit running sum; float adds the group, then adds it to the running sum. The combine pass
+// reads the partial sums themselves (T = A).
+template <typename T, int U, int L, typename A = typename Accum<T>::type>
+__device__ __forceinline__ Cells<A, L> column_thread_sum(const T* __restrict__ x, std::size_t cols,
+                                                         std::size_t c, std::size_t row_begin,
+                                                         std::size_t row_end,
+                                                         std::size_t row_step) {
+  Cells<A, L> acc;
+#pragma unroll
+  for (int j = 0; j < L; ++j) acc.v[j] = A(0);
   // Every group is predicated, the last one partial, so a thread's last rows are one round trip.
   for (std::size_t r = row_begin; r < row_end; r += std::size_t(U) * row_step) {
-    T v[U];
+    Cells<T, L> v[U];
 #pragma unroll
     for (int k = 0; k < U; ++k) {
-      v[k] = T(0);
-      if (r + std::size_t(k) * row_step < row_end)
-        v[k] = __ldg(x + (r + std::size_t(k) * row_step) * cols + c);
-    }
-    T s = v[0];
 #pragma unroll
-    for (int k = 1; k < U; ++k) s += v[k];
-    acc += s;
+      for (int j = 0; j < L; ++j) v[k].v[j] = T(0);
+      if (r + std::size_t(k) * row_step < row_end)
+        v[k] = load_cells<T, L>(x + (r + std::size_t(k) * row_step) * cols + c);
+    }
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      T s = v[0].v[j];
+#pragma unroll
+      for (int k = 1; k < U; ++k) s += v[k].v[j];
+      acc.v[j] += s;
+    }
   }
   return acc;
 }
@@ -55,18 +89,20 @@ __global__ void __launch_bounds__(1024)
   const std::size_t warps = blockDim.x / kWarp;
   const std::size_t stride = std::size_t(gridDim.x) * warps;
   for (std::size_t c = blockIdx.x * warps + threadIdx.x / kWarp; c < cols; c += stride) {
-    const auto s = modern::warp_sum_shfl(column_thread_sum<T, U>(x, cols, c, lane, rows, kWarp));
+    const auto s =
+        modern::warp_sum_shfl(column_thread_sum<T, U, 1>(x, cols, c, lane, rows, kWarp).v[0]);
     if (lane == 0) sums[c] = s;
   }
 }
 
-// Block (bx, s) of a tile `width` wide: thread (tx, ty) = (threadIdx.x % width, threadIdx.x /
-// width) adds column c = bx * width + tx over rows row_begin + ty, + down, ... of slab s (rows
-// [s * slab_rows, (s + 1) * slab_rows) clipped to the matrix, down = blockDim.x / width). The
-// `down` sums of a column are added in shared memory by a tree (ty + h into ty, h = down / 2,
-// ..., 1), the same order on every launch; the column's sum goes to out[s * cols + c].
-// Needs blockDim.x x sizeof(A) bytes of dynamic shared memory when down > 1.
-template <typename T, int U, typename A>
+// Block (bx, s) of a tile `width` units wide: thread (tx, ty) = (threadIdx.x % width,
+// threadIdx.x / width) adds columns c = (bx * width + tx) * L, ..., c + L - 1 over rows
+// row_begin + ty, + down, ... of slab s (rows [s * slab_rows, (s + 1) * slab_rows) clipped to
+// the matrix, down = blockDim.x / width). The `down` sums of a column are added in shared memory
+// by a tree (ty + h into ty, h = down / 2, ..., 1), the same order on every launch; the
+// column's sum goes to out[s * cols + c]. Needs blockDim.x x L x sizeof(A) bytes of dynamic
+// shared memory when down > 1. cols is a multiple of L.
+template <typename T, int U, int L, typename A>
 __device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::size_t rows,
                                                  std::size_t cols, unsigned width,
                                                  std::size_t column_blocks, std::size_t slab_rows,
@@ -74,31 +110,44 @@ __device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::s
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
+  const std::size_t units = cols / L;
   const std::size_t row_begin = std::size_t(blockIdx.y) * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   // bx is the same for the whole block, so every thread meets every barrier.
   for (std::size_t bx = blockIdx.x; bx < column_blocks; bx += gridDim.x) {
-    const std::size_t c = bx * width + tx;
-    A acc = c < cols ? column_thread_sum<T, U, A>(x, cols, c, row_begin + ty, row_end, down) : A(0);
+    const std::size_t unit = bx * width + tx;
+    Cells<A, L> acc{};
+    if (unit < units)
+      acc = column_thread_sum<T, U, L, A>(x, cols, unit * L, row_begin + ty, row_end, down);
     if (down > 1) {
-      tile[threadIdx.x] = acc;
+#pragma unroll
+      for (int j = 0; j < L; ++j) tile[j * blockDim.x + threadIdx.x] = acc.v[j];
       __syncthreads();
       for (unsigned h = down / 2; h > 0; h >>= 1) {
-        if (ty < h) tile[threadIdx.x] = acc = acc + tile[threadIdx.x + h * width];
+        if (ty < h) {
+#pragma unroll
+          for (int j = 0; j < L; ++j) {
+            A* mine = tile + j * blockDim.x + threadIdx.x;
+            *mine = acc.v[j] = acc.v[j] + mine[h * width];
+          }
+        }
         __syncthreads();
       }
     }
-    if (ty == 0 && c < cols) out[std::size_t(blockIdx.y) * cols + c] = acc;
+    if (ty == 0 && unit < units) {
+#pragma unroll
+      for (int j = 0; j < L; ++j) out[std::size_t(blockIdx.y) * cols + unit * L + j] = acc.v[j];
+    }
   }
 }
 
 // The first pass of ColumnTiled: each slab's column sums (the sums themselves for one slab).
-template <typename T, int U>
+template <typename T, int U, int L>
 __global__ void __launch_bounds__(1024)
     column_slabs(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
                  std::size_t column_blocks, std::size_t slab_rows,
                  typename Accum<T>::type* __restrict__ out) {
-  column_tile_sums<T, U>(x, rows, cols, width, column_blocks, slab_rows, out);
+  column_tile_sums<T, U, L>(x, rows, cols, width, column_blocks, slab_rows, out);
 }
 
 // The second pass: the slab sums are a slabs x cols matrix of A, summed down its columns by the
@@ -107,7 +156,7 @@ template <typename A>
 __global__ void __launch_bounds__(kColumnCombineBlock)
     combine_slabs(const A* __restrict__ slab_sums, std::size_t slabs, std::size_t cols,
                   unsigned width, std::size_t column_blocks, A* __restrict__ sums) {
-  column_tile_sums<A, kCombineUnroll>(slab_sums, slabs, cols, width, column_blocks, slabs, sums);
+  column_tile_sums<A, kCombineUnroll, 1>(slab_sums, slabs, cols, width, column_blocks, slabs, sums);
 }
 
 struct ColumnsShape {
@@ -126,8 +175,8 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // slabs <= kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs > 1) s.scratch_bytes = s.slabs.slabs * a.cols * accum_size(a.type);
-  s.combine =
-      column_tile(a.cols < kColumnCombineWidth ? a.cols : kColumnCombineWidth, kColumnCombineBlock);
+  s.combine = column_tile(a.cols < kColumnCombineWidth ? a.cols : kColumnCombineWidth,
+                          kColumnCombineBlock, s.slabs.slabs);
   s.combine.column_blocks = ceil_div(a.cols, s.combine.width);
   return s;
 }
@@ -144,8 +193,9 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   }
   const std::size_t slabs = s.slabs.slabs;
   A* out = slabs > 1 ? static_cast<A*>(a.scratch) : sums;
-  const std::size_t tile_bytes = block * sizeof(A);
-  column_slabs<T, U><<<s.grid, block, tile_bytes, a.stream>>>(
+  const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
+  const auto first = s.slabs.lanes == 4 ? column_slabs<T, U, 4> : column_slabs<T, U, 1>;
+  first<<<s.grid, block, tile_bytes, a.stream>>>(
       x, a.rows, a.cols, s.slabs.tile.width, s.slabs.tile.column_blocks, s.slabs.slab_rows, out);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slabs == 1) return e;
   // The slab sums are a slabs x cols matrix of A: the same kernel adds its columns, one slab.
@@ -173,6 +223,7 @@ cudaError_t plan_columns(const LaunchArgs& a, LaunchPlan* plan) {
 cudaError_t launch_columns(const LaunchArgs& a, const LaunchPlan& p) {
   const ColumnsShape s = columns_shape(a);
   if (p.scratch_bytes < s.scratch_bytes) return cudaErrorInvalidValue;  // planned for another shape
+  if (s.slabs.lanes == 4 && !is_vector_aligned(a.input)) return cudaErrorInvalidValue;
   return detail::with_type(a.type, [&](auto t) {
     using T = typename decltype(t)::type;
     return with_segmented_unroll(

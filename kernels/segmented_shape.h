@@ -77,33 +77,55 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
   return s;
 }
 
-// A 2-D tile of a column kernel's block: `width` threads along a row (consecutive columns, a
-// power of two up to the block) by block / width threads down the rows, so a block of a narrow
-// matrix still reads whole consecutive rows, one contiguous chunk.
+// Threads along a row in a column tile whose matrix has rows enough for the rest of the block:
+// a warp's load covers 32 neighbouring column units (128 bytes of scalars, 512 of 16-byte
+// vectors, whole cache lines either way) and the block goes down the rows. Narrow tiles give a
+// matrix of a few hundred rows blocks enough without cutting it into slabs, whose sums cost 8
+// bytes per column and slab, written and read again.
+inline constexpr std::size_t kColumnTileWidth = 32;
+
+// Columns a ColumnTiled thread adds side by side: four (one 16-byte vector of a row) when every
+// row starts on a 16-byte boundary, that is when the width is a multiple of 4; else one.
+inline unsigned column_lanes(std::size_t cols) {
+  return cols % 4 == 0 ? 4u : 1u;
+}
+
+// A 2-D tile of a column kernel's block: `width` threads along a row (consecutive column units
+// of column_lanes columns each, a power of two up to the block) by block / width threads down
+// the rows. Wide enough to give each thread down a column about kMinRowsPerThread rows of a
+// short matrix (the whole block along the row for a matrix of 8 rows or fewer), never narrower
+// than kColumnTileWidth unless the matrix is: a block reads whole consecutive rows, one
+// contiguous chunk.
 struct ColumnTile {
   unsigned width = 1;
   std::size_t column_blocks = 1;
 };
-inline ColumnTile column_tile(std::size_t cols, std::size_t block) {
+inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t rows) {
   ColumnTile t;
-  const std::size_t w = pow2_ceil(cols);
-  t.width = static_cast<unsigned>(w < block ? w : block);
-  t.column_blocks = ceil_div(cols, t.width);
+  const std::size_t down = pow2_ceil(ceil_div(rows, kMinRowsPerThread));
+  const std::size_t along = block / down > kColumnTileWidth ? block / down : kColumnTileWidth;
+  std::size_t w = pow2_ceil(units);
+  if (w > along) w = along;
+  if (w > block) w = block;
+  t.width = static_cast<unsigned>(w);
+  t.column_blocks = ceil_div(units, t.width);
   return t;
 }
 
 // ColumnTiled: tiles of column_tile's width by slabs of `slab_rows` rows (the last slab
 // shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads, each
 // slab at least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a
-// column.
+// column. `lanes` columns per thread (column_lanes), so the tile counts cols / lanes units.
 struct ColumnSlabShape {
   ColumnTile tile;
+  unsigned lanes = 1;
   std::size_t slabs = 1;
   std::size_t slab_rows = 0;
 };
 inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int block) {
   ColumnSlabShape s;
-  s.tile = column_tile(cols, static_cast<std::size_t>(block));
+  s.lanes = column_lanes(cols);
+  s.tile = column_tile(cols / s.lanes, static_cast<std::size_t>(block), rows);
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
   const std::size_t target_blocks = kColumnTargetThreads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);

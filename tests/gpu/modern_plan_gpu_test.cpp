@@ -169,6 +169,8 @@ TEST_F(ModernPlanOnGpu, EpochPassCountsItsLaunchesWhereItsScratchIsKept) {
   ASSERT_EQ(cudaMemset(input.get(), 0, plan.input_capacity * 4), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(input.get(), host.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(scratch.get(), 0, plan.scratch_bytes), cudaSuccess);
+  // The copy and memsets are on the legacy stream, which the non-blocking one does not wait for.
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   Stream stream;
   a.input = input.get();
   a.scratch = scratch.get();

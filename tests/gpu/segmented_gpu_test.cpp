@@ -63,10 +63,12 @@ std::string case_name(const ::testing::TestParamInfo<SegmentedCase>& info) {
 
 std::vector<SegmentedCase> all_cases() {
   // Short rows of a few lanes each (row_per_thread), misaligned rows, narrow columns tiled down the
-  // rows, a few very long rows split into thousands of pieces.
+  // rows, a few very long rows split into thousands of pieces, widths a multiple of 4 (columns
+  // read in vectors) over a few rows and a few hundred.
   const std::vector<Shape> shapes{{1, 1},      {1, 100003},  {70001, 1},          {33, 1025},
                                   {4097, 3},   {1000, 1000}, {3, (1u << 20) + 7}, {4099, 37},
-                                  {20011, 32}, {2053, 250},  {2, 1u << 22}};
+                                  {20011, 32}, {2053, 250},  {2, 1u << 22},       {300, 4096},
+                                  {9, 1028}};
   std::vector<SegmentedCase> out;
   for (KernelId k :
        {KernelId::RowPerThread, KernelId::RowPerWarp, KernelId::RowPerBlock, KernelId::RowSplit,
@@ -167,6 +169,10 @@ TEST_P(SegmentedOnGpu, EverySegmentSumsRightAndRepeatsBitForBit) {
   DeviceBuffer scratch(plan.scratch_bytes, "segmented scratch");
   Stream stream;
   ASSERT_EQ(cudaMemcpy(input.get(), m.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  // A copy from pageable memory may return before its DMA lands, and the non-blocking stream
+  // does not wait for the legacy stream: without this the kernel can read a freed buffer's
+  // stale values.
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   a.input = input.get();
   a.partials = partials.get();
   a.scratch = scratch.get();

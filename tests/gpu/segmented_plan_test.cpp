@@ -161,11 +161,33 @@ TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
   EXPECT_GE(plan.grid, 256u);
   EXPECT_LE(plan.grid, 4096u);
   EXPECT_EQ(plan.scratch_bytes, std::size_t(plan.grid) * 32u * 8u);
-  // Few rows, many columns: one slab, the sums straight to the partials.
+  // Few rows, many columns: one slab, the sums straight to the partials; a width that is a
+  // multiple of 4 is read in 16-byte vectors, four columns a thread, the whole block along the
+  // row.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4, 1u << 22), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.scratch_bytes, 0u);
-  EXPECT_EQ(plan.grid, (1u << 22) / 256u);
+  EXPECT_EQ(plan.grid, (1u << 22) / 4u / 256u);
+  // One column more: scalars, a column a thread.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4, (1u << 22) + 1), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, (1u << 22) / 256u + 1u);
+}
+
+TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
+  LaunchPlan plan;
+  // 256 x 65536: 16384 vectors a row, tiles 32 vectors wide by 8 rows deep (each thread 16 rows
+  // of its slab), 512 column blocks in 2 slabs of 128 rows: blocks enough without slabs of a
+  // few rows, whose int64 sums would be written and read again.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 256, 65536), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 512u * 2u);
+  EXPECT_EQ(plan.scratch_bytes, 2u * 65536u * 8u);
+  // 128 rows: one slab of 1024 column blocks, the sums straight to the partials.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 128, 131072), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 1024u);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
 }
 
 TEST(SegmentedPlan, HugeShapesKeepTheGridWithinCudaLimits) {

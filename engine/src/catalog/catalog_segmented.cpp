@@ -82,11 +82,12 @@ void add_columns(std::vector<VariantInfo>& out) {
       "column_tiled", KernelId::ColumnTiled, Reduces::Columns, "Columns, tiled (coalesced)",
       "A block is a tile of threads along the row (neighbouring columns, one coalesced load "
       "per warp) by several rows, so even a matrix of a few columns is read in whole "
-      "consecutive rows; each thread keeps a running sum down its column of a slab of rows, "
-      "the tile's threads of a column are added in shared memory, and the slabs' sums are "
-      "added at the end. The way to sum columns at full bandwidth.",
-      {"load: the K threads of column c in a tile add every K-th row of its slab, U loads in "
-       "flight",
+      "consecutive rows; each thread keeps running sums down its columns of a slab of rows "
+      "(four neighbouring columns from one 16-byte load when the width is a multiple of 4, "
+      "else one), the tile's threads of a column are added in shared memory, and the slabs' "
+      "sums are added at the end. The way to sum columns at full bandwidth.",
+      {"load: the K threads of a column in a tile add every K-th row of its slab, U loads in "
+       "flight (16-byte loads of four columns when the width is a multiple of 4)",
        "block sum: the tile's threads of a column added in shared memory by a fixed tree",
        "slabs: the partial column sums of every slab added in a fixed order", kWrite}));
 }
