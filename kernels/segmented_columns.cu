@@ -10,9 +10,10 @@
 //    leaves HBM waiting. Each thread adds its columns down every (block / width)-th row of a
 //    slab, U rows in flight; the threads of a column are then added in shared memory by a fixed
 //    tree. With few column blocks the rows are cut into slabs so that the GPU stays busy; each
-//    slab's sums go to the scratch and a second pass, the same tiled kernel over the slabs x
-//    columns sums (narrow tiles, many slabs per step), adds them. One slab: the sums go straight
-//    to the partials.
+//    slab's sums go to the scratch, and in the same launch the last block of each group of
+//    slabs to finish adds the group's sums, the last group all groups' (tickets counted with
+//    atomics, the order of additions fixed by the shape). One slab: the sums go straight to
+//    the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
 #include "segmented_common.cuh"
@@ -95,24 +96,82 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+// Rows [0, count) of a matrix of A (`cols` wide, read through L2 with __ldcg: other SMs wrote it
+// during this launch) added down columns [first_col, first_col + columns) into dst: `along`
+// threads per row (the columns, up to the block) by blockDim.x / along down the rows,
+// kCombineUnroll sums in flight per thread, then a fixed tree in `tile`. The order depends on
+// the shape alone, not on which block does it, so a float sum is the same on every launch.
+template <typename A>
+__device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::size_t count,
+                                                 std::size_t cols, std::size_t first_col,
+                                                 unsigned columns, A* __restrict__ tile,
+                                                 A* __restrict__ dst) {
+  const unsigned along = columns < blockDim.x ? columns : blockDim.x;
+  const unsigned tx = threadIdx.x % along, ty = threadIdx.x / along, down = blockDim.x / along;
+  for (unsigned base = 0; base < columns; base += along) {  // the same trips for every thread
+    const std::size_t c = first_col + base + tx;
+    A acc = A(0);
+    for (std::size_t r = ty; c < cols && r < count; r += std::size_t(kCombineUnroll) * down) {
+      A v[kCombineUnroll];
+#pragma unroll
+      for (int k = 0; k < kCombineUnroll; ++k) {
+        const std::size_t rk = r + std::size_t(k) * down;
+        v[k] = rk < count ? __ldcg(m + rk * cols + c) : A(0);
+      }
+#pragma unroll
+      for (int k = 0; k < kCombineUnroll; ++k) acc += v[k];
+    }
+    tile[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned h = down / 2; h > 0; h >>= 1) {
+      if (ty < h) tile[threadIdx.x] = acc = acc + tile[threadIdx.x + h * along];
+      __syncthreads();
+    }
+    if (ty == 0 && c < cols) dst[c] = acc;
+  }
+}
+
+// Where a slabbed ColumnTiled keeps its sums: slabs x cols slab sums, groups x cols group sums
+// (slab_group slabs each; none when one group holds every slab), and per column block a ticket
+// per group and one for the groups.
+template <typename A>
+struct SlabScratch {
+  A* slab_sums;
+  A* group_sums;
+  unsigned* tickets;
+  std::size_t slab_group;
+  std::size_t groups;
+};
+
 // Block (bx, s) of a tile `width` units wide: thread (tx, ty) = (threadIdx.x % width,
 // threadIdx.x / width) adds columns c = (bx * width + tx) * L, ..., c + L - 1 over rows
 // row_begin + ty, + down, ... of slab s (rows [s * slab_rows, (s + 1) * slab_rows) clipped to
 // the matrix, down = blockDim.x / width). The `down` sums of a column are added in shared memory
-// by a tree (ty + h into ty, h = down / 2, ..., 1), the same order on every launch; the
-// column's sum goes to out[s * cols + c]. Needs blockDim.x x L x sizeof(A) bytes of dynamic
-// shared memory when down > 1. cols is a multiple of L.
-template <typename T, int U, int L, typename A>
-__device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::size_t rows,
-                                                 std::size_t cols, unsigned width,
-                                                 std::size_t column_blocks, std::size_t slab_rows,
-                                                 A* __restrict__ out) {
+// by a tree (ty + h into ty, h = down / 2, ..., 1), the same order on every launch. One slab
+// (gridDim.y == 1): the column's sum goes to sums[c]. Several: to the slab sums, and the last
+// block of each group of slabs to finish adds the group's slab sums, the last group the group
+// sums: one launch, no second kernel waiting on the first, and two short additions at its end
+// instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
+// zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
+// cols is a multiple of L.
+template <typename T, int U, int L>
+__global__ void __launch_bounds__(1024)
+    column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
+                 std::size_t column_blocks, std::size_t slab_rows,
+                 SlabScratch<typename Accum<T>::type> scratch,
+                 typename Accum<T>::type* __restrict__ sums) {
+  using A = typename Accum<T>::type;
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
-  const std::size_t units = cols / L;
-  const std::size_t row_begin = std::size_t(blockIdx.y) * slab_rows;
+  const std::size_t units = cols / L, slabs = gridDim.y, slab = blockIdx.y;
+  const std::size_t row_begin = slab * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
+  A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
+  const std::size_t groups = scratch.groups, group = slab / scratch.slab_group;
+  const std::size_t group_first = group * scratch.slab_group;
+  const std::size_t group_count =
+      slabs - group_first < scratch.slab_group ? slabs - group_first : scratch.slab_group;
   // bx is the same for the whole block, so every thread meets every barrier.
   for (std::size_t bx = blockIdx.x; bx < column_blocks; bx += gridDim.x) {
     const std::size_t unit = bx * width + tx;
@@ -136,33 +195,25 @@ __device__ __forceinline__ void column_tile_sums(const T* __restrict__ x, std::s
     }
     if (ty == 0 && unit < units) {
 #pragma unroll
-      for (int j = 0; j < L; ++j) out[std::size_t(blockIdx.y) * cols + unit * L + j] = acc.v[j];
+      for (int j = 0; j < L; ++j) out[unit * L + j] = acc.v[j];
     }
+    if (slabs == 1) continue;
+    unsigned* tickets = scratch.tickets + bx * (groups + 1);
+    if (!counts_last(tickets + group, group_count)) continue;
+    const std::size_t first_col = bx * width * L;
+    A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
+    add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
+                     width * L, tile, group_out);
+    if (groups == 1 || !counts_last(tickets + groups, groups)) continue;
+    add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
   }
-}
-
-// The first pass of ColumnTiled: each slab's column sums (the sums themselves for one slab).
-template <typename T, int U, int L>
-__global__ void __launch_bounds__(1024)
-    column_slabs(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
-                 std::size_t column_blocks, std::size_t slab_rows,
-                 typename Accum<T>::type* __restrict__ out) {
-  column_tile_sums<T, U, L>(x, rows, cols, width, column_blocks, slab_rows, out);
-}
-
-// The second pass: the slab sums are a slabs x cols matrix of A, summed down its columns by the
-// same tiles in one slab, kCombineUnroll sums in flight per thread.
-template <typename A>
-__global__ void __launch_bounds__(kColumnCombineBlock)
-    combine_slabs(const A* __restrict__ slab_sums, std::size_t slabs, std::size_t cols,
-                  unsigned width, std::size_t column_blocks, A* __restrict__ sums) {
-  column_tile_sums<A, kCombineUnroll, 1>(slab_sums, slabs, cols, width, column_blocks, slabs, sums);
 }
 
 struct ColumnsShape {
   dim3 grid;
   ColumnSlabShape slabs;
-  ColumnTile combine;  // the second pass's tile over the slabs x columns sums
+  std::size_t slab_group = 1;  // slabs per group: about the square root of the slabs
+  std::size_t groups = 1;
   std::size_t scratch_bytes = 0;
 };
 ColumnsShape columns_shape(const LaunchArgs& a) {
@@ -174,10 +225,12 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   s.slabs = column_slab_shape(a.rows, a.cols, a.block_size);
   // slabs <= kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
-  if (s.slabs.slabs > 1) s.scratch_bytes = s.slabs.slabs * a.cols * accum_size(a.type);
-  s.combine = column_tile(a.cols < kColumnCombineWidth ? a.cols : kColumnCombineWidth,
-                          kColumnCombineBlock, s.slabs.slabs);
-  s.combine.column_blocks = ceil_div(a.cols, s.combine.width);
+  if (s.slabs.slabs == 1) return s;
+  while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
+  s.groups = ceil_div(s.slabs.slabs, s.slab_group);
+  const std::size_t rows_of_sums = s.slabs.slabs + (s.groups > 1 ? s.groups : 0);
+  s.scratch_bytes = rows_of_sums * a.cols * accum_size(a.type) +
+                    s.slabs.tile.column_blocks * (s.groups + 1) * sizeof(unsigned);
   return s;
 }
 
@@ -191,18 +244,18 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     column_strided<T, U><<<s.grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
     return cudaGetLastError();
   }
-  const std::size_t slabs = s.slabs.slabs;
-  A* out = slabs > 1 ? static_cast<A*>(a.scratch) : sums;
+  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups};
+  if (s.slabs.slabs > 1) {
+    scratch.slab_sums = static_cast<A*>(a.scratch);
+    scratch.group_sums = scratch.slab_sums + s.slabs.slabs * a.cols;
+    scratch.tickets =
+        reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * a.cols : 0));
+  }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
-  const auto first = s.slabs.lanes == 4 ? column_slabs<T, U, 4> : column_slabs<T, U, 1>;
-  first<<<s.grid, block, tile_bytes, a.stream>>>(
-      x, a.rows, a.cols, s.slabs.tile.width, s.slabs.tile.column_blocks, s.slabs.slab_rows, out);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slabs == 1) return e;
-  // The slab sums are a slabs x cols matrix of A: the same kernel adds its columns, one slab.
-  const std::size_t combine_bytes = kColumnCombineBlock * sizeof(A);
-  combine_slabs<A>
-      <<<capped_grid(s.combine.column_blocks), kColumnCombineBlock, combine_bytes, a.stream>>>(
-          out, slabs, a.cols, s.combine.width, s.combine.column_blocks, sums);
+  const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
+  kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, a.rows, a.cols, s.slabs.tile.width,
+                                                  s.slabs.tile.column_blocks, s.slabs.slab_rows,
+                                                  scratch, sums);
   return cudaGetLastError();
 }
 

@@ -120,6 +120,23 @@ __device__ __forceinline__ A group_sum_shfl(A v, unsigned lanes) {
   return v;
 }
 
+// Whether this block is the last of `count` to count on *ticket, after every one of them wrote
+// its sums: the kernels that hand sums on within one launch (RowSplit, ColumnTiled) instead of
+// a second kernel that waits for the first. The fence puts each block's sums in L2 before its
+// ticket counts; the last one sets the ticket back to 0, for the next launch. Every thread of
+// the block must call it.
+__device__ __forceinline__ bool counts_last(unsigned* ticket, std::size_t count) {
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(ticket, 1u) == count - 1;
+    if (last) *ticket = 0;
+  }
+  __syncthreads();
+  return last;
+}
+
 // Unroll factors (loads in flight per thread) the kernels are instantiated for: the rows of
 // kernels/accepts.h, which all six hand-written kernels share.
 inline constexpr Pow2Range kSegmentedUnrolls = accepts(KernelId::RowPerThread).unroll_factors;

@@ -7,9 +7,9 @@
 //    Rows of a few hundred to a few thousand elements.
 //  RowPerBlock: a block per row, warp sums through shared memory, one barrier. Rows long
 //    enough to keep a whole block busy, and as many rows as the GPU has block slots.
-//  RowSplit: a long row in several pieces, a block each, every piece's sum to the scratch, then
-//    a second small kernel (a block per row) adds each row's pieces. A few very long rows still
-//    fill the GPU.
+//  RowSplit: a long row in several pieces, a block each, every piece's sum to the scratch; the
+//    last block of a row to finish (a ticket per row, counted with an atomic) adds the row's
+//    pieces in a fixed order, in the same launch. A few very long rows still fill the GPU.
 // Every thread reads its part with range_thread_sum (RowPerThread: range_thread_sum_predicated;
 // segmented_common.cuh): 16-byte loads, U in flight. Grids larger than kMaxGrid blocks walk the
 // rows with grid-stride loops.
@@ -78,37 +78,55 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-// Piece p = r * splits + s is elements [s * chunk, min((s + 1) * chunk, cols)) of row r; its
-// sum goes to out[p] (the scratch; the partials themselves when splits == 1).
+// Piece sums in flight per thread when the last block of a row adds them.
+constexpr int kPieceUnroll = 8;
+
+// Row r's `splits` piece sums (written by other SMs during this launch, so read through L2 with
+// __ldcg) added by the block: thread t adds pieces t, t + blockDim.x, ..., kPieceUnroll in
+// flight, then block_sum_shfl adds the threads. The order depends on the shape alone, so a
+// float row sum has the same bits on every launch, whichever block comes last.
+template <typename A>
+__device__ __forceinline__ A row_pieces_sum(const A* __restrict__ pieces, std::size_t splits) {
+  A acc = A(0);
+  for (std::size_t s = threadIdx.x; s < splits; s += std::size_t(kPieceUnroll) * blockDim.x) {
+    A v[kPieceUnroll];
+#pragma unroll
+    for (int k = 0; k < kPieceUnroll; ++k) {
+      const std::size_t sk = s + std::size_t(k) * blockDim.x;
+      v[k] = sk < splits ? __ldcg(pieces + sk) : A(0);
+    }
+#pragma unroll
+    for (int k = 0; k < kPieceUnroll; ++k) acc += v[k];
+  }
+  return modern::block_sum_shfl(acc, blockDim.x / kWarp);
+}
+
+// Piece p = r * splits + s is elements [s * chunk, min((s + 1) * chunk, cols)) of row r. One
+// piece a row: its sum goes to sums[r]. Several: to pieces[p] (the scratch), and the block that
+// counts last on tickets[r] adds the row's pieces into sums[r]. The tickets start at 0 (the
+// scratch is zeroed when it is allocated).
 template <typename T, int U>
 __global__ void __launch_bounds__(1024)
-    row_pieces(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
-               std::size_t chunk, typename Accum<T>::type* __restrict__ out) {
-  const std::size_t pieces = rows * splits;
-  for (std::size_t p = blockIdx.x; p < pieces; p += gridDim.x) {
+    row_split(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
+              std::size_t chunk, typename Accum<T>::type* __restrict__ pieces,
+              unsigned* __restrict__ tickets, typename Accum<T>::type* __restrict__ sums) {
+  const std::size_t count = rows * splits;
+  for (std::size_t p = blockIdx.x; p < count; p += gridDim.x) {
     const std::size_t r = p / splits, begin = (p % splits) * chunk;
     const std::size_t end = begin + chunk < cols ? begin + chunk : cols;
     const auto s = block_range_sum<T, U>(x, r * cols + begin, r * cols + end);
-    if (threadIdx.x == 0) out[p] = s;
-    if (p + gridDim.x < pieces) __syncthreads();
-  }
-}
-
-// The second pass of RowSplit, a block per row: thread t adds the row's piece sums t, t +
-// blockDim.x, ... in that order, then block_sum_shfl adds the threads. A row of thousands of
-// pieces is a few loads per thread, all in flight, not a long chain in one warp. The order is
-// fixed by the shape alone, so a float row sum has the same bits on every launch.
-template <typename A>
-__global__ void __launch_bounds__(1024)
-    combine_pieces(const A* __restrict__ pieces, std::size_t rows, std::size_t splits,
-                   A* __restrict__ sums) {
-  for (std::size_t r = blockIdx.x; r < rows; r += gridDim.x) {
-    A acc = A(0);
-#pragma unroll 4
-    for (std::size_t s = threadIdx.x; s < splits; s += blockDim.x) acc += pieces[r * splits + s];
-    acc = modern::block_sum_shfl(acc, blockDim.x / kWarp);
-    if (threadIdx.x == 0) sums[r] = acc;
-    if (r + gridDim.x < rows) __syncthreads();
+    if (splits == 1) {
+      if (threadIdx.x == 0) sums[r] = s;
+    } else {
+      if (threadIdx.x == 0) pieces[p] = s;
+      // counts_last's barriers also keep block_sum_shfl's warp sums, read by warp 0 above,
+      // from being overwritten by the next block sum before it is done.
+      if (counts_last(tickets + r, splits)) {
+        const auto total = row_pieces_sum(pieces + r * splits, splits);
+        if (threadIdx.x == 0) sums[r] = total;
+      }
+    }
+    if (p + gridDim.x < count) __syncthreads();
   }
 }
 
@@ -136,7 +154,9 @@ RowsShape rows_shape(const LaunchArgs& a) {
     default:  // RowSplit
       s.split = row_split_shape(a.rows, a.cols, a.block_size, a.unroll);
       s.blocks = a.rows * s.split.splits;
-      if (s.split.splits > 1) s.scratch_bytes = s.blocks * accum_size(a.type);
+      // The pieces' sums, then a ticket per row.
+      if (s.split.splits > 1)
+        s.scratch_bytes = s.blocks * accum_size(a.type) + a.rows * sizeof(unsigned);
   }
   return s;
 }
@@ -160,13 +180,11 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
     default:
       break;
   }
-  const std::size_t splits = s.split.splits;
-  A* pieces = splits > 1 ? static_cast<A*>(a.scratch) : sums;
-  row_pieces<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, splits, s.split.chunk, pieces);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || splits == 1) return e;
-  const unsigned combine_grid = capped_grid(a.rows);
-  combine_pieces<A>
-      <<<combine_grid, s.split.combine_block, 0, a.stream>>>(pieces, a.rows, splits, sums);
+  const bool split = s.split.splits > 1;
+  A* pieces = split ? static_cast<A*>(a.scratch) : nullptr;
+  unsigned* tickets = split ? reinterpret_cast<unsigned*>(pieces + s.blocks) : nullptr;
+  row_split<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, s.split.splits, s.split.chunk,
+                                                pieces, tickets, sums);
   return cudaGetLastError();
 }
 

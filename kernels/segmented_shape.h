@@ -18,19 +18,13 @@ inline constexpr std::size_t kMaxGrid = 65536;
 // streaming.
 inline constexpr std::size_t kTargetBlocks = 4096;
 // Threads a slabbed column aims at: about one wave on an H200 (132 SMs x 2048 threads), as
-// 1024 blocks of 256. Fewer than a split row's blocks, because the combine pass walks slabs x
-// columns partial sums: 1024 slabs of 32 columns are 32 sums per combine thread.
+// 1024 blocks of 256. Fewer than a split row's blocks, because every slab adds a row of sums
+// that the last blocks to finish add again.
 inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 18;
 // The fewest rows a column slab holds, and the fewest each of its threads adds, so each
 // thread's running sum amortises its block.
 inline constexpr std::size_t kMinSlabRows = 64;
 inline constexpr std::size_t kMinRowsPerThread = 8;
-// Threads per block of the column combine pass (a split row's combine sizes its own block).
-inline constexpr int kColumnCombineBlock = 1024;
-// Threads along a row in the column combine pass: its partial sums sit in L2, so 128-byte rows
-// suffice, and the rest of the block goes down the slabs.
-inline constexpr std::size_t kColumnCombineWidth = 32;
-
 inline std::size_t ceil_div(std::size_t a, std::size_t b) {
   return (a + b - 1) / b;
 }
@@ -60,9 +54,6 @@ inline unsigned row_group_lanes(std::size_t cols, int unroll) {
 struct RowSplitShape {
   std::size_t splits = 1;
   std::size_t chunk = 0;
-  // Threads of the combine pass's block per row: about 4 piece sums each (32 to 1024), so a
-  // row of thousands of pieces is one round of loads and a row of a few pieces one warp.
-  unsigned combine_block = 32;
 };
 inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int block, int unroll) {
   const std::size_t pass = static_cast<std::size_t>(block) * unroll * 4;
@@ -72,8 +63,6 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
   RowSplitShape s;
   s.chunk = ceil_div(ceil_div(cols, splits < 1 ? 1 : splits), 4) * 4;
   s.splits = ceil_div(cols, s.chunk);
-  const std::size_t threads = pow2_ceil(ceil_div(s.splits, 4));
-  s.combine_block = static_cast<unsigned>(threads < 32 ? 32 : (threads > 1024 ? 1024 : threads));
   return s;
 }
 

@@ -34,16 +34,15 @@ VARIANTS = {
     "cub_block_reduce_raking": ("cub_reference.cu", "cub_block_reduce", []),
     "cub_block_reduce_warp_reductions": ("cub_reference.cu", "cub_block_reduce", []),
 }
-# Rows and columns of a matrix (kernels/segmented_*.cu, cub_segmented.cu): the split row and the
-# tiled columns show their first kernel (its second pass adds the pieces in order).
+# Rows and columns of a matrix (kernels/segmented_*.cu, cub_segmented.cu): one kernel each.
 VARIANTS.update({
     "row_per_thread": ("segmented_rows.cu", "row_per_thread", []),
     "row_per_warp": ("segmented_rows.cu", "row_per_warp", []),
     "row_per_block": ("segmented_rows.cu", "row_per_block", []),
-    "row_split": ("segmented_rows.cu", "row_pieces", []),
+    "row_split": ("segmented_rows.cu", "row_split", []),
     "cub_segmented_rows": ("cub_segmented.cu", "segmented_sum", ["with_type"]),
     "column_strided": ("segmented_columns.cu", "column_strided", []),
-    "column_tiled": ("segmented_columns.cu", "column_slabs", []),
+    "column_tiled": ("segmented_columns.cu", "column_tiled", []),
 })
 # The labs (kernels/lab_*.cu): the divergence lab's variants share one kernel template whose
 # map (the helper `mapped`) is written out per variant with if constexpr.

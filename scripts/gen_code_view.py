@@ -129,8 +129,12 @@ def instance_keys(demangled):
               "any_early_exit", "any_full_scan", "unroll_pragma", "tree_loop_unrolled"):
     return lab_keys(name, targs, key)
   segmented = {"row_per_thread": "row_per_thread", "row_per_warp": "row_per_warp",
-               "row_per_block": "row_per_block", "row_pieces": "row_split",
-               "column_strided": "column_strided", "column_slabs": "column_tiled"}
+               "row_per_block": "row_per_block", "row_split": "row_split",
+               "column_strided": "column_strided", "column_tiled": "column_tiled"}
+  # The tiled columns come in two instances, scalars and 16-byte vectors of four columns (a
+  # width that is a multiple of 4, as every power of two from 4 up): the code view shows those.
+  if name == "column_tiled" and targs[2] != "4":
+    return []
   if name in segmented:
     return [key(segmented[name], t, "registers", int(targs[1]))]
   if "SegmentedReduce" in name and "cub" in demangled:

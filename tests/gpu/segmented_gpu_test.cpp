@@ -169,6 +169,8 @@ TEST_P(SegmentedOnGpu, EverySegmentSumsRightAndRepeatsBitForBit) {
   DeviceBuffer scratch(plan.scratch_bytes, "segmented scratch");
   Stream stream;
   ASSERT_EQ(cudaMemcpy(input.get(), m.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  // Zeroed once, as the engine does: the launches keep their tickets at 0 between them.
+  if (plan.scratch_bytes) ASSERT_EQ(cudaMemset(scratch.get(), 0, plan.scratch_bytes), cudaSuccess);
   // A copy from pageable memory may return before its DMA lands, and the non-blocking stream
   // does not wait for the legacy stream: without this the kernel can read a freed buffer's
   // stale values.
@@ -178,7 +180,8 @@ TEST_P(SegmentedOnGpu, EverySegmentSumsRightAndRepeatsBitForBit) {
   a.scratch = scratch.get();
   a.stream = stream.get();
 
-  // Two launches; every entry is poisoned first, so one left unwritten shows.
+  // Two launches (the second finds the tickets the first left); every entry is poisoned first,
+  // so one left unwritten shows.
   std::vector<unsigned char> got[2];
   for (auto& g : got) {
     ASSERT_EQ(cudaMemsetAsync(partials.get(), 0xff, count * accum, stream.get()), cudaSuccess);

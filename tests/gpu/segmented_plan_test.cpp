@@ -108,21 +108,22 @@ TEST(SegmentedPlan, OnlyASplitRowOrSlabbedColumnNeedsScratch) {
     ASSERT_EQ(kernels::plan_launch(matrix_args(k, 3, (1 << 20) + 7), &plan), cudaSuccess);
     EXPECT_EQ(plan.scratch_bytes, 0u);
   }
-  // Three long rows: split into pieces, one Accum entry each.
+  // Three long rows: split into pieces, one Accum entry each, and a ticket per row.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 3, (1 << 20) + 7), &plan),
             cudaSuccess);
-  EXPECT_GT(plan.scratch_bytes, 3u * 8u);
-  EXPECT_EQ(plan.scratch_bytes % (3 * 8), 0u);
+  EXPECT_GT(plan.scratch_bytes, 3u * 8u + 3u * 4u);
+  EXPECT_EQ((plan.scratch_bytes - 3u * 4u) % (3 * 8), 0u);
   EXPECT_GT(plan.grid, 3u);
   // Thousands of short rows: one piece per row, written straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 70001, 1), &plan), cudaSuccess);
   EXPECT_EQ(plan.scratch_bytes, 0u);
-  // Three columns of 4097 rows: slabs of rows, one float per slab and column.
+  // Three columns of 4097 rows: slabs of rows, one float per slab and column, and the tickets
+  // that find the last block of each group of slabs.
   ASSERT_EQ(kernels::plan_launch(
                 matrix_args(KernelId::ColumnTiled, 4097, 3, 256, 4, DType::Float32), &plan),
             cudaSuccess);
-  EXPECT_GT(plan.scratch_bytes, 3u * 4u);
-  EXPECT_EQ(plan.scratch_bytes % (3 * 4), 0u);
+  EXPECT_GT(plan.scratch_bytes, 2u * 3u * 4u);
+  EXPECT_EQ(plan.scratch_bytes % 4, 0u);
   // A wide matrix has column blocks enough: one slab.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 3, (1 << 20) + 7), &plan),
             cudaSuccess);
@@ -154,13 +155,14 @@ TEST(SegmentedPlan, ShortRowsShareAWarp) {
 
 TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
   LaunchPlan plan;
-  // 32 columns in 256-thread blocks: 8 rows per step, one column block, the rows in slabs of
-  // enough blocks to fill the GPU, one int64 per slab and column.
+  // 32 columns in 256-thread blocks: 8 vectors of four columns a row, 32 rows per step, one
+  // column block, the rows in slabs of enough blocks to fill the GPU. The scratch: one int64
+  // per slab and column, one per group of slabs (the square root of the slabs) and column,
+  // and a ticket per group and one for the groups.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32), &plan),
             cudaSuccess);
-  EXPECT_GE(plan.grid, 256u);
-  EXPECT_LE(plan.grid, 4096u);
-  EXPECT_EQ(plan.scratch_bytes, std::size_t(plan.grid) * 32u * 8u);
+  EXPECT_EQ(plan.grid, 1024u);
+  EXPECT_EQ(plan.scratch_bytes, (1024u + 32u) * 32u * 8u + 33u * 4u);
   // Few rows, many columns: one slab, the sums straight to the partials; a width that is a
   // multiple of 4 is read in 16-byte vectors, four columns a thread, the whole block along the
   // row.
@@ -182,7 +184,7 @@ TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 256, 65536), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 512u * 2u);
-  EXPECT_EQ(plan.scratch_bytes, 2u * 65536u * 8u);
+  EXPECT_EQ(plan.scratch_bytes, 2u * 65536u * 8u + 512u * 2u * 4u);  // one group of 2 slabs
   // 128 rows: one slab of 1024 column blocks, the sums straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 128, 131072), &plan),
             cudaSuccess);

@@ -56,12 +56,15 @@ void add_rows(std::vector<VariantInfo>& out) {
        kWrite}));
   out.push_back(segmented(
       "row_split", KernelId::RowSplit, Reduces::Rows, "Several blocks per row (split)",
-      "Each long row is cut into pieces, one block each, and a second pass adds each row's "
-      "piece sums in order. It wins when there are too few rows to fill the GPU with a block "
-      "per row, down to a single row of millions of elements.",
+      "Each long row is cut into pieces, one block each; the last block of a row to finish "
+      "(a ticket counted with an atomic) adds the row's piece sums in a fixed order, in the "
+      "same launch. It wins when there are too few rows to fill the GPU with a block per row, "
+      "down to a single row of millions of elements.",
       {"load: block (r, k) adds piece k of row r, U loads in flight",
        "block sum: warp shuffles, warp sums through shared memory; the piece's sum to scratch",
-       "second pass: a block per row adds its piece sums in a fixed order", kWrite}));
+       "last block of the row: takes the last ticket, adds the row's piece sums in a fixed "
+       "order",
+       kWrite}));
   out.push_back(segmented(
       "cub_segmented_rows", KernelId::CubSegmentedRows, Reduces::Rows,
       "CUB DeviceSegmentedReduce::Sum (a segment per row)",
@@ -84,12 +87,15 @@ void add_columns(std::vector<VariantInfo>& out) {
       "per warp) by several rows, so even a matrix of a few columns is read in whole "
       "consecutive rows; each thread keeps running sums down its columns of a slab of rows "
       "(four neighbouring columns from one 16-byte load when the width is a multiple of 4, "
-      "else one), the tile's threads of a column are added in shared memory, and the slabs' "
-      "sums are added at the end. The way to sum columns at full bandwidth.",
+      "else one), the tile's threads of a column are added in shared memory, and the last "
+      "blocks to finish add the slabs' sums, in the same launch. The way to sum columns at "
+      "full bandwidth.",
       {"load: the K threads of a column in a tile add every K-th row of its slab, U loads in "
        "flight (16-byte loads of four columns when the width is a multiple of 4)",
        "block sum: the tile's threads of a column added in shared memory by a fixed tree",
-       "slabs: the partial column sums of every slab added in a fixed order", kWrite}));
+       "slabs: the last block of each group of slabs to finish adds the group's column sums, "
+       "the last group every group's, in a fixed order (tickets counted with atomics)",
+       kWrite}));
 }
 
 }  // namespace
