@@ -223,7 +223,7 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     return s;
   }
   s.slabs = column_slab_shape(a.rows, a.cols, a.block_size);
-  // slabs <= kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
+  // slabs <= 2 x kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs == 1) return s;
   while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;

@@ -122,16 +122,22 @@ __device__ __forceinline__ A group_sum_shfl(A v, unsigned lanes) {
 
 // Whether this block is the last of `count` to count on *ticket, after every one of them wrote
 // its sums: the kernels that hand sums on within one launch (RowSplit, ColumnTiled) instead of
-// a second kernel that waits for the first. The fence puts each block's sums in L2 before its
-// ticket counts; the last one sets the ticket back to 0, for the next launch. Every thread of
-// the block must call it.
+// a second kernel that waits for the first. As a grid barrier does it: the block's barrier
+// orders its threads' writes before thread 0's fence and ticket (release), and the last
+// block's thread 0 fences after its ticket (acquire) before the barrier lets its threads read
+// the others' sums. One fence per block, not one per thread: a fence waits for the memory
+// system, and every block takes a ticket. The last one sets the ticket back to 0, for the next
+// launch. Every thread of the block must call it.
 __device__ __forceinline__ bool counts_last(unsigned* ticket, std::size_t count) {
   __shared__ bool last;
-  __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) {
+    __threadfence();
     last = atomicAdd(ticket, 1u) == count - 1;
-    if (last) *ticket = 0;
+    if (last) {
+      __threadfence();
+      *ticket = 0;
+    }
   }
   __syncthreads();
   return last;

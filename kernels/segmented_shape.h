@@ -13,14 +13,18 @@ namespace rl::kernels::segmented {
 // Past this many blocks the kernels walk their rows (columns, pieces) with grid-stride loops:
 // far more than any GPU keeps resident, far below CUDA's grid.x limit of 2^31 - 1.
 inline constexpr std::size_t kMaxGrid = 65536;
-// Blocks a split row aims to give the GPU: a few waves of resident blocks on the largest GPUs
-// (132 SMs x 16 blocks of 128 threads on an H200), so a few long rows still keep every SM
-// streaming.
-inline constexpr std::size_t kTargetBlocks = 4096;
-// Threads a slabbed column aims at: about one wave on an H200 (132 SMs x 2048 threads), as
-// 1024 blocks of 256. Fewer than a split row's blocks, because every slab adds a row of sums
-// that the last blocks to finish add again.
-inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 18;
+// Blocks a split row aims to give the GPU: about one wave of resident 256-thread blocks on an
+// H100 or H200 (132 SMs x 8), so a few long rows still keep every SM streaming. Not more: every
+// piece's block takes a ticket at its end (a fence and an atomic's round trip while it holds
+// its slot), and the last block of a row adds every piece's sum. Measured on an H100 at 2^24
+// (docs/decisions.md): 1024 read a single row 1.5-3 us faster than 4096.
+inline constexpr std::size_t kTargetBlocks = 1024;
+// Threads a slabbed column of 16-byte loads aims at: half a wave on an H200 (132 SMs x 2048
+// threads), as 512 blocks of 256, each thread with U x 16 bytes in flight, which keeps HBM
+// busy; fewer slabs than a full wave, because every slab adds a row of sums that the last
+// blocks to finish add again, and the blocks take tickets. Measured on an H100 at 2^24: 2^17
+// read 1-4 us faster than 2^18 from 32 to 2^15 columns.
+inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 17;
 // The fewest rows a column slab holds, and the fewest each of its threads adds, so each
 // thread's running sum amortises its block.
 inline constexpr std::size_t kMinSlabRows = 64;
@@ -102,7 +106,8 @@ inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t 
 }
 
 // ColumnTiled: tiles of column_tile's width by slabs of `slab_rows` rows (the last slab
-// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads, each
+// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads (twice
+// that for scalar loads), each
 // slab at least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a
 // column. `lanes` columns per thread (column_lanes), so the tile counts cols / lanes units.
 struct ColumnSlabShape {
@@ -116,7 +121,10 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   s.lanes = column_lanes(cols);
   s.tile = column_tile(cols / s.lanes, static_cast<std::size_t>(block), rows);
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
-  const std::size_t target_blocks = kColumnTargetThreads / static_cast<std::size_t>(block);
+  // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured: 2^18 read
+  // 4095 x 4097 2-3 us faster than 2^17 on an H100).
+  const std::size_t target_threads = kColumnTargetThreads * (s.lanes == 4 ? 1 : 2);
+  const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
       kMinSlabRows > down * kMinRowsPerThread ? kMinSlabRows : down * kMinRowsPerThread;

@@ -161,8 +161,8 @@ TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
   // and a ticket per group and one for the groups.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32), &plan),
             cudaSuccess);
-  EXPECT_EQ(plan.grid, 1024u);
-  EXPECT_EQ(plan.scratch_bytes, (1024u + 32u) * 32u * 8u + 33u * 4u);
+  EXPECT_EQ(plan.grid, 512u);
+  EXPECT_EQ(plan.scratch_bytes, (512u + 23u) * 32u * 8u + 24u * 4u);  // 23 groups of 23 slabs
   // Few rows, many columns: one slab, the sums straight to the partials; a width that is a
   // multiple of 4 is read in 16-byte vectors, four columns a thread, the whole block along the
   // row.
@@ -178,13 +178,19 @@ TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
 
 TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
   LaunchPlan plan;
-  // 256 x 65536: 16384 vectors a row, tiles 32 vectors wide by 8 rows deep (each thread 16 rows
-  // of its slab), 512 column blocks in 2 slabs of 128 rows: blocks enough without slabs of a
-  // few rows, whose int64 sums would be written and read again.
+  // 256 x 65536: 16384 vectors a row, tiles 32 vectors wide by 8 rows deep (each thread 32 rows),
+  // 512 column blocks and no slabs: blocks enough without slabs of a few rows, whose int64 sums
+  // would be written and read again.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 256, 65536), &plan),
             cudaSuccess);
-  EXPECT_EQ(plan.grid, 512u * 2u);
-  EXPECT_EQ(plan.scratch_bytes, 2u * 65536u * 8u + 512u * 2u * 4u);  // one group of 2 slabs
+  EXPECT_EQ(plan.grid, 512u);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+  // 4096 x 4096: 32 column blocks, so 16 slabs of 256 rows (one group of 4 slabs, then 4
+  // groups).
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4096), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 32u * 16u);
+  EXPECT_EQ(plan.scratch_bytes, (16u + 4u) * 4096u * 8u + 32u * 5u * 4u);
   // 128 rows: one slab of 1024 column blocks, the sums straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 128, 131072), &plan),
             cudaSuccess);
