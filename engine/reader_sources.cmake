@@ -30,7 +30,9 @@ set(RL_READER_SOURCES
     experiment/presets.cpp
     session/results.cpp
     experiment/spec.cpp
+    experiment/spec_expand.cpp
     experiment/spec_shapes.cpp
+    experiment/spec_validate.cpp
     user/user_contract.cpp
     user/user_registry.cpp
 )

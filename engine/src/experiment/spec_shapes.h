@@ -1,5 +1,5 @@
 // The spec's rules for matrices (ExperimentSpec::shapes and the variants that sum each row or
-// column), beside spec.cpp's rules for whole arrays. Private to the experiment folder.
+// column), beside spec_validate.cpp's rules for whole arrays. Private to the experiment folder.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ void check_shapes(const ExperimentSpec& s, const std::vector<VariantRef>& refs,
                   const DeviceInfo* device, std::vector<std::string>& errors);
 
 // Host and device memory for a point like p (a whole-array one at every workspace of s;
-// spec.cpp); `what` starts
+// spec_validate.cpp); `what` starts
 // each message ("size 2^34", "shape 65536x262144").
 void check_memory(const std::string& what, PointSpec p, const ExperimentSpec& s,
                   const DeviceInfo* device, std::uint64_t host_have,
