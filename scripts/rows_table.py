@@ -5,10 +5,12 @@ Usage: scripts/rows_table.py PEERS.jsonl SESSION.json...
 
 SESSION.json: `reductionlab-cli run --preset rows-and-columns [--total 2^28] --json ...` on a GPU.
 PEERS.jsonl: `scripts/peers-rows-cols.py` on the same GPU (torch.sum and CuPy's sum over a
-dimension; the product never runs them). One Markdown row per shape and reduced dimension, int32:
-the read floor's time for the matrix's bytes, the fastest strategy and its time against the floor
-(1.00x = the floor), CUB's segmented reduce (rows only), torch and CuPy; "-" where a file has no
-such point. A shape in several sessions is taken from the last one given (a rerun of the shapes a
+dimension; the product never runs them). One Markdown row per shape and reduced dimension, int32,
+in the order of the sessions given, then by dimension and width: the int64 sums' bytes against the bytes read, the read
+floor's time for the matrix's bytes, the fastest strategy and its time against the floor (1.00x =
+the floor), CUB's segmented reduce (rows only), torch and CuPy; "-" where a file has no such
+point. On stderr, per total and dimension: how many shapes are within 1.10x of the floor, and
+faster than each peer. A shape in several sessions is taken from the last one given (a rerun of the shapes a
 cancelled run left out)."""
 import json
 import sys
@@ -31,7 +33,7 @@ def main(argv):
             if p["dtype"] == "int32" and p.get("verified", True):
                 peers[(p["library"], p["reduce"], p["rows"], p["cols"])] = p["median_us"]
     table = {}
-    for path in argv[2:]:
+    for order, path in enumerate(argv[2:]):
         with open(path, encoding="utf-8") as f:
             s = json.load(f)
         by_shape = {}
@@ -41,20 +43,44 @@ def main(argv):
             dim = "columns" if r["variant"].startswith("column") else "rows"
             by_shape.setdefault((r["rows"], r["cols"], dim), []).append(r)
         for (m, n, dim), rs in by_shape.items():
-            best = min(rs, key=lambda r: r["total"]["median_ms"])
+            # ReductionLab's own strategies; CUB is the reference they are measured against.
+            own = [r for r in rs if r["variant"] != "cub_segmented_rows"]
+            best = min(own, key=lambda r: r["total"]["median_ms"])
             t = best["total"]["median_ms"] * 1e3
             fl = floor_us(s, m * n * 4)
             cub = next((r["total"]["median_ms"] * 1e3 for r in rs
                         if r["variant"] == "cub_segmented_rows"), None)
-            cell = lambda v: "-" if v is None else f"{v:.1f}"
-            table[(dim, n, m)] = (f"| {m}x{n} | {dim} | {cell(fl)} | {best['variant']} | {t:.1f} | "
-                  f"{'-' if fl is None else f'{t / fl:.2f}x'} | {cell(cub)} | "
-                  f"{cell(peers.get(('torch', dim, m, n)))} | {cell(peers.get(('cupy', dim, m, n)))} |")
-    print("| M x N | sums | read floor (us) | fastest strategy | its time (us) | x floor | "
-          "CUB segmented (us) | torch.sum (us) | CuPy sum (us) |")
-    print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+            torch = peers.get(("torch", dim, m, n))
+            cupy = peers.get(("cupy", dim, m, n))
+            # The sums are int64: written bytes against the bytes read, the part of the time no
+            # kernel that writes them can save.
+            written = (n if dim == "columns" else m) * 8 / (m * n * 4)
+            table[(order, dim, n)] = dict(m=m, n=n, dim=dim, floor=fl, best=best["variant"], t=t,
+                                          cub=cub, torch=torch, cupy=cupy, written=written)
+    cell = lambda v: "-" if v is None else f"{v:.1f}"
+    print("| M x N | sums | sums written / read | read floor (us) | fastest strategy | its time (us) "
+          "| x floor | CUB segmented (us) | torch.sum (us) | CuPy sum (us) |")
+    print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for key in sorted(table):
-        print(table[key])
+        r = table[key]
+        ratio = "-" if r["floor"] is None else f"{r['t'] / r['floor']:.2f}x"
+        print(f"| {r['m']}x{r['n']} | {r['dim']} | {100 * r['written']:.1f} % | {cell(r['floor'])} "
+              f"| {r['best']} | {r['t']:.1f} | {ratio} | {cell(r['cub'])} | {cell(r['torch'])} "
+              f"| {cell(r['cupy'])} |")
+    # The counts the text above the table gives, per total and dimension.
+    groups = {}
+    for (order, dim, _), r in table.items():
+        groups.setdefault((argv[2 + order], dim), []).append(r)
+    for (total, dim), rs in sorted(groups.items()):
+        near = sum(1 for r in rs if r["floor"] and r["t"] <= 1.10 * r["floor"])
+        beats = {lib: sum(1 for r in rs if r[lib] is not None and r["t"] < r[lib])
+                 for lib in ("torch", "cupy", "cub")}
+        timed = {lib: sum(1 for r in rs if r[lib] is not None) for lib in beats}
+        slower = {lib: [f"{r['m']}x{r['n']}" for r in rs if r[lib] is not None and r["t"] >= r[lib]]
+                  for lib in beats}
+        print(f"\n<!-- {total} {dim}: within 1.10x at {near} of {len(rs)}; faster than "
+              + ", ".join(f"{lib} at {beats[lib]} of {timed[lib]} (not at {slower[lib]})"
+                          for lib in beats if timed[lib]) + " -->", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ const QList<ShippedStory>& shipped_stories() {
   static const QList<ShippedStory> stories = {
       {":/stories/seed-ladder.json", "The classic ladder"},
       {":/stories/modern.json", "Past the classic ladder (the modern kernels)"},
-      // Its steps are points of the rows and columns sweep (sessions/h200-rows.json).
+      // Its steps are points of the rows and columns sweep (sessions/h100-rows.json).
       {":/stories/rows.json", "Short rows, long rows (open the rows and columns session)"},
   };
   return stories;

@@ -353,9 +353,9 @@ TEST(Story, AStepsKernelFileIsCheckedNamingTheField) {
 
 namespace {
 
-// The rows story's session: recorded on the H200 with the rows-and-columns preset
-// (resources/sessions/README.md says how); absent until then.
-const char* const kRowsSession = "sessions/h200-rows.json";
+// The rows story's session: the rows-and-columns preset with counters, recorded on an H100
+// (resources/sessions/README.md says how).
+const char* const kRowsSession = "sessions/h100-rows.json";
 
 bool have_rows_session() {
   return std::filesystem::exists(std::string(RL_RESOURCES_DIR) + "/" + kRowsSession);
@@ -388,7 +388,7 @@ TEST(Story, TheRowsStoryResolvesAgainstTheRecordedRowsSession) {
   if (!have_rows_session())
     GTEST_SKIP() << kRowsSession
                  << " is not recorded yet (reductionlab-cli run --preset rows-and-columns "
-                    "--device cuda:0 --counters on the H200; resources/sessions/README.md)";
+                    "--device cuda:0 --counters; resources/sessions/README.md)";
   const rl::Session session = rl::session_from_json(resource(kRowsSession));
   const rl::Story story = rl::parse_story(resource("stories/rows.json"), "rows.json");
   const rl::ResolvedStory r = rl::resolve_story(story, session);
