@@ -22,8 +22,10 @@
 namespace rl::kernels::segmented {
 namespace {
 
-// Slab sums in flight per thread of the combine pass.
+// Slab sums in flight per thread when the last blocks add them.
 constexpr int kCombineUnroll = 8;
+// Slab sums per thread up to which the last block of a column block adds them all at once.
+constexpr std::size_t kOneLevelSumsPerThread = 2 * kCombineUnroll;
 
 // L neighbouring elements of one row: a thread's share of a load.
 template <typename T, int L>
@@ -212,7 +214,9 @@ __global__ void __launch_bounds__(1024)
 struct ColumnsShape {
   dim3 grid;
   ColumnSlabShape slabs;
-  std::size_t slab_group = 1;  // slabs per group: about the square root of the slabs
+  // Slabs per group: all of them when one block adds them in two rounds, else about the square
+  // root of the slabs.
+  std::size_t slab_group = 1;
   std::size_t groups = 1;
   std::size_t scratch_bytes = 0;
 };
@@ -226,7 +230,13 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // slabs <= 2 x kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs == 1) return s;
-  while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
+  // One group when the last block adds every slab's sums in two rounds of loads: a second
+  // level costs another fence, ticket and round trip after the first.
+  const std::size_t sums = s.slabs.slabs * s.slabs.tile.width * s.slabs.lanes;
+  if (sums <= kOneLevelSumsPerThread * static_cast<std::size_t>(a.block_size))
+    s.slab_group = s.slabs.slabs;
+  else
+    while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
   s.groups = ceil_div(s.slabs.slabs, s.slab_group);
   const std::size_t rows_of_sums = s.slabs.slabs + (s.groups > 1 ? s.groups : 0);
   s.scratch_bytes = rows_of_sums * a.cols * accum_size(a.type) +

@@ -185,12 +185,12 @@ TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
             cudaSuccess);
   EXPECT_EQ(plan.grid, 512u);
   EXPECT_EQ(plan.scratch_bytes, 0u);
-  // 4096 x 4096: 32 column blocks, so 16 slabs of 256 rows (one group of 4 slabs, then 4
-  // groups).
+  // 4096 x 4096: 32 column blocks, so 16 slabs of 256 rows, one group: the last block adds the
+  // 16 x 128 slab sums of its columns, 8 a thread, and no second level.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4096), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 32u * 16u);
-  EXPECT_EQ(plan.scratch_bytes, (16u + 4u) * 4096u * 8u + 32u * 5u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 16u * 4096u * 8u + 32u * 2u * 4u);
   // 128 rows: one slab of 1024 column blocks, the sums straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 128, 131072), &plan),
             cudaSuccess);
