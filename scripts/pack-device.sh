@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-# BUILD_DIR: a build folder to pack from (default build-gpu, made here for CUDA_ARCHS). It is
-# configured again every time: the commit that sessions record is read at configure time.
+# BUILD_DIR: a build folder to pack from (default build-gpu, made here for CUDA_ARCHS; the
+# commit that sessions record is read at every build).
 build="${BUILD_DIR:-build-gpu}"
 if [ -f "$build/CMakeCache.txt" ]; then
   cmake -S . -B "$build" >/dev/null

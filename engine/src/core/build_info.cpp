@@ -1,5 +1,11 @@
 #include "engine/core/build_info.h"
 
+// RL_GIT_COMMIT, written at every build (cmake/write_git_commit.cmake); absent when the file is
+// compiled outside this project's build.
+#if __has_include("rl_git_commit.h")
+#include "rl_git_commit.h"
+#endif
+
 #ifndef RL_VERSION
 #define RL_VERSION "dev"
 #endif
