@@ -18,7 +18,6 @@
 // grid-stride loops.
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
-#include <cstdlib>
 
 namespace rl::kernels::segmented {
 namespace {
@@ -104,7 +103,7 @@ __global__ void __launch_bounds__(1024)
 // threads per row (the columns, up to the block) by blockDim.x / along down the rows,
 // kCombineUnroll sums in flight per thread, then a fixed tree in `tile`. The order depends on
 // the shape alone, not on which block does it, so a float sum is the same on every launch.
-template <typename A, int kCombineUnroll = 8>
+template <typename A>
 __device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::size_t count,
                                                  std::size_t cols, std::size_t first_col,
                                                  unsigned columns, A* __restrict__ tile,
@@ -162,7 +161,7 @@ __global__ void __launch_bounds__(1024)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
                  std::size_t column_blocks, std::size_t slab_rows,
                  SlabScratch<typename Accum<T>::type> scratch,
-                 typename Accum<T>::type* __restrict__ sums, int mode) {
+                 typename Accum<T>::type* __restrict__ sums) {
   using A = typename Accum<T>::type;
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
@@ -196,66 +195,19 @@ __global__ void __launch_bounds__(1024)
         __syncthreads();
       }
     }
-    const bool atomic_mode = (mode & 2) && slabs > 1;
     if (ty == 0 && unit < units) {
-      if ((mode & 32) && slabs > 1) {
-        if constexpr (sizeof(A) == 8) {
 #pragma unroll
-          for (int j = 0; j < L; ++j)
-            atomicAdd(reinterpret_cast<unsigned long long*>(sums) + unit * L + j,
-                      static_cast<unsigned long long>(acc.v[j]));
-        }
-      } else if (atomic_mode) {
-        if constexpr (sizeof(A) == 8) {
-#pragma unroll
-          for (int j = 0; j < L; ++j)
-            atomicAdd(reinterpret_cast<unsigned long long*>(scratch.slab_sums) + unit * L + j,
-                      static_cast<unsigned long long>(acc.v[j]));
-        }
-      } else if ((mode & 4) && L == 4) {
-        if constexpr (sizeof(A) == 8) {
-          auto* q = reinterpret_cast<longlong2*>(out + unit * L);
-          q[0] = make_longlong2(acc.v[0], acc.v[1 % L]);
-          q[1] = make_longlong2(acc.v[2 % L], acc.v[3 % L]);
-        } else {
-          *reinterpret_cast<float4*>(out + unit * L) =
-              make_float4(acc.v[0], acc.v[1 % L], acc.v[2 % L], acc.v[3 % L]);
-        }
-      } else {
-#pragma unroll
-        for (int j = 0; j < L; ++j) out[unit * L + j] = acc.v[j];
-      }
+      for (int j = 0; j < L; ++j) out[unit * L + j] = acc.v[j];
     }
-    if (slabs == 1 || (mode & 33)) continue;
-    if (atomic_mode) {
-      unsigned* t = scratch.tickets + bx;
-      if (!counts_last(t, slabs, mode & 8)) continue;
-      A* accum = scratch.slab_sums;
-      for (unsigned i = threadIdx.x; i < width * L; i += blockDim.x) {
-        const std::size_t c = bx * width * L + i;
-        if (c < cols) {
-          sums[c] = __ldcg(accum + c);
-          accum[c] = A(0);
-        }
-      }
-      continue;
-    }
+    if (slabs == 1) continue;
     unsigned* tickets = scratch.tickets + bx * (groups + 1);
-    const bool ar = mode & 8;
-    if (!counts_last(tickets + group, group_count, ar)) continue;
+    if (!counts_last(tickets + group, group_count)) continue;
     const std::size_t first_col = bx * width * L;
     A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
-    if (mode & 16)
-      add_rows_of_sums<A, 16>(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
+    add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
                      width * L, tile, group_out);
-    else
-      add_rows_of_sums<A, 8>(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
-                     width * L, tile, group_out);
-    if (groups == 1 || !counts_last(tickets + groups, groups, ar)) continue;
-    if (mode & 16)
-      add_rows_of_sums<A, 16>(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
-    else
-      add_rows_of_sums<A, 8>(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
+    if (groups == 1 || !counts_last(tickets + groups, groups)) continue;
+    add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
   }
 }
 
@@ -268,10 +220,6 @@ struct ColumnsShape {
   std::size_t groups = 1;
   std::size_t scratch_bytes = 0;
 };
-std::size_t env_or(const char* k, std::size_t d) {
-  const char* v = std::getenv(k);
-  return v ? std::strtoull(v, nullptr, 0) : d;
-}
 ColumnsShape columns_shape(const LaunchArgs& a) {
   ColumnsShape s;
   if (a.kernel == KernelId::ColumnStrided) {
@@ -285,7 +233,7 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // One group when the last block adds every slab's sums in two rounds of loads: a second
   // level costs another fence, ticket and round trip after the first.
   const std::size_t sums = s.slabs.slabs * s.slabs.tile.width * s.slabs.lanes;
-  if (sums <= env_or("RLX_ONE", kOneLevelSumsPerThread) * static_cast<std::size_t>(a.block_size))
+  if (sums <= kOneLevelSumsPerThread * static_cast<std::size_t>(a.block_size))
     s.slab_group = s.slabs.slabs;
   else
     while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
@@ -313,17 +261,11 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     scratch.tickets =
         reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * a.cols : 0));
   }
-  const int mode = static_cast<int>(env_or("RLX_MODE", 0));
-  if ((mode & 32) && s.slabs.slabs > 1) {
-    const cudaError_t e = cudaMemsetAsync(sums, 0, a.cols * sizeof(A), a.stream);
-    if (e != cudaSuccess) return e;
-  }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
   const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
   kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, a.rows, a.cols, s.slabs.tile.width,
                                                   s.slabs.tile.column_blocks, s.slabs.slab_rows,
-                                                  scratch, sums,
-                                                  static_cast<int>(env_or("RLX_MODE", 0)));
+                                                  scratch, sums);
   return cudaGetLastError();
 }
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 
 #include <cstddef>
 #include <cstdint>
@@ -129,18 +128,9 @@ __device__ __forceinline__ A group_sum_shfl(A v, unsigned lanes) {
 // the others' sums. One fence per block, not one per thread: a fence waits for the memory
 // system, and every block takes a ticket. The last one sets the ticket back to 0, for the next
 // launch. Every thread of the block must call it.
-__device__ __forceinline__ bool counts_last(unsigned* ticket, std::size_t count, bool acqrel = false) {
+__device__ __forceinline__ bool counts_last(unsigned* ticket, std::size_t count) {
   __shared__ bool last;
   __syncthreads();
-  if (acqrel) {
-    if (threadIdx.x == 0) {
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(*ticket);
-      last = t.fetch_add(1u, cuda::memory_order_acq_rel) == count - 1;
-      if (last) t.store(0u, cuda::memory_order_relaxed);
-    }
-    __syncthreads();
-    return last;
-  }
   if (threadIdx.x == 0) {
     __threadfence();
     last = atomicAdd(ticket, 1u) == count - 1;

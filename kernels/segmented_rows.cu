@@ -15,7 +15,6 @@
 // rows with grid-stride loops.
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
-#include <cstdlib>
 
 namespace rl::kernels::segmented {
 namespace {
@@ -110,8 +109,7 @@ template <typename T, int U>
 __global__ void __launch_bounds__(1024)
     row_split(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
               std::size_t chunk, typename Accum<T>::type* __restrict__ pieces,
-              unsigned* __restrict__ tickets, typename Accum<T>::type* __restrict__ sums,
-              int mode) {
+              unsigned* __restrict__ tickets, typename Accum<T>::type* __restrict__ sums) {
   const std::size_t count = rows * splits;
   for (std::size_t p = blockIdx.x; p < count; p += gridDim.x) {
     const std::size_t r = p / splits, begin = (p % splits) * chunk;
@@ -120,21 +118,12 @@ __global__ void __launch_bounds__(1024)
     if (splits == 1) {
       if (threadIdx.x == 0) sums[r] = s;
     } else {
-      if (mode & 2) {
-        if constexpr (sizeof(s) == 8) {
-          if (threadIdx.x == 0)
-            atomicAdd(reinterpret_cast<unsigned long long*>(sums) + r,
-                      static_cast<unsigned long long>(s));
-        }
-        __syncthreads();
-      } else {
       if (threadIdx.x == 0) pieces[p] = s;
       // counts_last's barriers also keep block_sum_shfl's warp sums, read by warp 0 above,
       // from being overwritten by the next block sum before it is done.
-      if (counts_last(tickets + r, splits, mode & 4)) {
+      if (counts_last(tickets + r, splits)) {
         const auto total = row_pieces_sum(pieces + r * splits, splits);
         if (threadIdx.x == 0) sums[r] = total;
-      }
       }
     }
     if (p + gridDim.x < count) __syncthreads();
@@ -194,14 +183,8 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
   const bool split = s.split.splits > 1;
   A* pieces = split ? static_cast<A*>(a.scratch) : nullptr;
   unsigned* tickets = split ? reinterpret_cast<unsigned*>(pieces + s.blocks) : nullptr;
-  const char* ev = std::getenv("RLX_RMODE");
-  const int mode = ev ? std::atoi(ev) : 0;
-  if ((mode & 2) && split) {
-    const cudaError_t e = cudaMemsetAsync(sums, 0, a.rows * sizeof(A), a.stream);
-    if (e != cudaSuccess) return e;
-  }
   row_split<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, s.split.splits, s.split.chunk,
-                                                pieces, tickets, sums, mode);
+                                                pieces, tickets, sums);
   return cudaGetLastError();
 }
 

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 
@@ -63,8 +62,7 @@ struct RowSplitShape {
 inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int block, int unroll) {
   const std::size_t pass = static_cast<std::size_t>(block) * unroll * 4;
   const std::size_t passes = ceil_div(cols, pass);
-  const char* eb = std::getenv("RLX_RBLOCKS");
-  const std::size_t wanted = ceil_div(eb ? std::strtoull(eb, nullptr, 0) : kTargetBlocks, rows);
+  const std::size_t wanted = ceil_div(kTargetBlocks, rows);
   const std::size_t splits = wanted < passes ? wanted : passes;
   RowSplitShape s;
   s.chunk = ceil_div(ceil_div(cols, splits < 1 ? 1 : splits), 4) * 4;
@@ -97,9 +95,7 @@ struct ColumnTile {
 };
 inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t rows) {
   ColumnTile t;
-  const char* em = std::getenv("RLX_MINROWS");
-  const std::size_t min_rows = em ? std::strtoull(em, nullptr, 0) : kMinRowsPerThread;
-  const std::size_t down = pow2_ceil(ceil_div(rows, min_rows));
+  const std::size_t down = pow2_ceil(ceil_div(rows, kMinRowsPerThread));
   const std::size_t along = block / down > kColumnTileWidth ? block / down : kColumnTileWidth;
   std::size_t w = pow2_ceil(units);
   if (w > along) w = along;
@@ -127,9 +123,7 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
   // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured: 2^18 read
   // 4095 x 4097 2-3 us faster than 2^17 on an H100).
-  const char* ev = std::getenv("RLX_THREADS");
-  const std::size_t base = ev ? std::strtoull(ev, nullptr, 0) : kColumnTargetThreads;
-  const std::size_t target_threads = base * (s.lanes == 4 ? 1 : 2);
+  const std::size_t target_threads = kColumnTargetThreads * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
