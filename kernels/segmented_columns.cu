@@ -50,6 +50,23 @@ __device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
   return c;
 }
 
+// A thread's L sums to p[0, L): four as 16-byte stores (p is 4 x sizeof(A) aligned: the
+// partials and the scratch are cudaMalloc'd, every row of sums starts at a multiple of the
+// width, a multiple of 4), so a warp's stores are whole sectors, not 8-byte pieces of each.
+template <typename A, int L>
+__device__ __forceinline__ void store_cells(A* __restrict__ p, const Cells<A, L>& c) {
+  if constexpr (L == 4 && sizeof(A) == 8) {
+    auto* q = reinterpret_cast<longlong2*>(p);
+    q[0] = make_longlong2(static_cast<long long>(c.v[0]), static_cast<long long>(c.v[1]));
+    q[1] = make_longlong2(static_cast<long long>(c.v[2]), static_cast<long long>(c.v[3]));
+  } else if constexpr (L == 4 && sizeof(A) == 4) {
+    *reinterpret_cast<float4*>(p) = make_float4(c.v[0], c.v[1], c.v[2], c.v[3]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < L; ++j) p[j] = c.v[j];
+  }
+}
+
 // Columns c, ..., c + L - 1 summed down rows row_begin, + row_step, ... < row_end, U loads in
 // flight. int32: the U values of one group are added in int32 (at most 8 x 255), then into the
 // 64-bit running sum; float adds the group, then adds it to the running sum. The combine pass
@@ -195,10 +212,7 @@ __global__ void __launch_bounds__(1024)
         __syncthreads();
       }
     }
-    if (ty == 0 && unit < units) {
-#pragma unroll
-      for (int j = 0; j < L; ++j) out[unit * L + j] = acc.v[j];
-    }
+    if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
     if (slabs == 1) continue;
     unsigned* tickets = scratch.tickets + bx * (groups + 1);
     if (!counts_last(tickets + group, group_count)) continue;
@@ -226,8 +240,9 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     s.grid = dim3(capped_grid(ceil_div(a.cols, static_cast<std::size_t>(a.block_size) / kWarp)));
     return s;
   }
-  s.slabs = column_slab_shape(a.rows, a.cols, a.block_size);
-  // slabs <= 2 x kColumnTargetThreads / 32 = 8192, well inside grid.y's limit of 65535.
+  s.slabs = column_slab_shape(a.rows, a.cols, a.block_size, a.unroll);
+  // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
+  // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.slabs.slabs == 1) return s;
   // One group when the last block adds every slab's sums in two rounds of loads: a second

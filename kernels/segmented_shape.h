@@ -19,16 +19,18 @@ inline constexpr std::size_t kMaxGrid = 65536;
 // its slot), and the last block of a row adds every piece's sum. Measured on an H100 at 2^24
 // (docs/decisions.md): 1024 read a single row 1.5-3 us faster than 4096.
 inline constexpr std::size_t kTargetBlocks = 1024;
-// Threads a slabbed column of 16-byte loads aims at: half a wave on an H200 (132 SMs x 2048
-// threads), as 512 blocks of 256, each thread with U x 16 bytes in flight, which keeps HBM
-// busy; fewer slabs than a full wave, because every slab adds a row of sums that the last
-// blocks to finish add again, and the blocks take tickets. Measured on an H100 at 2^24: 2^17
-// read 1-4 us faster than 2^18 from 32 to 2^15 columns.
-inline constexpr std::size_t kColumnTargetThreads = std::size_t(1) << 17;
+// 16-byte loads a slabbed column keeps in flight across the GPU: its threads are this divided by
+// the unroll factor (2^16 threads at the default 8, 2^17 at 4), 8 MiB in flight, which keeps
+// HBM busy; no more, because every slab adds a row of sums that the last blocks to finish add
+// again after taking tickets. Measured on an H100 at 2^24 (docs/decisions.md): 2^17 threads
+// read 1-4 us faster than 2^18 at U = 4, and 2^16 0.5-2 us faster than 2^17 at U = 8.
+inline constexpr std::size_t kColumnTargetLoads = std::size_t(1) << 19;
 // The fewest rows a column slab holds, and the fewest each of its threads adds, so each
-// thread's running sum amortises its block.
+// thread's running sum amortises its block: 16 rows are two rounds of eight loads. Measured on
+// an H100 at 2^28: 64 and 32 rows read 6 % faster than with 8 (one thread per column down 16
+// rows, no tree in shared memory), the same at 2^24.
 inline constexpr std::size_t kMinSlabRows = 64;
-inline constexpr std::size_t kMinRowsPerThread = 8;
+inline constexpr std::size_t kMinRowsPerThread = 16;
 inline std::size_t ceil_div(std::size_t a, std::size_t b) {
   return (a + b - 1) / b;
 }
@@ -106,24 +108,26 @@ inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t 
 }
 
 // ColumnTiled: tiles of column_tile's width by slabs of `slab_rows` rows (the last slab
-// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetThreads (twice
-// that for scalar loads), each
-// slab at least kMinSlabRows rows and kMinRowsPerThread rows for each of its threads down a
-// column. `lanes` columns per thread (column_lanes), so the tile counts cols / lanes units.
+// shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetLoads / unroll
+// threads (twice that for scalar loads), each slab at least kMinSlabRows rows and
+// kMinRowsPerThread rows for each of its threads down a column. `lanes` columns per thread
+// (column_lanes), so the tile counts cols / lanes units.
 struct ColumnSlabShape {
   ColumnTile tile;
   unsigned lanes = 1;
   std::size_t slabs = 1;
   std::size_t slab_rows = 0;
 };
-inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int block) {
+inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int block,
+                                         int unroll) {
   ColumnSlabShape s;
   s.lanes = column_lanes(cols);
   s.tile = column_tile(cols / s.lanes, static_cast<std::size_t>(block), rows);
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
-  // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured: 2^18 read
-  // 4095 x 4097 2-3 us faster than 2^17 on an H100).
-  const std::size_t target_threads = kColumnTargetThreads * (s.lanes == 4 ? 1 : 2);
+  // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured at U = 4:
+  // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100).
+  const std::size_t target_threads =
+      kColumnTargetLoads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =

@@ -176,6 +176,21 @@ TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
   EXPECT_EQ(plan.grid, (1u << 22) / 256u + 1u);
 }
 
+TEST(SegmentedPlan, EightLoadsInFlightHalveTheSlabbedThreads) {
+  LaunchPlan plan;
+  // The same bytes in flight as four loads on 2^17 threads: 2^16 threads, 256 slabs of 2048
+  // rows for 32 columns, in 16 groups of 16.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 256u);
+  EXPECT_EQ(plan.scratch_bytes, (256u + 16u) * 32u * 8u + 17u * 4u);
+  // 16 rows: a thread adds a column group down all 16, the whole block along the row, no slabs.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 16, 1u << 20, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, (1u << 20) / 4u / 256u);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+}
+
 TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
   LaunchPlan plan;
   // 256 x 65536: 16384 vectors a row, tiles 32 vectors wide by 8 rows deep (each thread 32 rows),
