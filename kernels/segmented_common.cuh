@@ -59,17 +59,7 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __r
     for (int k = 1; k < U; ++k) s += lanes_sum(r[k]);
     acc += s;
   }
-  // The last vectors, fewer than U: all loaded before the first is added (one round trip, not
-  // one each), added one by one in the same order as a loop would.
-  if constexpr (U > 1) {
-    V r[U - 1] = {};
-#pragma unroll
-    for (int k = 0; k < U - 1; ++k)
-      if (v + std::size_t(k) * nthreads < vend) r[k] = __ldg(xv + v + std::size_t(k) * nthreads);
-#pragma unroll
-    for (int k = 0; k < U - 1; ++k)
-      if (v + std::size_t(k) * nthreads < vend) acc += lanes_sum(r[k]);
-  }
+  for (; v < vend; v += nthreads) acc += lanes_sum(__ldg(xv + v));
   for (std::size_t i = vend * 4 + t; i < end; i += nthreads) acc += __ldg(x + i);
   return acc;
 }
