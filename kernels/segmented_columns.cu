@@ -50,26 +50,6 @@ __device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
   return c;
 }
 
-// Elements x[i, i + 4) of a matrix whose rows do not start on 16-byte boundaries: the aligned
-// vector holding x[i] and, unless i is aligned, the next one, then the four picked out by i's
-// phase (the same for the whole warp, whose units all start at the same phase of a row). x must
-// hold 7 elements past the last i + 3 (the plan's input_capacity pads it); what lies past the
-// row is added into sums that are never stored.
-template <typename T>
-__device__ __forceinline__ Cells<T, 4> load_cells_shifted(const T* __restrict__ x, std::size_t i) {
-  using V = typename Vec4<T>::type;
-  const V* xv = reinterpret_cast<const V*>(x);
-  const unsigned phase = static_cast<unsigned>(i & 3);
-  const V a = __ldg(xv + i / 4);
-  const V b = phase != 0 ? __ldg(xv + i / 4 + 1) : V{};
-  Cells<T, 4> c;
-  c.v[0] = phase == 0 ? a.x : phase == 1 ? a.y : phase == 2 ? a.z : a.w;
-  c.v[1] = phase == 0 ? a.y : phase == 1 ? a.z : phase == 2 ? a.w : b.x;
-  c.v[2] = phase == 0 ? a.z : phase == 1 ? a.w : phase == 2 ? b.x : b.y;
-  c.v[3] = phase == 0 ? a.w : phase == 1 ? b.x : phase == 2 ? b.y : b.z;
-  return c;
-}
-
 // A thread's L sums to p[0, L): four as 16-byte stores (p is 4 x sizeof(A) aligned: the
 // partials and the scratch are cudaMalloc'd, every row of sums starts at a multiple of the
 // width, a multiple of 4), so a warp's stores are whole sectors, not 8-byte pieces of each.
@@ -90,9 +70,8 @@ __device__ __forceinline__ void store_cells(A* __restrict__ p, const Cells<A, L>
 // Columns c, ..., c + L - 1 summed down rows row_begin, + row_step, ... < row_end, U loads in
 // flight. int32: the U values of one group are added in int32 (at most 8 x 255), then into the
 // 64-bit running sum; float adds the group, then adds it to the running sum. The combine pass
-// reads the partial sums themselves (T = A). Shifted: four columns of rows that do not start on
-// 16-byte boundaries (load_cells_shifted).
-template <typename T, int U, int L, bool Shifted = false, typename A = typename Accum<T>::type>
+// reads the partial sums themselves (T = A).
+template <typename T, int U, int L, typename A = typename Accum<T>::type>
 __device__ __forceinline__ Cells<A, L> column_thread_sum(const T* __restrict__ x, std::size_t cols,
                                                          std::size_t c, std::size_t row_begin,
                                                          std::size_t row_end,
@@ -101,28 +80,20 @@ __device__ __forceinline__ Cells<A, L> column_thread_sum(const T* __restrict__ x
 #pragma unroll
   for (int j = 0; j < L; ++j) acc.v[j] = A(0);
   // Every group is predicated, the last one partial, so a thread's last rows are one round trip.
-  // A shifted row costs two loads: U / 2 rows a group keep U loads in flight (and the registers
-  // under the 64 a 1024-thread block allows).
-  constexpr int R = Shifted && U > 1 ? U / 2 : U;
-  for (std::size_t r = row_begin; r < row_end; r += std::size_t(R) * row_step) {
-    Cells<T, L> v[R];
+  for (std::size_t r = row_begin; r < row_end; r += std::size_t(U) * row_step) {
+    Cells<T, L> v[U];
 #pragma unroll
-    for (int k = 0; k < R; ++k) {
+    for (int k = 0; k < U; ++k) {
 #pragma unroll
       for (int j = 0; j < L; ++j) v[k].v[j] = T(0);
-      if (r + std::size_t(k) * row_step < row_end) {
-        const std::size_t i = (r + std::size_t(k) * row_step) * cols + c;
-        if constexpr (Shifted)
-          v[k] = load_cells_shifted<T>(x, i);
-        else
-          v[k] = load_cells<T, L>(x + i);
-      }
+      if (r + std::size_t(k) * row_step < row_end)
+        v[k] = load_cells<T, L>(x + (r + std::size_t(k) * row_step) * cols + c);
     }
 #pragma unroll
     for (int j = 0; j < L; ++j) {
       T s = v[0].v[j];
 #pragma unroll
-      for (int k = 1; k < R; ++k) s += v[k].v[j];
+      for (int k = 1; k < U; ++k) s += v[k].v[j];
       acc.v[j] += s;
     }
   }
@@ -201,9 +172,8 @@ struct SlabScratch {
 // sums: one launch, no second kernel waiting on the first, and two short additions at its end
 // instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
 // zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
-// cols is a multiple of L, or Shifted (four columns a thread from rows that do not start on
-// 16-byte boundaries, the last unit of a row partial, its sums stored one by one).
-template <typename T, int U, int L, bool Shifted>
+// cols is a multiple of L.
+template <typename T, int U, int L>
 __global__ void __launch_bounds__(1024)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
                  std::size_t column_blocks, std::size_t slab_rows,
@@ -213,7 +183,7 @@ __global__ void __launch_bounds__(1024)
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
-  const std::size_t units = (cols + L - 1) / L, slabs = gridDim.y, slab = blockIdx.y;
+  const std::size_t units = cols / L, slabs = gridDim.y, slab = blockIdx.y;
   const std::size_t row_begin = slab * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
@@ -226,8 +196,7 @@ __global__ void __launch_bounds__(1024)
     const std::size_t unit = bx * width + tx;
     Cells<A, L> acc{};
     if (unit < units)
-      acc =
-          column_thread_sum<T, U, L, Shifted, A>(x, cols, unit * L, row_begin + ty, row_end, down);
+      acc = column_thread_sum<T, U, L, A>(x, cols, unit * L, row_begin + ty, row_end, down);
     if (down > 1) {
 #pragma unroll
       for (int j = 0; j < L; ++j) tile[j * blockDim.x + threadIdx.x] = acc.v[j];
@@ -243,15 +212,7 @@ __global__ void __launch_bounds__(1024)
         __syncthreads();
       }
     }
-    if (ty == 0 && unit < units) {
-      if constexpr (Shifted) {
-#pragma unroll
-        for (int j = 0; j < L; ++j)
-          if (unit * L + j < cols) out[unit * L + j] = acc.v[j];
-      } else {
-        store_cells(out + unit * L, acc);
-      }
-    }
+    if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
     if (slabs == 1) continue;
     unsigned* tickets = scratch.tickets + bx * (groups + 1);
     if (!counts_last(tickets + group, group_count)) continue;
@@ -316,10 +277,7 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
         reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * a.cols : 0));
   }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
-  const ColumnLoad load = column_load(a.cols);
-  const auto kernel = load == ColumnLoad::Vector    ? column_tiled<T, U, 4, false>
-                      : load == ColumnLoad::Shifted ? column_tiled<T, U, 4, true>
-                                                    : column_tiled<T, U, 1, false>;
+  const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
   kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, a.rows, a.cols, s.slabs.tile.width,
                                                   s.slabs.tile.column_blocks, s.slabs.slab_rows,
                                                   scratch, sums);
@@ -333,10 +291,7 @@ cudaError_t plan_columns(const LaunchArgs& a, LaunchPlan* plan) {
   *plan = LaunchPlan{};
   plan->grid = s.grid.x * s.grid.y;
   plan->partial_count = a.cols;
-  // A shifted load reads up to 7 elements past the last row's last column.
-  plan->input_capacity =
-      a.n +
-      (a.kernel == KernelId::ColumnTiled && column_load(a.cols) == ColumnLoad::Shifted ? 8 : 0);
+  plan->input_capacity = a.n;
   plan->scratch_bytes = s.scratch_bytes;
   plan->has_first_kernel = false;
   plan->needs_finish = false;

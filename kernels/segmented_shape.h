@@ -79,19 +79,10 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
 // bytes per column and slab, written and read again.
 inline constexpr std::size_t kColumnTileWidth = 32;
 
-// How a ColumnTiled thread reads its columns: four side by side from one 16-byte vector when
-// every row starts on a 16-byte boundary (the width a multiple of 4); four from the two aligned
-// vectors around them when it does not but the matrix is wide enough that a warp's 32 units
-// cover whole cache lines (the neighbouring thread's first vector is this one's second, so the
-// second load hits L1 and HBM reads each byte once); else one int at a time.
-enum class ColumnLoad { Vector, Shifted, Scalar };
-inline constexpr std::size_t kMinShiftedCols = 128;
-inline ColumnLoad column_load(std::size_t cols) {
-  if (cols % 4 == 0) return ColumnLoad::Vector;
-  return cols >= kMinShiftedCols ? ColumnLoad::Shifted : ColumnLoad::Scalar;
-}
+// Columns a ColumnTiled thread adds side by side: four (one 16-byte vector of a row) when every
+// row starts on a 16-byte boundary, that is when the width is a multiple of 4; else one.
 inline unsigned column_lanes(std::size_t cols) {
-  return column_load(cols) == ColumnLoad::Scalar ? 1u : 4u;
+  return cols % 4 == 0 ? 4u : 1u;
 }
 
 // A 2-D tile of a column kernel's block: `width` threads along a row (consecutive column units
@@ -120,8 +111,7 @@ inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t 
 // shorter); enough slabs that column blocks x slabs x block aims at kColumnTargetLoads / unroll
 // threads (twice that for scalar loads), each slab at least kMinSlabRows rows and
 // kMinRowsPerThread rows for each of its threads down a column. `lanes` columns per thread
-// (column_lanes), so the tile counts cols / lanes units, rounded up (a shifted width's last unit
-// holds fewer than four columns).
+// (column_lanes), so the tile counts cols / lanes units.
 struct ColumnSlabShape {
   ColumnTile tile;
   unsigned lanes = 1;
@@ -132,13 +122,12 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
                                          int unroll) {
   ColumnSlabShape s;
   s.lanes = column_lanes(cols);
-  s.tile = column_tile(ceil_div(cols, s.lanes), static_cast<std::size_t>(block), rows);
+  s.tile = column_tile(cols / s.lanes, static_cast<std::size_t>(block), rows);
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
   // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured at U = 4:
-  // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100). Shifted loads read half the new
-  // bytes of their loads (the second vector is mostly the neighbour's first): twice too.
-  const std::size_t target_threads = kColumnTargetLoads / static_cast<std::size_t>(unroll) *
-                                     (column_load(cols) == ColumnLoad::Vector ? 1 : 2);
+  // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100).
+  const std::size_t target_threads =
+      kColumnTargetLoads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
