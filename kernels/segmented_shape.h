@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 
@@ -125,9 +124,7 @@ struct ColumnView {
 };
 inline ColumnView column_view(std::size_t rows, std::size_t cols) {
   const unsigned fold = cols % 4 == 0 ? 1u : cols % 2 == 0 ? 2u : 4u;
-  const char* knob = std::getenv("RLX_MINFOLD");
-  const std::size_t least = knob ? std::strtoull(knob, nullptr, 10) : kMinFoldRows;
-  if (fold == 1 || rows / fold < least) return {rows, cols, 1};
+  if (fold == 1 || rows / fold < kMinFoldRows) return {rows, cols, 1};
   return {rows / fold, cols * fold, fold};
 }
 
