@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 
@@ -128,8 +127,7 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured at U = 4:
   // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100).
   const std::size_t target_threads =
-      kColumnTargetLoads / static_cast<std::size_t>(unroll) *
-      (s.lanes == 4 ? 1 : (std::getenv("RLX_SCALARX") ? std::strtoull(std::getenv("RLX_SCALARX"), nullptr, 10) : 2));
+      kColumnTargetLoads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
