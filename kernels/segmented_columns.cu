@@ -6,13 +6,15 @@
 //    row by block / width threads down the rows, so even a matrix of a few columns is read in
 //    whole consecutive rows, one contiguous chunk per block. A thread adds four neighbouring
 //    columns from one 16-byte load when the width is a multiple of 4 (every row then starts on
-//    a 16-byte boundary), else one: four times the bytes per load, where a scalar per load
-//    leaves HBM waiting. Each thread adds its columns down every (block / width)-th row of a
-//    slab, U rows in flight; the threads of a column are then added in shared memory by a fixed
-//    tree. With few column blocks the rows are cut into slabs so that the GPU stays busy; each
-//    slab's sums go to the scratch, and in the same launch the last block of each group of
-//    slabs to finish adds the group's sums, the last group all groups' (tickets counted with
-//    atomics, the order of additions fixed by the shape). One slab: the sums go straight to
+//    a 16-byte boundary): four times the bytes per load, where a scalar per load leaves HBM
+//    waiting. Other widths are read through a view of 2 or 4 rows as one (segmented_shape.h's
+//    column_view), whose sums fold_view_sums adds back into the matrix's columns; a matrix of
+//    too few rows for the view, one column a thread. Each thread adds its columns down every (block
+//    / width)-th row of a slab, U rows in flight; the threads of a column are then added in shared
+//    memory by a fixed tree. With few column blocks the rows are cut into slabs so that the GPU
+//    stays busy; each slab's sums go to the scratch, and in the same launch the last block of each
+//    group of slabs to finish adds the group's sums, the last group all groups' (tickets counted
+//    with atomics, the order of additions fixed by the shape). One slab: the sums go straight to
 //    the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
@@ -151,15 +153,14 @@ __device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::s
 }
 
 // Where a slabbed ColumnTiled keeps its sums: slabs x cols slab sums, groups x cols group sums
-// (slab_group slabs each; none when one group holds every slab), and per column block a ticket
-// per group and one for the groups.
+// (slab_group slabs each, the last group fewer; none when one group holds every slab), and per
+// column block a ticket per group and one for the groups.
 template <typename A>
 struct SlabScratch {
   A* slab_sums;
   A* group_sums;
   unsigned* tickets;
   std::size_t slab_group;
-  std::size_t groups;
 };
 
 // Block (bx, s) of a tile `width` units wide: thread (tx, ty) = (threadIdx.x % width,
@@ -172,7 +173,8 @@ struct SlabScratch {
 // sums: one launch, no second kernel waiting on the first, and two short additions at its end
 // instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
 // zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
-// cols is a multiple of L.
+// cols is a multiple of L; rows and cols are column_view's (a folded view's sums go to the view
+// sums, for fold_view_sums).
 template <typename T, int U, int L>
 __global__ void __launch_bounds__(1024)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
@@ -187,7 +189,8 @@ __global__ void __launch_bounds__(1024)
   const std::size_t row_begin = slab * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
-  const std::size_t groups = scratch.groups, group = slab / scratch.slab_group;
+  const std::size_t groups = (slabs + scratch.slab_group - 1) / scratch.slab_group;
+  const std::size_t group = slab / scratch.slab_group;
   const std::size_t group_first = group * scratch.slab_group;
   const std::size_t group_count =
       slabs - group_first < scratch.slab_group ? slabs - group_first : scratch.slab_group;
@@ -225,13 +228,46 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+// sums[c] = view[c] + view[cols + c] + ... + view[(fold - 1) x cols + c], then the rows past the
+// view's (fold x view_rows, ..., rows - 1, fewer than fold) of column c, in this order: the same
+// on every launch. Every load of a column is issued before the first is added.
+template <typename T>
+__global__ void __launch_bounds__(256)
+    fold_view_sums(const T* __restrict__ x, std::size_t rows, std::size_t cols,
+                   std::size_t view_rows, unsigned fold,
+                   const typename Accum<T>::type* __restrict__ view,
+                   typename Accum<T>::type* __restrict__ sums) {
+  using A = typename Accum<T>::type;
+  const std::size_t first_rest = view_rows * fold;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; c < cols; c += stride) {
+    A v[4];
+    T rest[3];
+#pragma unroll
+    for (unsigned q = 0; q < 4; ++q) v[q] = q < fold ? view[q * cols + c] : A(0);
+#pragma unroll
+    for (unsigned k = 0; k < 3; ++k)
+      rest[k] = first_rest + k < rows ? __ldg(x + (first_rest + k) * cols + c) : T(0);
+    A acc = v[0];
+#pragma unroll
+    for (unsigned q = 1; q < 4; ++q) acc += v[q];
+#pragma unroll
+    for (unsigned k = 0; k < 3; ++k) acc += A(rest[k]);
+    sums[c] = acc;
+  }
+}
+
 struct ColumnsShape {
   dim3 grid;
+  // The matrix as the tiled kernel reads it (column_view); fold > 1: its sums go to view_sums,
+  // at the front of the scratch, and fold_view_sums adds them into the partials.
+  ColumnView view;
   ColumnSlabShape slabs;
   // Slabs per group: all of them when one block adds them in two rounds, else about the square
   // root of the slabs.
   std::size_t slab_group = 1;
   std::size_t groups = 1;
+  std::size_t view_sums_bytes = 0;
   std::size_t scratch_bytes = 0;
 };
 ColumnsShape columns_shape(const LaunchArgs& a) {
@@ -240,10 +276,13 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     s.grid = dim3(capped_grid(ceil_div(a.cols, static_cast<std::size_t>(a.block_size) / kWarp)));
     return s;
   }
-  s.slabs = column_slab_shape(a.rows, a.cols, a.block_size, a.unroll);
+  s.view = column_view(a.rows, a.cols);
+  if (s.view.fold > 1) s.view_sums_bytes = s.view.cols * accum_size(a.type);
+  s.slabs = column_slab_shape(s.view.rows, s.view.cols, a.block_size, a.unroll);
   // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
   // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
+  s.scratch_bytes = s.view_sums_bytes;
   if (s.slabs.slabs == 1) return s;
   // One group when the last block adds every slab's sums in two rounds of loads: a second
   // level costs another fence, ticket and round trip after the first.
@@ -254,8 +293,8 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
     while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
   s.groups = ceil_div(s.slabs.slabs, s.slab_group);
   const std::size_t rows_of_sums = s.slabs.slabs + (s.groups > 1 ? s.groups : 0);
-  s.scratch_bytes = rows_of_sums * a.cols * accum_size(a.type) +
-                    s.slabs.tile.column_blocks * (s.groups + 1) * sizeof(unsigned);
+  s.scratch_bytes += rows_of_sums * s.view.cols * accum_size(a.type) +
+                     s.slabs.tile.column_blocks * (s.groups + 1) * sizeof(unsigned);
   return s;
 }
 
@@ -269,18 +308,27 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     column_strided<T, U><<<s.grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
     return cudaGetLastError();
   }
-  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups};
+  // The scratch: the view's sums (fold > 1), the slab sums, the group sums, the tickets.
+  A* const view_sums = s.view.fold > 1 ? static_cast<A*>(a.scratch) : sums;
+  const std::size_t cols = s.view.cols;
+  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group};
   if (s.slabs.slabs > 1) {
-    scratch.slab_sums = static_cast<A*>(a.scratch);
-    scratch.group_sums = scratch.slab_sums + s.slabs.slabs * a.cols;
+    scratch.slab_sums =
+        reinterpret_cast<A*>(static_cast<unsigned char*>(a.scratch) + s.view_sums_bytes);
+    scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;
     scratch.tickets =
-        reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * a.cols : 0));
+        reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * cols : 0));
   }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
   const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
-  kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, a.rows, a.cols, s.slabs.tile.width,
+  kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
                                                   s.slabs.tile.column_blocks, s.slabs.slab_rows,
-                                                  scratch, sums);
+                                                  scratch, view_sums);
+  if (s.view.fold == 1) return cudaGetLastError();
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  constexpr unsigned kFoldBlock = 256;
+  fold_view_sums<T><<<capped_grid(ceil_div(a.cols, kFoldBlock)), kFoldBlock, 0, a.stream>>>(
+      x, a.rows, a.cols, s.view.rows, s.view.fold, view_sums, sums);
   return cudaGetLastError();
 }
 

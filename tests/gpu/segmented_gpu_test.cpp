@@ -64,11 +64,13 @@ std::string case_name(const ::testing::TestParamInfo<SegmentedCase>& info) {
 std::vector<SegmentedCase> all_cases() {
   // Short rows of a few lanes each (row_per_thread), misaligned rows, narrow columns tiled down the
   // rows, a few very long rows split into thousands of pieces, widths a multiple of 4 (columns
-  // read in vectors) over a few rows and a few hundred.
+  // read in vectors) over a few rows and a few hundred, other widths read 2 or 4 rows as one
+  // (4097 x 3, 2053 x 250, 67 x 1025 at the fewest rows for it, with 3 rows left over) or a
+  // column a thread (33 x 1025).
   const std::vector<Shape> shapes{{1, 1},      {1, 100003},  {70001, 1},          {33, 1025},
                                   {4097, 3},   {1000, 1000}, {3, (1u << 20) + 7}, {4099, 37},
                                   {20011, 32}, {2053, 250},  {2, 1u << 22},       {300, 4096},
-                                  {9, 1028}};
+                                  {9, 1028},   {67, 1025}};
   std::vector<SegmentedCase> out;
   for (KernelId k :
        {KernelId::RowPerThread, KernelId::RowPerWarp, KernelId::RowPerBlock, KernelId::RowSplit,

@@ -191,6 +191,28 @@ TEST(SegmentedPlan, EightLoadsInFlightHalveTheSlabbedThreads) {
   EXPECT_EQ(plan.scratch_bytes, 0u);
 }
 
+TEST(SegmentedPlan, OddWidthsAreReadFourRowsAsOne) {
+  LaunchPlan plan;
+  // 4096 x 4097: a view of 1024 rows of 16388, 4097 vectors a row in 129 column blocks of 32,
+  // two slabs of 512 view rows in one group. The scratch: the view's sums at the front, then
+  // the slab sums, then a ticket per column block and group and one for the groups.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4097, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 129u * 2u);
+  EXPECT_EQ(plan.scratch_bytes, 3u * 16388u * 8u + 129u * 2u * 4u);
+  EXPECT_EQ(plan.partial_count, 4097u);
+  // A width of 2 mod 4: two rows as one, 1026 view rows of 500.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 2053, 250, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_GE(plan.scratch_bytes, 500u * 8u);
+  // 60 rows make 15 view rows, too few to pay for writing the view's sums: one column a thread,
+  // 65 column blocks of 64, one slab, no scratch.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 60, 4097, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 65u);
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+}
+
 TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
   LaunchPlan plan;
   // 256 x 65536: 16384 vectors a row, tiles 32 vectors wide by 8 rows deep (each thread 32 rows),
