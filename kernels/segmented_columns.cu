@@ -8,17 +8,18 @@
 //    columns from one 16-byte load when the width is a multiple of 4 (every row then starts on
 //    a 16-byte boundary): four times the bytes per load, where a scalar per load leaves HBM
 //    waiting. Other widths are read through a view of 2 or 4 rows as one (segmented_shape.h's
-//    column_view), whose sums fold_view_sums adds back into the matrix's columns; a matrix of
-//    too few rows for the view, one column a thread. Each thread adds its columns down every (block
-//    / width)-th row of a slab, U rows in flight; the threads of a column are then added in shared
-//    memory by a fixed tree. With few column blocks the rows are cut into slabs so that the GPU
-//    stays busy; each slab's sums go to the scratch, and in the same launch the last block of each
-//    group of slabs to finish adds the group's sums, the last group all groups' (tickets counted
-//    with atomics, the order of additions fixed by the shape). One slab: the sums go straight to
-//    the partials.
+//    column_view), whose sums are added back into the matrix's columns at the end of the same
+//    launch (segmented_fold.cuh); a matrix of too few rows for the view, one column a thread. Each
+//    thread adds its columns down every (block / width)-th row of a slab, U rows in flight; the
+//    threads of a column are then added in shared memory by a fixed tree. With few column blocks
+//    the rows are cut into slabs so that the GPU stays busy; each slab's sums go to the scratch,
+//    and in the same launch the last block of each group of slabs to finish adds the group's sums,
+//    the last group all groups' (tickets counted with atomics, the order of additions fixed by the
+//    shape). One slab: the sums go straight to the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
 #include "segmented_common.cuh"
+#include "segmented_fold.cuh"
 #include "segmented_shape.h"
 
 namespace rl::kernels::segmented {
@@ -173,14 +174,15 @@ struct SlabScratch {
 // sums: one launch, no second kernel waiting on the first, and two short additions at its end
 // instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
 // zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
-// cols is a multiple of L; rows and cols are column_view's (a folded view's sums go to the view
-// sums, for fold_view_sums).
+// cols is a multiple of L; rows and cols are column_view's, and where it folds rows, `sums` are
+// the view's and the block that writes a column block's final sums takes the fold's tickets.
 template <typename T, int U, int L>
 __global__ void __launch_bounds__(1024)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
                  std::size_t column_blocks, std::size_t slab_rows,
                  SlabScratch<typename Accum<T>::type> scratch,
-                 typename Accum<T>::type* __restrict__ sums) {
+                 typename Accum<T>::type* __restrict__ sums,
+                 ViewFold<T, typename Accum<T>::type> fold) {
   using A = typename Accum<T>::type;
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
@@ -216,51 +218,35 @@ __global__ void __launch_bounds__(1024)
       }
     }
     if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
-    if (slabs == 1) continue;
-    unsigned* tickets = scratch.tickets + bx * (groups + 1);
-    if (!counts_last(tickets + group, group_count)) continue;
+    // Whether this block holds the column block's final sums: with one slab every block, else
+    // the last of its group, and with several groups the last group.
+    bool final_sums = true;
     const std::size_t first_col = bx * width * L;
-    A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
-    add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
-                     width * L, tile, group_out);
-    if (groups == 1 || !counts_last(tickets + groups, groups)) continue;
-    add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
-  }
-}
-
-// sums[c] = view[c] + view[cols + c] + ... + view[(fold - 1) x cols + c], then the rows past the
-// view's (fold x view_rows, ..., rows - 1, fewer than fold) of column c, in this order: the same
-// on every launch. Every load of a column is issued before the first is added.
-template <typename T>
-__global__ void __launch_bounds__(256)
-    fold_view_sums(const T* __restrict__ x, std::size_t rows, std::size_t cols,
-                   std::size_t view_rows, unsigned fold,
-                   const typename Accum<T>::type* __restrict__ view,
-                   typename Accum<T>::type* __restrict__ sums) {
-  using A = typename Accum<T>::type;
-  const std::size_t first_rest = view_rows * fold;
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; c < cols; c += stride) {
-    A v[4];
-    T rest[3];
-#pragma unroll
-    for (unsigned q = 0; q < 4; ++q) v[q] = q < fold ? view[q * cols + c] : A(0);
-#pragma unroll
-    for (unsigned k = 0; k < 3; ++k)
-      rest[k] = first_rest + k < rows ? __ldg(x + (first_rest + k) * cols + c) : T(0);
-    A acc = v[0];
-#pragma unroll
-    for (unsigned q = 1; q < 4; ++q) acc += v[q];
-#pragma unroll
-    for (unsigned k = 0; k < 3; ++k) acc += A(rest[k]);
-    sums[c] = acc;
+    if (slabs > 1) {
+      unsigned* tickets = scratch.tickets + bx * (groups + 1);
+      final_sums = counts_last(tickets + group, group_count);
+      if (final_sums) {
+        A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
+        add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
+                         width * L, tile, group_out);
+        if (groups > 1) {
+          final_sums = counts_last(tickets + groups, groups);
+          if (final_sums)
+            add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
+        }
+      }
+    }
+    if (final_sums && fold.fold > 1) {
+      const std::size_t end_col = first_col + width * L < cols ? first_col + width * L : cols;
+      fold_after_column_block(fold, sums, first_col, end_col);
+    }
   }
 }
 
 struct ColumnsShape {
   dim3 grid;
-  // The matrix as the tiled kernel reads it (column_view); fold > 1: its sums go to view_sums,
-  // at the front of the scratch, and fold_view_sums adds them into the partials.
+  // The matrix as the tiled kernel reads it (column_view); fold > 1: its sums go to the view
+  // sums at the front of the scratch, and the fold's tickets (one per chunk) to its end.
   ColumnView view;
   ColumnSlabShape slabs;
   // Slabs per group: all of them when one block adds them in two rounds, else about the square
@@ -268,6 +254,7 @@ struct ColumnsShape {
   std::size_t slab_group = 1;
   std::size_t groups = 1;
   std::size_t view_sums_bytes = 0;
+  std::size_t fold_tickets = 0;
   std::size_t scratch_bytes = 0;
 };
 ColumnsShape columns_shape(const LaunchArgs& a) {
@@ -282,7 +269,8 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
   // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
-  s.scratch_bytes = s.view_sums_bytes;
+  if (s.view.fold > 1) s.fold_tickets = ceil_div(a.cols, s.slabs.tile.width * s.slabs.lanes);
+  s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
   // One group when the last block adds every slab's sums in two rounds of loads: a second
   // level costs another fence, ticket and round trip after the first.
@@ -308,13 +296,21 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     column_strided<T, U><<<s.grid, block, 0, a.stream>>>(x, a.rows, a.cols, sums);
     return cudaGetLastError();
   }
-  // The scratch: the view's sums (fold > 1), the slab sums, the group sums, the tickets.
-  A* const view_sums = s.view.fold > 1 ? static_cast<A*>(a.scratch) : sums;
+  // The scratch: the view's sums (fold > 1), the slab sums, the group sums, the slabs' tickets,
+  // the fold's tickets.
+  auto* const scratch_bytes = static_cast<unsigned char*>(a.scratch);
+  A* const view_sums = s.view.fold > 1 ? reinterpret_cast<A*>(scratch_bytes) : sums;
   const std::size_t cols = s.view.cols;
+  ViewFold<T, A> fold{x,           a.rows,
+                      a.cols,      s.view.rows,
+                      s.view.fold, static_cast<std::size_t>(s.slabs.tile.width) * s.slabs.lanes,
+                      nullptr,     sums};
+  if (s.view.fold > 1)
+    fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
+                                               s.fold_tickets * sizeof(unsigned));
   SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group};
   if (s.slabs.slabs > 1) {
-    scratch.slab_sums =
-        reinterpret_cast<A*>(static_cast<unsigned char*>(a.scratch) + s.view_sums_bytes);
+    scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;
     scratch.tickets =
         reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * cols : 0));
@@ -323,12 +319,7 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
   kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
                                                   s.slabs.tile.column_blocks, s.slabs.slab_rows,
-                                                  scratch, view_sums);
-  if (s.view.fold == 1) return cudaGetLastError();
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  constexpr unsigned kFoldBlock = 256;
-  fold_view_sums<T><<<capped_grid(ceil_div(a.cols, kFoldBlock)), kFoldBlock, 0, a.stream>>>(
-      x, a.rows, a.cols, s.view.rows, s.view.fold, view_sums, sums);
+                                                  scratch, view_sums, fold);
   return cudaGetLastError();
 }
 

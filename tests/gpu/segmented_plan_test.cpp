@@ -195,11 +195,12 @@ TEST(SegmentedPlan, OddWidthsAreReadFourRowsAsOne) {
   LaunchPlan plan;
   // 4096 x 4097: a view of 1024 rows of 16388, 4097 vectors a row in 129 column blocks of 32,
   // two slabs of 512 view rows in one group. The scratch: the view's sums at the front, then
-  // the slab sums, then a ticket per column block and group and one for the groups.
+  // the slab sums, a ticket per column block and group and one for the groups, and the fold's
+  // tickets, one per chunk of 128 columns.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4097, 256, 8), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 129u * 2u);
-  EXPECT_EQ(plan.scratch_bytes, 3u * 16388u * 8u + 129u * 2u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 3u * 16388u * 8u + 129u * 2u * 4u + 33u * 4u);
   EXPECT_EQ(plan.partial_count, 4097u);
   // A width of 2 mod 4: two rows as one, 1026 view rows of 500.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 2053, 250, 256, 8), &plan),

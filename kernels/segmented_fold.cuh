@@ -1,0 +1,110 @@
+// ColumnTiled's fold (segmented_columns.cu): a matrix whose width is not a multiple of 4 is read
+// through a view of `fold` rows as one (segmented_shape.h's column_view), and the view's column
+// sums are added back into the matrix's columns in the same launch, not by a second kernel
+// (whose launch cost 3-4 us at 2^24 on an H100, as much as the 16-byte loads saved).
+//
+// View column q x cols + c is column c of the matrix's rows q, q + fold, ... The matrix's
+// columns are cut into chunks of `chunk` columns, the view columns of one column block (so a
+// column block's view columns meet at most two chunks in each phase q). A chunk's sum needs the
+// view sums of every (column block, phase) pair that meets it; the block that holds a column
+// block's final view sums takes a ticket on each chunk it meets, and the last pair's block adds
+// the chunk: its fold view sums, then the rows past the view (fewer than fold), in this order,
+// the same on every launch.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+
+#include <cstddef>
+
+namespace rl::kernels::segmented {
+
+template <typename T, typename A>
+struct ViewFold {
+  const T* x;        // the matrix, for the rows past the view
+  std::size_t rows;  // the matrix's rows and columns
+  std::size_t cols;
+  std::size_t view_rows;  // rows of the view: the matrix's first view_rows x fold rows
+  unsigned fold;          // 1: the matrix is read as it is, no fold
+  std::size_t chunk;      // columns of a chunk: the view columns of one column block
+  unsigned* tickets;      // one per chunk, 0 between launches
+  A* sums;                // the matrix's column sums
+};
+
+// (Column block, phase) pairs whose view columns meet chunk k.
+template <typename T, typename A>
+__device__ __forceinline__ unsigned fold_pairs(const ViewFold<T, A>& f, std::size_t k) {
+  const std::size_t first = k * f.chunk;
+  const std::size_t end = first + f.chunk < f.cols ? first + f.chunk : f.cols;
+  unsigned pairs = 0;
+  for (unsigned q = 0; q < f.fold; ++q)
+    pairs += static_cast<unsigned>((q * f.cols + end - 1) / f.chunk -
+                                   (q * f.cols + first) / f.chunk + 1);
+  return pairs;
+}
+
+// Columns [first, end) of the matrix: their fold view sums (written by other blocks in this
+// launch: read through L2), then the rows past the view, every load issued before the first is
+// added.
+template <typename T, typename A>
+__device__ __forceinline__ void fold_columns(const ViewFold<T, A>& f, const A* __restrict__ view,
+                                             std::size_t first, std::size_t end) {
+  const std::size_t first_rest = f.view_rows * f.fold;
+  for (std::size_t c = first + threadIdx.x; c < end; c += blockDim.x) {
+    A v[4];
+    T rest[3];
+#pragma unroll
+    for (unsigned q = 0; q < 4; ++q) v[q] = q < f.fold ? __ldcg(view + q * f.cols + c) : A(0);
+#pragma unroll
+    for (unsigned k = 0; k < 3; ++k)
+      rest[k] = first_rest + k < f.rows ? __ldg(f.x + (first_rest + k) * f.cols + c) : T(0);
+    A acc = v[0];
+#pragma unroll
+    for (unsigned q = 1; q < 4; ++q) acc += v[q];
+#pragma unroll
+    for (unsigned k = 0; k < 3; ++k) acc += A(rest[k]);
+    f.sums[c] = acc;
+  }
+}
+
+// Called by every thread of the block that has just written the final view sums of view
+// columns [view_first, view_end): a ticket for each (phase, chunk) pair they meet, taken by one
+// thread each (up to two chunks in each of up to four phases), as counts_last takes its one
+// (the barrier orders the block's writes before the acquire-release tickets); then the block
+// adds the chunks whose last pair it was.
+template <typename T, typename A>
+__device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
+                                                        const A* __restrict__ view,
+                                                        std::size_t view_first,
+                                                        std::size_t view_end) {
+  __shared__ std::size_t last_chunk[8];  // chunk + 1 where this block's pair was the last, else 0
+  __syncthreads();
+  if (threadIdx.x < 8) {
+    const unsigned q = threadIdx.x / 2;
+    std::size_t entry = 0;
+    if (q < f.fold) {
+      const std::size_t phase_first = q * f.cols, phase_end = phase_first + f.cols;
+      const std::size_t lo = view_first > phase_first ? view_first : phase_first;
+      const std::size_t hi = view_end < phase_end ? view_end : phase_end;
+      const std::size_t k = lo < hi ? (lo - phase_first) / f.chunk + threadIdx.x % 2 : 0;
+      if (lo < hi && k <= (hi - 1 - phase_first) / f.chunk) {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(f.tickets[k]);
+        if (t.fetch_add(1u, cuda::memory_order_acq_rel) == fold_pairs(f, k) - 1) {
+          t.store(0u, cuda::memory_order_relaxed);
+          entry = k + 1;
+        }
+      }
+    }
+    last_chunk[threadIdx.x] = entry;
+  }
+  __syncthreads();
+  for (int e = 0; e < 8; ++e) {
+    const std::size_t k1 = last_chunk[e];
+    if (k1 == 0) continue;
+    const std::size_t first = (k1 - 1) * f.chunk;
+    fold_columns(f, view, first, first + f.chunk < f.cols ? first + f.chunk : f.cols);
+  }
+  __syncthreads();  // last_chunk is read before the next column block's tickets overwrite it
+}
+
+}  // namespace rl::kernels::segmented
