@@ -107,16 +107,20 @@ inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t 
   return t;
 }
 
-// ColumnTiled reads a matrix whose width is not a multiple of 4 through a view whose is: `fold`
-// consecutive rows (2 for a width of 2 mod 4, 4 for an odd one) are one row of the view, fold
-// times as wide, so every view row starts on a 16-byte boundary and is read in 16-byte vectors,
-// not one element at a time (1.46x the read floor at 65520 x 4097 on an H200). Column
-// q x cols + c of the view is column c of rows q, q + fold, ...; a second kernel adds the fold
-// view sums of each column and the rows past the last whole group of fold. Not below
-// kMinFoldRows view rows: the view's fold x cols sums, written and read again, would then weigh
-// too much against the matrix's bytes (16 view rows of an odd width read 256 bytes of int32 a
-// column, and its four int64 view sums are 32 bytes written and 32 read again: a quarter more).
-inline constexpr std::size_t kMinFoldRows = 16;
+// ColumnTiled reads a large matrix whose width is not a multiple of 4 through a view whose is:
+// `fold` consecutive rows (2 for a width of 2 mod 4, 4 for an odd one) are one row of the view,
+// fold times as wide, so every view row starts on a 16-byte boundary and is read in 16-byte
+// vectors, not one element at a time. Column q x cols + c of the view is column c of rows q,
+// q + fold, ...; the last blocks of the launch add each column's fold view sums and the rows
+// past the last whole group of fold (segmented_fold.cuh). Measured on H100s (docs/decisions.md):
+// at 2^28 the view reads 65520 x 4097 at 1.03x of 65536 x 4096's time, where one element a
+// thread took 1.06x to 1.18x from one H100 to the next (and 1.46x on an H200); but the fold's
+// tickets and loads add about 3.5 us after the last reads, more than the scalars lose on a matrix
+// of 2^24, and a matrix of a few hundred rows writes and reads its view sums again (16 bytes of
+// int64 a column per 4 rows of an odd width: 1.6 % of the bytes at 1024 rows). So the view only
+// from kMinFoldElements elements and kMinFoldRows view rows.
+inline constexpr std::size_t kMinFoldElements = std::size_t(1) << 26;
+inline constexpr std::size_t kMinFoldRows = 256;
 struct ColumnView {
   std::size_t rows = 0;
   std::size_t cols = 0;
@@ -124,7 +128,8 @@ struct ColumnView {
 };
 inline ColumnView column_view(std::size_t rows, std::size_t cols) {
   const unsigned fold = cols % 4 == 0 ? 1u : cols % 2 == 0 ? 2u : 4u;
-  if (fold == 1 || rows / fold < kMinFoldRows) return {rows, cols, 1};
+  if (fold == 1 || rows / fold < kMinFoldRows || rows * cols < kMinFoldElements)
+    return {rows, cols, 1};
   return {rows / fold, cols * fold, fold};
 }
 

@@ -131,9 +131,9 @@ def instance_keys(demangled):
   segmented = {"row_per_thread": "row_per_thread", "row_per_warp": "row_per_warp",
                "row_per_block": "row_per_block", "row_split": "row_split",
                "column_strided": "column_strided", "column_tiled": "column_tiled"}
-  # The tiled columns come in two instances, scalars and 16-byte vectors of four columns (every
-  # width but those of a matrix with too few rows to read 2 or 4 as one): the code view shows
-  # those.
+  # The tiled columns come in two instances, scalars and 16-byte vectors of four columns (a
+  # width that is a multiple of 4, as every power of two from 4 up, and a large matrix of any
+  # width through its view of 2 or 4 rows as one): the code view shows those.
   if name == "column_tiled" and targs[2] != "4":
     return []
   if name in segmented:

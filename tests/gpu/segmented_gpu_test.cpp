@@ -64,13 +64,11 @@ std::string case_name(const ::testing::TestParamInfo<SegmentedCase>& info) {
 std::vector<SegmentedCase> all_cases() {
   // Short rows of a few lanes each (row_per_thread), misaligned rows, narrow columns tiled down the
   // rows, a few very long rows split into thousands of pieces, widths a multiple of 4 (columns
-  // read in vectors) over a few rows and a few hundred, other widths read 2 or 4 rows as one
-  // (4097 x 3, 2053 x 250, 67 x 1025 at the fewest rows for it, with 3 rows left over) or a
-  // column a thread (33 x 1025).
+  // read in vectors) over a few rows and a few hundred, other widths a column a thread.
   const std::vector<Shape> shapes{{1, 1},      {1, 100003},  {70001, 1},          {33, 1025},
                                   {4097, 3},   {1000, 1000}, {3, (1u << 20) + 7}, {4099, 37},
                                   {20011, 32}, {2053, 250},  {2, 1u << 22},       {300, 4096},
-                                  {9, 1028},   {67, 1025}};
+                                  {9, 1028}};
   std::vector<SegmentedCase> out;
   for (KernelId k :
        {KernelId::RowPerThread, KernelId::RowPerWarp, KernelId::RowPerBlock, KernelId::RowSplit,
@@ -219,6 +217,20 @@ TEST_P(SegmentedOnGpu, EverySegmentSumsRightAndRepeatsBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, SegmentedOnGpu, ::testing::ValuesIn(all_cases()), case_name);
+
+// Large matrices of widths that are not a multiple of 4, which ColumnTiled reads 4 (16387 x
+// 4097, 3 rows past the view) or 2 (32771 x 2050, 1 row past it) rows as one and folds in the
+// same launch: 2^26 elements and more (segmented_shape.h's column_view), too large for every
+// kernel at every configuration above.
+std::vector<SegmentedCase> large_odd_cases() {
+  std::vector<SegmentedCase> out;
+  for (DType t : {DType::Int32, DType::Float32})
+    for (const Shape& s : {Shape{16387, 4097}, Shape{32771, 2050}})
+      out.push_back({KernelId::ColumnTiled, t, 256, 8, s});
+  return out;
+}
+INSTANTIATE_TEST_SUITE_P(LargeOddWidths, SegmentedOnGpu, ::testing::ValuesIn(large_odd_cases()),
+                         case_name);
 
 // The launch refuses what would read or write out of bounds: a matrix not 16-byte aligned (the
 // row kernels' vector loads), a missing partials buffer or scratch, and a plan of another shape.

@@ -191,27 +191,34 @@ TEST(SegmentedPlan, EightLoadsInFlightHalveTheSlabbedThreads) {
   EXPECT_EQ(plan.scratch_bytes, 0u);
 }
 
-TEST(SegmentedPlan, OddWidthsAreReadFourRowsAsOne) {
+TEST(SegmentedPlan, LargeOddWidthsAreReadFourRowsAsOne) {
   LaunchPlan plan;
-  // 4096 x 4097: a view of 1024 rows of 16388, 4097 vectors a row in 129 column blocks of 32,
-  // two slabs of 512 view rows in one group. The scratch: the view's sums at the front, then
-  // the slab sums, a ticket per column block and group and one for the groups, and the fold's
-  // tickets, one per chunk of 128 columns.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4097, 256, 8), &plan),
+  // 16384 x 4097 (2^26 elements and more): a view of 4096 rows of 16388, 4097 vectors a row in
+  // 129 column blocks of 32, two slabs of 2048 view rows in one group. The scratch: the view's
+  // sums at the front, then the slab sums, a ticket per column block and group and one for the
+  // groups, and the fold's tickets, one per chunk of 128 columns.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 16384, 4097, 256, 8), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 129u * 2u);
   EXPECT_EQ(plan.scratch_bytes, 3u * 16388u * 8u + 129u * 2u * 4u + 33u * 4u);
   EXPECT_EQ(plan.partial_count, 4097u);
-  // A width of 2 mod 4: two rows as one, 1026 view rows of 500.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 2053, 250, 256, 8), &plan),
+  // A width of 2 mod 4: two rows as one, 16385 view rows of 4100.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 32771, 2050, 256, 8), &plan),
             cudaSuccess);
-  EXPECT_GE(plan.scratch_bytes, 500u * 8u);
-  // 60 rows make 15 view rows, too few to pay for writing the view's sums: one column a thread,
-  // 65 column blocks of 64, one slab, no scratch.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 60, 4097, 256, 8), &plan),
+  EXPECT_GE(plan.scratch_bytes, 4100u * 8u);
+  // 4095 x 4097 (2^24): the fold's tail would cost more than the scalars lose. One column a
+  // thread, 129 column blocks of 32 by 4 slabs (twice the threads of 16-byte loads), in the
+  // scratch only the slab sums and their tickets.
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4095, 4097, 256, 8), &plan),
             cudaSuccess);
-  EXPECT_EQ(plan.grid, 65u);
-  EXPECT_EQ(plan.scratch_bytes, 0u);
+  EXPECT_EQ(plan.grid, 129u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 4u * 4097u * 8u + 129u * 2u * 4u);
+  // 1020 rows of 65537 make 255 view rows: the view sums would weigh too much. 60 rows: no view.
+  for (std::size_t rows : {1020u, 60u}) {
+    ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, rows, 65537, 256, 8), &plan),
+              cudaSuccess);
+    EXPECT_EQ(plan.scratch_bytes, 0u) << rows;
+  }
 }
 
 TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
