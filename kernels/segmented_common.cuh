@@ -22,6 +22,18 @@ using modern::kWarp;
 using modern::lanes_sum;
 using modern::Vec4;
 
+// Thread t's elements x[begin + t], x[begin + t + nthreads], ... < end, added in this order: a
+// range too short to reach a 16-byte boundary (all head), and the head before one.
+template <typename T>
+__device__ __forceinline__ typename Accum<T>::type elementwise_sum(const T* __restrict__ x,
+                                                                   std::size_t begin,
+                                                                   std::size_t end, unsigned t,
+                                                                   unsigned nthreads) {
+  typename Accum<T>::type acc(0);
+  for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
+  return acc;
+}
+
 // Thread t's share, of `nthreads` cooperating threads, of the sum of x[begin, end). x must be
 // 16-byte aligned (cudaMalloc's memory is). A row of a matrix whose width is not a multiple of
 // 4 starts anywhere in a 16-byte word, so the range is cut at 16-byte boundaries: up to 3
@@ -38,15 +50,10 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum(const T* __r
                                                                     std::size_t begin,
                                                                     std::size_t end, unsigned t,
                                                                     unsigned nthreads) {
-  using A = typename Accum<T>::type;
   using V = typename Vec4<T>::type;
-  A acc = A(0);
   const std::size_t body_begin = (begin + 3) & ~std::size_t(3);
-  if (body_begin >= end) {  // shorter than the way to the first boundary: all head
-    for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
-    return acc;
-  }
-  for (std::size_t i = begin + t; i < body_begin; i += nthreads) acc += __ldg(x + i);
+  if (body_begin >= end) return elementwise_sum(x, begin, end, t, nthreads);
+  auto acc = elementwise_sum(x, begin, body_begin, t, nthreads);
   const V* __restrict__ xv = reinterpret_cast<const V*>(x);
   const std::size_t vend = end / 4;
   std::size_t v = body_begin / 4 + t;
@@ -78,10 +85,7 @@ __device__ __forceinline__ typename Accum<T>::type range_thread_sum_predicated(
   using V = typename Vec4<T>::type;
   A acc = A(0);
   const std::size_t body_begin = (begin + 3) & ~std::size_t(3);
-  if (body_begin >= end) {  // shorter than the way to the first boundary: all head
-    for (std::size_t i = begin + t; i < end; i += nthreads) acc += __ldg(x + i);
-    return acc;
-  }
+  if (body_begin >= end) return elementwise_sum(x, begin, end, t, nthreads);
   const std::size_t vend = end / 4;
   T head = T(0), tail = T(0);
   if (nthreads >= 4) {

@@ -3,7 +3,6 @@
 // replay each block's additions in the GPU's order, so partials and total match the GPU bit for
 // bit, float32 included. The grid-stride kernels (their grid comes from the occupancy API) and
 // CUB (its internal order) have no model: nullopt.
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,23 +10,17 @@
 #include "engine/catalog/catalog.h"
 #include "engine/core/error.h"
 #include "engine/model/block_model.h"
+#include "model/warp_tree.h"
 
 namespace rl {
 
 namespace {
 
-constexpr unsigned kWarp = 32;
+using model::block_tree;
+using model::wrap_add;
 
 bool has_modern_model(KernelId k) {
   return k == KernelId::WarpShuffle || k == KernelId::ReduceAddSync || k == KernelId::CgReduce;
-}
-
-// int32 adds wrap as the GPU's 32-bit adds do (no overflow for the input contract anyway).
-inline std::int32_t add(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-}
-inline float add(float a, float b) {
-  return a + b;
 }
 
 // kernels/common.cuh load_pre_reduced: thread t of block b sums x[base + t + k*B] for k < U
@@ -39,35 +32,16 @@ T pre_reduced(const T* x, std::uint64_t n, std::uint64_t b, unsigned t, unsigned
   T sum = idx < n ? x[idx] : T(0);
   for (unsigned k = 1; k < unroll; ++k) {
     const std::uint64_t i = idx + std::uint64_t(k) * block;
-    sum = add(sum, i < n ? x[i] : T(0));
+    sum = wrap_add(sum, i < n ? x[i] : T(0));
   }
   return sum;
 }
 
-// kernels/modern_common.cuh warp_sum_shfl, lane 0's value: at offset o (16, 8, 4, 2, 1) lane i
-// adds lane i + o. Lanes i < o only read lanes that are still in range, and lane 0 depends on no
-// other. cg::reduce's xor butterfly (masks 16..1) adds the same pairs in the same operand order
-// for lane 0, and REDUX (int32) is exact, so this models all three kernels.
-template <typename T>
-T warp_tree(std::array<T, kWarp> lanes) {
-  for (unsigned offset = kWarp / 2; offset > 0; offset >>= 1)
-    for (unsigned i = 0; i < offset; ++i) lanes[i] = add(lanes[i], lanes[i + offset]);
-  return lanes[0];
-}
-
-// kernels/modern_common.cuh block_sum_shfl: warp trees, then warp 0 reduces the warp sums
-// padded with zeros to 32 lanes; a single warp skips the second level.
+// kernels/modern_common.cuh block_sum_shfl over the pre-reduced values. REDUX (int32) is exact
+// and cg::reduce adds the shuffle tree's pairs, so this models all three kernels.
 template <typename T>
 T block_sum(const T* x, std::uint64_t n, std::uint64_t b, unsigned block, unsigned unroll) {
-  const unsigned nwarps = block / kWarp;
-  std::array<T, kWarp> sums{};
-  for (unsigned w = 0; w < nwarps; ++w) {
-    std::array<T, kWarp> lanes{};
-    for (unsigned lane = 0; lane < kWarp; ++lane)
-      lanes[lane] = pre_reduced(x, n, b, w * kWarp + lane, block, unroll);
-    sums[w] = warp_tree(lanes);
-  }
-  return nwarps == 1 ? sums[0] : warp_tree(sums);
+  return block_tree<T>(block, [&](unsigned t) { return pre_reduced(x, n, b, t, block, unroll); });
 }
 
 template <typename T, typename P>

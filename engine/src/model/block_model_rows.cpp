@@ -6,19 +6,15 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "model/warp_tree.h"
 
 namespace rl::rows {
 
 namespace {
 
-constexpr unsigned kWarp = 32;
-
-inline std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-}
-inline float wrap_add(float a, float b) {
-  return a + b;
-}
+using model::block_tree;
+using model::kWarp;
+using model::wrap_add;
 
 // The 16-byte cut of [begin, end): body vectors [vbegin, vend) (indices of 4-element vectors);
 // head [begin, 4 * vbegin), tail [4 * vend, end). A range that never reaches a boundary is all
@@ -65,33 +61,16 @@ std::uint64_t strided_count(std::uint64_t from, std::uint64_t to, std::uint64_t 
   return from < to ? (to - from + step - 1) / step : 0;
 }
 
-// __shfl_down_sync tree, lane 0's result: at offset o lane i adds lane i + o.
-template <typename A>
-A warp_tree(std::array<A, kWarp> lanes) {
-  for (unsigned o = kWarp / 2; o > 0; o >>= 1)
-    for (unsigned i = 0; i < o; ++i) lanes[i] += lanes[i + o];
-  return lanes[0];
-}
-
+// A warp per row is block_sum_shfl's first level alone.
 template <typename T, typename A>
 A warp_row_sum(const T* x, std::uint64_t begin, std::uint64_t end, unsigned u) {
-  std::array<A, kWarp> lanes{};
-  for (unsigned l = 0; l < kWarp; ++l) lanes[l] = share<T, A>(x, begin, end, l, kWarp, u);
-  return warp_tree(lanes);
+  return block_tree<A>(kWarp, [&](unsigned t) { return share<T, A>(x, begin, end, t, kWarp, u); });
 }
 
 // kernels/modern_common.cuh block_sum_shfl over the block's shares.
 template <typename T, typename A>
 A block_row_sum(const T* x, std::uint64_t begin, std::uint64_t end, unsigned block, unsigned u) {
-  const unsigned warps = block / kWarp;
-  std::array<A, kWarp> sums{};
-  for (unsigned w = 0; w < warps; ++w) {
-    std::array<A, kWarp> lanes{};
-    for (unsigned l = 0; l < kWarp; ++l)
-      lanes[l] = share<T, A>(x, begin, end, w * kWarp + l, block, u);
-    sums[w] = warp_tree(lanes);
-  }
-  return warps == 1 ? sums[0] : warp_tree(sums);
+  return block_tree<A>(block, [&](unsigned t) { return share<T, A>(x, begin, end, t, block, u); });
 }
 
 template <typename T, typename A>
