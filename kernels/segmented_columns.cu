@@ -7,28 +7,23 @@
 //    whole consecutive rows, one contiguous chunk per block. A thread adds four neighbouring
 //    columns from one 16-byte load when the width is a multiple of 4 (every row then starts on
 //    a 16-byte boundary): four times the bytes per load, where a scalar per load leaves HBM
-//    waiting. Other widths are read through a view of 2 or 4 rows as one (segmented_shape.h's
-//    column_view), whose sums are added back into the matrix's columns at the end of the same
-//    launch (segmented_fold.cuh); a matrix of too few rows for the view, one column a thread. Each
-//    thread adds its columns down every (block / width)-th row of a slab, U rows in flight; the
-//    threads of a column are then added in shared memory by a fixed tree. With few column blocks
-//    the rows are cut into slabs so that the GPU stays busy; each slab's sums go to the scratch,
-//    and in the same launch the last block of each group of slabs to finish adds the group's sums,
-//    the last group all groups' (tickets counted with atomics, the order of additions fixed by the
-//    shape). One slab: the sums go straight to the partials.
+//    waiting. Other widths of a large matrix are read through a view of 2 or 4 rows as one
+//    (segmented_shape.h's column_view), whose sums are added back into the matrix's columns at
+//    the end of the same launch (segmented_column_sums.cuh); of a smaller one, one column a
+//    thread. Each thread adds its columns down every (block / width)-th row of a slab, U rows in
+//    flight; the threads of a column are then added in shared memory by a fixed tree. With few
+//    column blocks the rows are cut into slabs so that the GPU stays busy; each slab's sums go to
+//    the scratch, and in the same launch the last block of each group of slabs to finish adds the
+//    group's sums, the last group all groups' (tickets counted with atomics, the order of additions
+//    fixed by the shape). One slab: the sums go straight to the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
+#include "segmented_column_sums.cuh"
 #include "segmented_common.cuh"
-#include "segmented_fold.cuh"
 #include "segmented_shape.h"
 
 namespace rl::kernels::segmented {
 namespace {
-
-// Slab sums in flight per thread when the last blocks add them.
-constexpr int kCombineUnroll = 8;
-// Slab sums per thread up to which the last block of a column block adds them all at once.
-constexpr std::size_t kOneLevelSumsPerThread = 2 * kCombineUnroll;
 
 // L neighbouring elements of one row: a thread's share of a load.
 template <typename T, int L>
@@ -117,52 +112,6 @@ __global__ void __launch_bounds__(1024)
     if (lane == 0) sums[c] = s;
   }
 }
-
-// Rows [0, count) of a matrix of A (`cols` wide, read through L2 with __ldcg: other SMs wrote it
-// during this launch) added down columns [first_col, first_col + columns) into dst: `along`
-// threads per row (the columns, up to the block) by blockDim.x / along down the rows,
-// kCombineUnroll sums in flight per thread, then a fixed tree in `tile`. The order depends on
-// the shape alone, not on which block does it, so a float sum is the same on every launch.
-template <typename A>
-__device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::size_t count,
-                                                 std::size_t cols, std::size_t first_col,
-                                                 unsigned columns, A* __restrict__ tile,
-                                                 A* __restrict__ dst) {
-  const unsigned along = columns < blockDim.x ? columns : blockDim.x;
-  const unsigned tx = threadIdx.x % along, ty = threadIdx.x / along, down = blockDim.x / along;
-  for (unsigned base = 0; base < columns; base += along) {  // the same trips for every thread
-    const std::size_t c = first_col + base + tx;
-    A acc = A(0);
-    for (std::size_t r = ty; c < cols && r < count; r += std::size_t(kCombineUnroll) * down) {
-      A v[kCombineUnroll];
-#pragma unroll
-      for (int k = 0; k < kCombineUnroll; ++k) {
-        const std::size_t rk = r + std::size_t(k) * down;
-        v[k] = rk < count ? __ldcg(m + rk * cols + c) : A(0);
-      }
-#pragma unroll
-      for (int k = 0; k < kCombineUnroll; ++k) acc += v[k];
-    }
-    tile[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned h = down / 2; h > 0; h >>= 1) {
-      if (ty < h) tile[threadIdx.x] = acc = acc + tile[threadIdx.x + h * along];
-      __syncthreads();
-    }
-    if (ty == 0 && c < cols) dst[c] = acc;
-  }
-}
-
-// Where a slabbed ColumnTiled keeps its sums: slabs x cols slab sums, groups x cols group sums
-// (slab_group slabs each, the last group fewer; none when one group holds every slab), and per
-// column block a ticket per group and one for the groups.
-template <typename A>
-struct SlabScratch {
-  A* slab_sums;
-  A* group_sums;
-  unsigned* tickets;
-  std::size_t slab_group;
-};
 
 // Block (bx, s) of a tile `width` units wide: thread (tx, ty) = (threadIdx.x % width,
 // threadIdx.x / width) adds columns c = (bx * width + tx) * L, ..., c + L - 1 over rows

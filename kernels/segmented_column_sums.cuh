@@ -1,15 +1,17 @@
-// ColumnTiled's fold (segmented_columns.cu): a matrix whose width is not a multiple of 4 is read
-// through a view of `fold` rows as one (segmented_shape.h's column_view), and the view's column
-// sums are added back into the matrix's columns in the same launch, not by a second kernel
-// (whose launch cost 3-4 us at 2^24 on an H100, as much as the 16-byte loads saved).
+// How ColumnTiled (segmented_columns.cu) hands its sums on after its reads, in the same launch:
+// the slab sums added by the last block of each group of slabs, the group sums by the last
+// group, and the fold of a view's sums into the matrix's columns.
 //
-// View column q x cols + c is column c of the matrix's rows q, q + fold, ... The matrix's
-// columns are cut into chunks of `chunk` columns, the view columns of one column block (so a
-// column block's view columns meet at most two chunks in each phase q). A chunk's sum needs the
-// view sums of every (column block, phase) pair that meets it; the block that holds a column
-// block's final view sums takes a ticket on each chunk it meets, and the last pair's block adds
-// the chunk: its fold view sums, then the rows past the view (fewer than fold), in this order,
-// the same on every launch.
+// The fold: a matrix whose width is not a multiple of 4 is read through a view of `fold` rows
+// as one (segmented_shape.h's column_view), and the view's column sums are added back into the
+// matrix's columns in the same launch, not by a second kernel that waits for the first (about
+// 1 us slower at 2^24 on an H100, docs/decisions.md). View column q x cols + c is column c of the matrix's rows q, q + fold, ...
+// The matrix's columns are cut into chunks of `chunk` columns, the view columns of one column
+// block (so a column block's view columns meet at most two chunks in each phase q). A chunk's
+// sum needs the view sums of every (column block, phase) pair that meets it; the block that
+// holds a column block's final view sums takes a ticket on each chunk it meets, and the last
+// pair's block adds the chunk: its fold view sums, then the rows past the view (fewer than
+// fold), in this order, the same on every launch.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +20,57 @@
 #include <cstddef>
 
 namespace rl::kernels::segmented {
+
+// Slab sums in flight per thread when the last blocks add them.
+inline constexpr int kCombineUnroll = 8;
+// Slab sums per thread up to which the last block of a column block adds them all at once.
+inline constexpr std::size_t kOneLevelSumsPerThread = 2 * kCombineUnroll;
+
+// Rows [0, count) of a matrix of A (`cols` wide, read through L2 with __ldcg: other SMs wrote it
+// during this launch) added down columns [first_col, first_col + columns) into dst: `along`
+// threads per row (the columns, up to the block) by blockDim.x / along down the rows,
+// kCombineUnroll sums in flight per thread, then a fixed tree in `tile`. The order depends on
+// the shape alone, not on which block does it, so a float sum is the same on every launch.
+template <typename A>
+__device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::size_t count,
+                                                 std::size_t cols, std::size_t first_col,
+                                                 unsigned columns, A* __restrict__ tile,
+                                                 A* __restrict__ dst) {
+  const unsigned along = columns < blockDim.x ? columns : blockDim.x;
+  const unsigned tx = threadIdx.x % along, ty = threadIdx.x / along, down = blockDim.x / along;
+  for (unsigned base = 0; base < columns; base += along) {  // the same trips for every thread
+    const std::size_t c = first_col + base + tx;
+    A acc = A(0);
+    for (std::size_t r = ty; c < cols && r < count; r += std::size_t(kCombineUnroll) * down) {
+      A v[kCombineUnroll];
+#pragma unroll
+      for (int k = 0; k < kCombineUnroll; ++k) {
+        const std::size_t rk = r + std::size_t(k) * down;
+        v[k] = rk < count ? __ldcg(m + rk * cols + c) : A(0);
+      }
+#pragma unroll
+      for (int k = 0; k < kCombineUnroll; ++k) acc += v[k];
+    }
+    tile[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned h = down / 2; h > 0; h >>= 1) {
+      if (ty < h) tile[threadIdx.x] = acc = acc + tile[threadIdx.x + h * along];
+      __syncthreads();
+    }
+    if (ty == 0 && c < cols) dst[c] = acc;
+  }
+}
+
+// Where a slabbed ColumnTiled keeps its sums: slabs x cols slab sums, groups x cols group sums
+// (slab_group slabs each, the last group fewer; none when one group holds every slab), and per
+// column block a ticket per group and one for the groups.
+template <typename A>
+struct SlabScratch {
+  A* slab_sums;
+  A* group_sums;
+  unsigned* tickets;
+  std::size_t slab_group;
+};
 
 template <typename T, typename A>
 struct ViewFold {
