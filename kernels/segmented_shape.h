@@ -80,7 +80,8 @@ inline RowSplitShape row_split_shape(std::size_t rows, std::size_t cols, int blo
 inline constexpr std::size_t kColumnTileWidth = 32;
 
 // Columns a ColumnTiled thread adds side by side: four (one 16-byte vector of a row) when every
-// row starts on a 16-byte boundary, that is when the width is a multiple of 4; else one.
+// row starts on a 16-byte boundary, that is when the width is a multiple of 4 (column_view's
+// width, for a matrix read 2 or 4 rows as one); else one.
 inline unsigned column_lanes(std::size_t cols) {
   return cols % 4 == 0 ? 4u : 1u;
 }
