@@ -5,13 +5,13 @@
 // The fold: a matrix whose width is not a multiple of 4 is read through a view of `fold` rows
 // as one (segmented_shape.h's column_view), and the view's column sums are added back into the
 // matrix's columns in the same launch, not by a second kernel that waits for the first (about
-// 1 us slower at 2^24 on an H100, docs/decisions.md). View column q x cols + c is column c of the matrix's rows q, q + fold, ...
-// The matrix's columns are cut into chunks of `chunk` columns, the view columns of one column
-// block (so a column block's view columns meet at most two chunks in each phase q). A chunk's
-// sum needs the view sums of every (column block, phase) pair that meets it; the block that
-// holds a column block's final view sums takes a ticket on each chunk it meets, and the last
-// pair's block adds the chunk: its fold view sums, then the rows past the view (fewer than
-// fold), in this order, the same on every launch.
+// 1 us slower at 2^24 on an H100, docs/decisions.md). View column q x cols + c is column c of the
+// matrix's rows q, q + fold, ... The matrix's columns are cut into chunks of `chunk` columns, the
+// view columns of one column block (so a column block's view columns meet at most two chunks in
+// each phase q). A chunk's sum needs the view sums of every (column block, phase) pair that meets
+// it; the block that holds a column block's final view sums takes a ticket on each chunk it meets,
+// and the last pair's block adds the chunk: its fold view sums, then the rows past the view (fewer
+// than fold), in this order, the same on every launch.
 #pragma once
 
 #include <cuda_runtime.h>
