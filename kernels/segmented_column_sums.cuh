@@ -70,6 +70,7 @@ struct SlabScratch {
   A* group_sums;
   unsigned* tickets;
   std::size_t slab_group;
+  std::size_t groups;  // ceil(slabs / slab_group), from the host: no 64-bit division per thread
 };
 
 template <typename T, typename A>
@@ -121,15 +122,16 @@ __device__ __forceinline__ void fold_columns(const ViewFold<T, A>& f, const A* _
 }
 
 // Called by every thread of the block that has just written the final view sums of view
-// columns [view_first, view_end): a ticket for each (phase, chunk) pair they meet, taken by one
-// thread each (up to two chunks in each of up to four phases), as counts_last takes its one
-// (the barrier orders the block's writes before the acquire-release tickets); then the block
-// adds the chunks whose last pair it was.
+// columns [view_first, view_first + width) clipped to view_cols: a ticket for each (phase, chunk)
+// pair they meet, taken by one thread each (up to two chunks in each of up to four phases), as
+// counts_last takes its one (the barrier orders the block's writes before the acquire-release
+// tickets); then the block adds the chunks whose last pair it was.
 template <typename T, typename A>
 __device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
                                                         const A* __restrict__ view,
-                                                        std::size_t view_first,
-                                                        std::size_t view_end) {
+                                                        std::size_t view_first, std::size_t width,
+                                                        std::size_t view_cols) {
+  const std::size_t view_end = view_first + width < view_cols ? view_first + width : view_cols;
   __shared__ std::size_t last_chunk[8];  // chunk + 1 where this block's pair was the last, else 0
   __syncthreads();
   if (threadIdx.x < 8) {

@@ -123,9 +123,12 @@ __global__ void __launch_bounds__(1024)
 // sums: one launch, no second kernel waiting on the first, and two short additions at its end
 // instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
 // zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
-// cols is a multiple of L; rows and cols are column_view's, and where it folds rows, `sums` are
-// the view's and the block that writes a column block's final sums takes the fold's tickets.
-template <typename T, int U, int L>
+// cols is a multiple of L; rows and cols are column_view's. Fold: column_view folds rows,
+// `sums` are the view's and the block that writes a column block's final sums takes the fold's
+// tickets. An instance of its own: compiled into every instance, the fold raised int32 at U = 4
+// from 54 to 64 registers and one column a thread from 32 to up to 56; as it is, the other
+// instances compile to the PTX they had before the fold.
+template <typename T, int U, int L, bool Fold>
 __global__ void __launch_bounds__(1024)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
                  std::size_t column_blocks, std::size_t slab_rows,
@@ -140,8 +143,7 @@ __global__ void __launch_bounds__(1024)
   const std::size_t row_begin = slab * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
-  const std::size_t groups = (slabs + scratch.slab_group - 1) / scratch.slab_group;
-  const std::size_t group = slab / scratch.slab_group;
+  const std::size_t groups = scratch.groups, group = slab / scratch.slab_group;
   const std::size_t group_first = group * scratch.slab_group;
   const std::size_t group_count =
       slabs - group_first < scratch.slab_group ? slabs - group_first : scratch.slab_group;
@@ -167,28 +169,25 @@ __global__ void __launch_bounds__(1024)
       }
     }
     if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
-    // Whether this block holds the column block's final sums: with one slab every block, else
-    // the last of its group, and with several groups the last group.
-    bool final_sums = true;
+    // The block that holds the column block's final sums (with one slab every block, else the
+    // last of its group, and with several groups the last group) takes the fold's tickets.
+    if (slabs == 1) {
+      if constexpr (Fold) fold_after_column_block(fold, sums, bx * width * L, width * L, cols);
+      continue;
+    }
+    unsigned* tickets = scratch.tickets + bx * (groups + 1);
+    if (!counts_last(tickets + group, group_count)) continue;
     const std::size_t first_col = bx * width * L;
-    if (slabs > 1) {
-      unsigned* tickets = scratch.tickets + bx * (groups + 1);
-      final_sums = counts_last(tickets + group, group_count);
-      if (final_sums) {
-        A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
-        add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
-                         width * L, tile, group_out);
-        if (groups > 1) {
-          final_sums = counts_last(tickets + groups, groups);
-          if (final_sums)
-            add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
-        }
-      }
+    A* group_out = groups > 1 ? scratch.group_sums + group * cols : sums;
+    add_rows_of_sums(scratch.slab_sums + group_first * cols, group_count, cols, first_col,
+                     width * L, tile, group_out);
+    if (groups == 1 || !counts_last(tickets + groups, groups)) {
+      if constexpr (Fold)
+        if (groups == 1) fold_after_column_block(fold, sums, first_col, width * L, cols);
+      continue;
     }
-    if (final_sums && fold.fold > 1) {
-      const std::size_t end_col = first_col + width * L < cols ? first_col + width * L : cols;
-      fold_after_column_block(fold, sums, first_col, end_col);
-    }
+    add_rows_of_sums(scratch.group_sums, groups, cols, first_col, width * L, tile, sums);
+    if constexpr (Fold) fold_after_column_block(fold, sums, first_col, width * L, cols);
   }
 }
 
@@ -257,7 +256,7 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
-  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group};
+  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups};
   if (s.slabs.slabs > 1) {
     scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;
@@ -265,7 +264,9 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
         reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * cols : 0));
   }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
-  const auto kernel = s.slabs.lanes == 4 ? column_tiled<T, U, 4> : column_tiled<T, U, 1>;
+  const auto kernel = s.slabs.lanes == 1 ? column_tiled<T, U, 1, false>
+                      : s.view.fold > 1  ? column_tiled<T, U, 4, true>
+                                         : column_tiled<T, U, 4, false>;
   kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
                                                   s.slabs.tile.column_blocks, s.slabs.slab_rows,
                                                   scratch, view_sums, fold);

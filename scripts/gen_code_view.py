@@ -131,10 +131,11 @@ def instance_keys(demangled):
   segmented = {"row_per_thread": "row_per_thread", "row_per_warp": "row_per_warp",
                "row_per_block": "row_per_block", "row_split": "row_split",
                "column_strided": "column_strided", "column_tiled": "column_tiled"}
-  # The tiled columns come in two instances, scalars and 16-byte vectors of four columns (a
-  # width that is a multiple of 4, as every power of two from 4 up, and a large matrix of any
-  # width through its view of 2 or 4 rows as one): the code view shows those.
-  if name == "column_tiled" and targs[2] != "4":
+  # The tiled columns come in three instances: scalars, 16-byte vectors of four columns (a width
+  # that is a multiple of 4, as every power of two from 4 up), and those vectors with the fold
+  # of a large matrix read 2 or 4 rows as one (Fold = true). The code view shows the vectors
+  # without the fold.
+  if name == "column_tiled" and (targs[2] != "4" or (len(targs) > 3 and targs[3] != "false")):
     return []
   if name in segmented:
     return [key(segmented[name], t, "registers", int(targs[1]))]
