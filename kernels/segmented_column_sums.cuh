@@ -80,20 +80,26 @@ struct ViewFold {
   std::size_t cols;
   std::size_t view_rows;  // rows of the view: the matrix's first view_rows x fold rows
   unsigned fold;          // 1: the matrix is read as it is, no fold
-  std::size_t chunk;      // columns of a chunk: the view columns of one column block
+  unsigned chunk_shift;   // a chunk is 2^chunk_shift columns: the view columns of one column
+                          // block (a power of two: shifts, not 64-bit divisions, which are calls)
   unsigned* tickets;      // one per chunk, 0 between launches
   A* sums;                // the matrix's column sums
 };
 
+template <typename T, typename A>
+__device__ __forceinline__ std::size_t chunk_columns(const ViewFold<T, A>& f) {
+  return std::size_t(1) << f.chunk_shift;
+}
+
 // (Column block, phase) pairs whose view columns meet chunk k.
 template <typename T, typename A>
 __device__ __forceinline__ unsigned fold_pairs(const ViewFold<T, A>& f, std::size_t k) {
-  const std::size_t first = k * f.chunk;
-  const std::size_t end = first + f.chunk < f.cols ? first + f.chunk : f.cols;
+  const std::size_t first = k << f.chunk_shift;
+  const std::size_t end = first + chunk_columns(f) < f.cols ? first + chunk_columns(f) : f.cols;
   unsigned pairs = 0;
   for (unsigned q = 0; q < f.fold; ++q)
-    pairs += static_cast<unsigned>((q * f.cols + end - 1) / f.chunk -
-                                   (q * f.cols + first) / f.chunk + 1);
+    pairs += static_cast<unsigned>(((q * f.cols + end - 1) >> f.chunk_shift) -
+                                   ((q * f.cols + first) >> f.chunk_shift) + 1);
   return pairs;
 }
 
@@ -141,8 +147,8 @@ __device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
       const std::size_t phase_first = q * f.cols, phase_end = phase_first + f.cols;
       const std::size_t lo = view_first > phase_first ? view_first : phase_first;
       const std::size_t hi = view_end < phase_end ? view_end : phase_end;
-      const std::size_t k = lo < hi ? (lo - phase_first) / f.chunk + threadIdx.x % 2 : 0;
-      if (lo < hi && k <= (hi - 1 - phase_first) / f.chunk) {
+      const std::size_t k = lo < hi ? ((lo - phase_first) >> f.chunk_shift) + threadIdx.x % 2 : 0;
+      if (lo < hi && k <= ((hi - 1 - phase_first) >> f.chunk_shift)) {
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(f.tickets[k]);
         if (t.fetch_add(1u, cuda::memory_order_acq_rel) == fold_pairs(f, k) - 1) {
           t.store(0u, cuda::memory_order_relaxed);
@@ -156,8 +162,9 @@ __device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
   for (int e = 0; e < 8; ++e) {
     const std::size_t k1 = last_chunk[e];
     if (k1 == 0) continue;
-    const std::size_t first = (k1 - 1) * f.chunk;
-    fold_columns(f, view, first, first + f.chunk < f.cols ? first + f.chunk : f.cols);
+    const std::size_t first = (k1 - 1) << f.chunk_shift;
+    const std::size_t end = first + chunk_columns(f);
+    fold_columns(f, view, first, end < f.cols ? end : f.cols);
   }
   __syncthreads();  // last_chunk is read before the next column block's tickets overwrite it
 }

@@ -249,10 +249,12 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   auto* const scratch_bytes = static_cast<unsigned char*>(a.scratch);
   A* const view_sums = s.view.fold > 1 ? reinterpret_cast<A*>(scratch_bytes) : sums;
   const std::size_t cols = s.view.cols;
-  ViewFold<T, A> fold{x,           a.rows,
-                      a.cols,      s.view.rows,
-                      s.view.fold, static_cast<std::size_t>(s.slabs.tile.width) * s.slabs.lanes,
-                      nullptr,     sums};
+  // A chunk is the view columns of one column block: a power-of-two width (block sizes are
+  // powers of two) times 4 lanes.
+  unsigned chunk_shift = 0;
+  while ((std::size_t(1) << chunk_shift) < std::size_t(s.slabs.tile.width) * s.slabs.lanes)
+    ++chunk_shift;
+  ViewFold<T, A> fold{x, a.rows, a.cols, s.view.rows, s.view.fold, chunk_shift, nullptr, sums};
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
