@@ -251,9 +251,10 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   const std::size_t cols = s.view.cols;
   // A chunk is the view columns of one column block: a power-of-two width (block sizes are
   // powers of two) times 4 lanes.
+  const std::size_t chunk = std::size_t(s.slabs.tile.width) * s.slabs.lanes;
   unsigned chunk_shift = 0;
-  while ((std::size_t(1) << chunk_shift) < std::size_t(s.slabs.tile.width) * s.slabs.lanes)
-    ++chunk_shift;
+  while ((std::size_t(1) << chunk_shift) < chunk) ++chunk_shift;
+  if (s.view.fold > 1 && (std::size_t(1) << chunk_shift) != chunk) return cudaErrorInvalidValue;
   ViewFold<T, A> fold{x, a.rows, a.cols, s.view.rows, s.view.fold, chunk_shift, nullptr, sums};
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
