@@ -202,6 +202,9 @@ struct ColumnsShape {
   std::size_t slab_group = 1;
   std::size_t groups = 1;
   std::size_t view_sums_bytes = 0;
+  // The fold's chunks: the view columns of one column block, 2^chunk_shift of them (a
+  // power-of-two tile width, block sizes being powers of two, times 4 lanes), a ticket each.
+  unsigned chunk_shift = 0;
   std::size_t fold_tickets = 0;
   std::size_t scratch_bytes = 0;
 };
@@ -217,7 +220,11 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
   // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
-  if (s.view.fold > 1) s.fold_tickets = ceil_div(a.cols, s.slabs.tile.width * s.slabs.lanes);
+  if (s.view.fold > 1) {
+    const std::size_t chunk = std::size_t(s.slabs.tile.width) * s.slabs.lanes;
+    while ((std::size_t(1) << s.chunk_shift) < chunk) ++s.chunk_shift;
+    s.fold_tickets = ceil_div(a.cols, chunk);
+  }
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
   // One group when the last block adds every slab's sums in two rounds of loads: a second
@@ -249,13 +256,7 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   auto* const scratch_bytes = static_cast<unsigned char*>(a.scratch);
   A* const view_sums = s.view.fold > 1 ? reinterpret_cast<A*>(scratch_bytes) : sums;
   const std::size_t cols = s.view.cols;
-  // A chunk is the view columns of one column block: a power-of-two width (block sizes are
-  // powers of two) times 4 lanes.
-  const std::size_t chunk = std::size_t(s.slabs.tile.width) * s.slabs.lanes;
-  unsigned chunk_shift = 0;
-  while ((std::size_t(1) << chunk_shift) < chunk) ++chunk_shift;
-  if (s.view.fold > 1 && (std::size_t(1) << chunk_shift) != chunk) return cudaErrorInvalidValue;
-  ViewFold<T, A> fold{x, a.rows, a.cols, s.view.rows, s.view.fold, chunk_shift, nullptr, sums};
+  ViewFold<T, A> fold{x, a.rows, a.cols, s.view.rows, s.view.fold, s.chunk_shift, nullptr, sums};
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
@@ -294,6 +295,10 @@ cudaError_t launch_columns(const LaunchArgs& a, const LaunchPlan& p) {
   const ColumnsShape s = columns_shape(a);
   if (p.scratch_bytes < s.scratch_bytes) return cudaErrorInvalidValue;  // planned for another shape
   if (s.slabs.lanes == 4 && !is_vector_aligned(a.input)) return cudaErrorInvalidValue;
+  // A chunk that is not a power of two would fold the wrong columns.
+  if (s.view.fold > 1 &&
+      (std::size_t(1) << s.chunk_shift) != std::size_t(s.slabs.tile.width) * s.slabs.lanes)
+    return cudaErrorInvalidValue;
   return detail::with_type(a.type, [&](auto t) {
     using T = typename decltype(t)::type;
     return with_segmented_unroll(
