@@ -87,13 +87,13 @@ struct ViewFold {
 };
 
 template <typename T, typename A>
-__device__ __forceinline__ std::size_t chunk_columns(const ViewFold<T, A>& f) {
+__host__ __device__ __forceinline__ std::size_t chunk_columns(const ViewFold<T, A>& f) {
   return std::size_t(1) << f.chunk_shift;
 }
 
 // (Column block, phase) pairs whose view columns meet chunk k.
 template <typename T, typename A>
-__device__ __forceinline__ unsigned fold_pairs(const ViewFold<T, A>& f, std::size_t k) {
+__host__ __device__ __forceinline__ unsigned fold_pairs(const ViewFold<T, A>& f, std::size_t k) {
   const std::size_t first = k << f.chunk_shift;
   const std::size_t end = first + chunk_columns(f) < f.cols ? first + chunk_columns(f) : f.cols;
   unsigned pairs = 0;
@@ -101,6 +101,23 @@ __device__ __forceinline__ unsigned fold_pairs(const ViewFold<T, A>& f, std::siz
     pairs += static_cast<unsigned>(((q * f.cols + end - 1) >> f.chunk_shift) -
                                    ((q * f.cols + first) >> f.chunk_shift) + 1);
   return pairs;
+}
+
+// The chunk on which ticket slot `slot` (0-7: phase slot / 2, its first or second chunk) of the
+// block holding view columns [view_first, view_end) takes a ticket, plus 1; 0 where the slot
+// meets no chunk. Host and device, so the tests can count every chunk's tickets.
+template <typename T, typename A>
+__host__ __device__ __forceinline__ std::size_t fold_ticket_chunk(const ViewFold<T, A>& f,
+                                                                  std::size_t view_first,
+                                                                  std::size_t view_end,
+                                                                  unsigned slot) {
+  const unsigned q = slot / 2;
+  if (q >= f.fold) return 0;
+  const std::size_t phase_first = q * f.cols, phase_end = phase_first + f.cols;
+  const std::size_t lo = view_first > phase_first ? view_first : phase_first;
+  const std::size_t hi = view_end < phase_end ? view_end : phase_end;
+  const std::size_t k = lo < hi ? ((lo - phase_first) >> f.chunk_shift) + slot % 2 : 0;
+  return lo < hi && k <= ((hi - 1 - phase_first) >> f.chunk_shift) ? k + 1 : 0;
 }
 
 // Columns [first, end) of the matrix: their fold view sums (written by other blocks in this
@@ -141,19 +158,13 @@ __device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
   __shared__ std::size_t last_chunk[8];  // chunk + 1 where this block's pair was the last, else 0
   __syncthreads();
   if (threadIdx.x < 8) {
-    const unsigned q = threadIdx.x / 2;
     std::size_t entry = 0;
-    if (q < f.fold) {
-      const std::size_t phase_first = q * f.cols, phase_end = phase_first + f.cols;
-      const std::size_t lo = view_first > phase_first ? view_first : phase_first;
-      const std::size_t hi = view_end < phase_end ? view_end : phase_end;
-      const std::size_t k = lo < hi ? ((lo - phase_first) >> f.chunk_shift) + threadIdx.x % 2 : 0;
-      if (lo < hi && k <= ((hi - 1 - phase_first) >> f.chunk_shift)) {
-        cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(f.tickets[k]);
-        if (t.fetch_add(1u, cuda::memory_order_acq_rel) == fold_pairs(f, k) - 1) {
-          t.store(0u, cuda::memory_order_relaxed);
-          entry = k + 1;
-        }
+    if (const std::size_t k1 = fold_ticket_chunk(f, view_first, view_end, threadIdx.x)) {
+      const std::size_t k = k1 - 1;
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(f.tickets[k]);
+      if (t.fetch_add(1u, cuda::memory_order_acq_rel) == fold_pairs(f, k) - 1) {
+        t.store(0u, cuda::memory_order_relaxed);
+        entry = k1;
       }
     }
     last_chunk[threadIdx.x] = entry;
