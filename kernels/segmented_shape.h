@@ -114,7 +114,7 @@ inline ColumnTile column_tile(std::size_t units, std::size_t block, std::size_t 
 // vectors, not one element at a time. Column q x cols + c of the view is column c of rows q,
 // q + fold, ...; the last blocks of the launch add each column's fold view sums and the rows
 // past the last whole group of fold (segmented_column_sums.cuh). Measured (docs/decisions.md): at
-// 2^28 the view reads odd widths at 1.03x to 1.17x of 65536 x 4096's time, by build and GPU (on
+// 2^28 the view reads odd widths at 1.03x to 1.26x of 65536 x 4096's time, by build and GPU (on
 // an H200, as the fold instance's loop interleaves its additions with its loads), where one
 // element a thread took 1.06x to 1.18x from one H100 to the next (and 1.46x on an H200); but
 // the fold's tickets and loads add about 3.5 us after the last reads, more than the scalars lose
