@@ -202,9 +202,9 @@ struct ColumnsShape {
   std::size_t slab_group = 1;
   std::size_t groups = 1;
   std::size_t view_sums_bytes = 0;
-  // The fold's chunks: the view columns of one column block, 2^chunk_shift of them (a
-  // power-of-two tile width, block sizes being powers of two, times 4 lanes), a ticket each.
-  unsigned chunk_shift = 0;
+  // The fold's chunks: the view columns of one column block, 2^chunk_shift of them
+  // (fold_chunk_shift; -1: not a power of two), a ticket each.
+  int chunk_shift = 0;
   std::size_t fold_tickets = 0;
   std::size_t scratch_bytes = 0;
 };
@@ -221,9 +221,8 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.view.fold > 1) {
-    const std::size_t chunk = std::size_t(s.slabs.tile.width) * s.slabs.lanes;
-    while ((std::size_t(1) << s.chunk_shift) < chunk) ++s.chunk_shift;
-    s.fold_tickets = ceil_div(a.cols, chunk);
+    s.chunk_shift = fold_chunk_shift(s.slabs);
+    s.fold_tickets = ceil_div(a.cols, std::size_t(s.slabs.tile.width) * s.slabs.lanes);
   }
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
@@ -256,7 +255,10 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   auto* const scratch_bytes = static_cast<unsigned char*>(a.scratch);
   A* const view_sums = s.view.fold > 1 ? reinterpret_cast<A*>(scratch_bytes) : sums;
   const std::size_t cols = s.view.cols;
-  ViewFold<T, A> fold{x, a.rows, a.cols, s.view.rows, s.view.fold, s.chunk_shift, nullptr, sums};
+  // chunk_shift >= 0: launch_columns refuses a fold whose chunk is not a power of two.
+  ViewFold<T, A> fold{x,           a.rows,      a.cols,
+                      s.view.rows, s.view.fold, static_cast<unsigned>(s.chunk_shift),
+                      nullptr,     sums};
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
@@ -295,10 +297,7 @@ cudaError_t launch_columns(const LaunchArgs& a, const LaunchPlan& p) {
   const ColumnsShape s = columns_shape(a);
   if (p.scratch_bytes < s.scratch_bytes) return cudaErrorInvalidValue;  // planned for another shape
   if (s.slabs.lanes == 4 && !is_vector_aligned(a.input)) return cudaErrorInvalidValue;
-  // A chunk that is not a power of two would fold the wrong columns.
-  if (s.view.fold > 1 &&
-      (std::size_t(1) << s.chunk_shift) != std::size_t(s.slabs.tile.width) * s.slabs.lanes)
-    return cudaErrorInvalidValue;
+  if (s.view.fold > 1 && s.chunk_shift < 0) return cudaErrorInvalidValue;  // fold_chunk_shift
   return detail::with_type(a.type, [&](auto t) {
     using T = typename decltype(t)::type;
     return with_segmented_unroll(

@@ -167,6 +167,16 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   return s;
 }
 
+// A folded view's chunk is the view columns of one column block (tile width x lanes), which its
+// fold adds with shifts: the chunk's log2, or -1 where it is not a power of two (a block size
+// that is not one), which the launch refuses rather than fold the wrong columns.
+inline int fold_chunk_shift(const ColumnSlabShape& s) {
+  const std::size_t chunk = std::size_t(s.tile.width) * s.lanes;
+  int shift = 0;
+  while ((std::size_t(1) << shift) < chunk) ++shift;
+  return (std::size_t(1) << shift) == chunk ? shift : -1;
+}
+
 // segmented_rows.cu: RowPerThread, RowPerWarp, RowPerBlock, RowSplit.
 cudaError_t plan_rows(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_rows(const LaunchArgs& a, const LaunchPlan& p);

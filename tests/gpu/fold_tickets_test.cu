@@ -69,13 +69,19 @@ TEST(FoldTickets, TheShapesTheKernelFoldsAtItsBlockSizes) {
       for (int unroll : {1, 2, 4, 8}) {
         const ColumnView v = column_view(s[0], s[1]);
         if (v.fold == 1) continue;
-        const ColumnSlabShape slabs = column_slab_shape(v.rows, v.cols, block, unroll);
-        const std::size_t chunk = std::size_t(slabs.tile.width) * slabs.lanes;
-        unsigned shift = 0;
-        while ((std::size_t(1) << shift) < chunk) ++shift;
-        ASSERT_EQ(std::size_t(1) << shift, chunk) << "a chunk that is not a power of two";
-        expect_every_chunk_added_once(fold_of(s[1], v.fold, shift));
+        const int shift = fold_chunk_shift(column_slab_shape(v.rows, v.cols, block, unroll));
+        ASSERT_GE(shift, 0) << "a chunk that is not a power of two";
+        expect_every_chunk_added_once(fold_of(s[1], v.fold, static_cast<unsigned>(shift)));
       }
+}
+
+TEST(FoldTickets, AChunkThatIsNotAPowerOfTwoHasNoShift) {
+  ColumnSlabShape s;
+  s.lanes = 4;
+  s.tile.width = 32;
+  EXPECT_EQ(fold_chunk_shift(s), 7);
+  s.tile.width = 24;  // a block of 96 threads could give such a tile
+  EXPECT_EQ(fold_chunk_shift(s), -1);
 }
 
 }  // namespace
