@@ -7,12 +7,15 @@
 //    Rows of a few hundred to a few thousand elements.
 //  RowPerBlock: a block per row, warp sums through shared memory, one barrier. Rows long
 //    enough to keep a whole block busy, and as many rows as the GPU has block slots.
-//  RowSplit: a long row in several pieces, a block each, every piece's sum to the scratch; the
-//    last block of a row to finish (a ticket per row, counted with an atomic) adds the row's
-//    pieces in a fixed order, in the same launch. A few very long rows still fill the GPU.
+//  RowSplit: a long row in several pieces, a block each; every piece hands its sum on with
+//    integer atomics (the single pass's finish, a finish per row) and the piece that counts
+//    last writes the row's sum, in the same launch. A few very long rows still fill the GPU.
 // Every thread reads its part with range_thread_sum (RowPerThread: range_thread_sum_predicated;
 // segmented_common.cuh): 16-byte loads, U in flight. Grids larger than kMaxGrid blocks walk the
 // rows with grid-stride loops.
+#include <type_traits>
+
+#include "modern_finish.cuh"
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
 
@@ -78,38 +81,42 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-// Piece sums in flight per thread when the last block of a row adds them.
-constexpr int kPieceUnroll = 8;
+// A split row's pieces hand their sums on as the single pass's slots do (modern_finish.cuh),
+// a finish per row in the scratch: int32 adds (1 << 48) + the piece's sum to the row's counted
+// word, float32 the piece's sum to the row's exponent windows with a ticket; the piece that
+// counts last writes the row's sum and puts the row's words back to 0. Integer additions are
+// exact, so the sum has the same bits whichever piece comes last (float32: the pieces' exact
+// total, rounded once). Nothing is written for a later block to read again and no block waits
+// for another. Measured on an H100 at 2^24 (docs/decisions.md): split rows 1.1-1.4 us faster
+// than pieces' sums in the scratch added by the row's last block after a fence and a ticket.
+inline constexpr std::size_t kRowFinishWords = 1 + modern::kWindowWords;  // ticket, windows
+static_assert(kTargetBlocks <= modern::kMaxSlots, "a row's pieces fit the finish's counts");
 
-// Row r's `splits` piece sums (written by other SMs during this launch, so read through L2 with
-// __ldcg) added by the block: thread t adds pieces t, t + blockDim.x, ..., kPieceUnroll in
-// flight, then block_sum_shfl adds the threads. The order depends on the shape alone, so a
-// float row sum has the same bits on every launch, whichever block comes last.
-template <typename A>
-__device__ __forceinline__ A row_pieces_sum(const A* __restrict__ pieces, std::size_t splits) {
-  A acc = A(0);
-  for (std::size_t s = threadIdx.x; s < splits; s += std::size_t(kPieceUnroll) * blockDim.x) {
-    A v[kPieceUnroll];
-#pragma unroll
-    for (int k = 0; k < kPieceUnroll; ++k) {
-      const std::size_t sk = s + std::size_t(k) * blockDim.x;
-      v[k] = sk < splits ? __ldcg(pieces + sk) : A(0);
-    }
-#pragma unroll
-    for (int k = 0; k < kPieceUnroll; ++k) acc += v[k];
+inline std::size_t row_finish_bytes(DType type) {
+  return type == DType::Int32 ? sizeof(unsigned long long)
+                              : kRowFinishWords * sizeof(unsigned long long);
+}
+
+// Called by warp 0 of the piece's block; `s` is valid in its lane 0 (block_sum_shfl).
+template <typename T, typename A>
+__device__ __forceinline__ void hand_on_piece(A s, A* sum, unsigned long long* finish,
+                                              std::size_t r, std::size_t splits) {
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (threadIdx.x == 0) modern::hand_on_counted(s, sum, finish + r, unsigned(splits));
+  } else {
+    unsigned long long* row = finish + r * kRowFinishWords;
+    modern::hand_on_windows(s, sum, row + 1, reinterpret_cast<unsigned*>(row), unsigned(splits));
   }
-  return modern::block_sum_shfl(acc, blockDim.x / kWarp);
 }
 
 // Piece p = r * splits + s is elements [s * chunk, min((s + 1) * chunk, cols)) of row r. One
-// piece a row: its sum goes to sums[r]. Several: to pieces[p] (the scratch), and the block that
-// counts last on tickets[r] adds the row's pieces into sums[r]. The tickets start at 0 (the
-// scratch is zeroed when it is allocated).
+// piece a row: its sum goes to sums[r]. Several: each hands its sum on to row r's finish words
+// (hand_on_piece), which start at 0 (the scratch is zeroed when it is allocated).
 template <typename T, int U>
 __global__ void __launch_bounds__(1024)
     row_split(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
-              std::size_t chunk, typename Accum<T>::type* __restrict__ pieces,
-              unsigned* __restrict__ tickets, typename Accum<T>::type* __restrict__ sums) {
+              std::size_t chunk, unsigned long long* __restrict__ finish,
+              typename Accum<T>::type* __restrict__ sums) {
   const std::size_t count = rows * splits;
   for (std::size_t p = blockIdx.x; p < count; p += gridDim.x) {
     const std::size_t r = p / splits, begin = (p % splits) * chunk;
@@ -117,14 +124,8 @@ __global__ void __launch_bounds__(1024)
     const auto s = block_range_sum<T, U>(x, r * cols + begin, r * cols + end);
     if (splits == 1) {
       if (threadIdx.x == 0) sums[r] = s;
-    } else {
-      if (threadIdx.x == 0) pieces[p] = s;
-      // counts_last's barriers also keep block_sum_shfl's warp sums, read by warp 0 above,
-      // from being overwritten by the next block sum before it is done.
-      if (counts_last(tickets + r, splits)) {
-        const auto total = row_pieces_sum(pieces + r * splits, splits);
-        if (threadIdx.x == 0) sums[r] = total;
-      }
+    } else if (threadIdx.x < kWarp) {
+      hand_on_piece<T>(s, sums + r, finish, r, splits);
     }
     if (p + gridDim.x < count) __syncthreads();
   }
@@ -154,9 +155,8 @@ RowsShape rows_shape(const LaunchArgs& a) {
     default:  // RowSplit
       s.split = row_split_shape(a.rows, a.cols, a.block_size, a.unroll);
       s.blocks = a.rows * s.split.splits;
-      // The pieces' sums, then a ticket per row.
-      if (s.split.splits > 1)
-        s.scratch_bytes = s.blocks * accum_size(a.type) + a.rows * sizeof(unsigned);
+      // A finish per row (hand_on_piece).
+      if (s.split.splits > 1) s.scratch_bytes = a.rows * row_finish_bytes(a.type);
   }
   return s;
 }
@@ -180,11 +180,9 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
     default:
       break;
   }
-  const bool split = s.split.splits > 1;
-  A* pieces = split ? static_cast<A*>(a.scratch) : nullptr;
-  unsigned* tickets = split ? reinterpret_cast<unsigned*>(pieces + s.blocks) : nullptr;
+  auto* finish = s.split.splits > 1 ? static_cast<unsigned long long*>(a.scratch) : nullptr;
   row_split<T, U><<<grid, block, 0, a.stream>>>(x, a.rows, a.cols, s.split.splits, s.split.chunk,
-                                                pieces, tickets, sums);
+                                                finish, sums);
   return cudaGetLastError();
 }
 

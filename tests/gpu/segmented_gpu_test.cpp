@@ -266,8 +266,8 @@ TEST(SegmentedLaunchOnGpu, RefusesWhatItCannotLaunchSafely) {
   LaunchArgs no_scratch = a;
   no_scratch.scratch = nullptr;
   EXPECT_EQ(kernels::launch_first(no_scratch, plan), cudaErrorInvalidValue);
-  LaunchArgs other_shape = a;  // rows twice as long: more pieces than the plan's scratch holds
-  other_shape.cols = 4096;
+  LaunchArgs other_shape = a;  // twice the rows: more rows' finish words than the plan's scratch
+  other_shape.rows = 4;
   other_shape.n = 8192;
   EXPECT_EQ(kernels::launch_first(other_shape, plan), cudaErrorInvalidValue);
 }

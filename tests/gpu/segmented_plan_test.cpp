@@ -108,12 +108,16 @@ TEST(SegmentedPlan, OnlyASplitRowOrSlabbedColumnNeedsScratch) {
     ASSERT_EQ(kernels::plan_launch(matrix_args(k, 3, (1 << 20) + 7), &plan), cudaSuccess);
     EXPECT_EQ(plan.scratch_bytes, 0u);
   }
-  // Three long rows: split into pieces, one Accum entry each, and a ticket per row.
+  // Three long rows: split into pieces that hand their sums on to a finish per row, int32 one
+  // counted word, float32 a ticket and 33 exponent windows; nothing per piece.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 3, (1 << 20) + 7), &plan),
             cudaSuccess);
-  EXPECT_GT(plan.scratch_bytes, 3u * 8u + 3u * 4u);
-  EXPECT_EQ((plan.scratch_bytes - 3u * 4u) % (3 * 8), 0u);
+  EXPECT_EQ(plan.scratch_bytes, 3u * 8u);
   EXPECT_GT(plan.grid, 3u);
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::RowSplit, 3, (1 << 20) + 7, 256, 4, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 3u * 34u * 8u);
   // Thousands of short rows: one piece per row, written straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowSplit, 70001, 1), &plan), cudaSuccess);
   EXPECT_EQ(plan.scratch_bytes, 0u);

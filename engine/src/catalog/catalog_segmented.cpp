@@ -60,14 +60,15 @@ void add_rows(std::vector<VariantInfo>& out) {
        kWrite}));
   out.push_back(segmented(
       "row_split", KernelId::RowSplit, Reduces::Rows, "Several blocks per row (split)",
-      "Each long row is cut into pieces, one block each; the last block of a row to finish "
-      "(a ticket counted with an atomic) adds the row's piece sums in a fixed order, in the "
-      "same launch. It wins when there are too few rows to fill the GPU with a block per row, "
-      "down to a single row of millions of elements.",
+      "Each long row is cut into pieces, one block each; every piece hands its sum on with "
+      "integer atomics (the single pass's finish, one per row) and the piece that counts last "
+      "writes the row's sum, in the same launch: no piece's sum is written to be read again. "
+      "It wins when there are too few rows to fill the GPU with a block per row, down to a "
+      "single row of millions of elements.",
       {"load: block (r, k) adds piece k of row r, U loads in flight",
-       "block sum: warp shuffles, warp sums through shared memory; the piece's sum to scratch",
-       "last block of the row: takes the last ticket, adds the row's piece sums in a fixed "
-       "order",
+       "block sum: warp shuffles, warp sums through shared memory",
+       "hand on: int32 adds a count and its sum to row r's 64-bit word, float32 its sum to row "
+       "r's exponent windows (exact); the piece that counts last writes the row's sum",
        kWrite}));
   out.push_back(segmented(
       "cub_segmented_rows", KernelId::CubSegmentedRows, Reduces::Rows,
