@@ -227,6 +227,11 @@ void MainWindow::show_tab_of(QWidget* page) {
       return tabs_->setCurrentIndex(i);
 }
 
+void MainWindow::show_charts_page(const QString& title) {
+  for (const auto& [name, page] : charts_->pages())
+    if (name == title) return show_tab_of(page);
+}
+
 void MainWindow::connect_store() {
   connect(store_, &SessionStore::reset, this, [this] {
     model_->set_session(store_->shared_primary(), store_->baseline());

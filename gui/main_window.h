@@ -216,6 +216,8 @@ class MainWindow : public QMainWindow {
   bool show_opened_session(const QString& path, bool overlay, OpenedSession opened);
   void fit_to_screen();
   void show_tab_of(QWidget* page);
+  // The charts page of that title ("Rows and columns"), if there is one.
+  void show_charts_page(const QString& title);
   void build_actions();
   void build_file_menu();
   void export_all_charts_interactive();  // File > Export all charts as PNG

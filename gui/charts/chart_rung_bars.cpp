@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 #include "charts/palette.h"
 
 namespace rl::gui::detail {
@@ -20,11 +22,26 @@ charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
   return c;
 }
 
+namespace {
+
+// Why a session has no ladder setting to draw: every point is a matrix's (the Rows and columns
+// page draws those), or none of its whole-array points was measured.
+QString no_setting_hint(const Session& s) {
+  const bool matrices = std::all_of(s.results.begin(), s.results.end(),
+                                    [](const PointResult& r) { return r.point.is_matrix(); });
+  if (matrices && !s.results.empty())
+    return "No whole-array kernels in this session: it sums the rows and columns of a "
+           "matrix.\nThe Rows and columns tab draws them.";
+  return "No measured points in this session (all failed or were skipped).";
+}
+
+}  // namespace
+
 std::optional<LadderSetting> rung_setting(charts::Chart& c, const std::vector<ShownSession>& ss,
                                           const std::optional<LadderSetting>& setting) {
   std::optional<LadderSetting> chosen =
       drawn_ladder_setting(*ladder_settings_of(ss.front()), setting);
-  if (!chosen) c.empty_hint = "No measured points in this session (all failed or were skipped).";
+  if (!chosen) c.empty_hint = no_setting_hint(*ss.front().session);
   return chosen;
 }
 

@@ -7,15 +7,21 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
 
 #include "app_sample_session.h"
+#include "app_test_support.h"
 #include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "engine/experiment/presets.h"
+#include "engine/io/export.h"
 #include "experiment_panel.h"
 #include "local_run.h"
+#include "main_window.h"
 #include "results_model.h"
 
 using namespace rl::gui;
@@ -216,4 +222,36 @@ TEST(AppMatrix, RowLengthChartDrawsEachStrategyAgainstN) {
   EXPECT_TRUE(build_chart("row_length", {{&ladder, "Test GPU"}}, "neighbored")
                   .empty_hint.contains("Rows and columns"));
   EXPECT_TRUE(build_chart("strategy_map_rows", {{&ladder, "Test GPU"}}, "neighbored").empty());
+}
+
+// A saved session of matrices only (the rows-and-columns preset) opens on the page that draws
+// it, and the ladder's charts say where its points are instead of calling them failed.
+TEST(AppMatrix, AMatrixSessionOpensOnItsPageAndTheLadderSaysWhere) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("rows.json");
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(rl::session_to_json(matrix_session())));
+  }
+  MainWindow w(test::quiet_options());
+  ASSERT_TRUE(w.open_session(path)) << w.last_error().toStdString();
+  EXPECT_EQ(w.tabs()->tabText(w.tabs()->currentIndex()), "Rows and columns");
+  const rl::Session s = matrix_session();
+  const charts::Chart ladder = build_chart("ladder_speedup", {{&s, "Test GPU"}}, "row_per_thread");
+  EXPECT_TRUE(ladder.empty());
+  EXPECT_TRUE(ladder.empty_hint.contains("Rows and columns tab"))
+      << ladder.empty_hint.toStdString();
+  EXPECT_FALSE(ladder.empty_hint.contains("failed"));
+  // A session of whole arrays opens where it did.
+  const QString ladder_path = dir.filePath("ladder.json");
+  {
+    QFile f(ladder_path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(rl::session_to_json(test::sample_session())));
+  }
+  MainWindow w2(test::quiet_options());
+  const QString before = w2.tabs()->tabText(w2.tabs()->currentIndex());
+  ASSERT_TRUE(w2.open_session(ladder_path)) << w2.last_error().toStdString();
+  EXPECT_EQ(w2.tabs()->tabText(w2.tabs()->currentIndex()), before);
 }
