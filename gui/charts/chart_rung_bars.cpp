@@ -8,6 +8,17 @@
 
 namespace rl::gui::detail {
 
+namespace {
+
+// Every point a matrix's (the rows-and-columns preset): the Rows and columns page draws them.
+bool matrices_only(const Session& s) {
+  return !s.results.empty() &&
+         std::all_of(s.results.begin(), s.results.end(),
+                     [](const PointResult& r) { return r.point.is_matrix(); });
+}
+
+}  // namespace
+
 charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
                          const QString& title, const QString& y_title,
                          const QString& y_short_title) {
@@ -18,30 +29,20 @@ charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
   c.y.scale = charts::AxisScale::Linear;
   c.y.title = y_title;
   c.y.short_title = y_short_title;
-  if (!has_results(ss)) c.empty_hint = no_results_hint(ss);
+  if (!has_results(ss))
+    c.empty_hint = no_results_hint(ss);
+  else if (ss.front().session && matrices_only(*ss.front().session))
+    c.empty_hint =
+        "No whole-array kernels in this session: it sums the rows and columns of a matrix.\nThe "
+        "Rows and columns tab draws them.";
   return c;
 }
-
-namespace {
-
-// Why a session has no ladder setting to draw: every point is a matrix's (the Rows and columns
-// page draws those), or none of its whole-array points was measured.
-QString no_setting_hint(const Session& s) {
-  const bool matrices = std::all_of(s.results.begin(), s.results.end(),
-                                    [](const PointResult& r) { return r.point.is_matrix(); });
-  if (matrices && !s.results.empty())
-    return "No whole-array kernels in this session: it sums the rows and columns of a "
-           "matrix.\nThe Rows and columns tab draws them.";
-  return "No measured points in this session (all failed or were skipped).";
-}
-
-}  // namespace
 
 std::optional<LadderSetting> rung_setting(charts::Chart& c, const std::vector<ShownSession>& ss,
                                           const std::optional<LadderSetting>& setting) {
   std::optional<LadderSetting> chosen =
       drawn_ladder_setting(*ladder_settings_of(ss.front()), setting);
-  if (!chosen) c.empty_hint = no_setting_hint(*ss.front().session);
+  if (!chosen) c.empty_hint = "No measured points in this session (all failed or were skipped).";
   return chosen;
 }
 

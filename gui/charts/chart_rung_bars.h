@@ -17,7 +17,8 @@
 namespace rl::gui::detail {
 
 // A chart of bars over the rungs: its id and titles, category x, linear y. Where ss has no
-// results its empty hint is already kNoData: the caller returns it as it is.
+// results, or only matrices' (their own page draws them), its empty hint already says so: the
+// caller returns it as it is.
 charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
                          const QString& title, const QString& y_title = {},
                          const QString& y_short_title = {});
