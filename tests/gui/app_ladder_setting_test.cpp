@@ -13,7 +13,6 @@
 #include "chart_export.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
-#include "engine/io/export.h"
 #include "main_window.h"
 #include "session_store.h"
 
@@ -83,12 +82,7 @@ TEST(AppLadderSetting, TheBundledSessionOpensOnTheSeedsExperiment) {
 
 TEST(AppLadderSetting, ExportTakesTheSettingOrSaysWhatTheSessionHolds) {
   QTemporaryDir dir;
-  const QString path = dir.filePath("two.json");
-  {
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(rl::session_to_json(two_sizes())));
-  }
+  const QString path = test::write_session_file(dir, "two.json", two_sizes());
   CommandLine cl = parse_command_line({"reductionlab", "--open", path, "--export-charts",
                                        dir.filePath("charts"), "--setting", "N=2^16"});
   ASSERT_TRUE(cl.error.isEmpty()) << cl.error.toStdString();

@@ -7,7 +7,6 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTabWidget>
@@ -18,7 +17,6 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "engine/experiment/presets.h"
-#include "engine/io/export.h"
 #include "experiment_panel.h"
 #include "local_run.h"
 #include "main_window.h"
@@ -228,12 +226,7 @@ TEST(AppMatrix, RowLengthChartDrawsEachStrategyAgainstN) {
 // it, and the ladder's charts say where its points are instead of calling them failed.
 TEST(AppMatrix, AMatrixSessionOpensOnItsPageAndTheLadderSaysWhere) {
   QTemporaryDir dir;
-  const QString path = dir.filePath("rows.json");
-  {
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(rl::session_to_json(matrix_session())));
-  }
+  const QString path = test::write_session_file(dir, "rows.json", matrix_session());
   MainWindow w(test::quiet_options());
   ASSERT_TRUE(w.open_session(path)) << w.last_error().toStdString();
   EXPECT_EQ(w.tabs()->tabText(w.tabs()->currentIndex()), "Rows and columns");
@@ -246,12 +239,7 @@ TEST(AppMatrix, AMatrixSessionOpensOnItsPageAndTheLadderSaysWhere) {
         << id << ": " << ladder.empty_hint.toStdString();
   }
   // A session of whole arrays opens where it did.
-  const QString ladder_path = dir.filePath("ladder.json");
-  {
-    QFile f(ladder_path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(rl::session_to_json(test::sample_session())));
-  }
+  const QString ladder_path = test::write_session_file(dir, "ladder.json", test::sample_session());
   MainWindow w2(test::quiet_options());
   const QString before = w2.tabs()->tabText(w2.tabs()->currentIndex());
   ASSERT_TRUE(w2.open_session(ladder_path)) << w2.last_error().toStdString();

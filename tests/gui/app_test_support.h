@@ -2,13 +2,17 @@
 // bundled session; a tiny host-backend experiment; waiting for a run while the event loop runs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 
 #include "engine/experiment/spec.h"
+#include "engine/io/export.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "run_worker.h"
@@ -31,6 +35,19 @@ inline QByteArray fake_worker_path() {
   return QDir(QCoreApplication::applicationDirPath()).filePath("rl_fake_worker").toLocal8Bit();
 }
 #endif
+
+// A session saved as dir/name, as the app would save it; the path, or an empty string (and a
+// failed expectation) when it could not be written.
+inline QString write_session_file(const QTemporaryDir& dir, const QString& name, const Session& s) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) {
+    ADD_FAILURE() << "cannot write " << path.toStdString();
+    return {};
+  }
+  f.write(QByteArray::fromStdString(session_to_json(s)));
+  return path;
+}
 
 inline MainWindow::Options quiet_options() {
   MainWindow::Options o;
