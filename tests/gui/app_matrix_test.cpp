@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -21,6 +22,7 @@
 #include "local_run.h"
 #include "main_window.h"
 #include "results_model.h"
+#include "session_store.h"
 
 using namespace rl::gui;
 using charts::SeriesKind;
@@ -244,4 +246,16 @@ TEST(AppMatrix, AMatrixSessionOpensOnItsPageAndTheLadderSaysWhere) {
   const QString before = w2.tabs()->tabText(w2.tabs()->currentIndex());
   ASSERT_TRUE(w2.open_session(ladder_path)) << w2.last_error().toStdString();
   EXPECT_EQ(w2.tabs()->tabText(w2.tabs()->currentIndex()), before);
+}
+
+// A run of matrices only shows the page its points are drawn on as it starts.
+TEST(AppMatrix, ARunOfMatricesShowsItsPage) {
+  MainWindow w(test::quiet_options());
+  rl::ExperimentSpec spec = test::tiny_spec();
+  spec.variants = {"row_per_warp", "column_tiled"};
+  spec.workspaces = {rl::Workspace::Registers};
+  spec.shapes = {{33, 1025}, {64, 64}};
+  ASSERT_TRUE(test::run_and_wait(w, spec)) << w.statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(w.tabs()->tabText(w.tabs()->currentIndex()), "Rows and columns");
+  EXPECT_EQ(w.store()->primary().results.size(), 4u);
 }
