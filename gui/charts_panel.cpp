@@ -25,12 +25,10 @@ namespace rl::gui {
 namespace {
 
 // The Ladder page's bar charts need the whole width (a bar and its label per rung, three bar
-// sets in a GPU session): they stand one above the other in a scroll area, two to a screen.
-const char* const kMatrixGroup = "Rows and columns";
-
-// The rows and columns page's maps need the width too (a cell and its label per power of two).
+// sets in a GPU session): they stand one above the other in a scroll area, two to a screen. The
+// rows and columns page's maps need the width too (a cell and its label per power of two).
 bool stacked(const QString& group) {
-  return group == "Ladder" || group == kMatrixGroup;
+  return group == "Ladder" || group == kMatrixPage;
 }
 
 // A page of more than four charts (Unroll: time, bandwidth, speed-up, registers, barrier stall)
@@ -82,7 +80,7 @@ ChartsPanel::ChartsPanel(SessionStore* store, QObject* parent)
         auto* box = new QVBoxLayout(inner);
         box->setContentsMargins(4, 4, 4, 4);
         box->setSpacing(6);
-        box->addWidget(kind.group == kMatrixGroup ? total_row() : setting_row());
+        box->addWidget(kind.group == kMatrixPage ? total_row() : setting_row());
       } else {
         auto* grid = new QGridLayout(inner);
         grid->setContentsMargins(4, 4, 4, 4);

@@ -21,12 +21,12 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <set>
 
 #include "animation/block_animation.h"
 #include "animation/timeline_panel.h"
 #include "chart_export.h"
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "device_panel.h"
@@ -365,11 +365,8 @@ void MainWindow::start_run(const ExperimentSpec& spec, int device, const DeviceI
   run_notices_.clear();
   controller_->start(spec, device, std::move(resume), experiment_->profiling());
   start_run_job(spec, QString::fromStdString(info.label()), false);
-  // A run of matrices only draws on the Rows and columns page, as such a session opens there.
-  const std::vector<PointSpec> points = expand(spec);
-  if (!points.empty() &&
-      std::all_of(points.begin(), points.end(), [](const PointSpec& p) { return p.is_matrix(); }))
-    show_charts_page("Rows and columns");
+  // A run of matrices only draws on their page, as such a session opens there.
+  if (matrices_only(spec)) show_charts_page(kMatrixPage);
   // Replaces a start-up hint such as "Showing the bundled session..." that no longer holds.
   statusBar()->showMessage(
       QString("Running on %1; Esc cancels.").arg(QString::fromStdString(info.label())));

@@ -14,6 +14,7 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "charts/chart_builders.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "engine/experiment/presets.h"
@@ -167,16 +168,13 @@ bool MainWindow::show_opened_session(const QString& path, bool overlay, OpenedSe
     });
     const bool has_own = std::any_of(s->results.begin(), s->results.end(),
                                      [&](const auto& r) { return r.point.variant == own; });
-    // A session of matrices only (the rows-and-columns preset) opens on the page that draws them.
-    const bool matrices =
-        !s->results.empty() && std::all_of(s->results.begin(), s->results.end(),
-                                           [](const auto& r) { return r.point.is_matrix(); });
+    const bool matrices = matrices_only(*s);  // opens on the page that draws them
     store_->set_primary(std::move(*s), path);
     if (!has_current && has_own) {
       store_->set_baseline(own);
       update_baselines();
     }
-    if (matrices) show_charts_page("Rows and columns");
+    if (matrices) show_charts_page(kMatrixPage);
   }
   statusBar()->showMessage(QString("Opened %1").arg(path), 6000);
   return true;

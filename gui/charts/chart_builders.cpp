@@ -36,9 +36,9 @@ const std::vector<ChartKind>& chart_kinds() {
       {"stall_vs_block", "Block size", "Barrier stall against block size (hardware counters)"},
       {"bandwidth_vs_size", "Size", "Bandwidth against size, with the roofs"},
       {"time_vs_size", "Size", "Time against size"},
-      {"row_length", "Rows and columns", "Time against the row length N"},
-      {"strategy_map_rows", "Rows and columns", "Strategy map: the fastest row sum"},
-      {"strategy_map_columns", "Rows and columns", "Strategy map: the fastest column sum"},
+      {"row_length", kMatrixPage, "Time against the row length N"},
+      {"strategy_map_rows", kMatrixPage, "Strategy map: the fastest row sum"},
+      {"strategy_map_columns", kMatrixPage, "Strategy map: the fastest column sum"},
   };
   return kinds;
 }

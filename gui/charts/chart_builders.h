@@ -61,6 +61,13 @@ charts::Chart build_chart(const QString& id, const std::vector<ShownSession>& se
                           bool pct_of_limit = false,
                           std::optional<std::uint64_t> matrix_total = std::nullopt);
 
+// The page of the matrix charts, which a session or run of matrices only opens on.
+inline const QString kMatrixPage = QStringLiteral("Rows and columns");
+// Whether every point is a matrix's (the rows-and-columns preset): a session's results, or the
+// points a spec expands to; false where there are none.
+bool matrices_only(const Session& s);
+bool matrices_only(const ExperimentSpec& spec);
+
 // The totals M x N of a session's matrix points, ascending: a sweep's widths that do not divide
 // its total (rows rounded down) count as that total (chart_matrix.cpp). The row length chart
 // draws one (build_chart's matrix_total).

@@ -85,6 +85,18 @@ const Summary* time_of(const PointResult& r, TimeBasis basis) {
 }
 }  // namespace detail
 
+bool matrices_only(const Session& s) {
+  return !s.results.empty() &&
+         std::all_of(s.results.begin(), s.results.end(),
+                     [](const PointResult& r) { return r.point.is_matrix(); });
+}
+
+bool matrices_only(const ExperimentSpec& spec) {
+  const std::vector<PointSpec> points = expand(spec);
+  return !points.empty() && std::all_of(points.begin(), points.end(),
+                                        [](const PointSpec& p) { return p.is_matrix(); });
+}
+
 std::vector<std::uint64_t> matrix_totals(const Session& s) {
   const std::set<std::uint64_t> exact = detail::exact_totals(s);
   std::map<std::uint64_t, int> count;

@@ -2,22 +2,9 @@
 
 #include <QLocale>
 
-#include <algorithm>
-
 #include "charts/palette.h"
 
 namespace rl::gui::detail {
-
-namespace {
-
-// Every point a matrix's (the rows-and-columns preset): the Rows and columns page draws them.
-bool matrices_only(const Session& s) {
-  return !s.results.empty() &&
-         std::all_of(s.results.begin(), s.results.end(),
-                     [](const PointResult& r) { return r.point.is_matrix(); });
-}
-
-}  // namespace
 
 charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
                          const QString& title, const QString& y_title,
@@ -33,8 +20,8 @@ charts::Chart rung_chart(const QString& id, const std::vector<ShownSession>& ss,
     c.empty_hint = no_results_hint(ss);
   else if (ss.front().session && matrices_only(*ss.front().session))
     c.empty_hint =
-        "No whole-array kernels in this session: it sums the rows and columns of a matrix.\nThe "
-        "Rows and columns tab draws them.";
+        "No whole-array kernels in this session: it sums the rows and columns of a matrix.\nThe " +
+        kMatrixPage + " tab draws them.";
   return c;
 }
 
