@@ -129,6 +129,8 @@ QString wrapped_html(const QString& text, const QFont& font, double width, const
 }
 
 void set_nice_range(QValueAxis* axis, double lo, double hi) {
+  // Qt Charts passes a NaN range between the axis and its domain without end.
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return;
   if (!(hi > lo)) hi = lo + 1;
   const double span = hi - lo, magnitude = std::pow(10.0, std::floor(std::log10(span / 5)));
   double step = 10 * magnitude;

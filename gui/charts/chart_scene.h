@@ -52,6 +52,9 @@ class ChartScene : public QObject {
   // makes room for it (chart_scene_legend.cpp).
   void fit_legend(double width);
   const ChartLegend* legend() const { return legend_; }
+  // The value axis raised for the bar labels as the last layout asked, now rather than from the
+  // event loop (a chart drawn for export has none); false when no raise was pending.
+  bool apply_pending_raise();
   // The height the chart asks for: its title, legend and axes as laid out now, and a plot tall
   // enough for the value axis's ticks and title, and (turned category names) a bottom axis with
   // the room Qt Charts would otherwise cut them to (chart_scene_room.cpp). 0 for an empty chart.
@@ -148,6 +151,7 @@ class ChartScene : public QObject {
   };
   bool refit_categories(const QRectF& plot);  // true: the labels were fitted anew
   void make_room_for_bar_labels(double plot_height);
+  void raise_value_axis_later();     // apply_pending_raise() from the event loop
   int bar_set_of(int series) const;  // the bar set series `series` is drawn as
   // Where point k of series i stands on the value axis: its bottom and top (a stacked chart's
   // layers stand on the ones below them, the others on the axis).
@@ -186,7 +190,10 @@ class ChartScene : public QObject {
   int drawn_points_ = 0;
   double value_top_ = 1;      // top of the value axis as fill() sets it, before nice numbers
   double applied_top_ = -1;   // the top place_overlays() last set, to make room for bar labels
-  double fitted_width_ = -1;  // plot width the labels were last fitted to
+  int headroom_changes_ = 0;  // new tops since fill(); past kFreeHeadroomChanges only higher ones
+  static constexpr int kFreeHeadroomChanges = 4;
+  bool raise_pending_ = false;      // raise_value_axis_later() queued
+  double fitted_width_ = -1;        // plot width the labels were last fitted to
   bool bar_labels_turned_ = false;  // bar labels drawn turned by -90 degrees
   QString signature_;
   double wanted_height_ = 0;

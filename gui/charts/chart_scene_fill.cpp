@@ -188,6 +188,7 @@ void ChartScene::set_y_axis(Scale ys, const Extent& e) {
     value_top_ =
         e.ymax > 0 ? e.ymax * (data_.series.value(0).kind == SeriesKind::Bars ? 1.18 : 1.08) : 1;
     applied_top_ = -1;  // place_overlays() may raise it for the bar labels
+    headroom_changes_ = 0;
     set_nice_range(lin, std::min(0.0, e.ymin * 1.1), value_top_);
   }
 }

@@ -104,8 +104,7 @@ void ChartScene::make_room_for_bar_labels(double plot_length) {
     return lengthwise ? item->boundingRect().width() : item->boundingRect().height();
   };
   // Headroom: the value axis reaches high enough that every label stays inside the plot (turned
-  // labels are tall). Recomputed from fill()'s top at each layout, applied only on change so a
-  // new range does not trigger layouts without end.
+  // labels are tall). Recomputed from fill()'s top at each layout.
   auto* ya = qobject_cast<QValueAxis*>(value_axis());
   if (!ya) return;
   double top = value_top_;
@@ -115,18 +114,37 @@ void ChartScene::make_room_for_bar_labels(double plot_length) {
     if (!p.wrong && p.y > 0 && share < 0.6)
       top = std::max(top, ya->min() + (p.y - ya->min()) / (1 - share));
   }
-  if (std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
+  // Each new top lays the chart out again (new tick labels, a new plot), which may ask for
+  // another: after a few the axis only rises, so the layouts end.
+  if (headroom_changes_ >= kFreeHeadroomChanges) top = std::max(top, applied_top_);
+  if (std::isfinite(top) && std::abs(top - applied_top_) > 1e-9 * std::abs(top)) {
     applied_top_ = top;
-    set_nice_range(ya, ya->min(), top);
-    // New tick labels may be wider than the room this layout gave them: lay out once more
-    // (the next pass finds the same top and changes nothing).
-    QMetaObject::invokeMethod(
-        chart_,
-        [c = chart_] {
-          if (c->layout()) c->layout()->invalidate();
-        },
-        Qt::QueuedConnection);
+    ++headroom_changes_;
+    raise_value_axis_later();
   }
+}
+
+// Never from inside a layout: when the tick labels' width changes, Qt Charts lays the chart out
+// again inside setRange itself, which reached make_room_for_bar_labels() again before the first
+// range had reached the axis's domain; the two then handed stale ranges to each other until the
+// stack ran out. From the event loop, each range is whole before the next layout asks for one.
+void ChartScene::raise_value_axis_later() {
+  if (raise_pending_) return;
+  raise_pending_ = true;
+  QMetaObject::invokeMethod(
+      this, [this] { apply_pending_raise(); }, Qt::QueuedConnection);
+}
+
+bool ChartScene::apply_pending_raise() {
+  if (!raise_pending_) return false;
+  raise_pending_ = false;
+  auto* ya = qobject_cast<QValueAxis*>(value_axis());
+  if (!ya || !(applied_top_ > ya->min())) return false;
+  set_nice_range(ya, ya->min(), applied_top_);
+  // New tick labels may be wider than the room this layout gave them: lay out once more (the
+  // next pass finds the same top and changes nothing).
+  if (chart_->layout()) chart_->layout()->invalidate();
+  return true;
 }
 
 int ChartScene::bar_set_of(int series) const {

@@ -292,8 +292,11 @@ namespace {
 
 // Lays the chart out now, not on the next event loop turn; again while ChartScene's fitting to
 // the plot (category labels wrapped or turned, room for bar labels) asks for another layout.
-void lay_out(QChart* chart) {
-  for (int round = 0; round < 4 && chart->layout(); ++round) chart->layout()->activate();
+void lay_out(ChartScene& built, QChart* chart) {
+  for (int round = 0; round < 6 && chart->layout(); ++round) {
+    chart->layout()->activate();
+    built.apply_pending_raise();
+  }
 }
 
 }  // namespace
@@ -316,7 +319,7 @@ struct ExportLayout {
 void lay_out_for_export(ChartScene& built, QChart* chart, const ExportLayout& l) {
   built.fit_legend(l.logical.width());
   chart->setGeometry(QRectF(QPointF(0, 0), l.logical));
-  lay_out(chart);
+  lay_out(built, chart);
 }
 
 }  // namespace

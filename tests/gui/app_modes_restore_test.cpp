@@ -24,7 +24,11 @@ using namespace rl::gui;
 
 namespace {
 
+// The charts rebuilt for the new text size, laid out, and their value axes raised for the bar
+// labels: a few turns of the event loop.
 void settle() {
+  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  QTest::qWait(100);
   for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
 
