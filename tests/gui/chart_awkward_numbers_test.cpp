@@ -8,18 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
-#include <QTest>
-#include <QValueAxis>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
 
-#include "charts/chart_widget.h"
+#include "chart_test_support.h"
 
 using namespace rl::gui::charts;
+using namespace rl::gui::charts::test;
 
 namespace {
 
@@ -42,28 +40,29 @@ Point point(std::mt19937& rng, double x) {
   return p;
 }
 
+// A series of this kind with a point at each x, of awkward values.
+Series series(std::mt19937& rng, SeriesKind kind, const QString& name, const QList<double>& xs) {
+  Series s;
+  s.kind = kind;
+  s.name = name;
+  for (double x : xs) s.points.append(point(rng, x));
+  return s;
+}
+
 Chart lines(std::mt19937& rng) {
   Chart c;
   c.id = "awkward_lines";
   c.title = "Lines";
   c.x.scale = rng() % 2 ? AxisScale::Log2 : AxisScale::Linear;
   c.y.scale = std::array{AxisScale::Auto, AxisScale::Linear, AxisScale::Log10}[rng() % 3];
-  const int series = 1 + int(rng() % 4), n = int(rng() % 12);
-  for (int j = 0; j < series; ++j) {
-    Series s;
-    s.name = QString("line %1").arg(j);
-    s.dashed = j % 2;
-    for (int i = 0; i < n; ++i)
-      s.points.append(point(rng, rng() % 8 == 0 ? awkward(rng) : std::ldexp(1.0, 5 + i)));
-    c.series.append(s);
+  const int lines = 1 + int(rng() % 4), n = int(rng() % 12);
+  for (int j = 0; j < lines; ++j) {
+    QList<double> xs;
+    for (int i = 0; i < n; ++i) xs << (rng() % 8 == 0 ? awkward(rng) : std::ldexp(1.0, 5 + i));
+    c.series.append(series(rng, SeriesKind::Line, QString("line %1").arg(j), xs));
+    c.series.back().dashed = j % 2;
   }
-  if (rng() % 2) {
-    Series roof;
-    roof.name = "floor";
-    roof.kind = SeriesKind::Roof;
-    roof.points.append(point(rng, 0));
-    c.series.append(roof);
-  }
+  if (rng() % 2) c.series.append(series(rng, SeriesKind::Roof, "floor", {0}));
   return c;
 }
 
@@ -77,32 +76,27 @@ Chart bars(std::mt19937& rng) {
   const int n = int(rng() % 28), sets = 1 + int(rng() % 3);
   for (int i = 0; i < n; ++i) c.x.categories << QString("rung_with_a_long_name_%1").arg(i);
   for (int j = 0; j < sets; ++j) {
-    Series s;
-    s.kind = SeriesKind::Bars;
-    s.name = QString("set %1").arg(j);
+    QList<double> xs;  // a category without a bar now and then
     for (int i = 0; i < n; ++i)
-      if (rng() % 6) s.points.append(point(rng, i));
-    c.series.append(s);
+      if (rng() % 6) xs << i;
+    c.series.append(series(rng, SeriesKind::Bars, QString("set %1").arg(j), xs));
   }
   return c;
 }
 
+// The strategy map: cells on two log2 axes, now and then at an awkward place.
 Chart cells(std::mt19937& rng) {
   Chart c;
   c.id = "awkward_map";
   c.title = "Map";
   c.x.scale = AxisScale::Log2;
   c.y.scale = AxisScale::Log2;
+  auto place = [&] { return rng() % 6 == 0 ? awkward(rng) : double(rng() % 25); };
   for (int j = 0; j < 1 + int(rng() % 4); ++j) {
-    Series s;
-    s.kind = SeriesKind::Cells;
-    s.name = QString("strategy %1").arg(j);
-    for (int i = 0; i < int(rng() % 10); ++i) {
-      Point p = point(rng, rng() % 6 == 0 ? awkward(rng) : double(rng() % 25));
-      p.y = rng() % 6 == 0 ? awkward(rng) : double(rng() % 25);
-      s.points.append(p);
-    }
-    c.series.append(s);
+    QList<double> xs;
+    for (int i = 0; i < int(rng() % 10); ++i) xs << place();
+    c.series.append(series(rng, SeriesKind::Cells, QString("strategy %1").arg(j), xs));
+    for (Point& p : c.series.back().points) p.y = place();
   }
   return c;
 }
@@ -118,18 +112,9 @@ Chart any_chart(std::mt19937& rng) {
   }
 }
 
-void settle() {
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-  QTest::qWait(10);
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-}
-
 void expect_finite_axes(ChartWidget& w, int round) {
-  auto* view = w.findChild<QChartView*>();
-  ASSERT_TRUE(view && view->chart());
-  for (QAbstractAxis* a : view->chart()->axes())
-    if (auto* v = qobject_cast<QValueAxis*>(a))
-      EXPECT_TRUE(std::isfinite(v->min()) && std::isfinite(v->max())) << round;
+  for (const QValueAxis* v : value_axes(w))
+    EXPECT_TRUE(std::isfinite(v->min()) && std::isfinite(v->max())) << round;
 }
 
 }  // namespace
@@ -139,15 +124,10 @@ TEST(ChartAwkwardNumbers, EveryKindDrawsOrLeavesOutEachNumber) {
   std::uniform_int_distribution<int> width(120, 1900), height(90, 1060), pt(7, 32);
   const QFont base = QApplication::font();
   ChartWidget w;
-  w.show();
   for (int round = 0; round < 80; ++round) {
-    QFont f = base;
-    f.setPointSizeF(pt(rng));
-    QApplication::setFont(f);
+    const double text_pt = pt(rng);
     Chart c = any_chart(rng);
-    w.set_chart(c);
-    w.resize(width(rng), height(rng));
-    settle();
+    show_at(w, c, QSize{width(rng), height(rng)}, text_pt, base);
     if (!c.series.isEmpty() && rng() % 3 == 0) w.toggle_series(c.series[0].name);
     if (rng() % 3 == 0) w.set_value_log(rng() % 2 == 0);
     // The same series with new numbers: updated in place.
@@ -155,7 +135,7 @@ TEST(ChartAwkwardNumbers, EveryKindDrawsOrLeavesOutEachNumber) {
     for (Series& s : c.series)
       for (Point& p : s.points) p.y = awkward(again);
     w.set_chart(c);
-    w.resize(width(rng), height(rng));
+    w.resize(QSize{width(rng), height(rng)});
     settle();
     expect_finite_axes(w, round);
     w.set_value_log(std::nullopt);

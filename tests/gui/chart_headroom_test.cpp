@@ -8,20 +8,17 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
-#include <QTest>
-#include <QValueAxis>
 
 #include <cmath>
 #include <random>
 
+#include "chart_test_support.h"
 #include "charts/chart_scene.h"
-#include "charts/chart_widget.h"
 
 using namespace rl::gui::charts;
+using namespace rl::gui::charts::test;
 
 namespace {
 
@@ -56,23 +53,6 @@ Chart random_bars(std::mt19937& rng) {
   return c;
 }
 
-void settle() {
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-  QTest::qWait(20);
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-}
-
-QValueAxis* value_axis(const QChart* chart) {
-  for (QAbstractAxis* a : chart->axes())
-    if (auto* v = qobject_cast<QValueAxis*>(a)) return v;
-  return nullptr;
-}
-
-QValueAxis* value_axis(ChartWidget& w) {
-  auto* view = w.findChild<QChartView*>();
-  return view && view->chart() ? value_axis(view->chart()) : nullptr;
-}
-
 // Eight bars of 1 to 8 whose labels are long enough to stand turned on their bars: the tallest
 // one's label needs the axis raised well past the 8 x 1.18 it starts from.
 Chart tall_labels() {
@@ -103,20 +83,16 @@ TEST(ChartHeadroom, BarLabelsSettleAtEverySizeAndTextSize) {
   std::uniform_int_distribution<int> width(260, 1900), height(180, 1060), pt(8, 32);
   const QFont base = QApplication::font();
   ChartWidget w;
-  w.show();
   for (int round = 0; round < 100; ++round) {
-    QFont f = base;
-    f.setPointSizeF(pt(rng));
-    QApplication::setFont(f);  // as presentation mode and Ctrl+= do: the chart rebuilds
-    w.set_chart(random_bars(rng));
-    w.resize(width(rng), height(rng));
+    const double text_pt = pt(rng);
+    const Chart chart = random_bars(rng);
+    show_at(w, chart, QSize{width(rng), height(rng)}, text_pt, base);
+    w.resize(QSize{width(rng), height(rng)});
     settle();
-    w.resize(width(rng), height(rng));
-    settle();
-    QValueAxis* axis = value_axis(w);
-    ASSERT_NE(axis, nullptr);
-    ASSERT_TRUE(std::isfinite(axis->min()) && std::isfinite(axis->max())) << round;
-    EXPECT_LT(axis->min(), axis->max()) << round;
+    const QList<QValueAxis*> axes = value_axes(w);
+    ASSERT_EQ(axes.size(), 1);
+    ASSERT_TRUE(std::isfinite(axes[0]->min()) && std::isfinite(axes[0]->max())) << round;
+    EXPECT_LT(axes[0]->min(), axes[0]->max()) << round;
   }
   QApplication::setFont(base);
 }
@@ -124,13 +100,11 @@ TEST(ChartHeadroom, BarLabelsSettleAtEverySizeAndTextSize) {
 // In a window the raise comes from the event loop; every label then stands inside the plot.
 TEST(ChartHeadroom, TheTallestBarsLabelFitsUnderTheRaisedAxisInAWindow) {
   ChartWidget w;
-  w.resize(900, 520);
-  w.set_chart(tall_labels());
-  w.show();
-  settle();
-  QValueAxis* axis = value_axis(w);
-  ASSERT_NE(axis, nullptr);
-  EXPECT_GT(axis->max(), 8 * 1.18 * 1.05);
+  show_at(w, tall_labels(), QSize(900, 520), QApplication::font().pointSizeF(),
+          QApplication::font());
+  const QList<QValueAxis*> axes = value_axes(w);
+  ASSERT_EQ(axes.size(), 1);
+  EXPECT_GT(axes[0]->max(), 8 * 1.18 * 1.05);
   EXPECT_TRUE(w.cut_text().isEmpty()) << w.cut_text().join("\n").toStdString();
 }
 
@@ -144,9 +118,9 @@ TEST(ChartHeadroom, AChartLaidOutForExportRaisesItsAxisWithoutTheEventLoop) {
   chart->setGeometry(QRectF(0, 0, 900, 520));
   chart->layout()->activate();
   EXPECT_TRUE(built.apply_pending_raise());
-  QValueAxis* axis = value_axis(chart);
-  ASSERT_NE(axis, nullptr);
-  EXPECT_GT(axis->max(), 8 * 1.18 * 1.05);
+  const QList<QValueAxis*> axes = value_axes(chart);
+  ASSERT_EQ(axes.size(), 1);
+  EXPECT_GT(axes[0]->max(), 8 * 1.18 * 1.05);
   for (int round = 0; round < 4; ++round) {
     chart->layout()->activate();
     built.apply_pending_raise();
