@@ -126,8 +126,8 @@ void ChartScene::make_room_for_bar_labels(double plot_length) {
 
 // Never from inside a layout: when the tick labels' width changes, Qt Charts lays the chart out
 // again inside setRange itself, which reached make_room_for_bar_labels() again before the first
-// range had reached the axis's domain; the two then handed stale ranges to each other until the
-// stack ran out. From the event loop, each range is whole before the next layout asks for one.
+// range had reached the axis's domain; the axis and its domain then set each other's range until
+// the stack ran out. From the event loop, each range is whole before the next layout asks for one.
 void ChartScene::raise_value_axis_later() {
   if (raise_pending_) return;
   raise_pending_ = true;

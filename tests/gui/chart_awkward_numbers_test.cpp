@@ -49,12 +49,19 @@ Series series(std::mt19937& rng, SeriesKind kind, const QString& name, const QLi
   return s;
 }
 
-Chart lines(std::mt19937& rng) {
+Chart titled(const QString& id, AxisScale x, AxisScale y) {
   Chart c;
-  c.id = "awkward_lines";
-  c.title = "Lines";
-  c.x.scale = rng() % 2 ? AxisScale::Log2 : AxisScale::Linear;
-  c.y.scale = std::array{AxisScale::Auto, AxisScale::Linear, AxisScale::Log10}[rng() % 3];
+  c.id = id;
+  c.title = id;
+  c.x.scale = x;
+  c.y.scale = y;
+  return c;
+}
+
+Chart lines(std::mt19937& rng) {
+  const AxisScale x = rng() % 2 ? AxisScale::Log2 : AxisScale::Linear;
+  Chart c = titled("awkward_lines", x,
+                   std::array{AxisScale::Auto, AxisScale::Linear, AxisScale::Log10}[rng() % 3]);
   const int lines = 1 + int(rng() % 4), n = int(rng() % 12);
   for (int j = 0; j < lines; ++j) {
     QList<double> xs;
@@ -67,11 +74,7 @@ Chart lines(std::mt19937& rng) {
 }
 
 Chart bars(std::mt19937& rng) {
-  Chart c;
-  c.id = "awkward_bars";
-  c.title = "Bars";
-  c.x.scale = AxisScale::Category;
-  c.y.scale = AxisScale::Linear;
+  Chart c = titled("awkward_bars", AxisScale::Category, AxisScale::Linear);
   c.stacked = rng() % 4 == 0;
   const int n = int(rng() % 28), sets = 1 + int(rng() % 3);
   for (int i = 0; i < n; ++i) c.x.categories << QString("rung_with_a_long_name_%1").arg(i);
@@ -86,11 +89,7 @@ Chart bars(std::mt19937& rng) {
 
 // The strategy map: cells on two log2 axes, now and then at an awkward place.
 Chart cells(std::mt19937& rng) {
-  Chart c;
-  c.id = "awkward_map";
-  c.title = "Map";
-  c.x.scale = AxisScale::Log2;
-  c.y.scale = AxisScale::Log2;
+  Chart c = titled("awkward_map", AxisScale::Log2, AxisScale::Log2);
   auto place = [&] { return rng() % 6 == 0 ? awkward(rng) : double(rng() % 25); };
   for (int j = 0; j < 1 + int(rng() % 4); ++j) {
     QList<double> xs;
