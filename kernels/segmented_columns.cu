@@ -18,10 +18,6 @@
 //    fixed by the shape). One slab: the sums go straight to the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
-#include <cooperative_groups.h>
-
-#include <cstdlib>
-
 #include "segmented_column_sums.cuh"
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
@@ -138,14 +134,13 @@ __global__ void __launch_bounds__(1024)
                  std::size_t column_blocks, std::size_t slab_rows,
                  SlabScratch<typename Accum<T>::type> scratch,
                  typename Accum<T>::type* __restrict__ sums,
-                 ViewFold<T, typename Accum<T>::type> fold, unsigned cluster_slabs) {
+                 ViewFold<T, typename Accum<T>::type> fold) {
   using A = typename Accum<T>::type;
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
-  const std::size_t units = cols / L, slabs = gridDim.y / cluster_slabs;
-  const std::size_t slab = blockIdx.y / cluster_slabs;
-  const std::size_t row_begin = std::size_t(blockIdx.y) * slab_rows;
+  const std::size_t units = cols / L, slabs = gridDim.y, slab = blockIdx.y;
+  const std::size_t row_begin = slab * slab_rows;
   const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
   const std::size_t groups = scratch.groups, group = slab / scratch.slab_group;
@@ -173,34 +168,6 @@ __global__ void __launch_bounds__(1024)
         __syncthreads();
       }
     }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (cluster_slabs > 1) {
-      namespace cg = cooperative_groups;
-      cg::cluster_group cluster = cg::this_cluster();
-      if (down == 1) {
-#pragma unroll
-        for (int j = 0; j < L; ++j) tile[j * blockDim.x + threadIdx.x] = acc.v[j];
-      }
-      cluster.sync();
-      const unsigned rank = cluster.block_rank();
-      if (rank == 0 && ty == 0) {
-        A v[7][L];
-#pragma unroll
-        for (unsigned k = 1; k < 8; ++k) {
-          const A* remote = cluster.map_shared_rank(tile, k < cluster_slabs ? k : 0);
-#pragma unroll
-          for (int j = 0; j < L; ++j)
-            v[k - 1][j] = k < cluster_slabs ? remote[j * blockDim.x + threadIdx.x] : A(0);
-        }
-#pragma unroll
-        for (unsigned k = 1; k < 8; ++k)
-#pragma unroll
-          for (int j = 0; j < L; ++j) acc.v[j] += v[k - 1][j];
-      }
-      cluster.sync();
-      if (rank != 0) continue;
-    }
-#endif
     if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
     // The block that holds the column block's final sums (with one slab every block, else the
     // last of its group, and with several groups the last group) takes the fold's tickets.
@@ -240,13 +207,7 @@ struct ColumnsShape {
   int chunk_shift = 0;
   std::size_t fold_tickets = 0;
   std::size_t scratch_bytes = 0;
-  // Trial: slabs per cluster (1: no cluster); s.slabs.slabs counts clusters' rows of sums.
-  unsigned cluster = 1;
 };
-unsigned trial_env(const char* name, unsigned fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? static_cast<unsigned>(std::atoi(v)) : fallback;
-}
 ColumnsShape columns_shape(const LaunchArgs& a) {
   ColumnsShape s;
   if (a.kernel == KernelId::ColumnStrided) {
@@ -256,16 +217,9 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   s.view = column_view(a.rows, a.cols);
   if (s.view.fold > 1) s.view_sums_bytes = s.view.cols * accum_size(a.type);
   s.slabs = column_slab_shape(s.view.rows, s.view.cols, a.block_size, a.unroll);
-  s.cluster = trial_env("RL_TRIAL_CLUSTER", 1);
-  if (s.slabs.slabs < 2) s.cluster = 1;
-  if (s.cluster > 1) {
-    // Whole clusters of slabs; the slabs past the matrix read nothing.
-    s.slabs.slabs = ceil_div(s.slabs.slabs, s.cluster);
-  }
   // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
   // of 65535.
-  s.grid = dim3(capped_grid(s.slabs.tile.column_blocks),
-                static_cast<unsigned>(s.slabs.slabs * s.cluster));
+  s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
   if (s.view.fold > 1) {
     s.chunk_shift = fold_chunk_shift(s.slabs);
     s.fold_tickets = ceil_div(a.cols, std::size_t(s.slabs.tile.width) * s.slabs.lanes);
@@ -319,27 +273,10 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   const auto kernel = s.slabs.lanes == 1 ? column_tiled<T, U, 1, false>
                       : s.view.fold > 1  ? column_tiled<T, U, 4, true>
                                          : column_tiled<T, U, 4, false>;
-  if (s.cluster == 1) {
-    kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
-                                                    s.slabs.tile.column_blocks, s.slabs.slab_rows,
-                                                    scratch, view_sums, fold, 1u);
-    return cudaGetLastError();
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = s.grid;
-  config.blockDim = dim3(block);
-  config.dynamicSmemBytes = tile_bytes;
-  config.stream = a.stream;
-  cudaLaunchAttribute cluster_dims[1];
-  cluster_dims[0].id = cudaLaunchAttributeClusterDimension;
-  cluster_dims[0].val.clusterDim.x = 1;
-  cluster_dims[0].val.clusterDim.y = s.cluster;
-  cluster_dims[0].val.clusterDim.z = 1;
-  config.attrs = cluster_dims;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, x, s.view.rows, cols, s.slabs.tile.width,
-                            s.slabs.tile.column_blocks, s.slabs.slab_rows, scratch, view_sums,
-                            fold, s.cluster);
+  kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
+                                                  s.slabs.tile.column_blocks, s.slabs.slab_rows,
+                                                  scratch, view_sums, fold);
+  return cudaGetLastError();
 }
 
 }  // namespace
