@@ -128,13 +128,13 @@ __global__ void __launch_bounds__(1024)
 // tickets. An instance of its own: compiled into every instance, the fold raised int32 at U = 4
 // from 54 to 64 registers and one column a thread from 32 to up to 56; as it is, the other
 // instances compile to the PTX they had before the fold.
-// __launch_bounds__(1024, 1): one block per SM is all it needs (the grid aims at kColumnTargetLoads
-// in flight, about two blocks an SM). Without the 1, ptxas kept several instances at 32
-// registers and issued their loop's loads in two or three waves, a use of an early load before
-// the last loads (a warp issues in order: each wave waits its own round trip); with it, one
-// wave at 56-64 registers. Measured on an H100: 0.2-0.9 us faster at 2^24 from 32 to 2^18
-// columns, one int32 a thread (4095 x 4097) 31.0 against 27.5 us, up to 5 us faster at 2^28
-// (docs/decisions.md).
+// __launch_bounds__(1024, 1) lets ptxas use up to 64 registers a thread: the grid aims at
+// kColumnTargetLoads in flight, about two blocks an SM, not at full occupancy. Without the 1, ptxas
+// kept several instances at 32 registers and issued their loop's loads in two or three waves, a use
+// of an early load before the last loads (a warp issues in order: each wave waits its own round
+// trip); with it, one wave at 56-64 registers. Measured on an H100: 0.2-0.9 us faster at 2^24 from
+// 32 to 2^18 columns, one int32 a thread (4095 x 4097) 31.0 against 27.5 us, up to 5 us faster at
+// 2^28, the folded widths 1-5 us slower (docs/decisions.md).
 template <typename T, int U, int L, bool Fold>
 __global__ void __launch_bounds__(1024, 1)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,

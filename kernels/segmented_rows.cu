@@ -23,8 +23,15 @@ namespace rl::kernels::segmented {
 namespace {
 
 // Lane l of a warp works on row first + l / lanes, as lane l % lanes of its group.
+// RowPerThread and RowSplit at __launch_bounds__(1024, 1), which lets ptxas use up to 64
+// registers a thread (one resident block an SM is all it has to allow): without the 1 it held
+// them at 32 for full occupancy and issued part of a group's loads after the first additions;
+// with it, up to 62 registers and fewer resident blocks. Measured on an H100: RowPerThread
+// 8388608 x 32 at 2^28 389 against 376 us, RowSplit 0.3-0.7 us faster at 2^24 (0.5 % slower on
+// 2^28's longest rows); RowPerBlock lost up to 15 % on short and middling rows that way, and
+// RowPerWarp spills, so they keep ptxas's choice (docs/decisions.md).
 template <typename T, int U>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(1024, 1)
     row_per_thread(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned lanes,
                    typename Accum<T>::type* __restrict__ sums) {
   using A = typename Accum<T>::type;
@@ -113,7 +120,7 @@ __device__ __forceinline__ void hand_on_piece(A s, A* sum, unsigned long long* f
 // piece a row: its sum goes to sums[r]. Several: each hands its sum on to row r's finish words
 // (hand_on_piece), which start at 0 (the scratch is zeroed when it is allocated).
 template <typename T, int U>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(1024, 1)
     row_split(const T* __restrict__ x, std::size_t rows, std::size_t cols, std::size_t splits,
               std::size_t chunk, unsigned long long* __restrict__ finish,
               typename Accum<T>::type* __restrict__ sums) {
