@@ -18,7 +18,6 @@
 #include <cuda/atomic>
 
 #include <cstddef>
-#include <type_traits>
 
 namespace rl::kernels::segmented {
 
@@ -151,11 +150,10 @@ __device__ __forceinline__ void fold_columns(const ViewFold<T, A>& f, const A* _
 // counts_last takes its one (the barrier orders the block's writes before the acquire-release
 // tickets); then the block adds the chunks whose last pair it was.
 template <typename T, typename A>
-__device__ __forceinline__ void fold_after_column_block_inline(const ViewFold<T, A>& f,
-                                                               const A* __restrict__ view,
-                                                               std::size_t view_first,
-                                                               std::size_t width,
-                                                               std::size_t view_cols) {
+__device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
+                                                        const A* __restrict__ view,
+                                                        std::size_t view_first, std::size_t width,
+                                                        std::size_t view_cols) {
   const std::size_t view_end = view_first + width < view_cols ? view_first + width : view_cols;
   __shared__ std::size_t last_chunk[8];  // chunk + 1 where this block's pair was the last, else 0
   __syncthreads();
@@ -180,32 +178,6 @@ __device__ __forceinline__ void fold_after_column_block_inline(const ViewFold<T,
     fold_columns(f, view, first, end < f.cols ? end : f.cols);
   }
   __syncthreads();  // last_chunk is read before the next column block's tickets overwrite it
-}
-
-template <typename T, typename A>
-__device__ __noinline__ void fold_after_column_block_out_of_line(const ViewFold<T, A>& f,
-                                                                 const A* __restrict__ view,
-                                                                 std::size_t view_first,
-                                                                 std::size_t width,
-                                                                 std::size_t view_cols) {
-  fold_after_column_block_inline(f, view, view_first, width, view_cols);
-}
-
-// float32's fold is called out of line, int32's inlined: the fold's presence changes how ptxas
-// schedules the instance's main loop. Inlined, the float32 fold instance issues each group's
-// eight loads in four waves (a load issued after a use of an earlier one waits a round trip
-// more), out of line in two, as without the fold; int32's is two inlined and three out of line
-// (sm_90 SASS; commit 0fb7901's sass_waves.py counts them). On an H100 float32's 65520 x 4097
-// went from 391 to 360 us, 65536 x 4096 reads in 345 (docs/decisions.md).
-template <typename T, typename A>
-__device__ __forceinline__ void fold_after_column_block(const ViewFold<T, A>& f,
-                                                        const A* __restrict__ view,
-                                                        std::size_t view_first, std::size_t width,
-                                                        std::size_t view_cols) {
-  if constexpr (std::is_same_v<T, float>)
-    fold_after_column_block_out_of_line(f, view, view_first, width, view_cols);
-  else
-    fold_after_column_block_inline(f, view, view_first, width, view_cols);
 }
 
 }  // namespace rl::kernels::segmented

@@ -134,7 +134,9 @@ __global__ void __launch_bounds__(1024)
 // of an early load before the last loads (a warp issues in order: each wave waits its own round
 // trip); with it, one wave at 56-64 registers. Measured on an H100: 0.2-0.9 us faster at 2^24 from
 // 32 to 2^18 columns, one int32 a thread (4095 x 4097) 31.0 against 27.5 us, up to 5 us faster at
-// 2^28, the folded widths 1-5 us slower (docs/decisions.md).
+// 2^28 (docs/decisions.md). The fold is inlined in both types: at these bounds float32's fold
+// instance also reads in one wave that way (65520 x 4097 356 us), where out of line, as it was
+// called under ptxas's own choice, it took 364.
 template <typename T, int U, int L, bool Fold>
 __global__ void __launch_bounds__(1024, 1)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
