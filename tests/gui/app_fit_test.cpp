@@ -23,6 +23,7 @@
 #include "app_test_support.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "event_loop_support.h"
 #include "presentation.h"
 #include "session_files.h"
 #include "session_store.h"
@@ -42,9 +43,7 @@ QSize wanted_screen() {
 // before redrawing) done and the layouts it starts settled. A few event passes alone check the
 // charts of the state before.
 void settle() {
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-  QTest::qWait(250);
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  rl::gui::test::settle_events(250);
 }
 
 QString name_of(const QWidget* w) {

@@ -15,6 +15,7 @@
 #include "app_test_support.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "event_loop_support.h"
 #include "presentation.h"
 #include "session_store.h"
 #include "slide_mode.h"
@@ -27,9 +28,7 @@ namespace {
 // The charts rebuilt for the new text size, laid out, and their value axes raised for the bar
 // labels: a few turns of the event loop.
 void settle() {
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-  QTest::qWait(100);
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  rl::gui::test::settle_events(100);
 }
 
 // Every chart's texts and fonts, the window's font, palette and panels, in one comparable list.

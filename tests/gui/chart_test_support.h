@@ -9,15 +9,14 @@
 #include <QValueAxis>
 
 #include "charts/chart_widget.h"
+#include "event_loop_support.h"
 
 namespace rl::gui::charts::test {
 
 // The chart rebuilt, laid out, and its value axis raised for the bar labels: a few turns of the
 // event loop.
 inline void settle() {
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
-  QTest::qWait(20);
-  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  rl::gui::test::settle_events(20);
 }
 
 // The application's text at pt points, as presentation mode and Ctrl+= set it (every chart
