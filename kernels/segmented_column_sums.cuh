@@ -71,6 +71,8 @@ struct SlabScratch {
   unsigned* tickets;
   std::size_t slab_group;
   std::size_t groups;  // ceil(slabs / slab_group), from the host: no 64-bit division per thread
+  unsigned long long* words;  // TRIAL: int32 counted words, one per column (word_stride apart)
+  std::size_t word_stride;
 };
 
 template <typename T, typename A>

@@ -21,6 +21,9 @@
 #include "segmented_column_sums.cuh"
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
+#include "modern_finish.cuh"
+
+#include <cstdlib>
 
 namespace rl::kernels::segmented {
 namespace {
@@ -177,6 +180,18 @@ __global__ void __launch_bounds__(1024, 1)
         __syncthreads();
       }
     }
+    if constexpr (std::is_same_v<A, long long> && !Fold) {
+      if (slabs > 1 && scratch.words != nullptr) {
+        if (ty == 0 && unit < units) {
+#pragma unroll
+          for (int j = 0; j < L; ++j)
+            modern::hand_on_counted(acc.v[j], sums + unit * L + j,
+                                    scratch.words + (unit * L + j) * scratch.word_stride,
+                                    unsigned(slabs));
+        }
+        continue;
+      }
+    }
     if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
     // The block that holds the column block's final sums (with one slab every block, else the
     // last of its group, and with several groups the last group) takes the fold's tickets.
@@ -217,6 +232,15 @@ struct ColumnsShape {
   std::size_t fold_tickets = 0;
   std::size_t scratch_bytes = 0;
 };
+// TRIAL knobs: RL_TRIAL_COUNTED=0 keeps the tickets; RL_TRIAL_STRIDE words between columns.
+std::size_t trial_stride() {
+  const char* e = std::getenv("RL_TRIAL_STRIDE");
+  return e ? std::strtoul(e, nullptr, 10) : 1;
+}
+bool counted_trial(const LaunchArgs& a, const ColumnsShape& s) {
+  const char* e = std::getenv("RL_TRIAL_COUNTED");
+  return a.type == DType::Int32 && s.view.fold == 1 && s.slabs.slabs > 1 && !(e && e[0] == '0');
+}
 ColumnsShape columns_shape(const LaunchArgs& a) {
   ColumnsShape s;
   if (a.kernel == KernelId::ColumnStrided) {
@@ -235,6 +259,10 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   }
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
+  if (counted_trial(a, s)) {
+    s.scratch_bytes = s.view.cols * trial_stride() * sizeof(unsigned long long);
+    return s;
+  }
   // One group when the last block adds every slab's sums in two rounds of loads: a second
   // level costs another fence, ticket and round trip after the first.
   const std::size_t sums = s.slabs.slabs * s.slabs.tile.width * s.slabs.lanes;
@@ -271,8 +299,11 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   if (s.view.fold > 1)
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
-  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups};
-  if (s.slabs.slabs > 1) {
+  SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups, nullptr, 1};
+  if (counted_trial(a, s)) {
+    scratch.words = reinterpret_cast<unsigned long long*>(scratch_bytes);
+    scratch.word_stride = trial_stride();
+  } else if (s.slabs.slabs > 1) {
     scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;
     scratch.tickets =
