@@ -233,9 +233,14 @@ struct ColumnsShape {
   std::size_t scratch_bytes = 0;
 };
 // TRIAL knobs: RL_TRIAL_COUNTED=0 keeps the tickets; RL_TRIAL_STRIDE words between columns.
-std::size_t trial_stride() {
+std::size_t trial_stride(std::size_t slabs) {
   const char* e = std::getenv("RL_TRIAL_STRIDE");
-  return e ? std::strtoul(e, nullptr, 10) : 1;
+  if (e) return std::strtoul(e, nullptr, 10);
+  // About 256 atomics a 128-byte line: 16 words a line when 16 slabs or fewer add into them,
+  // one word a line from 256 slabs.
+  std::size_t per_line = 16;
+  while (per_line > 1 && per_line * slabs > 256) per_line /= 2;
+  return 16 / per_line;
 }
 bool counted_trial(const LaunchArgs& a, const ColumnsShape& s) {
   const char* e = std::getenv("RL_TRIAL_COUNTED");
@@ -260,7 +265,7 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
   if (counted_trial(a, s)) {
-    s.scratch_bytes = s.view.cols * trial_stride() * sizeof(unsigned long long);
+    s.scratch_bytes = s.view.cols * trial_stride(s.slabs.slabs) * sizeof(unsigned long long);
     return s;
   }
   // One group when the last block adds every slab's sums in two rounds of loads: a second
@@ -302,7 +307,7 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups, nullptr, 1};
   if (counted_trial(a, s)) {
     scratch.words = reinterpret_cast<unsigned long long*>(scratch_bytes);
-    scratch.word_stride = trial_stride();
+    scratch.word_stride = trial_stride(s.slabs.slabs);
   } else if (s.slabs.slabs > 1) {
     scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;

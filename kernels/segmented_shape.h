@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 
 #include "kernels/launch.h"
 
@@ -156,8 +157,11 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
   // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured at U = 4:
   // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100).
+  const char* trial_loads = std::getenv("RL_TRIAL_LOADS");
+  const std::size_t loads =
+      trial_loads != nullptr ? std::size_t(1) << std::atoi(trial_loads) : kColumnTargetLoads;
   const std::size_t target_threads =
-      kColumnTargetLoads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
+      loads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
