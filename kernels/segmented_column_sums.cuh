@@ -1,6 +1,7 @@
 // How ColumnTiled (segmented_columns.cu) hands its sums on after its reads, in the same launch:
-// the slab sums added by the last block of each group of slabs, the group sums by the last
-// group, and the fold of a view's sums into the matrix's columns.
+// float32's slab sums (and those of a fold) added by the last block of each group of slabs, the
+// group sums by the last group, and the fold of a view's sums into the matrix's columns. (int32
+// hands its slab sums on as counted words instead: segmented_columns.cu.)
 //
 // The fold: a matrix whose width is not a multiple of 4 is read through a view of `fold` rows
 // as one (segmented_shape.h's column_view), and the view's column sums are added back into the
@@ -61,9 +62,11 @@ __device__ __forceinline__ void add_rows_of_sums(const A* __restrict__ m, std::s
   }
 }
 
-// Where a slabbed ColumnTiled keeps its sums: slabs x cols slab sums, groups x cols group sums
-// (slab_group slabs each, the last group fewer; none when one group holds every slab), and per
-// column block a ticket per group and one for the groups.
+// Where a slabbed ColumnTiled keeps its sums. float32 and a fold: slabs x cols slab sums, groups
+// x cols group sums (slab_group slabs each, the last group fewer; none when one group holds every
+// slab), and per column block a ticket per group and one for the groups. int32 without a fold:
+// a counted word per column (modern_finish.cuh), word_stride words apart
+// (segmented_shape.h's counted_word_stride), and nothing else.
 template <typename A>
 struct SlabScratch {
   A* slab_sums;
@@ -71,7 +74,7 @@ struct SlabScratch {
   unsigned* tickets;
   std::size_t slab_group;
   std::size_t groups;  // ceil(slabs / slab_group), from the host: no 64-bit division per thread
-  unsigned long long* words;  // TRIAL: int32 counted words, one per column (word_stride apart)
+  unsigned long long* words;
   std::size_t word_stride;
 };
 

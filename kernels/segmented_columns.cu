@@ -12,18 +12,21 @@
 //    the end of the same launch (segmented_column_sums.cuh); of a smaller one, one column a
 //    thread. Each thread adds its columns down every (block / width)-th row of a slab, U rows in
 //    flight; the threads of a column are then added in shared memory by a fixed tree. With few
-//    column blocks the rows are cut into slabs so that the GPU stays busy; each slab's sums go to
-//    the scratch, and in the same launch the last block of each group of slabs to finish adds the
-//    group's sums, the last group all groups' (tickets counted with atomics, the order of additions
-//    fixed by the shape). One slab: the sums go straight to the partials.
+//    column blocks the rows are cut into slabs so that the GPU stays busy. int32: each slab's
+//    block adds its sums to the columns' counted words as the single pass's blocks do
+//    (modern_finish.cuh), and the slab that counts last writes the column's sum. float32 (and a
+//    view's fold): each slab's sums go to the scratch, and in the same launch the last block of
+//    each group of slabs to finish adds the group's sums, the last group all groups' (tickets
+//    counted with atomics, the order of additions fixed by the shape, so the float sum is the
+//    same on every launch). One slab: the sums go straight to the partials.
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
+#include "modern_finish.cuh"
 #include "segmented_column_sums.cuh"
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
-#include "modern_finish.cuh"
 
-#include <cstdlib>
+#include <type_traits>
 
 namespace rl::kernels::segmented {
 namespace {
@@ -121,11 +124,16 @@ __global__ void __launch_bounds__(1024)
 // row_begin + ty, + down, ... of slab s (rows [s * slab_rows, (s + 1) * slab_rows) clipped to
 // the matrix, down = blockDim.x / width). The `down` sums of a column are added in shared memory
 // by a tree (ty + h into ty, h = down / 2, ..., 1), the same order on every launch. One slab
-// (gridDim.y == 1): the column's sum goes to sums[c]. Several: to the slab sums, and the last
-// block of each group of slabs to finish adds the group's slab sums, the last group the group
-// sums: one launch, no second kernel waiting on the first, and two short additions at its end
-// instead of one block adding thousands of slab sums. The tickets start at 0 (the scratch is
-// zeroed when it is allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
+// (gridDim.y == 1): the column's sum goes to sums[c]. Several, int32 without a fold: the slab's
+// sum of column c is added to c's counted word (count + sum, one atomic that returns), and the
+// slab that counts last writes sums[c] and puts the word back to 0. Integer additions are exact,
+// so the sum is the same whichever slab comes last, and no block waits for another: measured on
+// an H100 at 2^24 (docs/decisions.md), 32 to 1024 columns 0.7-1.7 us faster than the tickets
+// below. Several, float32 or a fold: to the slab sums, and the last block of each group of slabs
+// to finish adds the group's slab sums, the last group the group sums: one launch, no second
+// kernel waiting on the first, and two short additions at its end instead of one block adding
+// thousands of slab sums. The words and tickets start at 0 (the scratch is zeroed when it is
+// allocated). Needs blockDim.x x L x sizeof(A) bytes of dynamic shared memory.
 // cols is a multiple of L; rows and cols are column_view's. Fold: column_view folds rows,
 // `sums` are the view's and the block that writes a column block's final sums takes the fold's
 // tickets. An instance of its own: compiled into every instance, the fold raised int32 at U = 4
@@ -148,6 +156,7 @@ __global__ void __launch_bounds__(1024, 1)
                  typename Accum<T>::type* __restrict__ sums,
                  ViewFold<T, typename Accum<T>::type> fold) {
   using A = typename Accum<T>::type;
+  constexpr bool kCounted = std::is_same_v<T, int32_t> && !Fold;
   extern __shared__ __align__(16) unsigned char tile_bytes[];
   A* tile = reinterpret_cast<A*>(tile_bytes);
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
@@ -180,17 +189,19 @@ __global__ void __launch_bounds__(1024, 1)
         __syncthreads();
       }
     }
-    if constexpr (std::is_same_v<A, long long> && !Fold) {
-      if (slabs > 1 && scratch.words != nullptr) {
-        if (ty == 0 && unit < units) {
+    if constexpr (kCounted) {
+      if (ty == 0 && unit < units) {
+        if (slabs == 1) {
+          store_cells(sums + unit * L, acc);
+        } else {
 #pragma unroll
           for (int j = 0; j < L; ++j)
             modern::hand_on_counted(acc.v[j], sums + unit * L + j,
                                     scratch.words + (unit * L + j) * scratch.word_stride,
                                     unsigned(slabs));
         }
-        continue;
       }
+      continue;
     }
     if (ty == 0 && unit < units) store_cells(out + unit * L, acc);
     // The block that holds the column block's final sums (with one slab every block, else the
@@ -230,22 +241,11 @@ struct ColumnsShape {
   // (fold_chunk_shift; -1: not a power of two), a ticket each.
   int chunk_shift = 0;
   std::size_t fold_tickets = 0;
+  // int32 slabs without a fold: the slab sums handed on as counted words, no slab sums, no
+  // tickets (column_tiled).
+  bool counted = false;
   std::size_t scratch_bytes = 0;
 };
-// TRIAL knobs: RL_TRIAL_COUNTED=0 keeps the tickets; RL_TRIAL_STRIDE words between columns.
-std::size_t trial_stride(std::size_t slabs) {
-  const char* e = std::getenv("RL_TRIAL_STRIDE");
-  if (e) return std::strtoul(e, nullptr, 10);
-  // About 256 atomics a 128-byte line: 16 words a line when 16 slabs or fewer add into them,
-  // one word a line from 256 slabs.
-  std::size_t per_line = 16;
-  while (per_line > 1 && per_line * slabs > 256) per_line /= 2;
-  return 16 / per_line;
-}
-bool counted_trial(const LaunchArgs& a, const ColumnsShape& s) {
-  const char* e = std::getenv("RL_TRIAL_COUNTED");
-  return a.type == DType::Int32 && s.view.fold == 1 && s.slabs.slabs > 1 && !(e && e[0] == '0');
-}
 ColumnsShape columns_shape(const LaunchArgs& a) {
   ColumnsShape s;
   if (a.kernel == KernelId::ColumnStrided) {
@@ -264,8 +264,9 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   }
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
-  if (counted_trial(a, s)) {
-    s.scratch_bytes = s.view.cols * trial_stride(s.slabs.slabs) * sizeof(unsigned long long);
+  s.counted = a.type == DType::Int32 && s.view.fold == 1;
+  if (s.counted) {
+    s.scratch_bytes = s.view.cols * counted_word_stride(s.slabs.slabs) * sizeof(unsigned long long);
     return s;
   }
   // One group when the last block adds every slab's sums in two rounds of loads: a second
@@ -305,9 +306,9 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
   SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups, nullptr, 1};
-  if (counted_trial(a, s)) {
+  if (s.counted) {
     scratch.words = reinterpret_cast<unsigned long long*>(scratch_bytes);
-    scratch.word_stride = trial_stride(s.slabs.slabs);
+    scratch.word_stride = counted_word_stride(s.slabs.slabs);
   } else if (s.slabs.slabs > 1) {
     scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 
@@ -157,11 +156,8 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   const std::size_t down = static_cast<std::size_t>(block) / s.tile.width;
   // Scalar loads carry a quarter of a vector's bytes: twice the threads (measured at U = 4:
   // 2^18 read 4095 x 4097 2-3 us faster than 2^17 on an H100).
-  const char* trial_loads = std::getenv("RL_TRIAL_LOADS");
-  const std::size_t loads =
-      trial_loads != nullptr ? std::size_t(1) << std::atoi(trial_loads) : kColumnTargetLoads;
   const std::size_t target_threads =
-      loads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
+      kColumnTargetLoads / static_cast<std::size_t>(unroll) * (s.lanes == 4 ? 1 : 2);
   const std::size_t target_blocks = target_threads / static_cast<std::size_t>(block);
   const std::size_t wanted = ceil_div(target_blocks, s.tile.column_blocks);
   const std::size_t least =
@@ -172,6 +168,24 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
   s.slabs = ceil_div(rows, s.slab_rows);
   return s;
 }
+
+// ColumnTiled's int32 slab sums, without a fold, are handed on as counted words (one per column,
+// modern_finish.cuh), each slab's block adding into them as it finishes: no slab sums written and
+// read again, and no last block that waits for a ticket and adds them. The words are `stride`
+// apart (8 bytes each) so that about kCountedAtomicsPerLine slabs' atomics meet in one 128-byte
+// line, not more: measured on an H100 at 2^24 (docs/decisions.md), 256 slabs (32 to 128 columns)
+// read in 27.3 us at one word a line, 28.4 at four and 30.8 at sixteen; 4 to 16 slabs (4096 to
+// 16384 columns) 0.4-0.8 us faster at sixteen words a line than at one, whose lines a flushed
+// L2 fetches from DRAM. The count field of a word is 16 bits: column_slab_shape gives at most
+// 2 x kColumnTargetLoads / 32 = 32768 slabs.
+inline constexpr std::size_t kCountedAtomicsPerLine = 256;
+inline std::size_t counted_word_stride(std::size_t slabs) {
+  std::size_t words_per_line = 16;
+  while (words_per_line > 1 && words_per_line * slabs > kCountedAtomicsPerLine) words_per_line /= 2;
+  return 16 / words_per_line;
+}
+static_assert(2 * kColumnTargetLoads / 32 < (std::size_t(1) << 16),
+              "a column's slabs fit a counted word's count");
 
 // A folded view's chunk is the view columns of one column block (tile width x lanes), which its
 // fold adds with shifts: the chunk's log2, or -1 where it is not a power of two (a block size

@@ -160,13 +160,19 @@ TEST(SegmentedPlan, ShortRowsShareAWarp) {
 TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
   LaunchPlan plan;
   // 32 columns in 256-thread blocks: 8 vectors of four columns a row, 32 rows per step, one
-  // column block, the rows in slabs of enough blocks to fill the GPU. The scratch: one int64
-  // per slab and column, one per group of slabs (the square root of the slabs) and column,
-  // and a ticket per group and one for the groups.
+  // column block, the rows in slabs of enough blocks to fill the GPU. int32's scratch: a
+  // counted word per column, one 128-byte line each (512 slabs add into it).
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 512u);
-  EXPECT_EQ(plan.scratch_bytes, (512u + 23u) * 32u * 8u + 24u * 4u);  // 23 groups of 23 slabs
+  EXPECT_EQ(plan.scratch_bytes, 32u * 128u);
+  // float32's: one float per slab and column, one per group of slabs (the square root of the
+  // slabs) and column, and a ticket per group and one for the groups.
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::ColumnTiled, 524288, 32, 256, 4, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 512u);
+  EXPECT_EQ(plan.scratch_bytes, (512u + 23u) * 32u * 4u + 24u * 4u);  // 23 groups of 23 slabs
   // Few rows, many columns: one slab, the sums straight to the partials; a width that is a
   // multiple of 4 is read in 16-byte vectors, four columns a thread, the whole block along the
   // row.
@@ -183,11 +189,21 @@ TEST(SegmentedPlan, NarrowColumnsTileTheBlockDownTheRows) {
 TEST(SegmentedPlan, EightLoadsInFlightHalveTheSlabbedThreads) {
   LaunchPlan plan;
   // The same bytes in flight as four loads on 2^17 threads: 2^16 threads, 256 slabs of 2048
-  // rows for 32 columns, in 16 groups of 16.
+  // rows for 32 columns; int32's counted words a line each, float32's slab sums in 16 groups
+  // of 16.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 524288, 32, 256, 8), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 256u);
-  EXPECT_EQ(plan.scratch_bytes, (256u + 16u) * 32u * 8u + 17u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 32u * 128u);
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::ColumnTiled, 524288, 32, 256, 8, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, (256u + 16u) * 32u * 4u + 17u * 4u);
+  // 512 columns: 4 column blocks by 64 slabs, so int32's words four a line (256 atomics a line).
+  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 32768, 512, 256, 8), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.grid, 4u * 64u);
+  EXPECT_EQ(plan.scratch_bytes, 512u * 4u * 8u);
   // 16 rows: a thread adds a column group down all 16, the whole block along the row, no slabs.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 16, 1u << 20, 256, 8), &plan),
             cudaSuccess);
@@ -212,11 +228,16 @@ TEST(SegmentedPlan, LargeOddWidthsAreReadFourRowsAsOne) {
   EXPECT_GE(plan.scratch_bytes, 4100u * 8u);
   // 4095 x 4097 (2^24): the fold's tail would cost more than the scalars lose. One column a
   // thread, 129 column blocks of 32 by 4 slabs (twice the threads of 16-byte loads), in the
-  // scratch only the slab sums and their tickets.
+  // scratch only int32's counted words, 16 a line (4 slabs add into each); float32's slab sums
+  // and their tickets.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4095, 4097, 256, 8), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 129u * 4u);
-  EXPECT_EQ(plan.scratch_bytes, 4u * 4097u * 8u + 129u * 2u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 4097u * 8u);
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::ColumnTiled, 4095, 4097, 256, 8, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 4u * 4097u * 4u + 129u * 2u * 4u);
   // 1020 rows of 65537 make 255 view rows: the view sums would weigh too much. 60 rows: no view.
   for (std::size_t rows : {1020u, 60u}) {
     ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, rows, 65537, 256, 8), &plan),
@@ -234,12 +255,17 @@ TEST(SegmentedPlan, AFewHundredRowsTileNarrowAndDeep) {
             cudaSuccess);
   EXPECT_EQ(plan.grid, 512u);
   EXPECT_EQ(plan.scratch_bytes, 0u);
-  // 4096 x 4096: 32 column blocks, so 16 slabs of 256 rows, one group: the last block adds the
-  // 16 x 128 slab sums of its columns, 8 a thread, and no second level.
+  // 4096 x 4096: 32 column blocks, so 16 slabs of 256 rows. int32: a counted word per column,
+  // 16 a line. float32, one group: the last block adds the 16 x 128 slab sums of its columns, 8
+  // a thread, and no second level.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 4096, 4096), &plan),
             cudaSuccess);
   EXPECT_EQ(plan.grid, 32u * 16u);
-  EXPECT_EQ(plan.scratch_bytes, 16u * 4096u * 8u + 32u * 2u * 4u);
+  EXPECT_EQ(plan.scratch_bytes, 4096u * 8u);
+  ASSERT_EQ(kernels::plan_launch(
+                matrix_args(KernelId::ColumnTiled, 4096, 4096, 256, 4, DType::Float32), &plan),
+            cudaSuccess);
+  EXPECT_EQ(plan.scratch_bytes, 16u * 4096u * 4u + 32u * 2u * 4u);
   // 128 rows: one slab of 1024 column blocks, the sums straight to the partials.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::ColumnTiled, 128, 131072), &plan),
             cudaSuccess);

@@ -94,15 +94,20 @@ void add_columns(std::vector<VariantInfo>& out) {
       "(four neighbouring columns from one 16-byte load when the width is a multiple of 4; "
       "a large matrix of another width is read 2 or 4 rows as one, whose sums the last blocks "
       "fold back into its columns; else one), the tile's threads of a column are added in "
-      "shared memory, and the last blocks to finish add the slabs' sums, in the same launch. "
-      "The way to sum columns at full bandwidth.",
+      "shared memory, and the slabs' sums are combined in the same launch: int32 slabs add "
+      "theirs to each column's counted word with one atomic, the last to count writes the "
+      "column; float32 slabs write theirs and the last blocks to finish add them in a fixed "
+      "order. The way to sum columns at full bandwidth.",
       {"load: the K threads of a column in a tile add every K-th row of its slab, U loads in "
        "flight (16-byte loads of four columns when the width, or that of 2 or 4 rows read as "
        "one, is a multiple of 4)",
        "block sum: the tile's threads of a column added in shared memory by a fixed tree",
-       "slabs: the last block of each group of slabs to finish adds the group's column sums, "
-       "the last group every group's, in a fixed order (tickets counted with atomics); 2 or 4 "
-       "rows read as one: the last block of each chunk of columns folds their sums",
+       "slabs, int32: each adds its column sums to the columns' counted words (count and sum "
+       "in one 64-bit atomic); the slab that counts last writes the column's sum",
+       "slabs, float32: the last block of each group of slabs to finish adds the group's "
+       "column sums, the last group every group's, in a fixed order (tickets counted with "
+       "atomics); 2 or 4 rows read as one: the last block of each chunk of columns folds their "
+       "sums",
        kWrite}));
   // Eight loads in flight: a short matrix's threads each add 16 rows in two round trips, not
   // four, and a slabbed one needs half the threads, so half the slab sums to add at the end.
