@@ -1,9 +1,9 @@
-// The finish of the one-launch kernels (modern_single_pass.cu, modern_cluster.cu; a split row of
-// segmented_rows.cu has one per row). Every contributor of a sum (a "slot": a warp, a block or
-// a cluster, the same kind for the whole grid) hands its sum on with integer atomics, and the slot
-// that counts last writes the total. Integer additions are exact, so the total has the same bits
-// whatever order the slots arrive in: float32 as well as int32 is deterministic, with no partials
-// array, no fence and no second pass over partials.
+// The finish of the one-launch kernels (modern_single_pass.cu, modern_cluster.cu; segmented_*.cu:
+// one per split row, one per column of int32 slabs). Every contributor of a sum (a "slot": a warp,
+// a block, a cluster, a slab, one kind for the whole grid) hands its sum on with integer atomics,
+// and the slot that counts last writes the total. Integer additions are exact, so the total has the
+// same bits whatever order the slots arrive in: float32 as well as int32 is deterministic, with no
+// partials array, no fence and no second pass over partials.
 //
 //  int32, the counted word: the slot adds (1 << 48) + its sum to one 64-bit word; the high 16 bits
 //    count the slots, the low 48 bits add their sums (inputs are in [0, 255], so any total of up

@@ -22,10 +22,12 @@ inline constexpr std::size_t kMaxGrid = 65536;
 inline constexpr std::size_t kTargetBlocks = 1024;
 // 16-byte loads a slabbed column keeps in flight across the GPU: its threads are this divided by
 // the unroll factor (2^16 threads at the default 8, 2^17 at 4), 8 MiB in flight, which keeps
-// HBM busy; no more, because every slab adds a row of sums that the last blocks to finish add
-// again after taking tickets. Measured on an H100 at 2^24 (docs/decisions.md): 2^17 threads
-// read 1-4 us faster than 2^18 at U = 4, and 2^16 0.5-2 us faster than 2^17 at U = 8; again
-// once each thread's loads were issued in one wave: half or twice 2^19 no faster.
+// HBM busy; no more, because every float32 slab adds a row of sums that the last blocks to
+// finish add again after taking tickets (and every int32 slab an atomic a column). Measured on
+// an H100 at 2^24 (docs/decisions.md): 2^17 threads read 1-4 us faster than 2^18 at U = 4, and
+// 2^16 0.5-2 us faster than 2^17 at U = 8; again once each thread's loads were issued in one
+// wave, and once int32's slabs handed their sums on as counted words: half or twice 2^19 no
+// faster.
 inline constexpr std::size_t kColumnTargetLoads = std::size_t(1) << 19;
 // The fewest rows a column slab holds, and the fewest each of its threads adds, so each
 // thread's running sum amortises its block: 16 rows are two rounds of eight loads. Measured on
