@@ -26,7 +26,6 @@
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
 
-#include <cstdlib>
 #include <type_traits>
 
 namespace rl::kernels::segmented {
@@ -80,14 +79,12 @@ template <typename T, int U, int L, typename A = typename Accum<T>::type>
 __device__ __forceinline__ Cells<A, L> column_thread_sum(const T* __restrict__ x, std::size_t cols,
                                                          std::size_t c, std::size_t row_begin,
                                                          std::size_t row_end,
-                                                         std::size_t row_step,
-                                                         std::size_t group_step = 0) {
-  if (group_step == 0) group_step = std::size_t(U) * row_step;
+                                                         std::size_t row_step) {
   Cells<A, L> acc;
 #pragma unroll
   for (int j = 0; j < L; ++j) acc.v[j] = A(0);
   // Every group is predicated, the last one partial, so a thread's last rows are one round trip.
-  for (std::size_t r = row_begin; r < row_end; r += group_step) {
+  for (std::size_t r = row_begin; r < row_end; r += std::size_t(U) * row_step) {
     Cells<T, L> v[U];
 #pragma unroll
     for (int k = 0; k < U; ++k) {
@@ -154,8 +151,7 @@ __global__ void __launch_bounds__(1024)
 template <typename T, int U, int L, bool Fold>
 __global__ void __launch_bounds__(1024, 1)
     column_tiled(const T* __restrict__ x, std::size_t rows, std::size_t cols, unsigned width,
-                 std::size_t column_blocks, std::size_t slab_rows, std::size_t slab_span,
-                 std::size_t group_rows,
+                 std::size_t column_blocks, std::size_t slab_rows,
                  SlabScratch<typename Accum<T>::type> scratch,
                  typename Accum<T>::type* __restrict__ sums,
                  ViewFold<T, typename Accum<T>::type> fold) {
@@ -166,7 +162,7 @@ __global__ void __launch_bounds__(1024, 1)
   const unsigned tx = threadIdx.x % width, ty = threadIdx.x / width, down = blockDim.x / width;
   const std::size_t units = cols / L, slabs = gridDim.y, slab = blockIdx.y;
   const std::size_t row_begin = slab * slab_rows;
-  const std::size_t row_end = row_begin + slab_span < rows ? row_begin + slab_span : rows;
+  const std::size_t row_end = row_begin + slab_rows < rows ? row_begin + slab_rows : rows;
   A* out = slabs > 1 ? scratch.slab_sums + slab * cols : sums;
   const std::size_t groups = scratch.groups, group = slab / scratch.slab_group;
   const std::size_t group_first = group * scratch.slab_group;
@@ -177,8 +173,7 @@ __global__ void __launch_bounds__(1024, 1)
     const std::size_t unit = bx * width + tx;
     Cells<A, L> acc{};
     if (unit < units)
-      acc = column_thread_sum<T, U, L, A>(x, cols, unit * L, row_begin + ty, row_end, down,
-                                          group_rows);
+      acc = column_thread_sum<T, U, L, A>(x, cols, unit * L, row_begin + ty, row_end, down);
     if (down > 1) {
 #pragma unroll
       for (int j = 0; j < L; ++j) tile[j * blockDim.x + threadIdx.x] = acc.v[j];
@@ -321,19 +316,11 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
         reinterpret_cast<unsigned*>(scratch.group_sums + (s.groups > 1 ? s.groups * cols : 0));
   }
   const std::size_t tile_bytes = block * s.slabs.lanes * sizeof(A);
-  // TRIAL: RL_TRIAL_INTERLEAVE: slab s reads the row groups s, s + slabs, ... (the whole GPU
-  // sweeps one window of the matrix at a time), else its own rows.
-  const std::size_t down = block / s.slabs.tile.width;
-  const bool il = std::getenv("RL_TRIAL_INTERLEAVE") != nullptr && s.slabs.slabs > 1;
-  const std::size_t group_rows = (il ? s.slabs.slabs : 1) * std::size_t(U) * down;
-  const std::size_t first_step = il ? std::size_t(U) * down : s.slabs.slab_rows;
-  const std::size_t span = il ? s.view.rows : s.slabs.slab_rows;
   const auto kernel = s.slabs.lanes == 1 ? column_tiled<T, U, 1, false>
                       : s.view.fold > 1  ? column_tiled<T, U, 4, true>
                                          : column_tiled<T, U, 4, false>;
   kernel<<<s.grid, block, tile_bytes, a.stream>>>(x, s.view.rows, cols, s.slabs.tile.width,
-                                                  s.slabs.tile.column_blocks, first_step, span,
-                                                  group_rows,
+                                                  s.slabs.tile.column_blocks, s.slabs.slab_rows,
                                                   scratch, view_sums, fold);
   return cudaGetLastError();
 }
