@@ -2,7 +2,7 @@
 """Fails when scripts/install-deps.sh would leave a fresh Debian 12 machine unable to configure,
 build, test or run ReductionLab, whatever is installed on the machine running the check.
 
-Why (issue 9): qt6-charts-dev does not depend on libqt6opengl6-dev, yet Qt6Charts' CMake config
+Why: qt6-charts-dev does not depend on libqt6opengl6-dev, yet Qt6Charts' CMake config
 needs Qt6OpenGL; CI passed only because that package had been installed by hand.
 
 How: each Debian package owning a file the configured build uses must be in the apt dependency

@@ -1,4 +1,4 @@
-"""Source spans for the Code view (issue 11): the kernel function of each catalog variant and the
+"""Source spans for the Code view: the kernel function of each catalog variant and the
 device helpers it calls, cut from kernels/*.cu and *.cuh by parsing function boundaries (the
 comment block and template line above a definition, then to its matching brace).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the Code view's data (issue 11) from the built kernels: nothing in it is typed by hand.
+"""Generates the Code view's data from the built kernels: nothing in it is typed by hand.
 
 For every catalog variant: the source span of its kernel function and the device helpers it calls,
 cut from kernels/*.cu and *.cuh, with the lines of each phase marked. For every kernel

@@ -50,7 +50,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   exit 1
 fi
 
-# cuobjdump and nvdisasm, for the app's Code view (SASS, resource usage; issue 11). Some CUDA
+# cuobjdump and nvdisasm, for the app's Code view (SASS, resource usage). Some CUDA
 # installs lack them; NVIDIA ships them on PyPI too. They go to a venv that
 # engine/code/CMakeLists.txt looks in after the toolkit. Without them (no network) the build
 # still works and the Code view says why it has no SASS.
@@ -68,7 +68,7 @@ else
        "sources without SASS" >&2
 fi
 
-# NCCL, for one reduction across several GPUs (issue 15; docs/multi-gpu.md): the
+# NCCL, for one reduction across several GPUs (docs/multi-gpu.md): the
 # nvidia-nccl-cu13 pip package in the same venv gives nccl.h, which engine/CMakeLists.txt builds
 # against, and libnccl.so.2, which the engine opens at run time when the system has none. Without
 # it (no network) the build still works and the NCCL exchanges say why they cannot run.

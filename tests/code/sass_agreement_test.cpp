@@ -1,4 +1,4 @@
-// Issue 11's check: the SASS counts the app and the CLI show (BAR, SHFL, BRA/BSSY/BSYNC, loads,
+// The SASS counts the app and the CLI show (BAR, SHFL, BRA/BSSY/BSYNC, loads,
 // stores) agree with counts taken afresh from `cuobjdump -sass` of the built binaries, for every
 // kernel instantiation the catalog runs and every architecture built. The dump is parsed here
 // on its own (raw lines, encodings and all), not through the engine's parser.
