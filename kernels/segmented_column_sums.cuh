@@ -20,12 +20,9 @@
 
 #include <cstddef>
 
-namespace rl::kernels::segmented {
+#include "segmented_shape.h"
 
-// Slab sums in flight per thread when the last blocks add them.
-inline constexpr int kCombineUnroll = 8;
-// Slab sums per thread up to which the last block of a column block adds them all at once.
-inline constexpr std::size_t kOneLevelSumsPerThread = 2 * kCombineUnroll;
+namespace rl::kernels::segmented {
 
 // Rows [0, count) of a matrix of A (`cols` wide, read through L2 with __ldcg: other SMs wrote it
 // during this launch) added down columns [first_col, first_col + columns) into dst: `along`

@@ -22,6 +22,7 @@
 // ColumnStrided reads scalars on purpose. Grids larger than kMaxGrid blocks walk the columns with
 // grid-stride loops.
 #include "modern_finish.cuh"
+#include "segmented_column_plan.h"
 #include "segmented_column_sums.cuh"
 #include "segmented_common.cuh"
 #include "segmented_shape.h"
@@ -226,63 +227,6 @@ __global__ void __launch_bounds__(1024, 1)
   }
 }
 
-struct ColumnsShape {
-  dim3 grid;
-  // The matrix as the tiled kernel reads it (column_view); fold > 1: its sums go to the view
-  // sums at the front of the scratch, and the fold's tickets (one per chunk) to its end.
-  ColumnView view;
-  ColumnSlabShape slabs;
-  // Slabs per group: all of them when one block adds them in two rounds, else about the square
-  // root of the slabs.
-  std::size_t slab_group = 1;
-  std::size_t groups = 1;
-  std::size_t view_sums_bytes = 0;
-  // The fold's chunks: the view columns of one column block, 2^chunk_shift of them
-  // (fold_chunk_shift; -1: not a power of two), a ticket each.
-  int chunk_shift = 0;
-  std::size_t fold_tickets = 0;
-  // int32 slabs without a fold: the slab sums handed on as counted words, no slab sums, no
-  // tickets (column_tiled).
-  bool counted = false;
-  std::size_t scratch_bytes = 0;
-};
-ColumnsShape columns_shape(const LaunchArgs& a) {
-  ColumnsShape s;
-  if (a.kernel == KernelId::ColumnStrided) {
-    s.grid = dim3(capped_grid(ceil_div(a.cols, static_cast<std::size_t>(a.block_size) / kWarp)));
-    return s;
-  }
-  s.view = column_view(a.rows, a.cols);
-  if (s.view.fold > 1) s.view_sums_bytes = s.view.cols * accum_size(a.type);
-  s.slabs = column_slab_shape(s.view.rows, s.view.cols, a.block_size, a.unroll);
-  // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
-  // of 65535.
-  s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
-  if (s.view.fold > 1) {
-    s.chunk_shift = fold_chunk_shift(s.slabs);
-    s.fold_tickets = ceil_div(a.cols, std::size_t(s.slabs.tile.width) * s.slabs.lanes);
-  }
-  s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
-  if (s.slabs.slabs == 1) return s;
-  s.counted = a.type == DType::Int32 && s.view.fold == 1;
-  if (s.counted) {
-    s.scratch_bytes = s.view.cols * counted_word_stride(s.slabs.slabs) * sizeof(unsigned long long);
-    return s;
-  }
-  // One group when the last block adds every slab's sums in two rounds of loads: a second
-  // level costs another fence, ticket and round trip after the first.
-  const std::size_t sums = s.slabs.slabs * s.slabs.tile.width * s.slabs.lanes;
-  if (sums <= kOneLevelSumsPerThread * static_cast<std::size_t>(a.block_size))
-    s.slab_group = s.slabs.slabs;
-  else
-    while (s.slab_group * s.slab_group < s.slabs.slabs) ++s.slab_group;
-  s.groups = ceil_div(s.slabs.slabs, s.slab_group);
-  const std::size_t rows_of_sums = s.slabs.slabs + (s.groups > 1 ? s.groups : 0);
-  s.scratch_bytes += rows_of_sums * s.view.cols * accum_size(a.type) +
-                     s.slabs.tile.column_blocks * (s.groups + 1) * sizeof(unsigned);
-  return s;
-}
-
 template <typename T, int U>
 cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
   using A = typename Accum<T>::type;
@@ -326,18 +270,6 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
 }
 
 }  // namespace
-
-cudaError_t plan_columns(const LaunchArgs& a, LaunchPlan* plan) {
-  const ColumnsShape s = columns_shape(a);
-  *plan = LaunchPlan{};
-  plan->grid = s.grid.x * s.grid.y;
-  plan->partial_count = a.cols;
-  plan->input_capacity = a.n;
-  plan->scratch_bytes = s.scratch_bytes;
-  plan->has_first_kernel = false;
-  plan->needs_finish = false;
-  return cudaSuccess;
-}
 
 cudaError_t launch_columns(const LaunchArgs& a, const LaunchPlan& p) {
   const ColumnsShape s = columns_shape(a);

@@ -189,6 +189,11 @@ inline std::size_t counted_word_stride(std::size_t slabs) {
 static_assert(2 * kColumnTargetLoads / 32 < (std::size_t(1) << 16),
               "a column's slabs fit a counted word's count");
 
+// Slab sums in flight per thread when the last blocks add them (segmented_column_sums.cuh).
+inline constexpr int kCombineUnroll = 8;
+// Slab sums per thread up to which the last block of a column block adds them all at once.
+inline constexpr std::size_t kOneLevelSumsPerThread = 2 * kCombineUnroll;
+
 // A folded view's chunk is the view columns of one column block (tile width x lanes), which its
 // fold adds with shifts: the chunk's log2, or -1 where it is not a power of two (a block size
 // that is not one), which the launch refuses rather than fold the wrong columns.
