@@ -22,9 +22,9 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   }
   s.scratch_bytes = s.view_sums_bytes + s.fold_tickets * sizeof(unsigned);
   if (s.slabs.slabs == 1) return s;
-  s.counted = a.type == DType::Int32 && s.view.fold == 1;
-  if (s.counted) {
-    s.scratch_bytes = s.view.cols * counted_word_stride(s.slabs.slabs) * sizeof(unsigned long long);
+  if (a.type == DType::Int32 && s.view.fold == 1) {
+    s.word_stride = counted_word_stride(s.slabs.slabs);
+    s.scratch_bytes = s.view.cols * s.word_stride * sizeof(unsigned long long);
     return s;
   }
   // One group when the last block adds every slab's sums in two rounds of loads: a second

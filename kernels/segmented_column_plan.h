@@ -27,9 +27,9 @@ struct ColumnsShape {
   // (fold_chunk_shift; -1: not a power of two), a ticket each.
   int chunk_shift = 0;
   std::size_t fold_tickets = 0;
-  // int32 slabs without a fold: the slab sums handed on as counted words, no slab sums, no
-  // tickets (column_tiled).
-  bool counted = false;
+  // int32 slabs without a fold: the slab sums handed on as counted words this many words apart
+  // (counted_word_stride), no slab sums, no tickets (column_tiled); 0 otherwise.
+  std::size_t word_stride = 0;
   std::size_t scratch_bytes = 0;
 };
 

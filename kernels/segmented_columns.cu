@@ -250,9 +250,9 @@ cudaError_t launch_columns_typed(const LaunchArgs& a, const ColumnsShape& s) {
     fold.tickets = reinterpret_cast<unsigned*>(scratch_bytes + s.scratch_bytes -
                                                s.fold_tickets * sizeof(unsigned));
   SlabScratch<A> scratch{nullptr, nullptr, nullptr, s.slab_group, s.groups, nullptr, 1};
-  if (s.counted) {
+  if (s.word_stride > 0) {
     scratch.words = reinterpret_cast<unsigned long long*>(scratch_bytes);
-    scratch.word_stride = counted_word_stride(s.slabs.slabs);
+    scratch.word_stride = s.word_stride;
   } else if (s.slabs.slabs > 1) {
     scratch.slab_sums = reinterpret_cast<A*>(scratch_bytes + s.view_sums_bytes);
     scratch.group_sums = scratch.slab_sums + s.slabs.slabs * cols;

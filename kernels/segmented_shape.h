@@ -182,9 +182,10 @@ inline ColumnSlabShape column_slab_shape(std::size_t rows, std::size_t cols, int
 // 2 x kColumnTargetLoads / 32 = 32768 slabs.
 inline constexpr std::size_t kCountedAtomicsPerLine = 256;
 inline std::size_t counted_word_stride(std::size_t slabs) {
-  std::size_t words_per_line = 16;
+  constexpr std::size_t kWordsInALine = 128 / sizeof(unsigned long long);
+  std::size_t words_per_line = kWordsInALine;
   while (words_per_line > 1 && words_per_line * slabs > kCountedAtomicsPerLine) words_per_line /= 2;
-  return 16 / words_per_line;
+  return kWordsInALine / words_per_line;
 }
 static_assert(2 * kColumnTargetLoads / 32 < (std::size_t(1) << 16),
               "a column's slabs fit a counted word's count");
