@@ -1,8 +1,6 @@
 // columns_shape and plan_columns: the host side of segmented_columns.cu's launches.
 #include "segmented_column_plan.h"
 
-#include <cstdlib>
-
 namespace rl::kernels::segmented {
 
 ColumnsShape columns_shape(const LaunchArgs& a) {
@@ -15,24 +13,6 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
   s.view = column_view(a.rows, a.cols);
   if (s.view.fold > 1) s.view_sums_bytes = s.view.cols * accum_size(a.type);
   s.slabs = column_slab_shape(s.view.rows, s.view.cols, a.block_size, a.unroll);
-  // TRIAL: RL_TRIAL_LOADS (log2 of the loads in flight aimed at) and RL_TRIAL_MINROWS (rows a
-  // thread at least) for the counted int32 path: more slabs than a wave of resident blocks.
-  if (const char* e = std::getenv("RL_TRIAL_LOADS"); e && a.type == DType::Int32 && s.view.fold == 1) {
-    const std::size_t loads = std::size_t(1) << std::atoi(e);
-    const char* m = std::getenv("RL_TRIAL_MINROWS");
-    const std::size_t per_thread = m ? std::size_t(std::atoi(m)) : kMinRowsPerThread;
-    ColumnSlabShape& c = s.slabs;
-    const std::size_t rows = s.view.rows, block = std::size_t(a.block_size);
-    const std::size_t down = block / c.tile.width;
-    const std::size_t target = loads / std::size_t(a.unroll) * (c.lanes == 4 ? 1 : 2) / block;
-    const std::size_t wanted = ceil_div(target, c.tile.column_blocks);
-    const std::size_t least = kMinSlabRows > down * per_thread ? kMinSlabRows : down * per_thread;
-    const std::size_t most = rows / least < 1 ? 1 : rows / least;
-    std::size_t slabs = wanted < most ? wanted : most;
-    if (slabs > 65535) slabs = 65535;
-    c.slab_rows = ceil_div(rows, slabs);
-    c.slabs = ceil_div(rows, c.slab_rows);
-  }
   // slabs <= 2 x kColumnTargetLoads / 32 = 32768 (U = 1, blocks of 32), inside grid.y's limit
   // of 65535.
   s.grid = dim3(capped_grid(s.slabs.tile.column_blocks), static_cast<unsigned>(s.slabs.slabs));
