@@ -55,6 +55,30 @@ __device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
   return c;
 }
 
+// int32 slabs: a thread's L column sums handed on to their counted words (modern_finish.cuh's
+// hand_on_counted, `stride` words apart). Every atomic is issued before the first one's answer is
+// looked at, so the thread waits one round trip for all L. One hand_on_counted per column had
+// ptxas issue each atomic only after the previous one's answer was checked: L round trips at the
+// end of every slab, the last of them on the kernel's critical path.
+template <int L>
+__device__ __forceinline__ void hand_on_columns(const Cells<long long, L>& acc,
+                                                long long* __restrict__ sums,
+                                                unsigned long long* words, std::size_t stride,
+                                                unsigned slabs) {
+  unsigned long long mine[L], before[L];
+#pragma unroll
+  for (int j = 0; j < L; ++j) {
+    mine[j] = (1ull << modern::kCountShift) + static_cast<unsigned long long>(acc.v[j]);
+    before[j] = atomicAdd(words + j * stride, mine[j]);
+  }
+#pragma unroll
+  for (int j = 0; j < L; ++j)
+    if ((before[j] >> modern::kCountShift) == slabs - 1) {
+      sums[j] = static_cast<long long>((before[j] + mine[j]) & modern::kSumMask);
+      words[j * stride] = 0;  // every slab has counted; the next launch on the stream sees 0
+    }
+}
+
 // A thread's L sums to p[0, L): four as 16-byte stores (p is 4 x sizeof(A) aligned: the
 // partials and the scratch are cudaMalloc'd, every row of sums starts at a multiple of the
 // width, a multiple of 4), so a warp's stores are whole sectors, not 8-byte pieces of each.
@@ -195,11 +219,8 @@ __global__ void __launch_bounds__(1024, 1)
         if (slabs == 1) {
           store_cells(sums + unit * L, acc);
         } else {
-#pragma unroll
-          for (int j = 0; j < L; ++j)
-            modern::hand_on_counted(acc.v[j], sums + unit * L + j,
-                                    scratch.words + (unit * L + j) * scratch.word_stride,
-                                    unsigned(slabs));
+          hand_on_columns(acc, sums + unit * L, scratch.words + unit * L * scratch.word_stride,
+                          scratch.word_stride, unsigned(slabs));
         }
       }
       continue;
