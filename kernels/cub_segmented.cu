@@ -38,13 +38,8 @@ cudaError_t segmented_sum(const LaunchArgs& a, void* temp, std::size_t* temp_byt
 cudaError_t plan_cub_rows(const LaunchArgs& a, LaunchPlan* plan) {
   std::size_t temp_bytes = 0;
   if (const cudaError_t e = segmented_sum(a, nullptr, &temp_bytes); e != cudaSuccess) return e;
-  *plan = LaunchPlan{};
-  plan->grid = 0;  // CUB's own; not reported by the library
-  plan->partial_count = a.rows;
-  plan->input_capacity = a.n;
-  plan->scratch_bytes = temp_bytes;
-  plan->has_first_kernel = false;
-  plan->needs_finish = false;
+  // grid 0: CUB's own, not reported by the library.
+  *plan = segment_sums_plan(0, a.rows, a.n, temp_bytes);
   return cudaSuccess;
 }
 

@@ -54,15 +54,27 @@ inline constexpr std::size_t kWindowsOffset = 256;
 inline constexpr int kWindowWords = 33;  // 32 windows + NaN/inf
 inline constexpr std::size_t kFinishScratchBytes = kWindowsOffset + kWindowWords * 8;
 
-// int32: called by the slot's one thread.
-__device__ __forceinline__ void hand_on_counted(long long slot_sum, long long* result,
-                                                unsigned long long* word, unsigned slots) {
-  const unsigned long long mine = (1ull << kCountShift) + static_cast<unsigned long long>(slot_sum);
-  const unsigned long long before = atomicAdd(word, mine);
+// int32: what a slot adds to the counted word: one count and its sum.
+__device__ __forceinline__ unsigned long long counted_entry(long long slot_sum) {
+  return (1ull << kCountShift) + static_cast<unsigned long long>(slot_sum);
+}
+
+// int32: after the slot's atomicAdd of `mine` returned `before`, the slot that counted last
+// writes the total.
+__device__ __forceinline__ void finish_counted(unsigned long long before, unsigned long long mine,
+                                               long long* result, unsigned long long* word,
+                                               unsigned slots) {
   if ((before >> kCountShift) == slots - 1) {
     *result = static_cast<long long>((before + mine) & kSumMask);
     *word = 0;  // every slot has counted; the next launch on the stream sees 0
   }
+}
+
+// int32: called by the slot's one thread.
+__device__ __forceinline__ void hand_on_counted(long long slot_sum, long long* result,
+                                                unsigned long long* word, unsigned slots) {
+  const unsigned long long mine = counted_entry(slot_sum);
+  finish_counted(atomicAdd(word, mine), mine, result, word, slots);
 }
 
 // The window word and entry of a float (see the top of the file).

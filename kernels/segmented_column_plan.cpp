@@ -43,13 +43,7 @@ ColumnsShape columns_shape(const LaunchArgs& a) {
 
 cudaError_t plan_columns(const LaunchArgs& a, LaunchPlan* plan) {
   const ColumnsShape s = columns_shape(a);
-  *plan = LaunchPlan{};
-  plan->grid = s.grid.x * s.grid.y;
-  plan->partial_count = a.cols;
-  plan->input_capacity = a.n;
-  plan->scratch_bytes = s.scratch_bytes;
-  plan->has_first_kernel = false;
-  plan->needs_finish = false;
+  *plan = segment_sums_plan(s.grid.x * s.grid.y, a.cols, a.n, s.scratch_bytes);
   return cudaSuccess;
 }
 

@@ -55,28 +55,24 @@ __device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
   return c;
 }
 
-// int32 slabs: a thread's L column sums handed on to their counted words (modern_finish.cuh's
-// hand_on_counted, `stride` words apart). Every atomic is issued before the first one's answer is
-// looked at, so the thread waits one round trip for all L. One hand_on_counted per column had
-// ptxas issue each atomic only after the previous one's answer was checked: L round trips at the
-// end of every slab, the last of them on the kernel's critical path.
+// int32 slabs: a thread's L column sums handed on to their counted words (modern_finish.cuh,
+// `stride` words apart). Every atomic is issued before the first one's answer is looked at, so
+// the thread waits one round trip for all L. One hand_on_counted per column had ptxas issue each
+// atomic only after the previous one's answer was checked: L round trips at the end of every
+// slab, the last of them on the kernel's critical path.
 template <int L>
-__device__ __forceinline__ void hand_on_columns(const Cells<long long, L>& acc,
-                                                long long* __restrict__ sums,
+__device__ __forceinline__ void hand_on_columns(const Cells<long long, L>& acc, long long* sums,
                                                 unsigned long long* words, std::size_t stride,
                                                 unsigned slabs) {
   unsigned long long mine[L], before[L];
 #pragma unroll
   for (int j = 0; j < L; ++j) {
-    mine[j] = (1ull << modern::kCountShift) + static_cast<unsigned long long>(acc.v[j]);
+    mine[j] = modern::counted_entry(acc.v[j]);
     before[j] = atomicAdd(words + j * stride, mine[j]);
   }
 #pragma unroll
   for (int j = 0; j < L; ++j)
-    if ((before[j] >> modern::kCountShift) == slabs - 1) {
-      sums[j] = static_cast<long long>((before[j] + mine[j]) & modern::kSumMask);
-      words[j * stride] = 0;  // every slab has counted; the next launch on the stream sees 0
-    }
+    modern::finish_counted(before[j], mine[j], sums + j, words + j * stride, slabs);
 }
 
 // A thread's L sums to p[0, L): four as 16-byte stores (p is 4 x sizeof(A) aligned: the

@@ -197,13 +197,7 @@ cudaError_t launch_rows_typed(const LaunchArgs& a, const RowsShape& s) {
 
 cudaError_t plan_rows(const LaunchArgs& a, LaunchPlan* plan) {
   const RowsShape s = rows_shape(a);
-  *plan = LaunchPlan{};
-  plan->grid = capped_grid(s.blocks);
-  plan->partial_count = a.rows;
-  plan->input_capacity = a.n;
-  plan->scratch_bytes = s.scratch_bytes;
-  plan->has_first_kernel = false;
-  plan->needs_finish = false;
+  *plan = segment_sums_plan(capped_grid(s.blocks), a.rows, a.n, s.scratch_bytes);
   return cudaSuccess;
 }
 

@@ -205,6 +205,18 @@ inline int fold_chunk_shift(const ColumnSlabShape& s) {
   return (std::size_t(1) << shift) == chunk ? shift : -1;
 }
 
+// Every rows and columns plan: one launch writes each segment's sum (a row's or a column's) to
+// the partials; no first kernel to time on its own, nothing to finish.
+inline LaunchPlan segment_sums_plan(unsigned grid, std::size_t segments, std::size_t n,
+                                    std::size_t scratch_bytes) {
+  return LaunchPlan{.grid = grid,
+                    .partial_count = segments,
+                    .input_capacity = n,
+                    .scratch_bytes = scratch_bytes,
+                    .has_first_kernel = false,
+                    .needs_finish = false};
+}
+
 // segmented_rows.cu: RowPerThread, RowPerWarp, RowPerBlock, RowSplit.
 cudaError_t plan_rows(const LaunchArgs& a, LaunchPlan* plan);
 cudaError_t launch_rows(const LaunchArgs& a, const LaunchPlan& p);
