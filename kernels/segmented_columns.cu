@@ -43,25 +43,6 @@ template <typename T, int L>
 __device__ __forceinline__ Cells<T, L> load_cells(const T* __restrict__ p) {
   Cells<T, L> c;
   if constexpr (L == 4) {
-#ifdef RL_TRIAL_L2
-    // Trial: the L2 fetches the whole RL_TRIAL_L2-byte block around a missed sector.
-    unsigned u0, u1, u2, u3;
-    asm("ld.global.nc.L2::" RL_TRIAL_L2 "B.v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(u0), "=r"(u1), "=r"(u2), "=r"(u3)
-        : "l"(p));
-    if constexpr (std::is_same_v<T, float>) {
-      c.v[0] = __uint_as_float(u0);
-      c.v[1] = __uint_as_float(u1);
-      c.v[2] = __uint_as_float(u2);
-      c.v[3] = __uint_as_float(u3);
-    } else {
-      c.v[0] = static_cast<T>(u0);
-      c.v[1] = static_cast<T>(u1);
-      c.v[2] = static_cast<T>(u2);
-      c.v[3] = static_cast<T>(u3);
-    }
-    return c;
-#endif
     const auto q = __ldg(reinterpret_cast<const typename Vec4<T>::type*>(p));
     c.v[0] = q.x;
     c.v[1] = q.y;
