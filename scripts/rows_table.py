@@ -9,12 +9,14 @@ dimension; the product never runs them). One Markdown row per shape and reduced 
 in the order of the sessions given, then by dimension and width: the int64 sums' bytes against the bytes read, the read
 floor's time for the matrix's bytes, the fastest strategy and its time against the floor (1.00x =
 the floor), CUB's segmented reduce (rows only), torch with int32 sums and with its own int64 sums,
-and CuPy; "-" where a file has no such
-point. On stderr, per total and dimension: how many shapes are within 1.10x of the floor, and
+and CuPy; "-" where a file has no such point. On stderr, per total and dimension: how many shapes are within 1.10x of the floor, and
 faster than each peer. A shape in several sessions is taken from the last one given (a rerun of the shapes a
 cancelled run left out)."""
 import json
 import sys
+
+# The peers' library names in PEERS.jsonl, in the table's order.
+PEERS = ("torch", "torch_int64", "cupy")
 
 
 def floor_us(session, nbytes):
@@ -51,15 +53,12 @@ def main(argv):
             fl = floor_us(s, m * n * 4)
             cub = next((r["total"]["median_ms"] * 1e3 for r in rs
                         if r["variant"] == "cub_segmented_rows"), None)
-            torch = peers.get(("torch", dim, m, n))
-            torch64 = peers.get(("torch_int64", dim, m, n))
-            cupy = peers.get(("cupy", dim, m, n))
             # The sums are int64: written bytes against the bytes read, the part of the time no
             # kernel that writes them can save.
             written = (n if dim == "columns" else m) * 8 / (m * n * 4)
             table[(order, dim, n)] = dict(m=m, n=n, dim=dim, floor=fl, best=best["variant"], t=t,
-                                          cub=cub, torch=torch, torch64=torch64, cupy=cupy,
-                                          written=written)
+                                          cub=cub, written=written,
+                                          **{lib: peers.get((lib, dim, m, n)) for lib in PEERS})
     cell = lambda v: "-" if v is None else f"{v:.1f}"
     print("| M x N | sums | sums written / read | read floor (us) | fastest strategy | its time (us) "
           "| x floor | CUB segmented (us) | torch.sum, int32 sums (us) | torch.sum, int64 sums (us) "
@@ -69,8 +68,8 @@ def main(argv):
         r = table[key]
         ratio = "-" if r["floor"] is None else f"{r['t'] / r['floor']:.2f}x"
         print(f"| {r['m']}x{r['n']} | {r['dim']} | {100 * r['written']:.1f} % | {cell(r['floor'])} "
-              f"| {r['best']} | {r['t']:.1f} | {ratio} | {cell(r['cub'])} | {cell(r['torch'])} "
-              f"| {cell(r['torch64'])} | {cell(r['cupy'])} |")
+              f"| {r['best']} | {r['t']:.1f} | {ratio} | {cell(r['cub'])} | "
+              + " | ".join(cell(r[lib]) for lib in PEERS) + " |")
     # The counts the text above the table gives, per total and dimension.
     groups = {}
     for (order, dim, _), r in table.items():
@@ -78,7 +77,7 @@ def main(argv):
     for (total, dim), rs in sorted(groups.items()):
         near = sum(1 for r in rs if r["floor"] and r["t"] <= 1.10 * r["floor"])
         beats = {lib: sum(1 for r in rs if r[lib] is not None and r["t"] < r[lib])
-                 for lib in ("torch", "torch64", "cupy", "cub")}
+                 for lib in PEERS + ("cub",)}
         timed = {lib: sum(1 for r in rs if r[lib] is not None) for lib in beats}
         slower = {lib: [f"{r['m']}x{r['n']}" for r in rs if r[lib] is not None and r["t"] >= r[lib]]
                   for lib in beats}
