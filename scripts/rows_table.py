@@ -6,12 +6,12 @@ Usage: scripts/rows_table.py PEERS.jsonl SESSION.json...
 SESSION.json: `reductionlab-cli run --preset rows-and-columns [--total 2^28] --json ...` on a GPU.
 PEERS.jsonl: `scripts/peers-rows-cols.py` on the same GPU (torch.sum and CuPy's sum over a
 dimension; the product never runs them). One Markdown row per shape and reduced dimension, int32,
-in the order of the sessions given, then by dimension and width: the int64 sums' bytes against the bytes read, the read
-floor's time for the matrix's bytes, the fastest strategy and its time against the floor (1.00x =
-the floor), CUB's segmented reduce (rows only), torch with int32 sums and with its own int64 sums,
-and CuPy; "-" where a file has no such point. On stderr, per total and dimension: how many shapes are within 1.10x of the floor, and
-faster than each peer. A shape in several sessions is taken from the last one given (a rerun of the shapes a
-cancelled run left out)."""
+in the order of the sessions given, then by dimension and width: the int64 sums' bytes against the
+bytes read, the read floor's time for the matrix's bytes, the fastest strategy and its time against
+the floor (1.00x = the floor), CUB's segmented reduce (rows only), torch with int32 sums and with
+its own int64 sums, and CuPy; "-" where a file has no such point. On stderr, per total and
+dimension: how many shapes are within 1.10x of the floor, and faster than each peer. A shape in
+several sessions is taken from the last one given (a rerun of the shapes a cancelled run left out)."""
 import json
 import sys
 
