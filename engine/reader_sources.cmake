@@ -19,6 +19,7 @@ set(RL_READER_SOURCES
     io/line_samples_io.cpp
     io/export_json.cpp
     io/export_json_read.cpp
+    io/spec_json_read.cpp
     io/shapes_json.cpp
     io/timeline_json.cpp
     io/input_file.cpp

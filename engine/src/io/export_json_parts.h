@@ -39,6 +39,10 @@ PointResult result_from_json_value(const OrderedJson& v, const std::string& path
 ReadFloor read_floor_from_json_value(const OrderedJson& v, const std::string& path);
 Summary summary_from_json_value(const OrderedJson& v, const std::string& path);
 TimingOptions timing_from_json_value(const OrderedJson& v, const std::string& path);
+// A spec's user kernels, each checked against the contract and registered with the catalog
+// (engine/user/user_kernel.h): a session reads them before the points that name them.
+std::vector<UserKernelSource> user_kernels_from_json_value(const OrderedJson& v,
+                                                           const std::string& path);
 // A result's kernels as the CUDA runtime saw them (device/kernel_occupancy.h); later in schema 1,
 // only where measured.
 OrderedJson occupancy_to_json_value(const std::vector<KernelOccupancy>& kernels);
