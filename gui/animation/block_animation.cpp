@@ -1,19 +1,18 @@
 // The block animation panel: building traces from the pickers, GPU recording on a worker
-// thread, the play clock, stepping and PNG export (the widgets are in block_animation_ui.cpp;
-// the levels above the block, phase alignment and the GIF in block_animation_levels.cpp).
+// thread, the play clock and stepping (the widgets are in block_animation_ui.cpp; the levels
+// above the block, phase alignment and the GIF in block_animation_levels.cpp; the PNG exports
+// in block_animation_export.cpp).
 #include "animation/block_animation.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
@@ -325,71 +324,6 @@ void BlockAnimationPanel::update_transport() {
 
 QString BlockAnimationPanel::status_text() const {
   return status_->text();
-}
-
-QImage BlockAnimationPanel::render_frame() const {
-  if (levels_shown()) {
-    QImage img(hierarchy_->size(), QImage::Format_ARGB32);
-    img.fill(Qt::white);
-    QPainter p(&img);
-    hierarchy_->render(&p, QPoint(0, 0));
-    return img;
-  }
-  const bool both = side_by_side();
-  const QSize a = view_a_->size(), b = both ? view_b_->size() : QSize(0, 0);
-  QImage img(a.width() + b.width(), std::max(a.height(), b.height()), QImage::Format_ARGB32);
-  img.fill(Qt::white);
-  QPainter p(&img);
-  view_a_->render(&p, QPoint(0, 0));
-  if (both) view_b_->render(&p, QPoint(a.width(), 0));
-  return img;
-}
-
-bool BlockAnimationPanel::export_frame(const QString& path, QString* error) {
-  if (frame_count() == 0) {
-    if (error) *error = "Nothing to export: no trace is shown.";
-    return false;
-  }
-  if (!render_frame().save(path, "PNG")) {
-    if (error) *error = "Could not write " + path;
-    return false;
-  }
-  return true;
-}
-
-std::vector<QImage> BlockAnimationPanel::render_all_frames() {
-  const bool was_playing = playing();
-  set_playing(false);
-  const int keep = frame_;
-  std::vector<QImage> frames;
-  for (int f = 0; f < frame_count(); ++f) {
-    show_frame(f, 1.0);
-    frames.push_back(render_frame());
-  }
-  show_frame(keep, 1.0);
-  set_playing(was_playing);
-  return frames;
-}
-
-int BlockAnimationPanel::export_sequence(const QString& directory, QString* error) {
-  if (frame_count() == 0) {
-    if (error) *error = "Nothing to export: no trace is shown.";
-    return -1;
-  }
-  if (!QDir().mkpath(directory)) {
-    if (error) *error = "Could not create " + directory;
-    return -1;
-  }
-  const std::vector<QImage> frames = render_all_frames();
-  for (std::size_t f = 0; f < frames.size(); ++f) {
-    const QString path =
-        QDir(directory).filePath(QString("frame_%1.png").arg(int(f), 4, 10, QChar('0')));
-    if (!frames[f].save(path, "PNG")) {
-      if (error) *error = "Could not write " + path;
-      return -1;
-    }
-  }
-  return int(frames.size());
 }
 
 }  // namespace rl::gui

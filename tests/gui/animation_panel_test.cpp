@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 
@@ -148,6 +149,20 @@ TEST(AnimationPanel, ExportsTheFrameAndTheWholeSequence) {
   const QStringList files = QDir(dir.filePath("seq")).entryList({"frame_*.png"}, QDir::Files);
   EXPECT_EQ(files.size(), n);
   EXPECT_TRUE(files.contains("frame_0000.png"));
+}
+
+// A frame that cannot be written says where and why, as every file the app writes.
+TEST(AnimationPanel, AFrameThatCannotBeWrittenSaysWhy) {
+  BlockAnimationPanel panel;
+  panel.resize(1400, 900);
+  ASSERT_TRUE(panel.show_variants("reduceInterleaved", "", 128));
+  QTemporaryDir dir;
+  const QString path = dir.filePath("no-such-folder/frame.png");
+  QString err;
+  EXPECT_FALSE(panel.export_frame(path, &err));
+  EXPECT_TRUE(err.contains("no-such-folder")) << err.toStdString();
+  EXPECT_TRUE(err.contains("does not exist")) << err.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(path));
 }
 
 TEST(AnimationPanel, PaintsAThousandThreadsFastEnoughToPlay) {
