@@ -237,12 +237,12 @@ class MainWindow : public QMainWindow {
   void user_kernel_compiled(const UserKernelBuild& b);
   void run_with_user_kernel(const UserKernelSource& k);
   // The experiment in the form, with what `add` puts in it (a user's rung), on the form's
-  // targets: the one start of run() and the kernel dock's Run.
+  // targets: the one start of run() and the kernel dock's Run (main_window_run.cpp).
   void run_experiment(const std::function<void(ExperimentSpec&)>& add);
   void restore_view_settings();
-  void remember_layout();  // before a full-screen mode (main_window_view.cpp)
-  void restore_layout();   // after it
-  void connect_run();
+  void remember_layout();    // before a full-screen mode (main_window_view.cpp)
+  void restore_layout();     // after it
+  void connect_run();        // main_window_run.cpp: the run controller's signals in the window
   void connect_multi_run();  // main_window_multi.cpp: the Several GPUs tab's runs
   void connect_store();
   void update_banner();

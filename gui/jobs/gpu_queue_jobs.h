@@ -2,7 +2,7 @@
 // the story and the block animation ask the queue for directly (RunController::measure,
 // record_traces). Each shows as a Job from the moment it is queued until its result (or a newer
 // request) arrives; Cancel stops the measurement between samples, or drops the recording. Runs
-// and multi-GPU runs are the window's (main_window.cpp, main_window_multi.cpp).
+// and multi-GPU runs are the window's (main_window_run.cpp, main_window_multi.cpp).
 #pragma once
 
 #include <QObject>

@@ -1,7 +1,7 @@
 // Versioned JSON sessions and spec files: the writer. Keys keep a fixed, readable order
 // (schema_version first); numbers are written so they read back to the same double, and NaN and
-// infinity, which JSON lacks, as the strings "nan", "inf" and "-inf". The reader is in
-// export_json_read.cpp.
+// infinity, which JSON lacks, as the strings "nan", "inf" and "-inf". The readers are
+// export_json_read.cpp (sessions) and spec_json_read.cpp (spec files and a session's spec).
 #include <cmath>
 
 #include <nlohmann/json.hpp>
