@@ -1,7 +1,9 @@
 #include "session_files.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 
 #include <exception>
 
@@ -129,6 +131,18 @@ bool write_text_file(const QString& path, std::string_view text, QString* error)
   if (why.empty()) return true;
   *error = QString::fromUtf8(why);
   return false;
+}
+
+bool write_png_file(const QImage& image, const QString& path, QString* error) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (!image.save(&buffer, "PNG")) {
+    *error = QString("cannot encode %1 as PNG").arg(path);
+    return false;
+  }
+  return write_text_file(path, std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                         error);
 }
 
 bool write_session_file(const Session& session, const QString& path, QString* error) {

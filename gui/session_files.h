@@ -14,6 +14,8 @@
 #include "engine/session/multi_results.h"
 #include "engine/session/results.h"
 
+class QImage;
+
 namespace rl::gui {
 
 std::optional<Session> read_session_file(const QString& path, QString* error);
@@ -34,5 +36,8 @@ bool write_session_file(const Session& session, const QString& path, QString* er
 // Any bytes (CSV, JSON, PNG, SVG) through rl::write_output_file_locked: refused, with *error
 // naming the other writer and its pid, while a CLI run or trace writes the same file.
 bool write_text_file(const QString& path, std::string_view text, QString* error);
+// image encoded as PNG and written as write_text_file writes; on failure false and *error says
+// why ("cannot encode PATH as PNG", or the writer's reason).
+bool write_png_file(const QImage& image, const QString& path, QString* error);
 
 }  // namespace rl::gui

@@ -1,7 +1,6 @@
 // The block animation's exports: the frame shown, or every frame of the trace, as PNG files
-// written as every file of the app is (session_files.h write_text_file: atomic, the OS's reason
-// on failure).
-#include <QBuffer>
+// written as every file of the app is (session_files.h write_png_file: atomic, the reason on
+// failure).
 #include <QDir>
 #include <QImage>
 #include <QPainter>
@@ -14,22 +13,6 @@
 #include "session_files.h"
 
 namespace rl::gui {
-
-namespace {
-
-bool write_png(const QImage& image, const QString& path, QString* error) {
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  if (!image.save(&buffer, "PNG")) {
-    *error = "Could not encode " + path + " as PNG";
-    return false;
-  }
-  return write_text_file(path, std::string_view(bytes.constData(), std::size_t(bytes.size())),
-                         error);
-}
-
-}  // namespace
 
 QImage BlockAnimationPanel::render_frame() const {
   if (levels_shown()) {
@@ -55,7 +38,7 @@ bool BlockAnimationPanel::export_frame(const QString& path, QString* error) {
     return false;
   }
   QString why;
-  if (write_png(render_frame(), path, &why)) return true;
+  if (write_png_file(render_frame(), path, &why)) return true;
   if (error) *error = why;
   return false;
 }
@@ -88,7 +71,7 @@ int BlockAnimationPanel::export_sequence(const QString& directory, QString* erro
     const QString path =
         QDir(directory).filePath(QString("frame_%1.png").arg(int(f), 4, 10, QChar('0')));
     QString why;
-    if (!write_png(frames[f], path, &why)) {
+    if (!write_png_file(frames[f], path, &why)) {
       if (error) *error = why;
       return -1;
     }

@@ -1,6 +1,5 @@
 #include "jobs/chart_export_job.h"
 
-#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -88,16 +87,6 @@ QString prepare_folder(const QString& dir) {
   return {};
 }
 
-QString write_png(const QImage& image, const QString& path) {
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  if (!image.save(&buffer, "PNG")) return QString("cannot encode %1 as PNG").arg(path);
-  QString why;
-  write_text_file(path, std::string_view(bytes.constData(), std::size_t(bytes.size())), &why);
-  return why;
-}
-
 // The job's thread: every chart built, drawn (on the GUI thread) and written in turn.
 void export_charts(const ExportInput& in, QObject* drawer, JobControl& control,
                    ChartExportResult& out) {
@@ -123,8 +112,7 @@ void export_charts(const ExportInput& in, QObject* drawer, JobControl& control,
     const std::optional<QImage> image = draw_on_gui_thread(drawer, c, in.size, control);
     if (!image) return void(out.cancelled = true);
     const QString path = QDir(in.dir).filePath(c.id + ".png");
-    out.error = write_png(*image, path);
-    if (!out.error.isEmpty()) return;
+    if (!write_png_file(*image, path, &out.error)) return;
     out.written << path;
   }
   control.set_progress(total, total);
