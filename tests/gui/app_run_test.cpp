@@ -9,6 +9,7 @@
 #include <set>
 
 #include "app_test_support.h"
+#include "engine/experiment/presets.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
 #include "results_model.h"
@@ -133,4 +134,26 @@ TEST(AppRun, EventLoopKeepsTickingDuringARun) {
   // room for a slow, shared CI machine.
   EXPECT_GE(ticks, int(ms / 10 / 4)) << ticks << " ticks in " << ms << " ms";
   EXPECT_FALSE(w.store()->primary().results.empty());
+}
+
+// The charts follow a run on their own: once the first point of the classic ladder (its 2^24
+// elements take the host a few seconds in all) arrives, the Ladder page's first chart draws it
+// within a couple of seconds, without anything asking it to refresh. The app starts with the
+// bundled session shown, which the run then hides.
+TEST(AppRun, ChartsDrawTheFirstPointWhileTheRunGoesOn) {
+  MainWindow::Options o = test::quiet_options();
+  o.open_bundled = true;
+  MainWindow w(o);
+  w.show();
+  ASSERT_TRUE(w.wait_for_bundled_session());
+  w.experiment()->set_device(kHostDevice);
+  w.experiment()->set_spec(rl::find_preset("ladder")->spec);
+  w.run();
+  ASSERT_TRUE(w.controller()->running());
+  ASSERT_TRUE(test::wait_until([&] { return !w.store()->primary().results.empty(); }, 60000));
+  charts::ChartWidget* counts = w.charts()->chart("ladder_counts");
+  EXPECT_TRUE(test::wait_until([&] { return counts->drawn_points() > 0; }, 2000))
+      << counts->chart().empty_hint.toStdString();
+  w.controller()->cancel();
+  test::wait_until([&] { return !w.controller()->running(); }, 60000);
 }
