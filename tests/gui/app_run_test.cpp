@@ -9,9 +9,9 @@
 #include <set>
 
 #include "app_test_support.h"
-#include "engine/experiment/presets.h"
 #include "charts/chart_widget.h"
 #include "charts_panel.h"
+#include "engine/experiment/presets.h"
 #include "results_model.h"
 #include "session_store.h"
 
