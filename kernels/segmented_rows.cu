@@ -1,6 +1,6 @@
 // One sum per row of a row-major rows x cols matrix, four ways; which wins depends on the width:
 //  RowPerThread: a thread, or a small group of lanes, per row: `lanes` lanes (row_group_lanes,
-//    1 to 32: one for the shortest rows) along it, a shuffle tree adds them; a warp
+//    1 to 32: one for rows of up to 4U elements) along it, a shuffle tree adds them; a warp
 //    takes 32 / lanes consecutive rows at once. Short rows: no cooperation to pay for, every
 //    lane has U 16-byte loads in flight and a warp reads whole consecutive rows.
 //  RowPerWarp: a warp per row, lanes along it (coalesced), a shuffle tree adds the 32 lanes.

@@ -48,20 +48,12 @@ inline std::size_t pow2_ceil(std::size_t v) {
 }
 
 // RowPerThread's lanes per row: a power of two from 1 to 32, just enough that each lane has
-// about one group of U 16-byte vectors of the row, but at least 8 lanes (a 128-byte line per
-// load) while each still has two vectors: rows of 32 elements get 4 lanes of two vectors at any
-// U >= 2, 64 elements 8 of two, 128 elements 8 of four at U >= 4. A warp takes 32 / lanes rows
-// at once, so short rows still give every lane its vectors in flight and a warp reads whole
-// consecutive rows. Measured at 2^24 (docs/decisions.md): on an H200 four loads a lane read 128
-// and 256 elements 7-9 % faster than two (8 and 16 lanes against 16 and 32), while 2 lanes of
-// four read 32 elements 12-16 % slower than 4 lanes of two; on an H100, 8 lanes of two read 64
-// elements 8 % faster than 4 of four (the H200 the same within 1 %).
+// about one group of U 16-byte vectors of the row (one lane for rows of up to 4U elements, 32
+// for rows of 128U and longer). A warp takes 32 / lanes rows at once, so short rows still give
+// every lane U vectors in flight and a warp reads whole consecutive rows.
 inline unsigned row_group_lanes(std::size_t cols, int unroll) {
-  const std::size_t vectors = ceil_div(cols, 4);
-  const std::size_t at_least_8_lanes = vectors / 8 > 2 ? vectors / 8 : 2;
-  const std::size_t u = static_cast<std::size_t>(unroll);
-  const std::size_t per_lane = u < at_least_8_lanes ? u : at_least_8_lanes;
-  const std::size_t lanes = pow2_ceil(ceil_div(vectors, per_lane));
+  const std::size_t per_lane = ceil_div(ceil_div(cols, 4), static_cast<std::size_t>(unroll));
+  const std::size_t lanes = pow2_ceil(per_lane);
   return static_cast<unsigned>(lanes < 32 ? lanes : 32);
 }
 

