@@ -1,8 +1,9 @@
 // A chart rendered without a widget, for the exports: an image, a PNG or an SVG file at the size
-// asked for, laid out as a large screen would show it.
+// asked for, laid out as a large screen would show it. The files are written as every file of
+// the app is (session_files.h: atomic, locked against a CLI writing the same file, the reason on
+// failure).
 #include <QBuffer>
 #include <QChart>
-#include <QFile>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
@@ -13,7 +14,7 @@
 
 #include "charts/chart_scene.h"
 #include "charts/chart_widget.h"
-#include "engine/io/output_file.h"
+#include "session_files.h"
 
 namespace rl::gui::charts {
 
@@ -66,30 +67,8 @@ QImage render_chart(const Chart& data, QSize wanted, bool high_contrast) {
   return image;
 }
 
-namespace {
-
-// Through the engine's writer, as every file the app and the CLI write (engine/output_file.h):
-// temporary file, fsync, rename; the OS's reason and what became of the file on failure.
-bool commit(const QString& path, const QByteArray& bytes, QString* error) {
-  const std::string why =
-      rl::write_output_file(QFile::encodeName(path).toStdString(),
-                            std::string_view(bytes.constData(), std::size_t(bytes.size())));
-  if (why.empty()) return true;
-  *error = QString::fromUtf8(why);
-  return false;
-}
-
-}  // namespace
-
 bool write_chart_png(const Chart& chart, const QString& path, QSize size, QString* error) {
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  if (!render_chart(chart, size).save(&buffer, "PNG")) {
-    *error = QString("cannot encode %1 as PNG").arg(path);
-    return false;
-  }
-  return commit(path, bytes, error);
+  return write_png_file(render_chart(chart, size), path, error);
 }
 
 bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString* error) {
@@ -115,7 +94,8 @@ bool write_chart_svg(const Chart& data, const QString& path, QSize size, QString
   painter.fillRect(QRect(QPoint(0, 0), l.size), Qt::white);
   scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(l.size)), chart->sceneBoundingRect());
   painter.end();
-  return commit(path, bytes, error);
+  return write_text_file(path, std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                         error);
 }
 
 }  // namespace rl::gui::charts

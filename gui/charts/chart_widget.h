@@ -96,8 +96,9 @@ class ChartWidget : public QWidget {
 // so a 3200 x 2000 export reads like a 1600 x 1000 one at twice the resolution.
 QImage render_chart(const Chart& chart, QSize size, bool high_contrast = false);
 
-// Atomic writes (rl::write_output_file). On failure false and *error says what went wrong,
-// where, the OS's reason and what became of the file.
+// Written as every file of the app (session_files.h write_text_file: atomic, locked against a
+// CLI writing the same file). On failure false and *error says what went wrong, where, the OS's
+// reason and what became of the file.
 bool write_chart_png(const Chart& chart, const QString& path, QSize size, QString* error);
 bool write_chart_svg(const Chart& chart, const QString& path, QSize size, QString* error);
 
