@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <sstream>
+
 #include "cli.h"
 #include "engine/core/echo.h"
 #include "engine/report/time_basis.h"
@@ -14,6 +16,20 @@
 namespace rlcli {
 
 namespace {
+
+// The defaults the help states are the engine's (a spec nobody changed), so they cannot drift
+// from what a run without the flag does.
+const rl::ExperimentSpec& engine_defaults() {
+  static const rl::ExperimentSpec spec;
+  return spec;
+}
+
+template <typename T>
+std::string with_default(const std::string& text, const T& value) {
+  std::ostringstream out;
+  out << text << " (default " << value << ")";
+  return out.str();
+}
 
 // Matrices for the variants that sum each row or column (docs/cli.md "Rows and columns").
 void add_matrix_options(CLI::App& sub, RunArgs& a) {
@@ -29,9 +45,11 @@ void add_matrix_options(CLI::App& sub, RunArgs& a) {
   a.o_total = sub.add_option("--total", a.total,
                              "Elements of each matrix of a --cols or --rows sweep; alone, the "
                              "spec's (preset's) shapes at this total, each keeping its cols");
-  a.o_reduce = sub.add_option("--reduce", a.reduce,
-                              "Which rows and columns variants --variants all runs on the "
-                              "shapes: rows, columns or both (default both)");
+  a.o_reduce =
+      sub.add_option("--reduce", a.reduce,
+                     with_default("Which rows and columns variants --variants all runs on the "
+                                  "shapes: rows, columns or both",
+                                  rl::to_string(engine_defaults().reduce)));
 }
 
 // What to measure: device, variants, workspaces, block sizes, unroll factors, sizes, types.
@@ -50,20 +68,28 @@ void add_point_options(CLI::App& sub, RunArgs& a) {
                                    "Which kernel of the --kernel file (default: its only one)")
                         ->type_name("NAME");
   a.o_kernel_time_limit =
-      sub.add_option("--kernel-time-limit", a.kernel_time_limit,
-                     "Seconds a point of a --kernel may run without finishing before its worker is "
-                     "stopped (an endless loop); default 10")
+      sub.add_option(
+             "--kernel-time-limit", a.kernel_time_limit,
+             with_default("Seconds a point of a --kernel may run without finishing before its "
+                          "worker is stopped (an endless loop)",
+                          engine_defaults().timing.user_kernel_limit_s))
           ->type_name("S");
-  a.o_workspace =
-      sub.add_option("--workspace", a.workspace, "global, shared or both (default global)");
+  a.o_workspace = sub.add_option(
+      "--workspace", a.workspace,
+      with_default("global, shared or both", rl::to_string(engine_defaults().workspaces.front())));
   a.o_block_sizes =
-      sub.add_option("--block-sizes", a.block_sizes, "Comma list, e.g. 256,1024 (default 1024)");
+      sub.add_option("--block-sizes", a.block_sizes,
+                     with_default("Comma list, e.g. 256,1024",
+                                  rl::format_int_list(engine_defaults().block_sizes)));
   a.o_unroll = sub.add_option("--unroll", a.unroll,
                               "Comma list of unroll factors for variants named without one, e.g. "
                               "1,2,4,8 (default: each variant's own)");
   a.o_sizes = sub.add_option("--sizes", a.sizes,
-                             "Comma list: 1000003, 2^24, 16M, 2^10..2^28 (default 2^24)");
-  a.o_type = sub.add_option("--type", a.type, "int32, float32 or both (default int32)");
+                             with_default("Comma list: 1000003, 2^24, 16M, 2^10..2^28",
+                                          rl::format_size_list(engine_defaults().sizes)));
+  a.o_type = sub.add_option(
+      "--type", a.type,
+      with_default("int32, float32 or both", rl::to_string(engine_defaults().types.front())));
   add_matrix_options(sub, a);
 }
 
@@ -87,18 +113,24 @@ void add_multi_gpu_options(CLI::App& sub, RunArgs& a) {
 
 // How long to sample each point.
 void add_sampling_options(CLI::App& sub, RunArgs& a) {
-  a.o_noise = sub.add_option("--noise", a.noise,
-                             "Stop sampling a point once the relative standard error of the mean "
-                             "is below this (default 0.01)");
+  a.o_noise = sub.add_option(
+      "--noise", a.noise,
+      with_default("Stop sampling a point once the relative standard error of the mean "
+                   "is below this",
+                   engine_defaults().timing.noise));
   a.o_budget = sub.add_option("--budget-ms", a.budget_ms,
-                              "... or once this much time was spent sampling it (default 200)");
+                              with_default("... or once this much time was spent sampling it",
+                                           engine_defaults().timing.budget_ms));
   a.o_min_samples = sub.add_option("--min-samples", a.min_samples,
-                                   "Take at least this many samples of every point (default 5)");
-  a.o_max_samples =
-      sub.add_option("--max-samples", a.max_samples, "... and at most this many (default 1000)");
-  a.o_max_points = sub.add_option("--max-points", a.max_points,
-                                  "Refuse a run of more points than this (default 100000): "
-                                  "raise it on purpose for a larger sweep");
+                                   with_default("Take at least this many samples of every point",
+                                                engine_defaults().timing.min_samples));
+  a.o_max_samples = sub.add_option(
+      "--max-samples", a.max_samples,
+      with_default("... and at most this many", engine_defaults().timing.max_samples));
+  a.o_max_points = sub.add_option(
+      "--max-points", a.max_points,
+      with_default("Refuse a run of more points than this", engine_defaults().max_points) +
+          ": raise it on purpose for a larger sweep");
 }
 
 // Baseline, outputs, where the experiment comes from, the time the table uses.

@@ -5,8 +5,10 @@
 
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "cli_process.h"
+#include "engine/experiment/spec.h"
 
 namespace rl::testing {
 namespace {
@@ -87,6 +89,43 @@ TEST(CliHelp, EveryFlagOfEverySubcommandIsInTheSynopsisAndNoOther) {
     synopsis_flags.insert("--help");
     EXPECT_EQ(option_flags(r.out), synopsis_flags) << sub;
     EXPECT_NE(r.out.find(own), std::string::npos) << sub << " --help:\n" << r.out;
+  }
+}
+
+// The defaults `run --help` states are the engine's: a spec nobody changed, the timing a run
+// without the flags samples with.
+TEST(CliHelp, RunStatesTheEnginesDefaults) {
+  const CliResult r = run_cli({"run", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ExperimentSpec spec;
+  const auto number = [](double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  };
+  const std::pair<const char*, std::string> flags[] = {
+      {"--block-sizes", format_int_list(spec.block_sizes)},
+      {"--sizes", format_size_list(spec.sizes)},
+      {"--type", std::string(to_string(spec.types.front()))},
+      {"--workspace", std::string(to_string(spec.workspaces.front()))},
+      {"--reduce", std::string(to_string(spec.reduce))},
+      {"--noise", number(spec.timing.noise)},
+      {"--budget-ms", number(spec.timing.budget_ms)},
+      {"--min-samples", number(spec.timing.min_samples)},
+      {"--max-samples", number(spec.timing.max_samples)},
+      {"--max-points", number(double(spec.max_points))},
+      {"--kernel-time-limit", number(spec.timing.user_kernel_limit_s)}};
+  for (const auto& [flag, value] : flags) {
+    SCOPED_TRACE(flag);
+    // The flag's line and, where CLI11 moved its description below a long value name, the lines
+    // up to the next flag.
+    std::string line;
+    bool in = false;
+    for (const std::string& l : lines_of(r.out)) {
+      if (l.rfind("  -", 0) == 0) in = l.rfind(std::string("  ") + flag + " ", 0) == 0;
+      if (in) line += l;
+    }
+    EXPECT_NE(line.find("(default " + value + ")"), std::string::npos) << line;
   }
 }
 
