@@ -92,6 +92,11 @@ bool export_session_charts(const QString& session_path, const QString& dir, QSiz
 namespace {
 
 // The window's options, in the order --help lists them.
+// "1600x1000", as --size takes it.
+QString size_text(QSize s) {
+  return QString("%1x%2").arg(s.width()).arg(s.height());
+}
+
 struct Options {
   QCommandLineOption open{"open", "Open a saved session (JSON).", "SESSION"};
   QCommandLineOption kernel{"kernel",
@@ -101,7 +106,10 @@ struct Options {
   QCommandLineOption export_charts{
       "export-charts",
       "With --open: write every chart as DIR/<chart>.png and exit, without a window.", "DIR"};
-  QCommandLineOption size{"size", "Size of exported charts in pixels (default 1600x1000).", "WxH"};
+  QCommandLineOption size{
+      "size",
+      QString("Size of exported charts in pixels (default %1).").arg(size_text(kDefaultExportSize)),
+      "WxH"};
   QCommandLineOption time{"time",
                           "Which time the charts draw: whole (the whole reduction, default), "
                           "gpu (GPU time, the timestamps taken out) or first (the first kernel "
@@ -145,9 +153,11 @@ QString parse_values(const QCommandLineParser& parser, const Options& o, Command
     const auto m = wxh.match(parser.value(o.size));
     const int w = m.hasMatch() ? m.captured(1).toInt() : 0,
               h = m.hasMatch() ? m.captured(2).toInt() : 0;
-    if (w < 200 || h < 150 || w > 10000 || h > 10000)
-      return QString("--size '%1': expected WxH from 200x150 to 10000x10000, e.g. 1600x1000")
-          .arg(parser.value(o.size));
+    if (w < kMinExportSize.width() || h < kMinExportSize.height() || w > kMaxExportSize.width() ||
+        h > kMaxExportSize.height())
+      return QString("--size '%1': expected WxH from %2 to %3, e.g. %4")
+          .arg(parser.value(o.size), size_text(kMinExportSize), size_text(kMaxExportSize),
+               size_text(kDefaultExportSize));
     out.size = QSize(w, h);
   }
   if (parser.isSet(o.time)) {

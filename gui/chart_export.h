@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "charts/chart_builders.h"
+#include "export_dialog.h"
 
 namespace rl::gui {
 
@@ -32,10 +33,10 @@ bool export_session_charts(const QString& session_path, const QString& dir, QSiz
                            const std::optional<LadderChoice>& ladder = std::nullopt);
 
 struct CommandLine {
-  QString open;            // --open SESSION
-  QString kernel;          // --kernel FILE.cu: opened in the Your kernel editor
-  QString export_dir;      // --export-charts DIR (needs --open)
-  QSize size{1600, 1000};  // --size WxH for exported charts
+  QString open;                     // --open SESSION
+  QString kernel;                   // --kernel FILE.cu: opened in the Your kernel editor
+  QString export_dir;               // --export-charts DIR (needs --open)
+  QSize size = kDefaultExportSize;  // --size WxH for exported charts
   // --time whole|gpu|first: the time the charts draw (exported, or in the window over the one
   // remembered from last time)
   std::optional<TimeBasis> time_basis;

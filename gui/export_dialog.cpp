@@ -22,8 +22,8 @@ std::optional<ChartExportChoice> ask_chart_export(QWidget* parent,
   form->addRow("Chart", which);
   auto* width = new QSpinBox;
   auto* height = new QSpinBox;
-  width->setRange(200, 10000);
-  height->setRange(150, 10000);
+  width->setRange(kMinExportSize.width(), kMaxExportSize.width());
+  height->setRange(kMinExportSize.height(), kMaxExportSize.height());
   width->setValue(size.width());
   height->setValue(size.height());
   width->setSuffix(" px");

@@ -13,6 +13,12 @@ class QWidget;
 
 namespace rl::gui {
 
+// The sizes a chart may be exported at (the dialog's spin boxes, the app's --size) and the one
+// it is exported at unless the user says otherwise: large enough for a slide at full width.
+inline constexpr QSize kMinExportSize{200, 150};
+inline constexpr QSize kMaxExportSize{10000, 10000};
+inline constexpr QSize kDefaultExportSize{1600, 1000};
+
 struct ChartExportChoice {
   QString id;
   QSize size;

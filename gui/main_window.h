@@ -20,6 +20,7 @@
 #include "engine/device/device.h"
 #include "engine/measure/runner.h"
 #include "engine/session/results.h"
+#include "export_dialog.h"
 #include "jobs/job.h"
 #include "remote/remote_host.h"
 
@@ -300,7 +301,7 @@ class MainWindow : public QMainWindow {
   void restore_wanted_devices(QSettings& settings);
   void save_wanted_devices(QSettings& settings) const;
   QString last_error_, last_dir_;
-  QSize export_size_{1600, 1000};
+  QSize export_size_ = kDefaultExportSize;
   QElapsedTimer run_clock_;
   QStringList run_notices_;
   JobsBar* jobs_bar_ = nullptr;
