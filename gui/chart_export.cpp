@@ -91,12 +91,12 @@ bool export_session_charts(const QString& session_path, const QString& dir, QSiz
 
 namespace {
 
-// The window's options, in the order --help lists them.
 // "1600x1000", as --size takes it.
 QString size_text(QSize s) {
   return QString("%1x%2").arg(s.width()).arg(s.height());
 }
 
+// The window's options, in the order --help lists them.
 struct Options {
   QCommandLineOption open{"open", "Open a saved session (JSON).", "SESSION"};
   QCommandLineOption kernel{"kernel",
