@@ -11,6 +11,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QWindow>
 
 #include <algorithm>
 
@@ -24,6 +25,15 @@ namespace rl::gui {
 
 namespace {
 constexpr double kDefaultTextPt = 9.5;  // app_setup's
+
+// The screen's available area less the window's frame (title bar, borders): where the window's
+// own geometry may go with its whole frame on screen. setGeometry places the contents, so the
+// bare available area puts the title bar above the screen.
+QRect room_for_contents(const QWidget& w) {
+  const QRect room = w.screen()->availableGeometry();
+  const QWindow* handle = w.windowHandle();
+  return handle ? room.marginsRemoved(handle->frameMargins()) : room;
+}
 }  // namespace
 
 void MainWindow::build_view_menu() {
@@ -147,7 +157,7 @@ void MainWindow::restore_layout() {
   layout()->activate();  // the minimum size of the app's own font again, not the room's
   restoreState(layout_before_mode_.second);
   if (isMaximized())  // the screen's area again (a maximized window keeps its state)
-    setGeometry(screen()->availableGeometry());
+    setGeometry(room_for_contents(*this));
   else
     restoreGeometry(layout_before_mode_.first);
   layout_before_mode_ = {};
@@ -164,10 +174,11 @@ bool MainWindow::event(QEvent* event) {
     if (!room.contains(frameGeometry())) {
       layout()->invalidate();  // the minimum of the fonts now, not of those the mode had
       layout()->activate();
-      QRect inside(geometry().topLeft(), geometry().size().boundedTo(room.size()));
-      inside.moveLeft(std::clamp(inside.left(), room.left(), room.right() - inside.width() + 1));
-      inside.moveTop(std::clamp(inside.top(), room.top(), room.bottom() - inside.height() + 1));
-      setGeometry(isMaximized() ? room : inside);
+      const QRect area = room_for_contents(*this);
+      QRect inside(geometry().topLeft(), geometry().size().boundedTo(area.size()));
+      inside.moveLeft(std::clamp(inside.left(), area.left(), area.right() - inside.width() + 1));
+      inside.moveTop(std::clamp(inside.top(), area.top(), area.bottom() - inside.height() + 1));
+      setGeometry(isMaximized() ? area : inside);
     }
   }
   return done;
