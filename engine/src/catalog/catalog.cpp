@@ -168,6 +168,9 @@ bool VariantInfo::takes_block_size(int b) const {
 bool VariantInfo::takes_unroll(int u) const {
   return std::find(unroll_factors.begin(), unroll_factors.end(), u) != unroll_factors.end();
 }
+int VariantInfo::default_unroll_at(std::uint64_t cols) const {
+  return cols != 0 && cols < short_rows_below ? short_row_unroll : default_unroll;
+}
 std::string VariantInfo::seed_label(int unroll) const {
   if (seed_name.empty()) return id;
   return seed_name_has_unroll ? seed_name + std::to_string(unroll) : seed_name;

@@ -34,14 +34,19 @@ void add_rows(std::vector<VariantInfo>& out) {
       "16-byte loads (one lane for rows of up to 4U elements, up to 32 for long rows), and a "
       "warp takes 32 / G consecutive rows at once: no barriers, no shared memory, and a warp "
       "reads whole neighbouring rows. It wins for thousands of short rows (a few dozen to a few "
-      "hundred elements), where a whole warp per row would leave lanes idle.",
+      "hundred elements), where a whole warp per row would leave lanes idle. Unless asked "
+      "otherwise, rows of fewer than 128 elements run at U = 2 and longer ones at U = 4.",
       {"load: lane l of a G-lane group adds 16-byte vectors l, l + G, ... of its row, U loads in "
        "flight",
        "group sum: __shfl_down_sync tree over the G lanes (offsets G/2..1)", kWrite}));
-  // Two loads in flight: twice the lanes per short row of four, so twice the threads to
-  // spread over the SMs. Measured on an H100 at 2^24 (docs/decisions.md): 32 and 64 columns
-  // read 12 % and 7 % faster than with four, 128 to 1000 columns 3 %.
-  out.back().default_unroll = 2;
+  // Four loads a lane where a row has at least 8 lanes of four (128 elements), two below that:
+  // twice the lanes per short row, so twice the threads to spread over the SMs, and the U = 2
+  // instance's 32 registers keep every warp slot (U = 4's 40 leave three quarters). Measured at
+  // 2^24 (docs/decisions.md): on an H200 U = 4 reads 128 and 256 elements 7-9 % faster than
+  // U = 2, and 32 elements 12 % slower; on an H100 U = 2 reads 32 and 64 elements 12 % and 7 %
+  // faster, 128 to 1000 elements 3 %.
+  out.back().short_rows_below = 128;
+  out.back().short_row_unroll = 2;
   out.push_back(segmented(
       "row_per_warp", KernelId::RowPerWarp, Reduces::Rows, "A warp per row",
       "The 32 lanes of a warp read a row side by side (coalesced) and a shuffle tree adds "

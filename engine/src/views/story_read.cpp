@@ -150,15 +150,12 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   const VariantInfo& v = *ref->variant;
   step.point.variant = v.id;
 
-  int unroll = ref->unroll.value_or(v.default_unroll);
+  std::optional<int> unroll = ref->unroll;
   if (const std::optional<int> u = f.integer("unroll")) {
     if (ref->unroll && *u != *ref->unroll)
       Fields::fail(f.at("unroll"), std::to_string(*u) + " contradicts " + echo(name));
     unroll = *u;
   }
-  if (!v.takes_unroll(unroll))
-    Fields::fail(f.at("unroll"), v.id + " does not take unroll " + std::to_string(unroll));
-  step.point.unroll = unroll;
 
   if (const std::optional<std::string> w = f.text("workspace", false)) {
     step.point.workspace = workspace_of(f, "workspace", *w);
@@ -184,6 +181,10 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   step.point.size = *setting.size;
   step.point.type = *setting.type;
   read_shape(f, v, step.point);
+  // The variant's default at this width, as a run of the step's shape uses it.
+  step.point.unroll = unroll.value_or(v.default_unroll_at(step.point.cols));
+  if (!v.takes_unroll(step.point.unroll))
+    Fields::fail(f.at("unroll"), v.id + " does not take unroll " + std::to_string(step.point.unroll));
   const std::string setting_where = f.find("setting") ? f.at("setting") : "setting";
   if (std::find(v.types.begin(), v.types.end(), step.point.type) == v.types.end())
     Fields::fail(setting_where, v.id + " does not take " + std::string(to_string(step.point.type)));
@@ -197,7 +198,7 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   }
 
   step.caption = nonblank(f, "caption", kMaxCaptionChars);
-  step.title = f.find("title") ? nonblank(f, "title", 60) : v.seed_label(unroll);
+  step.title = f.find("title") ? nonblank(f, "title", 60) : v.seed_label(step.point.unroll);
   step.counter = f.text("counter", false).value_or("barrier_stall");
   if (!find_counter(step.counter)) {
     std::string ids;
