@@ -184,7 +184,8 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   // The variant's default at this width, as a run of the step's shape uses it.
   step.point.unroll = unroll.value_or(v.default_unroll_at(step.point.cols));
   if (!v.takes_unroll(step.point.unroll))
-    Fields::fail(f.at("unroll"), v.id + " does not take unroll " + std::to_string(step.point.unroll));
+    Fields::fail(f.at("unroll"),
+                 v.id + " does not take unroll " + std::to_string(step.point.unroll));
   const std::string setting_where = f.find("setting") ? f.at("setting") : "setting";
   if (std::find(v.types.begin(), v.types.end(), step.point.type) == v.types.end())
     Fields::fail(setting_where, v.id + " does not take " + std::string(to_string(step.point.type)));
