@@ -58,11 +58,20 @@ void add_rows(std::vector<VariantInfo>& out) {
       "row_per_block", KernelId::RowPerBlock, Reduces::Rows, "A block per row",
       "A whole block reads one row and adds its warps' sums through shared memory: as many "
       "loads in flight per row as a block holds. It wins for long rows (tens of thousands of "
-      "elements) with enough rows to fill the GPU.",
+      "elements) with enough rows to fill the GPU. Unless asked otherwise, rows of fewer than "
+      "16 elements a thread (4096 at 256 threads) run at U = 2 and longer ones at U = 4.",
       {"load: thread t adds elements t, t + B, ... of its block's row, U loads in flight",
        "block sum: warp shuffles, warp sums through shared memory, __syncthreads(), warp 0 adds "
        "them",
        kWrite}));
+  // Four loads a thread where the block's four 16-byte loads each fit in the row (16 elements
+  // a thread), two below: at U = 4 a row of 2048 elements keeps half of a 256-thread block
+  // idle through its one round of loads. Measured at 8192 x 2048 (docs/decisions.md): U = 2
+  // 12 % faster than U = 4 on an H200, 3 % on two H100s; as fast or faster from 4096 elements
+  // at U = 4, and U = 2 as fast at 1000.
+  out.back().short_rows_below = 16;
+  out.back().short_rows_per_thread = true;
+  out.back().short_row_unroll = 2;
   out.push_back(segmented(
       "row_split", KernelId::RowSplit, Reduces::Rows, "Several blocks per row (split)",
       "Each long row is cut into pieces, one block each; every piece hands its sum on with "

@@ -50,11 +50,12 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
-std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s, std::uint64_t cols) {
+std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s, std::uint64_t cols,
+                             int block) {
   if (ref.unroll) return {*ref.unroll};
   // A variant with one factor has no unroll axis (CUB DeviceReduce): it ignores the request.
   if (s.unroll_factors.empty() || ref.variant->unroll_factors.size() == 1)
-    return {ref.variant->default_unroll_at(cols)};
+    return {ref.variant->default_unroll_at(cols, block)};
   std::set<int> out;
   for (int u : s.unroll_factors)
     if (ref.variant->takes_unroll(u)) out.insert(u);

@@ -105,7 +105,7 @@ std::vector<PointSpec> expand(const ExperimentSpec& spec) {
         if (std::find(v.types.begin(), v.types.end(), t) == v.types.end()) continue;
         for (Workspace w : workspaces_for(v, s))
           for (int b : blocks_for(v, s))
-            for (int u : unrolls_for(*ref, s, cols)) {
+            for (int u : unrolls_for(*ref, s, cols, b)) {
               if (!v.takes_unroll(u)) continue;
               auto key = std::make_tuple(n, rows, int(t), v.id, int(w), b, u);
               if (!seen.insert(key).second) continue;

@@ -36,11 +36,12 @@ void StepCounters::scale(std::uint64_t k) {
     *f *= k;
 }
 
-ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll) {
+ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll,
+                                       std::uint64_t cols, int block) {
   const std::optional<VariantRef> ref = resolve_variant(name);
   if (!ref)
     throw Error("unknown variant " + echo(name) + " (reductionlab-cli variants lists them)");
-  ResolvedVariant out{ref->variant, ref->variant->default_unroll};
+  ResolvedVariant out{ref->variant, ref->variant->default_unroll_at(cols, block)};
   if (ref->unroll && unroll && *ref->unroll != *unroll)
     throw Error(echo(name) + " names unroll " + std::to_string(*ref->unroll) + " but unroll " +
                 std::to_string(*unroll) + " was asked for");
@@ -54,7 +55,8 @@ namespace {
 using Resolved = ResolvedVariant;
 
 Resolved resolve(const TraceRequest& r) {
-  const Resolved out = resolve_variant_unroll(r.variant, r.unroll);
+  // No factor named: the one a run of this shape and block uses.
+  const Resolved out = resolve_variant_unroll(r.variant, r.unroll, r.cols, r.block_size);
   if (!has_trace(*out.variant))
     throw Error("no step-by-step trace for " + out.variant->id +
                 ": traces cover the classic ladder and warp_shuffle, reduce_add_sync, cg_reduce, "

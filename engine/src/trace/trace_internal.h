@@ -55,13 +55,15 @@ Trace make_unroll_lab_trace(Trace t, KernelId k);
 void finish_tiled_lab_trace(Trace& t);
 
 // A variant named by id or classic name and the unroll factor it runs at: the one the name
-// gives ("reduceUnroll8"), else the one asked for, else the variant's default. Throws rl::Error
-// for an unknown name, or a name whose unroll differs from the one asked for. trace.cpp.
+// gives ("reduceUnroll8"), else the one asked for, else the variant's default at rows of `cols`
+// elements and blocks of `block` threads (0: a whole array). Throws rl::Error for an unknown
+// name, or a name whose unroll differs from the one asked for. trace.cpp.
 struct ResolvedVariant {
   const VariantInfo* variant = nullptr;
   int unroll = 1;
 };
-ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll);
+ResolvedVariant resolve_variant_unroll(const std::string& name, std::optional<int> unroll,
+                                       std::uint64_t cols = 0, int block = 0);
 
 // A trace's identity (variant, labels, block size, unroll, workspace, type); the caller sets
 // size, grid and block index. trace.cpp.

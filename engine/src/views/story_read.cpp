@@ -181,11 +181,6 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
   step.point.size = *setting.size;
   step.point.type = *setting.type;
   read_shape(f, v, step.point);
-  // The variant's default at this width, as a run of the step's shape uses it.
-  step.point.unroll = unroll.value_or(v.default_unroll_at(step.point.cols));
-  if (!v.takes_unroll(step.point.unroll))
-    Fields::fail(f.at("unroll"),
-                 v.id + " does not take unroll " + std::to_string(step.point.unroll));
   const std::string setting_where = f.find("setting") ? f.at("setting") : "setting";
   if (std::find(v.types.begin(), v.types.end(), step.point.type) == v.types.end())
     Fields::fail(setting_where, v.id + " does not take " + std::string(to_string(step.point.type)));
@@ -197,6 +192,12 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
       Fields::fail(setting_where,
                    v.id + " does not take block size " + std::to_string(step.point.block_size));
   }
+  // The variant's default at this width and block, as a run of the step's shape uses it.
+  step.point.unroll =
+      unroll.value_or(v.default_unroll_at(step.point.cols, step.point.block_size));
+  if (!v.takes_unroll(step.point.unroll))
+    Fields::fail(f.at("unroll"),
+                 v.id + " does not take unroll " + std::to_string(step.point.unroll));
 
   step.caption = nonblank(f, "caption", kMaxCaptionChars);
   step.title = f.find("title") ? nonblank(f, "title", 60) : v.seed_label(step.point.unroll);

@@ -49,8 +49,11 @@ struct VariantInfo {
   int vector_width = 1;  // elements per load: 1 scalar, 4 for int4/float4; 0: the library's own
   int default_unroll = 1;
   // Rows of fewer than short_rows_below elements run at short_row_unroll where no factor is
-  // asked for (0: default_unroll at every width); default_unroll_at says which.
+  // asked for (0: default_unroll at every width); with short_rows_per_thread, the threshold is
+  // short_rows_below elements for each thread of the block (a block per row, whose threads
+  // share a row). default_unroll_at says which.
   std::uint64_t short_rows_below = 0;
+  bool short_rows_per_thread = false;
   int short_row_unroll = 0;
   int seed_unroll = 1;              // the factor the classic ladder used (8 for reduceUnrollWarp8)
   bool volatile_last_warp = false;  // relies on warp lock-step; racecheck reports it
@@ -70,9 +73,9 @@ struct VariantInfo {
   bool takes_workspace(Workspace w) const;
   bool takes_block_size(int b) const;
   bool takes_unroll(int u) const;
-  // The factor a run at rows of `cols` elements uses where none is asked for (cols 0: a whole
-  // array, or no shape known).
-  int default_unroll_at(std::uint64_t cols) const;
+  // The factor a run at rows of `cols` elements and blocks of `block` threads uses where none
+  // is asked for (cols 0: a whole array, or no shape known; block 0: not known).
+  int default_unroll_at(std::uint64_t cols, int block = 0) const;
   // "reduceUnroll8" for unroll variants, the plain classic name otherwise, the id if none.
   std::string seed_label(int unroll) const;
 };
