@@ -49,8 +49,8 @@ TEST(SegmentedUnroll, ABlockPerRowTakesTwoLoadsBelowSixteenElementsAThread) {
   for (const PointSpec& p : expand(s)) got[{p.block_size, p.size_text()}] = p.unroll;
   // 16 elements a thread: 2048 at 128 threads, 4096 at 256.
   const std::map<std::pair<int, std::string>, int> want{
-      {{128, "8192x2048"}, 4}, {{128, "4096x4095"}, 4}, {{128, "4096x4096"}, 4},
-      {{128, "16x1048576"}, 4}, {{128, "7x1"}, 2},      {{256, "8192x2048"}, 2},
+      {{128, "8192x2048"}, 4},  {{128, "4096x4095"}, 4}, {{128, "4096x4096"}, 4},
+      {{128, "16x1048576"}, 4}, {{128, "7x1"}, 2},       {{256, "8192x2048"}, 2},
       {{256, "4096x4095"}, 2},  {{256, "4096x4096"}, 4}, {{256, "16x1048576"}, 4},
       {{256, "7x1"}, 2}};
   EXPECT_EQ(got, want);

@@ -169,8 +169,9 @@ bool VariantInfo::takes_unroll(int u) const {
   return std::find(unroll_factors.begin(), unroll_factors.end(), u) != unroll_factors.end();
 }
 int VariantInfo::default_unroll_at(std::uint64_t cols, int block) const {
-  const std::uint64_t below =
-      short_rows_per_thread ? short_rows_below * std::uint64_t(std::max(block, 0)) : short_rows_below;
+  const std::uint64_t below = short_rows_per_thread
+                                  ? short_rows_below * std::uint64_t(std::max(block, 0))
+                                  : short_rows_below;
   return cols != 0 && cols < below ? short_row_unroll : default_unroll;
 }
 std::string VariantInfo::seed_label(int unroll) const {

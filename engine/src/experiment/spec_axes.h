@@ -26,8 +26,8 @@ std::string join_ints(const std::vector<int>& v);  // "1, 2, 4"
 // factor is its own speed-up baseline (results.h), so it runs first and every row has one.
 // Where none is asked for, the variant's default at rows of `cols` elements (0: no shape) and
 // blocks of `block` threads (0: not known).
-std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s,
-                             std::uint64_t cols = 0, int block = 0);
+std::vector<int> unrolls_for(const VariantRef& ref, const ExperimentSpec& s, std::uint64_t cols = 0,
+                             int block = 0);
 // The requested workspaces and block sizes the variant takes.
 std::vector<Workspace> workspaces_for(const VariantInfo& v, const ExperimentSpec& s);
 std::vector<int> blocks_for(const VariantInfo& v, const ExperimentSpec& s);

@@ -193,8 +193,7 @@ StoryStep read_step(const Json& j, const std::string& where, const LadderChoice&
                    v.id + " does not take block size " + std::to_string(step.point.block_size));
   }
   // The variant's default at this width and block, as a run of the step's shape uses it.
-  step.point.unroll =
-      unroll.value_or(v.default_unroll_at(step.point.cols, step.point.block_size));
+  step.point.unroll = unroll.value_or(v.default_unroll_at(step.point.cols, step.point.block_size));
   if (!v.takes_unroll(step.point.unroll))
     Fields::fail(f.at("unroll"),
                  v.id + " does not take unroll " + std::to_string(step.point.unroll));
