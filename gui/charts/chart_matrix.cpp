@@ -127,9 +127,49 @@ namespace {
 
 struct Line {
   int session = 0;
-  PointSpec proto;
+  PointSpec proto;  // unroll 0: the line joins each width's own factor
   std::vector<const PointResult*> points;
 };
+
+// A strategy's configuration in one shown session: (session, variant, workspace, block).
+using LineKey = std::tuple<int, std::string, int, int>;
+
+// Each shown session's drawable matrix points of one type at the sweep of total `at`.
+std::vector<std::vector<const PointResult*>> drawn_points(const std::vector<ShownSession>& ss,
+                                                          DType type, std::uint64_t at) {
+  std::vector<std::vector<const PointResult*>> out(ss.size());
+  for (std::size_t si = 0; si < ss.size(); ++si) {
+    const std::set<std::uint64_t> exact = exact_totals(*ss[si].session);
+    for (const PointResult& r : ss[si].session->results) {
+      const PointSpec& p = r.point;
+      if (!p.is_matrix() || p.type != type || total_of(p, exact) != at) continue;
+      if (r.status == PointStatus::Ok || r.status == PointStatus::Wrong) out[si].push_back(&r);
+    }
+  }
+  return out;
+}
+
+// The configurations that ran one factor at each width, but not the same at every width (a
+// default that depends on the width): one line each, not one per factor.
+std::set<LineKey> unroll_by_width(const std::vector<std::vector<const PointResult*>>& drawn) {
+  std::map<LineKey, std::map<std::uint64_t, std::set<int>>> factors;
+  for (int si = 0; si < int(drawn.size()); ++si)
+    for (const PointResult* r : drawn[size_t(si)]) {
+      const PointSpec& p = r->point;
+      factors[{si, p.variant, int(p.workspace), p.block_size}][p.cols].insert(p.unroll);
+    }
+  std::set<LineKey> out;
+  for (const auto& [key, by_cols] : factors) {
+    std::set<int> all;
+    bool one_each = true;
+    for (const auto& [cols, us] : by_cols) {
+      one_each = one_each && us.size() == 1;
+      all.insert(us.begin(), us.end());
+    }
+    if (one_each && all.size() > 1) out.insert(key);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -158,29 +198,33 @@ Chart row_length_chart(const QString& id, const std::vector<ShownSession>& ss, T
       if (const Summary* t = time_of(r, basis)) slowest = std::max(slowest, t->median_ms);
   const double unit = slowest < 1 ? 1000 : 1;
   if (unit > 1) c.y = {qtext::time_axis_title(basis, "µs"), "time (µs)", AxisScale::Auto};
-  std::map<std::tuple<int, std::string, int, int, int>, Line> lines;
+  const std::vector<std::vector<const PointResult*>> drawn = drawn_points(ss, *type, *at);
+  const std::set<LineKey> by_width = unroll_by_width(drawn);
+  std::map<std::tuple<LineKey, int>, Line> lines;
   std::map<std::string, std::set<std::tuple<int, int, int>>> configs;
   int missing_floor = 0;
-  for (int si = 0; si < int(ss.size()); ++si) {
-    const std::set<std::uint64_t> exact = exact_totals(*ss[si].session);
-    for (const PointResult& r : ss[si].session->results) {
-      const PointSpec& p = r.point;
-      if (!p.is_matrix() || p.type != *type || total_of(p, exact) != *at) continue;
-      if (r.status != PointStatus::Ok && r.status != PointStatus::Wrong) continue;
-      Line& l = lines[{si, p.variant, int(p.workspace), p.block_size, p.unroll}];
+  for (int si = 0; si < int(drawn.size()); ++si) {
+    for (const PointResult* r : drawn[size_t(si)]) {
+      const PointSpec& p = r->point;
+      const LineKey key{si, p.variant, int(p.workspace), p.block_size};
+      // 0: one line through each width's own factor (the variant's default by width).
+      const int unroll = by_width.count(key) ? 0 : p.unroll;
+      Line& l = lines[{key, unroll}];
       l.session = si;
       l.proto = p;
-      l.points.push_back(&r);
-      configs[p.variant].insert({int(p.workspace), p.block_size, p.unroll});
+      l.proto.unroll = unroll;
+      l.points.push_back(r);
+      configs[p.variant].insert({int(p.workspace), p.block_size, unroll});
     }
   }
   for (auto& [key, l] : lines) {
     Series s;
     s.name = QString::fromStdString(l.proto.variant);
-    if (configs[l.proto.variant].size() > 1)
-      s.name += QString(" %1 B=%2 U=%3")
-                    .arg(ws_name(l.proto.workspace), block_size_text(l.proto.block_size))
-                    .arg(l.proto.unroll);
+    if (configs[l.proto.variant].size() > 1) {
+      s.name +=
+          QString(" %1 B=%2").arg(ws_name(l.proto.workspace), block_size_text(l.proto.block_size));
+      if (l.proto.unroll) s.name += QString(" U=%1").arg(l.proto.unroll);
+    }
     if (l.session > 0) s.name += " · " + ss[size_t(l.session)].label;
     s.color = strategy_color(l.proto.variant);
     s.dashed = l.session > 0;

@@ -224,6 +224,28 @@ TEST(AppMatrix, RowLengthChartDrawsEachStrategyAgainstN) {
   EXPECT_TRUE(build_chart("strategy_map_rows", {{&ladder, "Test GPU"}}, "neighbored").empty());
 }
 
+// A strategy whose default factor depends on the width (a thread per row: U = 2 below 128
+// elements) is one line through its widths; two factors at one width are a line each.
+TEST(AppMatrix, RowLengthChartJoinsAFactorChosenByTheWidth) {
+  rl::Session s = matrix_session();
+  for (rl::PointResult& r : s.results)
+    if (r.point.variant == "row_per_thread") r.point.unroll = r.point.cols < 128 ? 2 : 4;
+  const charts::Chart joined = build_chart("row_length", {{&s, "Test GPU"}}, "row_per_thread");
+  ASSERT_EQ(joined.series.size(), 4);
+  for (const auto& series : joined.series) EXPECT_EQ(series.points.size(), 2) << series.name.toStdString();
+  EXPECT_EQ(joined.series[0].name.toStdString().find("U="), std::string::npos);
+
+  rl::PointResult other = matrix_point("row_per_thread", 64, 1024, 2.5);
+  other.point.unroll = 8;
+  s.results.push_back(other);
+  const charts::Chart split = build_chart("row_length", {{&s, "Test GPU"}}, "row_per_thread");
+  QStringList names;
+  for (const auto& series : split.series) names << series.name;
+  EXPECT_EQ(split.series.size(), 6) << names.join(", ").toStdString();
+  for (const char* u : {"U=2", "U=4", "U=8"})
+    EXPECT_TRUE(names.filter("row_per_thread").filter(u).size() == 1) << u;
+}
+
 // A saved session of matrices only (the rows-and-columns preset) opens on the page that draws
 // it, and the ladder's charts say where its points are instead of calling them failed.
 TEST(AppMatrix, AMatrixSessionOpensOnItsPageAndTheLadderSaysWhere) {
