@@ -232,7 +232,8 @@ TEST(AppMatrix, RowLengthChartJoinsAFactorChosenByTheWidth) {
     if (r.point.variant == "row_per_thread") r.point.unroll = r.point.cols < 128 ? 2 : 4;
   const charts::Chart joined = build_chart("row_length", {{&s, "Test GPU"}}, "row_per_thread");
   ASSERT_EQ(joined.series.size(), 4);
-  for (const auto& series : joined.series) EXPECT_EQ(series.points.size(), 2) << series.name.toStdString();
+  for (const auto& series : joined.series)
+    EXPECT_EQ(series.points.size(), 2) << series.name.toStdString();
   EXPECT_EQ(joined.series[0].name.toStdString().find("U="), std::string::npos);
 
   rl::PointResult other = matrix_point("row_per_thread", 64, 1024, 2.5);
