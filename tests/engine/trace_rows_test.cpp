@@ -172,6 +172,21 @@ TEST(TraceRows, RowPerBlockOneBarrierAndShortRowLanes) {
   EXPECT_EQ(wide.launch_totals.barriers, 2u);  // one per block, no grid-stride pass
 }
 
+// No factor asked for: the one a run of the shape and block uses (a block per row: U = 2 below
+// 16 elements a thread).
+TEST(TraceRows, TheDefaultFactorIsTheRunsAtTheShapeAndBlock) {
+  TraceRequest r = request("row_per_block", 256, {2, 2048});
+  r.unroll.reset();
+  EXPECT_EQ(make_trace(r).unroll, 2);
+  r.cols = 4096;
+  EXPECT_EQ(make_trace(r).unroll, 4);
+  r.block_size = 128;
+  r.cols = 2048;
+  EXPECT_EQ(make_trace(r).unroll, 4);
+  r.unroll = 8;
+  EXPECT_EQ(make_trace(r).unroll, 8);
+}
+
 TEST(TraceRows, ClearErrors) {
   auto message = [](const TraceRequest& r) {
     try {
